@@ -1,0 +1,43 @@
+package dev.voicelink.core;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+final class SystemScheduler implements Scheduler {
+  private final ScheduledThreadPoolExecutor executor;
+  private final String threadName;
+
+  SystemScheduler(String threadName) {
+    if (threadName == null || threadName.isEmpty()) {
+      throw new IllegalArgumentException("threadName must not be empty");
+    }
+    this.threadName = threadName;
+    this.executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+      Thread thread = new Thread(runnable, threadName);
+      thread.setDaemon(true);
+      return thread;
+    });
+    // Cancelled waits (a cancelled 5-minute poll, say) must not pin their tasks until they expire.
+    executor.setRemoveOnCancelPolicy(true);
+  }
+
+  @Override public Cancellable schedule(Runnable task, long delay, TimeUnit unit) {
+    if (task == null) throw new IllegalArgumentException("task must not be null");
+    if (unit == null) throw new IllegalArgumentException("unit must not be null");
+    final ScheduledFuture<?> future = executor.schedule(task, Math.max(0, delay), unit);
+    return new Cancellable() {
+      @Override public void cancel() {
+        future.cancel(false);
+      }
+
+      @Override public boolean isCancelled() {
+        return future.isCancelled();
+      }
+    };
+  }
+
+  @Override public String toString() {
+    return "Scheduler.system(" + threadName + ")";
+  }
+}

@@ -1,0 +1,148 @@
+package dev.voicelink.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A clock and scheduler that tests drive by hand: time stands still until {@link #advance} moves
+ * it, and moving it runs every task that became due, in due order, on the calling thread.
+ *
+ * <p>Thread-safe, so production code may schedule from its own threads while a test advances time.
+ * {@link #awaitScheduled(int)} lets a test wait (with a real, short timeout) until code under test has
+ * scheduled its next wait before advancing past it.
+ */
+public final class VirtualTime extends Clock implements Scheduler {
+  private final Object lock = new Object();
+  private final PriorityQueue<Task> queue = new PriorityQueue<>();
+  private static final long START_NANOS = TimeUnit.DAYS.toNanos(3);
+  private long nowNanos = START_NANOS;
+  private long wallOffsetMillis;
+  private long sequence;
+  private int scheduledCount;
+
+  /** Starts at the given wall time (epoch millis); monotonic time starts at an arbitrary value. */
+  public VirtualTime(long startWallMillis) {
+    this.wallOffsetMillis = startWallMillis;
+  }
+
+  public VirtualTime() {
+    this(1_763_712_000_000L);
+  }
+
+  @Override public long wallMillis() {
+    synchronized (lock) {
+      return wallOffsetMillis + TimeUnit.NANOSECONDS.toMillis(nowNanos - START_NANOS);
+    }
+  }
+
+  @Override public long monotonicNanos() {
+    synchronized (lock) {
+      return nowNanos;
+    }
+  }
+
+  /** Sets the wall clock off by {@code millis} without moving monotonic time (a wrong device clock). */
+  public void shiftWallClock(long millis) {
+    synchronized (lock) {
+      wallOffsetMillis += millis;
+    }
+  }
+
+  @Override public Cancellable schedule(Runnable task, long delay, TimeUnit unit) {
+    synchronized (lock) {
+      Task scheduled = new Task(task, nowNanos + Math.max(0, unit.toNanos(delay)), sequence++);
+      queue.add(scheduled);
+      scheduledCount++;
+      lock.notifyAll();
+      return scheduled;
+    }
+  }
+
+  /** Number of tasks ever scheduled. */
+  public int scheduledCount() {
+    synchronized (lock) {
+      return scheduledCount;
+    }
+  }
+
+  /** Delays (from now) of the tasks still waiting, soonest first, in milliseconds. */
+  public List<Long> pendingDelaysMillis() {
+    synchronized (lock) {
+      List<Task> sorted = new ArrayList<>(queue);
+      java.util.Collections.sort(sorted);
+      List<Long> result = new ArrayList<>();
+      for (Task task : sorted) {
+        if (!task.cancelled) result.add(TimeUnit.NANOSECONDS.toMillis(task.dueNanos - nowNanos));
+      }
+      return result;
+    }
+  }
+
+  /** Blocks (up to 10 real seconds) until at least {@code count} tasks have ever been scheduled. */
+  public void awaitScheduled(int count) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    synchronized (lock) {
+      while (scheduledCount < count) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("expected " + count + " scheduled tasks, saw " + scheduledCount);
+        }
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
+      }
+    }
+  }
+
+  /** Moves time forward, running each task that becomes due at its due time. */
+  public void advance(long amount, TimeUnit unit) {
+    long target;
+    synchronized (lock) {
+      target = nowNanos + unit.toNanos(amount);
+    }
+    while (true) {
+      Task next;
+      synchronized (lock) {
+        next = queue.peek();
+        if (next == null || next.dueNanos > target) {
+          nowNanos = target;
+          return;
+        }
+        queue.poll();
+        nowNanos = Math.max(nowNanos, next.dueNanos);
+      }
+      if (!next.cancelled) next.runnable.run();
+    }
+  }
+
+  /** Runs the tasks that are due now without moving time. */
+  public void runDueTasks() {
+    advance(0, TimeUnit.NANOSECONDS);
+  }
+
+  private static final class Task implements Cancellable, Comparable<Task> {
+    final Runnable runnable;
+    final long dueNanos;
+    final long order;
+    volatile boolean cancelled;
+
+    Task(Runnable runnable, long dueNanos, long order) {
+      this.runnable = runnable;
+      this.dueNanos = dueNanos;
+      this.order = order;
+    }
+
+    @Override public void cancel() {
+      cancelled = true;
+    }
+
+    @Override public boolean isCancelled() {
+      return cancelled;
+    }
+
+    @Override public int compareTo(Task other) {
+      int byTime = Long.compare(dueNanos, other.dueNanos);
+      return byTime != 0 ? byTime : Long.compare(order, other.order);
+    }
+  }
+}
