@@ -1,0 +1,61 @@
+package dev.voicelink.samples.speaker;
+
+import com.squareup.moshi.JsonAdapter;
+import com.squareup.moshi.Moshi;
+import com.squareup.moshi.Types;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Where a command reports: human text, or with {@code --json} one JSON object per line on stdout
+ * (so that scripts read it line by line). Problems always go to stderr as text.
+ *
+ * <p>Never pass a secret to it: tokens are shown as fingerprints by the commands themselves.
+ */
+final class Output {
+  private static final JsonAdapter<Map<String, Object>> JSON = new Moshi.Builder().build()
+      .adapter(Types.newParameterizedType(Map.class, String.class, Object.class));
+
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final boolean json;
+
+  Output(PrintWriter out, PrintWriter err, boolean json) {
+    this.out = out;
+    this.err = err;
+    this.json = json;
+  }
+
+  boolean json() {
+    return json;
+  }
+
+  /** A line for people; silent in JSON mode. */
+  void say(String text) {
+    if (!json) out.println(text);
+  }
+
+  /** A machine-readable record in JSON mode, or {@code text} for people otherwise. */
+  void record(Map<String, Object> fields, String text) {
+    if (json) {
+      out.println(JSON.toJson(fields));
+    } else {
+      out.println(text);
+    }
+  }
+
+  /** A problem, always on stderr as text, prefixed with the program name. */
+  void problem(String text) {
+    err.println("speaker-cli: " + text);
+  }
+
+  /** An ordered map for {@link #record}: {@code fields("sid", sid, "csid", csid)}. */
+  static Map<String, Object> fields(Object... keysAndValues) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return map;
+  }
+}

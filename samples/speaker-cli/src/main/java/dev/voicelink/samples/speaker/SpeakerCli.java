@@ -1,0 +1,53 @@
+package dev.voicelink.samples.speaker;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * A smart speaker's command line: what firmware on an embedded JVM does with the VoiceLink SDK,
+ * one subcommand per capability.
+ *
+ * <p>Exit codes are the same for every subcommand: see {@link ExitCodes}.
+ */
+@Command(
+    name = "speaker-cli",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Smart-speaker sample of the VoiceLink SDK: device sign-in, tokens, dynamic entities.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:success",
+        "1:anything else (for example unreachable after retries)",
+        "2:invalid input or configuration (nothing was sent)",
+        "3:access denied by the user",
+        "4:the user code expired",
+        "5:re-authorization required",
+        "6:the server refused the request (its code and message are printed)"
+    },
+    subcommands = {CommandLine.HelpCommand.class})
+public final class SpeakerCli implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+  }
+
+  /** Runs the CLI with the given streams and returns its exit code; used by main and by tests. */
+  static int run(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine commandLine = new CommandLine(new SpeakerCli())
+        .setOut(out)
+        .setErr(err)
+        .setParameterExceptionHandler((ex, arguments) -> {
+          ex.getCommandLine().getErr().println("speaker-cli: " + ex.getMessage());
+          ex.getCommandLine().getErr().println("Try 'speaker-cli "
+              + ex.getCommandLine().getCommandName() + " --help' for usage.");
+          return ExitCodes.INVALID_INPUT;
+        });
+    return commandLine.execute(args);
+  }
+
+  @Override public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}
