@@ -1,0 +1,5 @@
+/**
+ * Implementation details of the VoiceLink Android SDK. Not public API: anything here may change or
+ * disappear in any release without notice. Apps must not use these types directly.
+ */
+package dev.voicelink.android.internal;
