@@ -1,6 +1,7 @@
 package dev.voicelink.samples.speaker;
 
-import com.squareup.moshi.JsonReader;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.entity.Dimension;
@@ -10,9 +11,9 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
 import java.io.File;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
-import okio.Buffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,8 +34,7 @@ final class UploadEntitiesCommand implements Callable<Integer> {
   @Option(names = "--file", required = true, description = "records: UTF-8 JSON lines")
   File file;
   @Option(names = "--token-file", required = true,
-      description = "file with the token of that kind: a stored token record (JSON with"
-          + " access_token) or the raw token")
+      description = "token file of that kind, as written by the device sign-in (or a raw token)")
   File tokenFile;
   @Option(names = "--appid", description = "only for uploads effective for the front interceptor")
   String appid;
@@ -78,19 +78,16 @@ final class UploadEntitiesCommand implements Callable<Integer> {
     });
   }
 
-  /** The access token of a stored token record ({@code access_token}), or the file's text as is. */
+  /**
+   * The access token of the token file the device flow wrote ({@link FileTokenStore}), or, for a file
+   * that is not JSON, its text as is (a token pasted from elsewhere).
+   */
   static String readToken(File file) throws IOException {
     if (!file.isFile()) throw new IllegalArgumentException("--token-file " + file + " is not a file");
-    String text = SecretInput.read(file, "--token-file", "", java.util.Collections.<String, String>emptyMap());
+    String text = SecretInput.read(file, "--token-file", "", Collections.<String, String>emptyMap());
     if (!text.startsWith("{")) return text;
-    JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
-    reader.beginObject();
-    while (reader.hasNext()) {
-      if (reader.nextName().equals("access_token") && reader.peek() == JsonReader.Token.STRING) {
-        return reader.nextString();
-      }
-      reader.skipValue();
-    }
-    throw new IllegalArgumentException("--token-file " + file + " has no access_token");
+    TokenRecord record = new FileTokenStore(file).load();
+    if (record == null) throw new IllegalArgumentException("--token-file " + file + " is empty");
+    return record.accessToken();
   }
 }

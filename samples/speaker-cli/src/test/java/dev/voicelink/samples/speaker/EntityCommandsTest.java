@@ -134,7 +134,9 @@ class EntityCommandsTest {
     start(ServerClock.system());
     assertThat(run("upload-entities", "--platform-url", server.platformUrl(), "--type", "user",
         "--resource-name", "OS123.contacts", "--file", file("c.jsonl", "{\"name\":\"a\",\"alias\":\"\"}")
-            .getPath(), "--token-file", file("token.json", "{\"access_token\":\"not-a-token\"}")
+            .getPath(), "--token-file", file("token.json", "{\"version\":1,\"grant\":\"device\",\"client_id\":\"vl-speaker-01\","
+                + "\"token_type\":\"bearer\",\"access_token\":\"not-a-token\",\"refresh_token\":\"r\","
+                + "\"expires_in\":8640000,\"created_at\":1763712000,\"received_at_ms\":1763712000123}")
             .getPath())).isEqualTo(ExitCodes.SERVER_REFUSED);
     assertThat(err.toString()).startsWith("speaker-cli: the server refused: 40103: the token is unknown"
         + " or has expired");
