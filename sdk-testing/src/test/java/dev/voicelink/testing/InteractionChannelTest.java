@@ -102,6 +102,13 @@ class InteractionChannelTest {
     assertThat(r).containsEntry("seq", 7.0).containsEntry("audio_bytes", 4.0).containsEntry("text", "call laozhang please");
     assertThat(r.get("entities")).isEqualTo(java.util.Arrays.asList(
         Json.obj("res_name", "OS123.contacts", "value", "Zhang Wei", "matched", "laozhang")));
+
+    List<RecordedCall> frames = server.journal().calls("/interact");
+    assertThat(frames).extracting(RecordedCall::method).containsExactly("GET", "WS", "WS", "WS", "WS");
+    assertThat(frames.get(1).body()).contains("\"sample_rate\":16000");
+    assertThat(frames.get(1).responseBody()).isEmpty();
+    assertThat(frames.get(2).body()).isEqualTo("<2 bytes of audio>");
+    assertThat(frames.get(4).responseBody()).contains("\"audio_bytes\":4");
   }
 
   @Test void applicationAndCustomLevelsTogether() throws Exception {
