@@ -37,7 +37,6 @@ import static dev.voicelink.android.AgentConstants.SUCCESS;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_QUERY;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
-import dev.voicelink.android.internal.Backoff;
 import dev.voicelink.android.internal.JsonObjects;
 import dev.voicelink.android.internal.NamedThreads;
 import dev.voicelink.android.internal.WriteParams;
@@ -45,8 +44,9 @@ import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.ServerRefusalException;
-import dev.voicelink.core.internal.Json;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.interact.InteractionChannel;
+import dev.voicelink.interact.InteractionResult;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.util.ArrayList;
@@ -63,46 +63,37 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
-import okio.ByteString;
 
 /**
  * The agent's logic, free of Android classes. Every piece of state is confined to one worker thread:
  * {@link #send}, network changes, channel callbacks, timers and finished I/O all become tasks on it.
- * Blocking work (token refresh, web API calls) runs on a small I/O pool and posts its outcome back.
+ * Blocking work (web API calls) runs on a small I/O pool and posts its outcome back. The connection
+ * itself (token, reconnects, the message set) is sdk-core's {@link InteractionChannel}; the engine only
+ * maps it to commands and events.
  */
 final class AgentEngine {
   private static final String TAG = "VoiceLinkAgent";
   private static final Charset UTF_8 = Charset.forName("UTF-8");
   static final long QUERY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
-  /** Consecutive failed connection attempts after which reconnecting stops until the network returns. */
-  static final int MAX_CONNECT_ATTEMPTS = 8;
-  static final int AUDIO_CHUNK_BYTES = 32 * 1024;
   private static final int MAX_REMEMBERED_UPLOADS = 256;
 
   private final AgentConfig config;
-  private final Channel.Connector connector;
-  private final ChannelTokens tokens;
+  private final ChannelFactory channels;
   private final @Nullable EntityBackend entities;
   private final String entitiesMissing;
   private final Clock clock;
   private final Scheduler scheduler;
-  private final Backoff backoff;
   private final EventSink sink;
   private final ExecutorService worker;
   private final ThreadPoolExecutor io;
   private volatile boolean destroyed;
 
   // Confined to the worker thread.
-  private @Nullable Channel channel;
-  private @Nullable String channelToken;
+  private @Nullable InteractionChannel channel;
   private int generation;
-  private boolean connecting;
   private @Nullable String uid;
   private boolean networkAvailable = true;
-  private int failedAttempts;
-  private @Nullable Cancellable reconnectTask;
   private @Nullable String setParamsPersParam;
-  private int nextSeq = 1;
   private int state = STATE_IDLE;
   private boolean closed;
   private final Map<Integer, PendingWrite> writes = new LinkedHashMap<>();
@@ -115,17 +106,14 @@ final class AgentEngine {
     }
   };
 
-  AgentEngine(AgentConfig config, Channel.Connector connector, ChannelTokens tokens,
-      @Nullable EntityBackend entities, String entitiesMissing, Clock clock, Scheduler scheduler,
-      Backoff backoff, EventSink sink) {
+  AgentEngine(AgentConfig config, ChannelFactory channels, @Nullable EntityBackend entities,
+      String entitiesMissing, Clock clock, Scheduler scheduler, EventSink sink) {
     this.config = config;
-    this.connector = connector;
-    this.tokens = tokens;
+    this.channels = channels;
     this.entities = entities;
     this.entitiesMissing = entitiesMissing;
     this.clock = clock;
     this.scheduler = scheduler;
-    this.backoff = backoff;
     this.sink = sink;
     this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<Runnable>(), new NamedThreads("voicelink-agent"));
@@ -403,7 +391,7 @@ final class AgentEngine {
       emit(EVENT_ERROR, ERROR_INVALID_PARAMS, 0, e.getMessage(), writeData(null, null, tag));
       return;
     }
-    Channel current = channel;
+    InteractionChannel current = channel;
     if (uid == null || current == null) {
       emit(EVENT_ERROR, ERROR_NOT_CONNECTED, 0, "CMD_WRITE refused: not connected to the server; send"
           + " it after EVENT_CONNECTED_TO_SERVER. Nothing was sent.", writeData(null, dataType, tag));
@@ -413,31 +401,19 @@ final class AgentEngine {
       // Set-params and the config's audioparams activate entities for voice only (spec 4.10).
       persParam = setParamsPersParam != null ? setParamsPersParam : config.audioPersParam();
     }
-    int seq = nextSeq++;
-    writes.put(seq, new PendingWrite(seq, dataType, tag));
     byte[] data = message.dataUnsafe();
-    Map<String, Object> frame = new LinkedHashMap<>();
-    frame.put("type", "write");
-    frame.put("data_type", dataType);
-    if (dataType.equals("text")) {
-      frame.put("text", new String(data, UTF_8));
-    } else {
-      frame.put("sample_rate", sampleRate);
+    int seq;
+    try {
+      seq = dataType.equals("text")
+          ? current.writeText(new String(data, UTF_8), persParam)
+          : current.writeAudio(data, sampleRate, persParam);
+    } catch (IllegalStateException e) {
+      // The socket dropped a moment ago; its onDisconnected is on its way to this thread.
+      emit(EVENT_ERROR, ERROR_NOT_CONNECTED, 0, "CMD_WRITE refused: the connection to the server was"
+          + " just lost. Nothing was sent.", writeData(null, dataType, tag));
+      return;
     }
-    if (persParam != null) frame.put("pers_param", persParam);
-    frame.put("seq", seq);
-    boolean sent = current.sendText(toJson(frame));
-    if (dataType.equals("audio")) {
-      for (int offset = 0; sent && offset < data.length; offset += AUDIO_CHUNK_BYTES) {
-        int count = Math.min(AUDIO_CHUNK_BYTES, data.length - offset);
-        sent = current.sendBinary(ByteString.of(data, offset, count));
-      }
-      Map<String, Object> end = new LinkedHashMap<>();
-      end.put("type", "end");
-      end.put("seq", seq);
-      if (sent) current.sendText(toJson(end));
-    }
-    // A refused send means the socket is closing: its close callback fails this write.
+    writes.put(seq, new PendingWrite(seq, dataType, tag));
     updateState();
   }
 
@@ -455,154 +431,91 @@ final class AgentEngine {
   // The interaction channel
 
   private void connect() {
-    if (closed || channel != null || connecting || !networkAvailable) return;
-    connecting = true;
-    final int gen = ++generation;
-    io(new Runnable() {
-      @Override public void run() {
-        final String token;
-        try {
-          token = tokens.accessToken();
-        } catch (IOException e) {
-          connectFailed(gen, e);
-          return;
-        } catch (final ServerRefusalException | RuntimeException e) {
-          post(new Runnable() {
-            @Override public void run() {
-              if (gen != generation) return;
-              connecting = false;
-              emit(EVENT_ERROR, ERROR_NOT_AUTHORIZED, 0, "No device token for the interaction "
-                  + "channel: " + e.getMessage() + ". Authorize the device again, then create a new "
-                  + "Agent.", data(KEY_CODE, e instanceof ServerRefusalException
-                  ? ((ServerRefusalException) e).code() : ""));
-            }
-          });
-          return;
-        }
-        post(new Runnable() {
-          @Override public void run() {
-            if (gen != generation) return;
-            channelToken = token;
-            channel = connector.open(token, new ChannelCallbacks(gen, token));
-          }
-        });
-      }
-    });
+    if (closed || !networkAvailable) return;
+    if (channel == null) {
+      final int gen = ++generation;
+      channel = channels.create(new ChannelEvents(gen));
+    }
+    channel.connect(); // no effect while connecting or connected
   }
 
-  private void connectFailed(final int gen, final Exception e) {
-    post(new Runnable() {
-      @Override public void run() {
-        if (gen != generation) return;
-        Log.info(TAG, "could not connect: " + e);
-        connecting = false;
-        retryLater();
-      }
-    });
-  }
-
-  private final class ChannelCallbacks implements Channel.Listener {
+  /** Hears one channel instance; its news is ignored once that instance was replaced. */
+  private final class ChannelEvents implements InteractionChannel.Listener {
     private final int gen;
-    private final String token;
 
-    ChannelCallbacks(int gen, String token) {
+    ChannelEvents(int gen) {
       this.gen = gen;
-      this.token = token;
     }
 
-    @Override public void onText(final String text) {
-      post(new Runnable() {
-        @Override public void run() {
-          if (gen == generation) received(text);
-        }
-      });
-    }
-
-    @Override public void onClosed(@Nullable final Throwable failure, final int httpCode) {
+    @Override public void onConnected(final String connectedUid) {
       post(new Runnable() {
         @Override public void run() {
           if (gen != generation) return;
-          if (httpCode == 401 || httpCode == 403) tokens.rejected(token);
-          Log.info(TAG, "interaction channel closed: " + (failure != null ? failure.toString()
-              : "by the server") + (httpCode != 0 ? " (HTTP " + httpCode + ")" : ""));
-          boolean wasConnected = uid != null;
-          lostChannel();
-          if (wasConnected) failedAttempts = 0;
-          retryLater();
+          uid = connectedUid;
+          channels.connected();
+          emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", data(KEY_UID, connectedUid));
+          updateState();
+        }
+      });
+    }
+
+    @Override public void onResult(final InteractionResult result) {
+      post(new Runnable() {
+        @Override public void run() {
+          if (gen != generation) return;
+          PendingWrite write = writes.remove(result.seq());
+          if (write == null) {
+            Log.warn(TAG, "ignored a result for no pending write: seq " + result.seq(), null);
+            return;
+          }
+          Map<String, Object> data = writeData(write.seq, write.dataType, write.tag);
+          data.put(KEY_RESULT, result.json());
+          emit(EVENT_RESULT, 0, 0, result.json(), data);
+          updateState();
+        }
+      });
+    }
+
+    @Override public void onWriteError(final int seq, final String code, final String description) {
+      post(new Runnable() {
+        @Override public void run() {
+          if (gen != generation) return;
+          PendingWrite write = writes.remove(seq);
+          Map<String, Object> data = write == null ? new LinkedHashMap<String, Object>()
+              : writeData(write.seq, write.dataType, write.tag);
+          data.put(KEY_CODE, code);
+          data.put(KEY_DESC, description);
+          emit(EVENT_ERROR, ERROR_SERVER_REFUSED, 0, (write == null ? "the server reported"
+              : "write " + write.seq + " refused") + ": " + code
+              + (description.isEmpty() ? "" : ": " + description), data);
+          updateState();
+        }
+      });
+    }
+
+    @Override public void onDisconnected(final String reason, final boolean reconnecting) {
+      post(new Runnable() {
+        @Override public void run() {
+          if (gen != generation) return;
+          lostConnection();
+          if (reconnecting) return;
+          if (channels.tokenRefused()) {
+            emit(EVENT_ERROR, ERROR_NOT_AUTHORIZED, 0, "The device token was refused (" + reason
+                + "). Authorize the device again, then create a new Agent.",
+                new LinkedHashMap<String, Object>());
+          } else {
+            emit(EVENT_ERROR, ERROR_RECONNECT_GAVE_UP, 0, "Gave up connecting (" + reason
+                + "); trying again when the network comes back", new LinkedHashMap<String, Object>());
+          }
         }
       });
     }
   }
 
-  private void received(String text) {
-    Map<String, Object> message;
-    try {
-      message = JsonObjects.parseObject(text, "interaction channel message");
-    } catch (IllegalArgumentException e) {
-      Log.warn(TAG, "ignored a malformed channel message: " + e.getMessage(), null);
-      return;
-    }
-    Object type = message.get("type");
-    if ("connected".equals(type)) {
-      Object connectedUid = message.get("uid");
-      if (!(connectedUid instanceof String) || ((String) connectedUid).isEmpty()) {
-        Log.warn(TAG, "ignored a connected message without uid", null);
-        return;
-      }
-      uid = (String) connectedUid;
-      connecting = false;
-      failedAttempts = 0;
-      emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", data(KEY_UID, uid));
-      updateState();
-    } else if ("result".equals(type)) {
-      PendingWrite write = writes.remove(seqOf(message));
-      if (write == null) {
-        Log.warn(TAG, "ignored a result for no pending write: seq " + message.get("seq"), null);
-        return;
-      }
-      Map<String, Object> data = writeData(write.seq, write.dataType, write.tag);
-      data.put(KEY_RESULT, text);
-      emit(EVENT_RESULT, 0, 0, text, data);
-      updateState();
-    } else if ("error".equals(type)) {
-      PendingWrite write = writes.remove(seqOf(message));
-      String code = String.valueOf(stringOrNumber(message.get("code")));
-      String desc = String.valueOf(stringOrNumber(message.get("desc")));
-      Map<String, Object> data = write == null ? new LinkedHashMap<String, Object>()
-          : writeData(write.seq, write.dataType, write.tag);
-      data.put(KEY_CODE, code);
-      data.put(KEY_DESC, desc);
-      emit(EVENT_ERROR, ERROR_SERVER_REFUSED, 0, (write == null ? "the server reported"
-          : "write " + write.seq + " refused") + ": " + code + (desc.isEmpty() ? "" : ": " + desc), data);
-      updateState();
-    } else {
-      Log.debug(TAG, "ignored a channel message of type " + type);
-    }
-  }
-
-  private static int seqOf(Map<String, Object> message) {
-    Object seq = message.get("seq");
-    return seq instanceof Number ? ((Number) seq).intValue() : -1;
-  }
-
-  private static Object stringOrNumber(@Nullable Object value) {
-    if (value == null) return "";
-    if (value instanceof Double && ((Double) value) == Math.rint((Double) value)) {
-      return ((Double) value).longValue();
-    }
-    return value;
-  }
-
-  /** Forgets the connection, fails its writes and tells the app; the caller decides about retrying. */
-  private void lostChannel() {
+  /** The connection is gone: fails its writes and tells the app. */
+  private void lostConnection() {
     boolean wasConnected = uid != null;
-    generation++;
-    Channel old = channel;
-    channel = null;
-    channelToken = null;
-    connecting = false;
     uid = null;
-    if (old != null) old.close();
     failWrites(ERROR_CONNECTION_LOST, "the connection to the server was lost before the result");
     if (wasConnected) {
       emit(EVENT_SERVER_DISCONNECTED, 0, 0, "", new LinkedHashMap<String, Object>());
@@ -610,51 +523,25 @@ final class AgentEngine {
     updateState();
   }
 
-  private void retryLater() {
-    if (closed || !networkAvailable || reconnectTask != null) return;
-    failedAttempts++;
-    if (failedAttempts >= MAX_CONNECT_ATTEMPTS) {
-      emit(EVENT_ERROR, ERROR_RECONNECT_GAVE_UP, 0, "Gave up connecting after " + failedAttempts
-          + " attempts; trying again when the network comes back", new LinkedHashMap<String, Object>());
-      return;
-    }
-    long delay = backoff.delayMillis(failedAttempts);
-    reconnectTask = scheduler.schedule(new Runnable() {
-      @Override public void run() {
-        post(new Runnable() {
-          @Override public void run() {
-            reconnectTask = null;
-            connect();
-          }
-        });
-      }
-    }, delay, TimeUnit.MILLISECONDS);
-  }
-
   private void onNetworkAvailable() {
-    if (networkAvailable && (channel != null || connecting || reconnectTask != null)) return;
     networkAvailable = true;
-    failedAttempts = 0;
-    cancelReconnect();
     connect();
   }
 
   private void onNetworkLost() {
     if (!networkAvailable) return;
     networkAvailable = false;
-    cancelReconnect();
-    lostChannel();
-  }
-
-  private void cancelReconnect() {
-    if (reconnectTask != null) {
-      reconnectTask.cancel();
-      reconnectTask = null;
+    // Without a network the socket is dead even if no ping has noticed yet: drop it now, and start
+    // a fresh channel (with fresh reconnect attempts) when a network is back.
+    generation++;
+    if (channel != null) {
+      channel.close();
+      channel = null;
     }
+    lostConnection();
   }
 
   private void shutdown() {
-    cancelReconnect();
     for (PendingCommand pending : new ArrayList<>(commands)) {
       if (pending.timer != null) pending.timer.cancel();
       Map<String, Object> data = pending.command == CMD_SYNC
@@ -665,9 +552,10 @@ final class AgentEngine {
     commands.clear();
     failWrites(ERROR_DESTROYED, "the Agent was destroyed before the result");
     generation++;
-    Channel old = channel;
-    channel = null;
-    if (old != null) old.close();
+    if (channel != null) {
+      channel.close();
+      channel = null;
+    }
     closed = true;
     worker.shutdown();
     io.shutdownNow();
@@ -760,10 +648,6 @@ final class AgentEngine {
     if (dataType != null) data.put(KEY_DATA_TYPE, dataType);
     if (tag != null) data.put(KEY_TAG, tag);
     return data;
-  }
-
-  private static String toJson(Map<String, Object> frame) {
-    return Json.MOSHI.adapter(Object.class).toJson(frame);
   }
 
   static String commandName(int msgType) {

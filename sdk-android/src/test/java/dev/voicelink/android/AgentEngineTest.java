@@ -47,6 +47,7 @@ class AgentEngineTest {
   @Test void connectsWithTheDeviceTokenAndReportsTheUid() throws Exception {
     h.acceptNextConnection(EngineHarness.UID);
     h.engine.start(true);
+    h.runAttempt(1);
 
     Event connected = h.expect(EVENT_CONNECTED_TO_SERVER);
     assertThat(connected.data).containsExactly(entry(KEY_UID, EngineHarness.UID));
@@ -158,7 +159,7 @@ class AgentEngineTest {
 
     h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
         "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
-    h.time.awaitScheduled(1);
+    h.time.awaitScheduled(2); // the connection attempt, then the query's wait
     assertThat(h.time.pendingDelaysMillis()).containsExactly(10_000L);
     h.time.advance(9_999, TimeUnit.MILLISECONDS);
     h.expectNoEvent();
@@ -297,7 +298,7 @@ class AgentEngineTest {
     assertThat(lost.data).containsEntry(KEY_SEQ, 1).containsEntry(KEY_TAG, "w");
     h.expect(EVENT_SERVER_DISCONNECTED);
     assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
-    h.time.awaitScheduled(1);
+    h.time.awaitScheduled(2);
     long delay = h.time.pendingDelaysMillis().get(0);
     assertThat(delay).isBetween(500L, 1000L);
     h.time.advance(delay, TimeUnit.MILLISECONDS);
@@ -309,66 +310,54 @@ class AgentEngineTest {
     h.server.enqueue(new MockResponse().setResponseCode(401));
     h.acceptNextConnection(EngineHarness.UID);
     h.engine.start(true);
+    h.runAttempt(1);
 
-    h.time.awaitScheduled(1);
+    h.runAttempt(2);
     assertThat(h.tokens.rejected).containsExactly("device-token-1");
-    h.time.advance(1, TimeUnit.SECONDS);
 
     h.expect(EVENT_CONNECTED_TO_SERVER);
     h.server.takeRequest();
     assertThat(h.server.takeRequest().getHeader("Authorization")).isEqualTo("device-token-2");
   }
 
-  @Test void reconnectingStopsAfterTheBoundAndResumesWhenTheNetworkReturns() throws Exception {
-    final java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger();
-    h.connector = new Channel.Connector() {
-      @Override public Channel open(String accessToken, Channel.Listener listener) {
-        opens.incrementAndGet();
-        listener.onClosed(new IOException("connection refused"), 0);
-        return new NoChannel();
-      }
-    };
-    h.engine.start(true);
+  @Test void givingUpIsReportedAndTheNetworkReturningStartsAgain() throws Exception {
+    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
+    try {
+      for (int i = 0; i < 3; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
+      bounded.engine.start(true);
+      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
 
-    for (int attempt = 1; attempt < AgentEngine.MAX_CONNECT_ATTEMPTS; attempt++) {
-      h.time.awaitScheduled(attempt);
-      h.time.advance(60, TimeUnit.SECONDS);
+      Event gaveUp = bounded.expect(EVENT_ERROR);
+      assertThat(gaveUp.arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
+      assertThat(gaveUp.info).isEqualTo("Gave up connecting (HTTP 503 on upgrade); trying again "
+          + "when the network comes back");
+      assertThat(bounded.server.getRequestCount()).isEqualTo(3);
+      bounded.time.advance(10, TimeUnit.MINUTES);
+      bounded.expectNoEvent();
+      assertThat(bounded.server.getRequestCount()).isEqualTo(3);
+
+      bounded.acceptNextConnection(EngineHarness.UID);
+      bounded.engine.networkAvailable();
+      bounded.runAttempt(4);
+      bounded.expect(EVENT_CONNECTED_TO_SERVER);
+    } finally {
+      bounded.close();
     }
-    Event gaveUp = h.expect(EVENT_ERROR);
-    assertThat(gaveUp.arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
-    assertThat(gaveUp.info).isEqualTo("Gave up connecting after 8 attempts; trying again when the "
-        + "network comes back");
-    assertThat(opens.get()).isEqualTo(AgentEngine.MAX_CONNECT_ATTEMPTS);
-    h.time.advance(10, TimeUnit.MINUTES);
-    h.expectNoEvent();
-    assertThat(opens.get()).isEqualTo(AgentEngine.MAX_CONNECT_ATTEMPTS);
-
-    h.engine.networkAvailable();
-    h.time.awaitScheduled(AgentEngine.MAX_CONNECT_ATTEMPTS);
-    assertThat(opens.get()).isEqualTo(AgentEngine.MAX_CONNECT_ATTEMPTS + 1);
   }
 
-  @Test void theLastAllowedAttemptMayStillSucceed() throws Exception {
-    final java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger();
-    final Channel.Connector real = h.connector;
-    h.connector = new Channel.Connector() {
-      @Override public Channel open(String accessToken, Channel.Listener listener) {
-        if (opens.incrementAndGet() < AgentEngine.MAX_CONNECT_ATTEMPTS) {
-          listener.onClosed(new IOException("connection refused"), 0);
-          return new NoChannel();
-        }
-        return real.open(accessToken, listener);
-      }
-    };
-    h.acceptNextConnection(EngineHarness.UID);
-    h.engine.start(true);
+  @Test void theLastAllowedReconnectMayStillSucceed() throws Exception {
+    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
+    try {
+      for (int i = 0; i < 2; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
+      bounded.acceptNextConnection(EngineHarness.UID);
+      bounded.engine.start(true);
+      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
 
-    for (int attempt = 1; attempt < AgentEngine.MAX_CONNECT_ATTEMPTS; attempt++) {
-      h.time.awaitScheduled(attempt);
-      h.time.advance(60, TimeUnit.SECONDS);
+      assertThat(bounded.expect(EVENT_CONNECTED_TO_SERVER).data)
+          .containsEntry(KEY_UID, EngineHarness.UID);
+    } finally {
+      bounded.close();
     }
-
-    assertThat(h.expect(EVENT_CONNECTED_TO_SERVER).data).containsEntry(KEY_UID, EngineHarness.UID);
   }
 
   @Test void networkLossDisconnectsAtOnceAndPausesReconnecting() throws Exception {
@@ -383,6 +372,7 @@ class AgentEngineTest {
 
     h.acceptNextConnection(EngineHarness.UID);
     h.engine.networkAvailable();
+    h.runAttempt(2);
     h.expect(EVENT_CONNECTED_TO_SERVER);
   }
 
@@ -390,11 +380,12 @@ class AgentEngineTest {
     h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
 
     h.engine.start(true);
+    h.runAttempt(1);
 
     Event error = h.expect(EVENT_ERROR);
     assertThat(error.arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
-    assertThat(error.info).isEqualTo("No device token for the interaction channel: "
-        + "invalid_refresh_token: refresh token revoked. Authorize the device again, then create a "
+    assertThat(error.info).isEqualTo("The device token was refused (no access token: "
+        + "invalid_refresh_token: refresh token revoked). Authorize the device again, then create a "
         + "new Agent.");
     assertThat(h.time.pendingDelaysMillis()).isEmpty();
   }
@@ -444,18 +435,5 @@ class AgentEngineTest {
     assertThat(error.arg1).isEqualTo(ERROR_UNSUPPORTED);
     assertThat(error.info).isEqualTo("msgType 99 is not supported; send CMD_WRITE (2), "
         + "CMD_SET_PARAMS (10), CMD_SYNC (13) or CMD_QUERY_SYNC_STATUS (24)");
-  }
-
-  private static final class NoChannel implements Channel {
-    @Override public boolean sendText(String text) {
-      return false;
-    }
-
-    @Override public boolean sendBinary(okio.ByteString bytes) {
-      return false;
-    }
-
-    @Override public void close() {
-    }
   }
 }

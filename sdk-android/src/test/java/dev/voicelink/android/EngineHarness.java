@@ -2,9 +2,10 @@ package dev.voicelink.android;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voicelink.android.internal.Backoff;
+import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.Json;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,31 +42,34 @@ final class EngineHarness implements AutoCloseable {
   /** What the client sent: text frames as they are, binary frames as "binary:<hex>". */
   final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
   final AgentEngine engine;
-  Channel.Connector connector;
 
   EngineHarness() throws IOException {
-    this(CONFIG);
+    this(CONFIG, 10);
   }
 
-  EngineHarness(String config) throws IOException {
+  EngineHarness(String config, int maxReconnectAttempts) throws IOException {
     server.start();
-    OkHttpClient client = new OkHttpClient();
-    final OkHttpChannelConnector real = new OkHttpChannelConnector(client,
-        server.url("/v2/voicelink/interact"));
-    connector = real;
-    Channel.Connector delegating = new Channel.Connector() {
-      @Override public Channel open(String accessToken, Channel.Listener listener) {
-        return connector.open(accessToken, listener);
-      }
-    };
-    engine = new AgentEngine(AgentConfig.parse(config), delegating, tokens, backend,
-        "entity upload is not configured", time, time, new Backoff(1000, 60_000, new Random(7)),
+    VoiceLinkConfig core = VoiceLinkConfig.builder()
+        .baseUrl(server.url("/").toString())
+        .clock(time)
+        .scheduler(time)
+        .httpClient(new OkHttpClient())
+        .build();
+    engine = new AgentEngine(AgentConfig.parse(config),
+        new ChannelFactory(core, tokens, maxReconnectAttempts, new Random(7)), backend,
+        "entity upload is not configured", time, time,
         new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
               Map<String, Object> data) {
             events.add(new Event(type, arg1, arg2, info, data));
           }
         });
+  }
+
+  /** Runs the channel's next scheduled connection attempt (the n-th task ever scheduled). */
+  void runAttempt(int scheduledTasks) throws InterruptedException {
+    time.awaitScheduled(scheduledTasks);
+    time.advance(60, TimeUnit.SECONDS);
   }
 
   /** Serves the next upgrade: greets with {@code uid} (null: no greeting). */
@@ -95,6 +99,7 @@ final class EngineHarness implements AutoCloseable {
   WebSocket startConnected() throws InterruptedException {
     acceptNextConnection(UID);
     engine.start(true);
+    runAttempt(1);
     expect(AgentConstants.EVENT_CONNECTED_TO_SERVER);
     expect(AgentConstants.EVENT_STATE);
     return serverSockets.poll(5, TimeUnit.SECONDS);
@@ -158,7 +163,7 @@ final class EngineHarness implements AutoCloseable {
     }
   }
 
-  static final class FakeTokens implements ChannelTokens {
+  static final class FakeTokens implements TokenSource {
     final List<String> rejected = Collections.synchronizedList(new ArrayList<String>());
     int issued;
     volatile @Nullable ServerRefusalException refusal;
@@ -170,7 +175,7 @@ final class EngineHarness implements AutoCloseable {
       return "device-token-" + issued;
     }
 
-    @Override public void rejected(String token) {
+    @Override public void invalidate(String token) {
       rejected.add(token);
     }
   }

@@ -19,4 +19,12 @@ public interface TokenSource {
    *     is no longer valid and the user must authorize the device again)
    */
   String accessToken() throws IOException, ServerRefusalException;
+
+  /**
+   * Tells the source that a server rejected {@code rejectedToken} (for example an HTTP 401), so that
+   * the next {@link #accessToken()} refreshes instead of returning it again. Sources that cannot
+   * refresh ignore it.
+   */
+  default void invalidate(String rejectedToken) {
+  }
 }

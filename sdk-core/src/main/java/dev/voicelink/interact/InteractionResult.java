@@ -1,0 +1,47 @@
+package dev.voicelink.interact;
+
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The platform's answer to one write: the text it understood and the dynamic entities it found in
+ * it. {@link #json()} is the server's message as received, for callers that forward it unchanged.
+ * Immutable.
+ */
+public final class InteractionResult {
+  private final int seq;
+  private final String text;
+  private final List<RecognizedEntity> entities;
+  private final String json;
+
+  InteractionResult(int seq, String text, List<RecognizedEntity> entities, String json) {
+    this.seq = seq;
+    this.text = text;
+    this.entities = Collections.unmodifiableList(entities);
+    this.json = json;
+  }
+
+  /** The sequence number returned by the write this result answers. */
+  public int seq() {
+    return seq;
+  }
+
+  /** The text the platform understood. */
+  public String text() {
+    return text;
+  }
+
+  /** The dynamic entities found; empty when none were found or the write had no pers_param. */
+  public List<RecognizedEntity> entities() {
+    return entities;
+  }
+
+  /** The result message as the server sent it. */
+  public String json() {
+    return json;
+  }
+
+  @Override public String toString() {
+    return "InteractionResult{seq=" + seq + ", text=" + text + ", entities=" + entities + "}";
+  }
+}

@@ -1,0 +1,201 @@
+package dev.voicelink.testing;
+
+import java.util.Map;
+import java.util.logging.Logger;
+import okhttp3.mockwebserver.MockResponse;
+
+/** The authorization service: spec 4.1, 4.3–4.6 and 7.1. */
+final class AuthService {
+  static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+  private static final Logger LOG = Logger.getLogger(AuthService.class.getName());
+
+  private final Console console;
+  private final AuthState state;
+  private final String verificationUri;
+
+  AuthService(Console console, AuthState state, String verificationUri) {
+    this.console = console;
+    this.state = state;
+    this.verificationUri = verificationUri;
+  }
+
+  static MockResponse error(String error, String message) {
+    return HttpCall.json(400, message == null ? Json.obj("error", error) : Json.obj("error", error, "message", message));
+  }
+
+  static MockResponse invalidRequest(String message) {
+    return error("invalid_request", message);
+  }
+
+  // ---- 4.1 ----
+
+  MockResponse deviceCode(HttpCall call) {
+    if (!"POST".equals(call.method)) return HttpCall.json(405, Json.obj("error", "invalid_request", "message", "use POST"));
+    if (!call.isForm()) return invalidRequest("Content-Type must be application/x-www-form-urlencoded");
+    Map<String, String> form;
+    try {
+      form = HttpCall.parseForm(call.body);
+    } catch (HttpCall.FormException e) {
+      return invalidRequest(e.getMessage());
+    }
+    String clientId = form.get("client_id");
+    if (clientId == null || clientId.isEmpty()) return invalidRequest("client_id is required");
+    Console.Client client = console.client(clientId);
+    if (client == null) return error("invalid_client", "unknown client_id: " + clientId);
+    String scope = form.get("scope");
+    if (scope == null || scope.isEmpty()) return invalidRequest("scope is required");
+    if (!"user_ivs_all".equals(scope)) return error("invalid_scope", "scope must be user_ivs_all; was: " + scope);
+    String scopeData = form.get("scope_data");
+    if (scopeData == null || scopeData.isEmpty()) return invalidRequest("scope_data is required");
+    String deviceId = deviceId(scopeData);
+    if (deviceId == null) {
+      return invalidRequest("scope_data must be a JSON object like {\"user_ivs_all\":{\"device_id\":\"SN-0001\"}}");
+    }
+    if (!console.isImported(clientId, deviceId)) {
+      return error("invalid_device", "device_id " + deviceId + " is not imported for client " + clientId
+          + " (console device ID page)");
+    }
+    AuthState.DeviceGrant g = state.newDeviceGrant(clientId, deviceId, call.now,
+        console.userCodeLifetimeSeconds() * 1000L, console.pollIntervalSeconds() * 1000L);
+    LOG.info("device authorization for " + clientId + "/" + deviceId + ": user_code " + g.userCode);
+    return HttpCall.json(200, Json.obj(
+        "verification_uri", verificationUri,
+        "user_code", g.userCode,
+        "interval", console.pollIntervalSeconds(),
+        "expires_in", console.userCodeLifetimeSeconds(),
+        "device_code", g.deviceCode));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String deviceId(String scopeData) {
+    Map<String, Object> root = Json.parseObject(scopeData);
+    if (root == null || root.size() != 1 || !(root.get("user_ivs_all") instanceof Map)) return null;
+    Object id = ((Map<String, Object>) root.get("user_ivs_all")).get("device_id");
+    return id instanceof String && !((String) id).trim().isEmpty() ? (String) id : null;
+  }
+
+  // ---- 4.3 / 4.4 ----
+
+  MockResponse token(HttpCall call) {
+    JsonBody parsed = JsonBody.of(call);
+    if (parsed.error != null) return parsed.error;
+    Map<String, Object> body = parsed.body;
+    String grantType = stringField(body, "grant_type");
+    if (grantType == null) return missingField(body, "grant_type");
+    if (DEVICE_CODE_GRANT.equals(grantType)) return pollDeviceCode(call, body);
+    if ("refresh_token".equals(grantType)) return refresh(call, body, AuthState.TokenKind.DEVICE);
+    return error("unsupported_grant_type", "grant_type must be " + DEVICE_CODE_GRANT + " or refresh_token; was: " + grantType);
+  }
+
+  private MockResponse pollDeviceCode(HttpCall call, Map<String, Object> body) {
+    String clientId = stringField(body, "client_id");
+    if (clientId == null) return missingField(body, "client_id");
+    String deviceCode = stringField(body, "device_code");
+    if (deviceCode == null) return missingField(body, "device_code");
+    if (console.client(clientId) == null) return error("invalid_client", "unknown client_id: " + clientId);
+    synchronized (state) {
+      AuthState.DeviceGrant g = state.byDeviceCode(deviceCode);
+      if (g == null) return error("invalid_grant", "unknown device_code");
+      if (!g.clientId.equals(clientId)) return error("invalid_grant", "device_code was issued to another client");
+      if (g.state == AuthState.GrantState.CONSUMED) {
+        return error("invalid_grant", "device_code was already exchanged for a token");
+      }
+      long last = g.lastPollAt;
+      g.lastPollAt = call.now;
+      if (g.state == AuthState.GrantState.DENIED) return error("access_denied", null);
+      if (g.state == AuthState.GrantState.AUTHORIZED) {
+        g.state = AuthState.GrantState.CONSUMED;
+        return tokenRecord(state.issue(AuthState.TokenKind.DEVICE, g.clientId, g.deviceId, g.authId, call.now,
+            console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()));
+      }
+      if (g.expired(call.now)) return error("expired_token", null);
+      if (console.slowDown() && last != Long.MIN_VALUE && call.now - last < g.intervalMillis) {
+        g.intervalMillis += 5000;
+        return error("slow_down", "poll no faster than every " + (g.intervalMillis / 1000) + " s");
+      }
+      return error("authorization_pending", null);
+    }
+  }
+
+  private MockResponse refresh(HttpCall call, Map<String, Object> body, AuthState.TokenKind kind) {
+    String refreshToken = stringField(body, "refresh_token");
+    if (refreshToken == null) return missingField(body, "refresh_token");
+    synchronized (state) {
+      AuthState.TokenGrant old = state.byRefreshToken(refreshToken);
+      if (old == null) return error("invalid_refresh_token", "refresh_token is unknown or was already used");
+      if (old.kind != kind) {
+        return error("invalid_refresh_token", kind == AuthState.TokenKind.DEVICE
+            ? "refresh_token belongs to a cloud token; refresh it at /oauth/token"
+            : "refresh_token belongs to a device token; refresh it at /oauth/ivs/token");
+      }
+      if (call.now >= old.refreshExpiresAt) return error("invalid_refresh_token", "refresh_token has expired");
+      return tokenRecord(state.refresh(old, call.now, console.accessTokenLifetimeSeconds(),
+          console.refreshTokenLifetimeSeconds()));
+    }
+  }
+
+  // ---- 4.5 / 4.6 ----
+
+  MockResponse cloudToken(HttpCall call) {
+    JsonBody parsed = JsonBody.of(call);
+    if (parsed.error != null) return parsed.error;
+    Map<String, Object> body = parsed.body;
+    String grantType = stringField(body, "grant_type");
+    if (grantType == null) return missingField(body, "grant_type");
+    if ("refresh_token".equals(grantType)) return refresh(call, body, AuthState.TokenKind.CLOUD);
+    if (!"client_credentials".equals(grantType)) {
+      return error("unsupported_grant_type", "grant_type must be client_credentials or refresh_token; was: " + grantType);
+    }
+    String clientId = stringField(body, "client_id");
+    if (clientId == null) return missingField(body, "client_id");
+    String secret = stringField(body, "client_secret");
+    if (secret == null) return missingField(body, "client_secret");
+    Console.Client client = console.client(clientId);
+    // One message for both causes, so the endpoint cannot be used to probe for client ids.
+    if (client == null || !Ids.constantTimeEquals(client.clientSecret(), secret)) {
+      return error("invalid_client", "client_id or client_secret is wrong");
+    }
+    return tokenRecord(state.issue(AuthState.TokenKind.CLOUD, clientId, null, null, call.now,
+        console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()));
+  }
+
+  private static MockResponse tokenRecord(AuthState.TokenGrant t) {
+    long expiresIn = (t.accessExpiresAt - t.createdAt) / 1000L;
+    return HttpCall.json(200, Json.obj(
+        "token_type", "bearer",
+        "access_token", t.accessToken,
+        "refresh_token", t.refreshToken,
+        "expires_in", expiresIn,
+        "created_at", t.createdAt / 1000L));
+  }
+
+  /** A request's JSON object body, or the error to answer when it has none. */
+  static final class JsonBody {
+    final Map<String, Object> body;
+    final MockResponse error;
+
+    private JsonBody(Map<String, Object> body, MockResponse error) {
+      this.body = body;
+      this.error = error;
+    }
+
+    static JsonBody of(HttpCall call) {
+      if (!"POST".equals(call.method)) {
+        return new JsonBody(null, HttpCall.json(405, Json.obj("error", "invalid_request", "message", "use POST")));
+      }
+      if (!call.isJson()) return new JsonBody(null, invalidRequest("Content-Type must be application/json"));
+      Map<String, Object> body = Json.parseObject(call.body);
+      return body == null ? new JsonBody(null, invalidRequest("body must be a JSON object")) : new JsonBody(body, null);
+    }
+  }
+
+  private static String stringField(Map<String, Object> body, String name) {
+    Object v = body.get(name);
+    return v instanceof String && !((String) v).isEmpty() ? (String) v : null;
+  }
+
+  private static MockResponse missingField(Map<String, Object> body, String name) {
+    Object v = body.get(name);
+    return invalidRequest(v == null ? name + " is required" : name + " must be a non-empty string");
+  }
+}

@@ -1,0 +1,126 @@
+package dev.voicelink.testing;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** Device authorizations and issued tokens. All methods are synchronized on this object. */
+final class AuthState {
+  enum GrantState { PENDING, AUTHORIZED, DENIED, CONSUMED }
+
+  static final class DeviceGrant {
+    final String deviceCode;
+    final String userCode;
+    final String clientId;
+    final String deviceId;
+    final long expiresAt;
+    long intervalMillis;
+    long lastPollAt = Long.MIN_VALUE;
+    GrantState state = GrantState.PENDING;
+    String authId;
+
+    DeviceGrant(String deviceCode, String userCode, String clientId, String deviceId, long expiresAt, long intervalMillis) {
+      this.deviceCode = deviceCode;
+      this.userCode = userCode;
+      this.clientId = clientId;
+      this.deviceId = deviceId;
+      this.expiresAt = expiresAt;
+      this.intervalMillis = intervalMillis;
+    }
+
+    boolean expired(long now) {
+      return state == GrantState.PENDING && now >= expiresAt;
+    }
+  }
+
+  enum TokenKind { DEVICE, CLOUD }
+
+  /** Who a token speaks for. Device tokens have a user and a device; cloud tokens only a client. */
+  static final class TokenGrant {
+    final TokenKind kind;
+    final String clientId;
+    final String deviceId;
+    final String authId;
+    final String accessToken;
+    final long accessExpiresAt;
+    final String refreshToken;
+    final long refreshExpiresAt;
+    final long createdAt;
+
+    TokenGrant(TokenKind kind, String clientId, String deviceId, String authId, String accessToken,
+        long accessExpiresAt, String refreshToken, long refreshExpiresAt, long createdAt) {
+      this.kind = kind;
+      this.clientId = clientId;
+      this.deviceId = deviceId;
+      this.authId = authId;
+      this.accessToken = accessToken;
+      this.accessExpiresAt = accessExpiresAt;
+      this.refreshToken = refreshToken;
+      this.refreshExpiresAt = refreshExpiresAt;
+      this.createdAt = createdAt;
+    }
+  }
+
+  private final Map<String, DeviceGrant> byDeviceCode = new HashMap<>();
+  private final Map<String, DeviceGrant> byUserCode = new HashMap<>();
+  private final Map<String, TokenGrant> byAccess = new HashMap<>();
+  private final Map<String, TokenGrant> byRefresh = new HashMap<>();
+
+  synchronized DeviceGrant newDeviceGrant(String clientId, String deviceId, long now, long lifetimeMillis,
+      long intervalMillis) {
+    String userCode;
+    do {
+      userCode = Ids.userCode();
+    } while (byUserCode.containsKey(userCode));
+    DeviceGrant g = new DeviceGrant(Ids.random("dc_", 24), userCode, clientId, deviceId, now + lifetimeMillis,
+        intervalMillis);
+    byDeviceCode.put(g.deviceCode, g);
+    byUserCode.put(userCode, g);
+    return g;
+  }
+
+  synchronized DeviceGrant byDeviceCode(String deviceCode) {
+    return byDeviceCode.get(deviceCode);
+  }
+
+  synchronized DeviceGrant byUserCode(String userCode) {
+    return byUserCode.get(userCode);
+  }
+
+  /** Moves a pending, unexpired grant to AUTHORIZED or DENIED; false when it was not pending any more. */
+  synchronized boolean decide(DeviceGrant g, boolean authorize, String authId, long now) {
+    if (g.state != GrantState.PENDING || g.expired(now)) return false;
+    g.state = authorize ? GrantState.AUTHORIZED : GrantState.DENIED;
+    g.authId = authId;
+    return true;
+  }
+
+  synchronized TokenGrant issue(TokenKind kind, String clientId, String deviceId, String authId, long now,
+      long accessLifetimeSeconds, long refreshLifetimeSeconds) {
+    TokenGrant t = new TokenGrant(kind, clientId, deviceId, authId, Ids.random("at_", 24),
+        now + accessLifetimeSeconds * 1000L, Ids.random("rt_", 24),
+        refreshLifetimeSeconds == 0 ? Long.MAX_VALUE : now + refreshLifetimeSeconds * 1000L, now);
+    byAccess.put(t.accessToken, t);
+    byRefresh.put(t.refreshToken, t);
+    return t;
+  }
+
+  /** Rotation: the old refresh token stops working at once; its access token lives until it expires. */
+  synchronized TokenGrant refresh(TokenGrant old, long now, long accessLifetimeSeconds, long refreshLifetimeSeconds) {
+    byRefresh.remove(old.refreshToken);
+    return issue(old.kind, old.clientId, old.deviceId, old.authId, now, accessLifetimeSeconds, refreshLifetimeSeconds);
+  }
+
+  synchronized TokenGrant byRefreshToken(String refreshToken) {
+    return byRefresh.get(refreshToken);
+  }
+
+  /** The grant of a valid (known, unexpired) access token; null otherwise. */
+  synchronized TokenGrant validAccessToken(String accessToken, long now) {
+    TokenGrant t = byAccess.get(accessToken);
+    return t == null || now >= t.accessExpiresAt ? null : t;
+  }
+
+  synchronized TokenGrant anyAccessToken(String accessToken) {
+    return byAccess.get(accessToken);
+  }
+}

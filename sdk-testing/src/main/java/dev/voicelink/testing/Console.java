@@ -1,0 +1,499 @@
+package dev.voicelink.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a developer would configure in the platform's consoles: OAuth clients and their imported device
+ * IDs, the tester phone whitelist, accounts (namespace, account key, dynamic-entity permission, IP
+ * whitelist), entity definitions, and the lifetimes the authorization service hands out.
+ *
+ * <p>Built with {@link #builder()}, read from JSON with {@link #fromJson(String)}, or taken as
+ * {@link #defaults()}. A running server's console ({@code server.console()}) may be changed at any time
+ * from any thread; every request sees a consistent snapshot of each value it reads.
+ */
+public final class Console {
+  private final Map<String, Client> clients = new LinkedHashMap<>();
+  private final Map<String, Set<String>> deviceIds = new LinkedHashMap<>();
+  private final Set<String> testerPhones = new LinkedHashSet<>();
+  private final Map<String, Account> accounts = new LinkedHashMap<>();
+  private final Map<String, EntityDefinition> entities = new LinkedHashMap<>();
+  private long accessTokenLifetimeSeconds;
+  private long refreshTokenLifetimeSeconds;
+  private long userCodeLifetimeSeconds;
+  private long pollIntervalSeconds;
+  private boolean slowDown;
+
+  private Console(Builder b) {
+    for (Client c : b.clients) putClient(c);
+    for (String[] d : b.devices) importDeviceId(d[0], d[1]);
+    for (String p : b.phones) addTesterPhone(p);
+    for (Account a : b.accounts) putAccount(a);
+    for (EntityDefinition e : b.entities) putEntity(e);
+    accessTokenLifetimeSeconds = b.accessTokenLifetimeSeconds;
+    refreshTokenLifetimeSeconds = b.refreshTokenLifetimeSeconds;
+    userCodeLifetimeSeconds = b.userCodeLifetimeSeconds;
+    pollIntervalSeconds = b.pollIntervalSeconds;
+    slowDown = b.slowDown;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The built-in console described by {@link DefaultConsole}. */
+  public static Console defaults() {
+    return DefaultConsole.builder().build();
+  }
+
+  /** Reads a console from its JSON form (see docs/reference-server.md). */
+  public static Console fromJson(String json) {
+    return ConsoleJson.parse(json);
+  }
+
+  public static Console fromFile(File file) throws IOException {
+    return fromJson(new String(Files.readAllBytes(file.toPath()), StandardCharsets.UTF_8));
+  }
+
+  // ---- mutation (thread-safe) ----
+
+  public synchronized void putClient(Client client) {
+    clients.put(client.clientId(), client);
+    if (!deviceIds.containsKey(client.clientId())) deviceIds.put(client.clientId(), new LinkedHashSet<String>());
+  }
+
+  /** Imports a device ID for a client, as on the console's device ID page (spec 4.1.1). */
+  public synchronized void importDeviceId(String clientId, String deviceId) {
+    requireNonEmpty("deviceId", deviceId);
+    Set<String> ids = deviceIds.get(clientId);
+    if (ids == null) throw new IllegalArgumentException("clientId is not a known client: " + clientId);
+    ids.add(deviceId);
+  }
+
+  public synchronized void removeDeviceId(String clientId, String deviceId) {
+    Set<String> ids = deviceIds.get(clientId);
+    if (ids != null) ids.remove(deviceId);
+  }
+
+  /** Adds a phone number to the tester whitelist (spec 4.2.3). */
+  public synchronized void addTesterPhone(String phone) {
+    requireNonEmpty("phone", phone);
+    testerPhones.add(phone);
+  }
+
+  public synchronized void removeTesterPhone(String phone) {
+    testerPhones.remove(phone);
+  }
+
+  /** Adds an account or replaces the account with the same namespace. */
+  public synchronized void putAccount(Account account) {
+    accounts.put(account.namespace(), account);
+  }
+
+  /** Adds an entity definition or replaces the one with the same res_name. */
+  public synchronized void putEntity(EntityDefinition entity) {
+    entities.put(entity.resName(), entity);
+  }
+
+  public synchronized void accessTokenLifetimeSeconds(long seconds) {
+    accessTokenLifetimeSeconds = positive("accessTokenLifetimeSeconds", seconds);
+  }
+
+  /** 0 means refresh tokens never expire (they still stop working once used). */
+  public synchronized void refreshTokenLifetimeSeconds(long seconds) {
+    refreshTokenLifetimeSeconds = notNegative("refreshTokenLifetimeSeconds", seconds);
+  }
+
+  public synchronized void userCodeLifetimeSeconds(long seconds) {
+    userCodeLifetimeSeconds = positive("userCodeLifetimeSeconds", seconds);
+  }
+
+  public synchronized void pollIntervalSeconds(long seconds) {
+    pollIntervalSeconds = positive("pollIntervalSeconds", seconds);
+  }
+
+  /** When on, a device polling faster than the interval gets {@code slow_down}. Off by default. */
+  public synchronized void slowDown(boolean enabled) {
+    slowDown = enabled;
+  }
+
+  // ---- reading ----
+
+  public synchronized List<Client> clients() {
+    return Collections.unmodifiableList(new ArrayList<>(clients.values()));
+  }
+
+  public synchronized Set<String> deviceIds(String clientId) {
+    Set<String> ids = deviceIds.get(clientId);
+    return ids == null ? Collections.<String>emptySet() : Collections.unmodifiableSet(new LinkedHashSet<>(ids));
+  }
+
+  public synchronized Set<String> testerPhones() {
+    return Collections.unmodifiableSet(new LinkedHashSet<>(testerPhones));
+  }
+
+  public synchronized List<Account> accounts() {
+    return Collections.unmodifiableList(new ArrayList<>(accounts.values()));
+  }
+
+  public synchronized List<EntityDefinition> entities() {
+    return Collections.unmodifiableList(new ArrayList<>(entities.values()));
+  }
+
+  public synchronized long accessTokenLifetimeSeconds() {
+    return accessTokenLifetimeSeconds;
+  }
+
+  public synchronized long refreshTokenLifetimeSeconds() {
+    return refreshTokenLifetimeSeconds;
+  }
+
+  public synchronized long userCodeLifetimeSeconds() {
+    return userCodeLifetimeSeconds;
+  }
+
+  public synchronized long pollIntervalSeconds() {
+    return pollIntervalSeconds;
+  }
+
+  public synchronized boolean slowDown() {
+    return slowDown;
+  }
+
+  synchronized Client client(String clientId) {
+    return clients.get(clientId);
+  }
+
+  synchronized boolean isImported(String clientId, String deviceId) {
+    Set<String> ids = deviceIds.get(clientId);
+    return ids != null && ids.contains(deviceId);
+  }
+
+  synchronized boolean isTester(String phone) {
+    return testerPhones.contains(phone);
+  }
+
+  synchronized Account account(String namespace) {
+    return accounts.get(namespace);
+  }
+
+  synchronized EntityDefinition entity(String resName) {
+    return entities.get(resName);
+  }
+
+  /** The appid an empty {@code appid} in pers_param stands for, for a device of this client. */
+  synchronized String appidFor(String clientId) {
+    Client c = clients.get(clientId);
+    if (c != null && c.appid() != null) return c.appid();
+    for (Account a : accounts.values()) return a.appid();
+    return null;
+  }
+
+  @Override public synchronized String toString() {
+    return "Console{clients=" + clients.keySet() + ", accounts=" + accounts.keySet()
+        + ", entities=" + entities.keySet() + ", testerPhones=" + testerPhones.size() + "}";
+  }
+
+  // ---- value types ----
+
+  /** An OAuth client of the device-access console. Immutable; toString never shows the secret. */
+  public static final class Client {
+    private final String clientId;
+    private final String clientSecret;
+    private final String name;
+    private final String appid;
+
+    private Client(String clientId, String clientSecret, String name, String appid) {
+      this.clientId = requireNonEmpty("clientId", clientId);
+      this.clientSecret = requireNonEmpty("clientSecret", clientSecret);
+      this.name = requireNonEmpty("name", name);
+      this.appid = appid;
+    }
+
+    /**
+     * @param appid the application an empty {@code appid} in a device's pers_param stands for;
+     *     null means the first account's appid
+     */
+    public static Client create(String clientId, String clientSecret, String name, String appid) {
+      return new Client(clientId, clientSecret, name, appid);
+    }
+
+    public String clientId() {
+      return clientId;
+    }
+
+    public String clientSecret() {
+      return clientSecret;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public String appid() {
+      return appid;
+    }
+
+    @Override public String toString() {
+      return "Client{clientId=" + clientId + ", name=" + name + ", clientSecret=<redacted>}";
+    }
+  }
+
+  /** An account of the skill-studio console. Immutable; toString shows a key fingerprint only. */
+  public static final class Account {
+    private final String namespace;
+    private final String accountKey;
+    private final String appid;
+    private final boolean dynamicEntityPermission;
+    private final boolean ipWhitelistEnabled;
+    private final List<String> ipWhitelist;
+
+    private Account(String namespace, String accountKey, String appid, boolean permission, boolean ipOn,
+        List<String> ips) {
+      this.namespace = requireNonEmpty("namespace", namespace);
+      this.accountKey = requireNonEmpty("accountKey", accountKey);
+      this.appid = requireNonEmpty("appid", appid);
+      if (namespace.indexOf('.') >= 0) throw new IllegalArgumentException("namespace must not contain '.'; was: " + namespace);
+      this.dynamicEntityPermission = permission;
+      this.ipWhitelistEnabled = ipOn;
+      this.ipWhitelist = Collections.unmodifiableList(new ArrayList<>(ips));
+    }
+
+    /** An account with the dynamic-entity permission on and the IP whitelist off. */
+    public static Account create(String namespace, String accountKey, String appid) {
+      return new Account(namespace, accountKey, appid, true, false, Collections.<String>emptyList());
+    }
+
+    public Account withDynamicEntityPermission(boolean enabled) {
+      return new Account(namespace, accountKey, appid, enabled, ipWhitelistEnabled, ipWhitelist);
+    }
+
+    public Account withIpWhitelist(boolean enabled, List<String> ips) {
+      return new Account(namespace, accountKey, appid, dynamicEntityPermission, enabled, ips);
+    }
+
+    public String namespace() {
+      return namespace;
+    }
+
+    public String accountKey() {
+      return accountKey;
+    }
+
+    public String appid() {
+      return appid;
+    }
+
+    public boolean dynamicEntityPermission() {
+      return dynamicEntityPermission;
+    }
+
+    public boolean ipWhitelistEnabled() {
+      return ipWhitelistEnabled;
+    }
+
+    public List<String> ipWhitelist() {
+      return ipWhitelist;
+    }
+
+    /** A short, non-reversible fingerprint of the account key, for printing. */
+    public String accountKeyFingerprint() {
+      return Ids.md5Hex("fingerprint:" + accountKey).substring(0, 8);
+    }
+
+    @Override public String toString() {
+      return "Account{namespace=" + namespace + ", appid=" + appid + ", accountKey=#" + accountKeyFingerprint()
+          + ", dynamicEntityPermission=" + dynamicEntityPermission + ", ipWhitelist="
+          + (ipWhitelistEnabled ? ipWhitelist : "off") + "}";
+    }
+  }
+
+  /** A dynamic entity resource definition. Immutable. */
+  public static final class EntityDefinition {
+    /** Dimension name of application-level resources. */
+    public static final String APPLICATION = "os_client_id";
+    /** Dimension name of user-level resources. */
+    public static final String USER = "os_user_id";
+    /** Dimension name of device-level resources. */
+    public static final String DEVICE = "os_device_id";
+
+    private static final Pattern RES_NAME = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
+    private static final Pattern FIELD = Pattern.compile("[A-Za-z0-9_]+");
+
+    private final String resName;
+    private final String mainField;
+    private final List<String> secondaryFields;
+    private final String dimension;
+
+    private EntityDefinition(String resName, String mainField, List<String> secondaryFields, String dimension) {
+      if (resName == null || !RES_NAME.matcher(resName).matches()) {
+        throw new IllegalArgumentException("resName must be <namespace>.<name>, e.g. OS123.contacts; was: " + resName);
+      }
+      if (mainField == null || !FIELD.matcher(mainField).matches()) {
+        throw new IllegalArgumentException("mainField must be a field name; was: " + mainField);
+      }
+      for (String f : secondaryFields) {
+        if (f == null || !FIELD.matcher(f).matches() || f.equals(mainField)) {
+          throw new IllegalArgumentException("secondaryFields must be field names other than the main field; was: " + secondaryFields);
+        }
+      }
+      if (dimension == null || !FIELD.matcher(dimension).matches()) {
+        throw new IllegalArgumentException("dimension must be os_client_id, os_user_id, os_device_id or a custom name; was: " + dimension);
+      }
+      this.resName = resName;
+      this.mainField = mainField;
+      this.secondaryFields = Collections.unmodifiableList(new ArrayList<>(secondaryFields));
+      this.dimension = dimension;
+    }
+
+    public static EntityDefinition create(String resName, String mainField, List<String> secondaryFields,
+        String dimension) {
+      return new EntityDefinition(resName, mainField, secondaryFields, dimension);
+    }
+
+    public String resName() {
+      return resName;
+    }
+
+    public String namespace() {
+      return resName.substring(0, resName.indexOf('.'));
+    }
+
+    public String mainField() {
+      return mainField;
+    }
+
+    public List<String> secondaryFields() {
+      return secondaryFields;
+    }
+
+    /** All fields every record must contain: the main field first. */
+    public List<String> fields() {
+      List<String> all = new ArrayList<>();
+      all.add(mainField);
+      all.addAll(secondaryFields);
+      return all;
+    }
+
+    public String dimension() {
+      return dimension;
+    }
+
+    boolean isCustom() {
+      return !APPLICATION.equals(dimension) && !USER.equals(dimension) && !DEVICE.equals(dimension);
+    }
+
+    @Override public String toString() {
+      return "EntityDefinition{" + resName + ", fields=" + fields() + ", dimension=" + dimension + "}";
+    }
+  }
+
+  /** Builds a {@link Console}; lifetimes default to the platform's public sample values. */
+  public static final class Builder {
+    private final List<Client> clients = new ArrayList<>();
+    private final List<String[]> devices = new ArrayList<>();
+    private final List<String> phones = new ArrayList<>();
+    private final List<Account> accounts = new ArrayList<>();
+    private final List<EntityDefinition> entities = new ArrayList<>();
+    private long accessTokenLifetimeSeconds = 8_640_000L;
+    private long refreshTokenLifetimeSeconds = 0;
+    private long userCodeLifetimeSeconds = 120;
+    private long pollIntervalSeconds = 2;
+    private boolean slowDown;
+
+    Builder() {
+    }
+
+    public Builder client(Client client) {
+      clients.add(client);
+      return this;
+    }
+
+    public Builder deviceIds(String clientId, String... ids) {
+      for (String id : Arrays.asList(ids)) devices.add(new String[] {clientId, id});
+      return this;
+    }
+
+    public Builder testerPhone(String phone) {
+      phones.add(requireNonEmpty("phone", phone));
+      return this;
+    }
+
+    public Builder account(Account account) {
+      accounts.add(account);
+      return this;
+    }
+
+    public Builder entity(EntityDefinition entity) {
+      entities.add(entity);
+      return this;
+    }
+
+    public Builder accessTokenLifetimeSeconds(long seconds) {
+      accessTokenLifetimeSeconds = positive("accessTokenLifetimeSeconds", seconds);
+      return this;
+    }
+
+    public Builder refreshTokenLifetimeSeconds(long seconds) {
+      refreshTokenLifetimeSeconds = notNegative("refreshTokenLifetimeSeconds", seconds);
+      return this;
+    }
+
+    public Builder userCodeLifetimeSeconds(long seconds) {
+      userCodeLifetimeSeconds = positive("userCodeLifetimeSeconds", seconds);
+      return this;
+    }
+
+    public Builder pollIntervalSeconds(long seconds) {
+      pollIntervalSeconds = positive("pollIntervalSeconds", seconds);
+      return this;
+    }
+
+    public Builder slowDown(boolean enabled) {
+      slowDown = enabled;
+      return this;
+    }
+
+    public Console build() {
+      Set<String> known = new LinkedHashSet<>();
+      for (Client c : clients) known.add(c.clientId());
+      for (String[] d : devices) {
+        if (!known.contains(d[0])) throw new IllegalStateException("deviceIds for unknown client: " + d[0]);
+      }
+      Set<String> namespaces = new LinkedHashSet<>();
+      for (Account a : accounts) namespaces.add(a.namespace());
+      for (EntityDefinition e : entities) {
+        if (!namespaces.contains(e.namespace())) {
+          throw new IllegalStateException("entity " + e.resName() + " needs an account with namespace " + e.namespace());
+        }
+      }
+      return new Console(this);
+    }
+  }
+
+  static String requireNonEmpty(String name, String value) {
+    if (value == null || value.isEmpty()) throw new IllegalArgumentException(name + " must not be empty");
+    return value;
+  }
+
+  static long positive(String name, long value) {
+    if (value <= 0) throw new IllegalArgumentException(name + " must be > 0; was: " + value);
+    return value;
+  }
+
+  static long notNegative(String name, long value) {
+    if (value < 0) throw new IllegalArgumentException(name + " must be >= 0; was: " + value);
+    return value;
+  }
+}

@@ -1,0 +1,281 @@
+package dev.voicelink.testing;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.logging.Logger;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
+import okhttp3.mockwebserver.MockResponse;
+import okio.Buffer;
+import okio.ByteString;
+
+/**
+ * The interaction channel (ARCHITECTURE 3.5, docs/interaction-channel.md): a WebSocket authenticated by a
+ * device-flow access token. Text writes are matched against the dynamic entities in effect for their
+ * pers_param; audio writes are counted and handed to the {@link SpeechRecognizer}.
+ */
+final class InteractionChannel {
+  static final int BAD_MESSAGE = 60001;
+  static final int BAD_PERS_PARAM = 60002;
+  static final int BAD_AUDIO_SEQUENCE = 60003;
+  static final int AUDIO_TOO_LARGE = 60004;
+  static final int TOKEN_EXPIRED = 60005;
+  static final long MAX_AUDIO_BYTES = 16L * 1024 * 1024;
+  private static final Logger LOG = Logger.getLogger(InteractionChannel.class.getName());
+
+  private final Console console;
+  private final AuthState auth;
+  private final ResourceStore store;
+  private final ServerClock clock;
+  private final SpeechRecognizer recognizer;
+
+  InteractionChannel(Console console, AuthState auth, ResourceStore store, ServerClock clock,
+      SpeechRecognizer recognizer) {
+    this.console = console;
+    this.auth = auth;
+    this.store = store;
+    this.clock = clock;
+    this.recognizer = recognizer;
+  }
+
+  static String deviceOwner(String clientId, String deviceId) {
+    return clientId + "/" + deviceId;
+  }
+
+  MockResponse upgrade(HttpCall call) {
+    if (!"GET".equals(call.method) || !"websocket".equalsIgnoreCase(call.header("Upgrade"))) {
+      return HttpCall.json(400, Json.obj("error", "invalid_request", "message", "this is a WebSocket endpoint"));
+    }
+    String token = call.header("Authorization");
+    if (token == null || token.isEmpty()) {
+      return HttpCall.json(401, Json.obj("error", "invalid_token", "message", "Authorization header is required"));
+    }
+    AuthState.TokenGrant grant = auth.validAccessToken(token, call.now);
+    if (grant == null) {
+      return HttpCall.json(401, Json.obj("error", "invalid_token", "message", "the token is unknown or has expired"));
+    }
+    if (grant.kind != AuthState.TokenKind.DEVICE) {
+      return HttpCall.json(403, Json.obj("error", "insufficient_scope",
+          "message", "the interaction channel needs a device-flow token, not a cloud token"));
+    }
+    return new MockResponse().withWebSocketUpgrade(new Session(grant));
+  }
+
+  private final class Session extends WebSocketListener {
+    private final AuthState.TokenGrant grant;
+    private Integer audioSeq;
+    private int sampleRate;
+    private String audioPersParam;
+    private Buffer audio;
+
+    Session(AuthState.TokenGrant grant) {
+      this.grant = grant;
+    }
+
+    @Override public void onOpen(WebSocket ws, Response response) {
+      ws.send(Json.write(Json.obj("type", "connected", "uid", grant.authId)));
+    }
+
+    @Override public void onMessage(WebSocket ws, String text) {
+      if (clock.nowMillis() >= grant.accessExpiresAt) {
+        ws.send(error(null, TOKEN_EXPIRED, "the access token has expired; reconnect with a fresh token"));
+        ws.close(4401, "token expired");
+        return;
+      }
+      Map<String, Object> m = Json.parseObject(text);
+      if (m == null) {
+        ws.send(error(null, BAD_MESSAGE, "a text frame must be a JSON object"));
+        return;
+      }
+      Object seqValue = m.get("seq");
+      Long seq = seqValue instanceof Double && (Double) seqValue >= 0 && ((Double) seqValue) == Math.rint((Double) seqValue)
+          ? ((Double) seqValue).longValue() : null;
+      if (seq == null) {
+        ws.send(error(null, BAD_MESSAGE, "seq must be a non-negative integer"));
+        return;
+      }
+      Object type = m.get("type");
+      if ("write".equals(type)) {
+        write(ws, m, seq);
+      } else if ("end".equals(type)) {
+        end(ws, seq);
+      } else {
+        ws.send(error(seq, BAD_MESSAGE, "type must be write or end; was: " + type));
+      }
+    }
+
+    private void write(WebSocket ws, Map<String, Object> m, long seq) {
+      if (audio != null) {
+        ws.send(error(seq, BAD_AUDIO_SEQUENCE, "the audio write " + audioSeq + " is still open; send end first"));
+        return;
+      }
+      Object persParam = m.get("pers_param");
+      if (persParam != null && !(persParam instanceof String)) {
+        ws.send(error(seq, BAD_PERS_PARAM, "pers_param must be JSON text (a string)"));
+        return;
+      }
+      List<Target> targets;
+      try {
+        targets = targets((String) persParam);
+      } catch (IllegalArgumentException e) {
+        ws.send(error(seq, BAD_PERS_PARAM, e.getMessage()));
+        return;
+      }
+      Object dataType = m.get("data_type");
+      if ("text".equals(dataType)) {
+        Object text = m.get("text");
+        if (!(text instanceof String)) {
+          ws.send(error(seq, BAD_MESSAGE, "a text write needs a string field text"));
+          return;
+        }
+        ws.send(result(seq, (String) text, targets, null));
+      } else if ("audio".equals(dataType)) {
+        Object rate = m.get("sample_rate");
+        if (!(rate instanceof Double) || ((Double) rate) <= 0 || (Double) rate != Math.rint((Double) rate)) {
+          ws.send(error(seq, BAD_MESSAGE, "an audio write needs a positive integer sample_rate"));
+          return;
+        }
+        audioSeq = (int) seq;
+        sampleRate = ((Double) rate).intValue();
+        audioPersParam = (String) persParam;
+        audio = new Buffer();
+      } else {
+        ws.send(error(seq, BAD_MESSAGE, "data_type must be text or audio; was: " + dataType));
+      }
+    }
+
+    @Override public void onMessage(WebSocket ws, ByteString bytes) {
+      if (audio == null) {
+        ws.send(error(null, BAD_AUDIO_SEQUENCE, "binary frames must follow an audio write"));
+        return;
+      }
+      if (audio.size() + bytes.size() > MAX_AUDIO_BYTES) {
+        ws.send(error((long) audioSeq, AUDIO_TOO_LARGE, "an audio write may hold at most " + MAX_AUDIO_BYTES + " bytes"));
+        audio = null;
+        return;
+      }
+      audio.write(bytes);
+    }
+
+    private void end(WebSocket ws, long seq) {
+      if (audio == null || audioSeq != seq) {
+        ws.send(error(seq, BAD_AUDIO_SEQUENCE, "end must close the open audio write" + (audio == null ? "; none is open" : " " + audioSeq)));
+        return;
+      }
+      byte[] bytes = audio.readByteArray();
+      audio = null;
+      String text = recognizer.recognize(bytes, sampleRate);
+      ws.send(result(seq, text, targets(audioPersParam), (long) bytes.length));
+    }
+
+    private String result(long seq, String text, List<Target> targets, Long audioBytes) {
+      Map<String, Object> r = Json.obj("type", "result", "seq", seq, "text", text, "entities", match(text, targets));
+      if (audioBytes != null) r.put("audio_bytes", audioBytes);
+      return Json.write(r);
+    }
+
+    private String error(Long seq, int code, String desc) {
+      LOG.fine("interaction error " + code + ": " + desc);
+      return Json.write(Json.obj("type", "error", "seq", seq, "code", code, "desc", desc));
+    }
+
+    /** pers_param → the (resource, owner) pairs it activates (spec 4.10); IllegalArgumentException if invalid. */
+    private List<Target> targets(String persParam) {
+      if (persParam == null) return Collections.emptyList();
+      Map<String, Object> p = Json.parseObject(persParam);
+      if (p == null) throw new IllegalArgumentException("pers_param must be a JSON object");
+      List<Target> out = new ArrayList<>();
+      for (Map.Entry<String, Object> e : p.entrySet()) {
+        if (!(e.getValue() instanceof String)) throw new IllegalArgumentException("pers_param." + e.getKey() + " must be a string");
+        String value = (String) e.getValue();
+        String dimension;
+        String owner;
+        switch (e.getKey()) {
+          case "uid":
+            owner = value.isEmpty() ? grant.authId : value;
+            if (!WebApiService.AUTH_ID.matcher(owner).matches()) {
+              throw new IllegalArgumentException("pers_param.uid must be empty or 32 lowercase letters or digits");
+            }
+            dimension = Console.EntityDefinition.USER;
+            break;
+          case "appid":
+            owner = value.isEmpty() ? console.appidFor(grant.clientId) : value;
+            dimension = Console.EntityDefinition.APPLICATION;
+            break;
+          default:
+            if (value.isEmpty()) throw new IllegalArgumentException("pers_param." + e.getKey() + " needs the group value");
+            owner = value;
+            dimension = e.getKey();
+        }
+        boolean known = false;
+        for (Console.EntityDefinition def : console.entities()) {
+          if (def.dimension().equals(dimension)) {
+            known = true;
+            out.add(new Target(def, owner));
+          }
+        }
+        if (!known && !"uid".equals(e.getKey()) && !"appid".equals(e.getKey())) {
+          throw new IllegalArgumentException("pers_param key " + e.getKey() + " is not the dimension of any resource");
+        }
+      }
+      return out;
+    }
+
+    private List<Object> match(String text, List<Target> targets) {
+      String haystack = text.toLowerCase(Locale.ROOT);
+      List<long[]> order = new ArrayList<>();
+      List<Object> found = new ArrayList<>();
+      long now = clock.nowMillis();
+      for (Target t : targets) {
+        ResourceStore.Upload u = store.inEffect(t.definition.resName(), t.owner, now);
+        if (u == null) continue;
+        for (Map<String, String> record : u.records) {
+          int bestAt = -1;
+          String best = null;
+          for (String phrase : phrases(record, t.definition)) {
+            int at = haystack.indexOf(phrase.toLowerCase(Locale.ROOT));
+            if (at >= 0 && (bestAt < 0 || at < bestAt || (at == bestAt && phrase.length() > best.length()))) {
+              bestAt = at;
+              best = phrase;
+            }
+          }
+          if (best != null) {
+            order.add(new long[] {bestAt, found.size()});
+            found.add(Json.obj("res_name", t.definition.resName(), "value", record.get(t.definition.mainField()),
+                "matched", best));
+          }
+        }
+      }
+      Collections.sort(order, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+      List<Object> sorted = new ArrayList<>();
+      for (long[] o : order) sorted.add(found.get((int) o[1]));
+      return sorted;
+    }
+  }
+
+  /** A record's phrases: the main field and every alias; a secondary field may list several, split by '|'. */
+  static List<String> phrases(Map<String, String> record, Console.EntityDefinition def) {
+    List<String> out = new ArrayList<>();
+    out.add(record.get(def.mainField()).trim());
+    for (String f : def.secondaryFields()) {
+      for (String alias : record.get(f).split("\\|")) {
+        if (!alias.trim().isEmpty()) out.add(alias.trim());
+      }
+    }
+    return out;
+  }
+
+  private static final class Target {
+    final Console.EntityDefinition definition;
+    final String owner;
+
+    Target(Console.EntityDefinition definition, String owner) {
+      this.definition = definition;
+      this.owner = owner;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package dev.voicelink.testing;
+
+import com.squareup.moshi.JsonAdapter;
+import com.squareup.moshi.Moshi;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Tiny JSON helpers over Moshi's untyped adapter: objects are Maps, numbers are Doubles. */
+final class Json {
+  private static final JsonAdapter<Object> ADAPTER = new Moshi.Builder().build().adapter(Object.class);
+  private static final JsonAdapter<Object> WRITER = ADAPTER.serializeNulls();
+
+  private Json() {
+  }
+
+  /** Parses one complete JSON document; null when the text is not JSON. */
+  static Object parse(String text) {
+    try {
+      return ADAPTER.fromJson(text);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Parses a JSON object; null when the text is not one. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> parseObject(String text) {
+    Object o = parse(text);
+    return o instanceof Map ? (Map<String, Object>) o : null;
+  }
+
+  static String write(Object value) {
+    return WRITER.toJson(value);
+  }
+
+  static Map<String, Object> obj(Object... keysAndValues) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    return m;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.voicelink.testing;
+
+import okhttp3.Headers;
+
+/**
+ * One request the server received and what it answered. Immutable.
+ *
+ * <p>Faulted calls that never got an answer have {@link #responseStatus()} -1. WebSocket upgrades answer 101.
+ */
+public final class RecordedCall {
+  private final String method;
+  private final String path;
+  private final Headers headers;
+  private final String body;
+  private final long receivedAtMillis;
+  private final int responseStatus;
+  private final String responseBody;
+
+  RecordedCall(String method, String path, Headers headers, String body, long receivedAtMillis, int responseStatus,
+      String responseBody) {
+    this.method = method;
+    this.path = path;
+    this.headers = headers;
+    this.body = body;
+    this.receivedAtMillis = receivedAtMillis;
+    this.responseStatus = responseStatus;
+    this.responseBody = responseBody;
+  }
+
+  public String method() {
+    return method;
+  }
+
+  /** The request target: path and query, e.g. {@code /auth/verify?user_code=BCDFGHJK}. */
+  public String path() {
+    return path;
+  }
+
+  public Headers headers() {
+    return headers;
+  }
+
+  public String header(String name) {
+    return headers.get(name);
+  }
+
+  /** The request body decoded as UTF-8 (empty when there was none). */
+  public String body() {
+    return body;
+  }
+
+  /** When the request arrived, by the server's clock. */
+  public long receivedAtMillis() {
+    return receivedAtMillis;
+  }
+
+  public int responseStatus() {
+    return responseStatus;
+  }
+
+  public String responseBody() {
+    return responseBody;
+  }
+
+  /** Method, path and status only: bodies and headers may hold secrets. */
+  @Override public String toString() {
+    return method + " " + path + " -> " + responseStatus;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.voicelink.testing;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import okhttp3.mockwebserver.MockWebServer;
+
+/**
+ * A strict, complete in-process stand-in for the platform: the authorization service with its
+ * verification page, the platform tools upload, the dynamic-entity web API and the interaction channel,
+ * all on one loopback port.
+ *
+ * <pre>{@code
+ * try (ReferenceServer server = ReferenceServer.builder().clock(ServerClock.manual(0)).build()) {
+ *   server.start();
+ *   String auth = server.authUrl();      // http://127.0.0.1:PORT/auth
+ *   ...
+ *   new SimulatedTester(server).approve(userCode);
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. Lifecycle: build, {@link #start()} once, {@link #close()} once; the addresses are
+ * available after start. State lives in memory and dies with the server.
+ */
+public final class ReferenceServer implements AutoCloseable {
+  private final Console console;
+  private final ServerClock clock;
+  private final InetAddress bindAddress;
+  private final int port;
+  private final Journal journal = new Journal();
+  private final Faults faults = new Faults();
+  private final AuthState authState = new AuthState();
+  private final ResourceStore resources;
+  private final VerificationPage verificationPage;
+  private final MockWebServer server = new MockWebServer();
+  private final SpeechRecognizer recognizer;
+  private volatile boolean started;
+
+  private ReferenceServer(Builder b) {
+    console = b.console != null ? b.console : Console.defaults();
+    clock = b.clock != null ? b.clock : ServerClock.system();
+    bindAddress = b.bindAddress != null ? b.bindAddress : InetAddress.getLoopbackAddress();
+    port = b.port;
+    recognizer = b.recognizer != null ? b.recognizer : (audio, rate) -> "";
+    resources = new ResourceStore();
+    verificationPage = new VerificationPage(console, authState, Router.VERIFY);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts serving. Returns this for chaining. */
+  public synchronized ReferenceServer start() throws IOException {
+    if (started) throw new IllegalStateException("already started");
+    server.start(bindAddress, port);
+    String base = origin();
+    String callerIp = bindAddress.getHostAddress();
+    AuthService auth = new AuthService(console, authState, base + Router.VERIFY);
+    WebApiService webApi = new WebApiService(console, resources, callerIp);
+    PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
+    InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer);
+    server.setDispatcher(new Router(clock, journal, faults, auth, verificationPage,
+        webApi::upload, webApi::check, platform::upload, interact::upgrade));
+    started = true;
+    return this;
+  }
+
+  @Override public void close() throws IOException {
+    server.shutdown();
+  }
+
+  private String origin() {
+    String host = bindAddress.getHostAddress();
+    if (bindAddress instanceof Inet6Address) host = "[" + host + "]";
+    return "http://" + host + ":" + server.getPort();
+  }
+
+  private void checkStarted() {
+    if (!started) throw new IllegalStateException("call start() first");
+  }
+
+  /** {@code {auth_url}}, without a trailing slash, e.g. {@code http://127.0.0.1:PORT/auth}. */
+  public String authUrl() {
+    checkStarted();
+    return origin() + Router.AUTH;
+  }
+
+  /** {@code {platform_url}}, without a trailing slash. */
+  public String platformUrl() {
+    checkStarted();
+    return origin() + Router.PLATFORM;
+  }
+
+  /** {@code {base_url}} of the web API and the interaction channel, without a trailing slash. */
+  public String baseUrl() {
+    checkStarted();
+    return origin() + Router.API;
+  }
+
+  /** The verification page, {@code verification_uri} of device_code answers. */
+  public String verificationUri() {
+    return authUrl() + "/verify";
+  }
+
+  public int port() {
+    checkStarted();
+    return server.getPort();
+  }
+
+  /** The console; changes apply to the next request. */
+  public Console console() {
+    return console;
+  }
+
+  public ServerClock clock() {
+    return clock;
+  }
+
+  public Journal journal() {
+    return journal;
+  }
+
+  public Faults faults() {
+    return faults;
+  }
+
+  /** The last one-time code "texted" to this phone by the verification page; null if none was sent. */
+  public String lastSmsCode(String phone) {
+    return verificationPage.lastSmsCode(phone);
+  }
+
+  void smsListener(VerificationPage.SmsListener listener) {
+    verificationPage.smsListener(listener);
+  }
+
+  @Override public String toString() {
+    return "ReferenceServer{" + (started ? origin() : "not started") + "}";
+  }
+
+  /** Configures a {@link ReferenceServer}. Every setting is optional. */
+  public static final class Builder {
+    private Console console;
+    private ServerClock clock;
+    private InetAddress bindAddress;
+    private int port;
+    private SpeechRecognizer recognizer;
+
+    Builder() {
+    }
+
+    /** Default: {@link Console#defaults()}. */
+    public Builder console(Console console) {
+      this.console = console;
+      return this;
+    }
+
+    /** Default: {@link ServerClock#system()}. */
+    public Builder clock(ServerClock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /** Default: the loopback address. */
+    public Builder bindAddress(InetAddress address) {
+      this.bindAddress = address;
+      return this;
+    }
+
+    /** Default: 0, any free port. */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be 0..65535; was: " + port);
+      this.port = port;
+      return this;
+    }
+
+    /** Default: a recognizer that hears nothing (empty text). */
+    public Builder recognizer(SpeechRecognizer recognizer) {
+      this.recognizer = recognizer;
+      return this;
+    }
+
+    public ReferenceServer build() {
+      return new ReferenceServer(this);
+    }
+  }
+
+}

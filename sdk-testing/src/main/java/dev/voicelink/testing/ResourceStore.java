@@ -1,0 +1,78 @@
+package dev.voicelink.testing;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Uploaded dynamic-entity data. An upload is processed on the server clock: uploaded, then processing
+ * from 10 s, packaged from 60 s, in effect from 5 min after the upload. For each resource and owner, the
+ * newest upload in effect is the one used; so a new upload replaces the earlier data once it takes effect.
+ */
+final class ResourceStore {
+  static final long PROCESSING_AFTER_MILLIS = 10_000L;
+  static final long PACKAGED_AFTER_MILLIS = 60_000L;
+  static final long IN_EFFECT_AFTER_MILLIS = 5 * 60_000L;
+
+  enum Stage { UPLOADED, PROCESSING, PACKAGED, IN_EFFECT }
+
+  static final class Upload {
+    final String sid;
+    final String namespace;
+    final Console.EntityDefinition definition;
+    final String owner;
+    final List<Map<String, String>> records;
+    final long uploadedAt;
+
+    Upload(String sid, Console.EntityDefinition definition, String owner, List<Map<String, String>> records,
+        long uploadedAt) {
+      this.sid = sid;
+      this.namespace = definition.namespace();
+      this.definition = definition;
+      this.owner = owner;
+      this.records = Collections.unmodifiableList(new ArrayList<>(records));
+      this.uploadedAt = uploadedAt;
+    }
+
+    Stage stage(long now) {
+      long age = now - uploadedAt;
+      if (age >= IN_EFFECT_AFTER_MILLIS) return Stage.IN_EFFECT;
+      if (age >= PACKAGED_AFTER_MILLIS) return Stage.PACKAGED;
+      if (age >= PROCESSING_AFTER_MILLIS) return Stage.PROCESSING;
+      return Stage.UPLOADED;
+    }
+  }
+
+  private final Map<String, Upload> bySid = new HashMap<>();
+  private final Map<String, List<Upload>> byOwner = new HashMap<>();
+
+  synchronized Upload add(Console.EntityDefinition definition, String owner, List<Map<String, String>> records,
+      long now) {
+    Upload u = new Upload(Ids.random("psn", 12), definition, owner, records, now);
+    bySid.put(u.sid, u);
+    List<Upload> list = byOwner.get(key(definition.resName(), owner));
+    if (list == null) byOwner.put(key(definition.resName(), owner), list = new ArrayList<>());
+    list.add(u);
+    return u;
+  }
+
+  synchronized Upload bySid(String sid) {
+    return bySid.get(sid);
+  }
+
+  /** The newest upload of this resource and owner that is in effect at {@code now}; null if none. */
+  synchronized Upload inEffect(String resName, String owner, long now) {
+    List<Upload> list = byOwner.get(key(resName, owner));
+    if (list == null) return null;
+    for (int i = list.size() - 1; i >= 0; i--) {
+      if (list.get(i).stage(now) == Stage.IN_EFFECT) return list.get(i);
+    }
+    return null;
+  }
+
+  private static String key(String resName, String owner) {
+    return resName + '\n' + owner;
+  }
+}
