@@ -6,6 +6,7 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.Log;
 import java.io.Closeable;
 import java.io.IOException;
@@ -90,10 +91,7 @@ public final class InteractionChannel implements Closeable {
   private final VoiceLinkConfig config;
   private final TokenSource tokens;
   private final Listener listener;
-  private final int maxReconnectAttempts;
-  private final long baseDelayMillis;
-  private final long maxDelayMillis;
-  private final Random random;
+  private final Backoff reconnectBackoff;
 
   private final Object lock = new Object();
   private State state = State.IDLE;
@@ -114,10 +112,8 @@ public final class InteractionChannel implements Closeable {
         .build();
     this.tokens = builder.tokens;
     this.listener = builder.listener;
-    this.maxReconnectAttempts = builder.maxReconnectAttempts;
-    this.baseDelayMillis = builder.baseDelayMillis;
-    this.maxDelayMillis = builder.maxDelayMillis;
-    this.random = builder.random;
+    this.reconnectBackoff = new Backoff(builder.baseDelayMillis, builder.maxDelayMillis,
+        TimeUnit.MILLISECONDS, builder.maxReconnectAttempts, builder.random);
   }
 
   public static Builder builder(VoiceLinkConfig config, TokenSource tokens) {
@@ -134,7 +130,7 @@ public final class InteractionChannel implements Closeable {
       }
       failedAttempts = 0;
       retriedRejectedToken = false;
-      scheduleAttemptLocked(0);
+      scheduleAttemptLocked(0, false);
     }
   }
 
@@ -210,7 +206,7 @@ public final class InteractionChannel implements Closeable {
       paused = false;
       if (state == State.PAUSED) {
         failedAttempts = 0;
-        scheduleAttemptLocked(0);
+        scheduleAttemptLocked(0, false);
       }
     }
   }
@@ -237,9 +233,9 @@ public final class InteractionChannel implements Closeable {
     return socket;
   }
 
-  private void scheduleAttemptLocked(long delayMillis) {
+  private void scheduleAttemptLocked(long delayMillis, boolean reconnect) {
     final int attemptGeneration = ++generation;
-    state = delayMillis == 0 ? State.CONNECTING : State.WAITING_TO_RECONNECT;
+    state = reconnect ? State.WAITING_TO_RECONNECT : State.CONNECTING;
     pendingReconnect = config.scheduler().schedule(
         () -> openSocket(attemptGeneration), delayMillis, TimeUnit.MILLISECONDS);
   }
@@ -283,25 +279,18 @@ public final class InteractionChannel implements Closeable {
       generation++; // later news from this attempt's socket is stale
       socket = null;
       failedAttempts++;
-      reconnecting = mayRetry && failedAttempts <= maxReconnectAttempts;
+      reconnecting = mayRetry && reconnectBackoff.allows(failedAttempts);
       if (!reconnecting) {
         state = State.DISCONNECTED;
       } else if (paused) {
         state = State.PAUSED;
       } else {
-        scheduleAttemptLocked(reconnectDelayMillis(failedAttempts));
+        scheduleAttemptLocked(reconnectBackoff.delayMillis(failedAttempts), true);
       }
     }
     Log.info(TAG, "interaction channel lost: " + reason
         + (reconnecting ? "; reconnecting" : "; giving up"));
     listener.onDisconnected(reason, reconnecting);
-  }
-
-  /** Full jitter over an exponential ceiling: spreads a fleet's reconnects after an outage. */
-  long reconnectDelayMillis(int attempt) {
-    long ceiling = baseDelayMillis << Math.min(attempt - 1, 20);
-    ceiling = Math.min(ceiling, maxDelayMillis);
-    return ceiling / 2 + (long) (random.nextDouble() * (ceiling / 2));
   }
 
   private final class SocketListener extends WebSocketListener {
@@ -382,7 +371,7 @@ public final class InteractionChannel implements Closeable {
         if (retryNow) {
           // One immediate retry with a refreshed token; a second 401 is a real refusal.
           synchronized (lock) {
-            if (attemptGeneration == generation) scheduleAttemptLocked(0);
+            if (attemptGeneration == generation) scheduleAttemptLocked(0, false);
           }
           return;
         }

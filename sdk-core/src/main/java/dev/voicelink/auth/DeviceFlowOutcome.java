@@ -1,0 +1,74 @@
+package dev.voicelink.auth;
+
+import javax.annotation.Nullable;
+
+/**
+ * How a device flow ended. Exactly one outcome per flow.
+ *
+ * <p>Immutable and thread-safe. {@link #toString()} never prints a token.
+ */
+public final class DeviceFlowOutcome {
+  /** The kinds of ending. */
+  public enum Kind {
+    /** The user authorized the device; {@link #token()} holds the record. */
+    AUTHORIZED,
+    /** The user refused ({@code access_denied}). */
+    DENIED,
+    /**
+     * The user code expired: the server said {@code expired_token}, or {@code expires_in} elapsed
+     * on the device's monotonic clock.
+     */
+    EXPIRED,
+    /** The app cancelled the flow (or interrupted the thread waiting for it). */
+    CANCELLED,
+    /**
+     * The flow could not go on: the server refused with another error (an {@link
+     * AuthorizationException}, for example {@code invalid_client}), or the transient failures
+     * exceeded their bound (an {@link java.io.IOException}). See {@link #failure()}.
+     */
+    FAILED
+  }
+
+  private final Kind kind;
+  private final @Nullable TokenRecord token;
+  private final @Nullable Exception failure;
+
+  private DeviceFlowOutcome(Kind kind, @Nullable TokenRecord token, @Nullable Exception failure) {
+    this.kind = kind;
+    this.token = token;
+    this.failure = failure;
+  }
+
+  static DeviceFlowOutcome authorized(TokenRecord token) {
+    return new DeviceFlowOutcome(Kind.AUTHORIZED, token, null);
+  }
+
+  static DeviceFlowOutcome ended(Kind kind, @Nullable Exception failure) {
+    if (kind == Kind.AUTHORIZED) throw new IllegalArgumentException("authorized needs a token");
+    return new DeviceFlowOutcome(kind, null, failure);
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The token record when {@link #kind()} is {@link Kind#AUTHORIZED}, else null. */
+  public @Nullable TokenRecord token() {
+    return token;
+  }
+
+  /**
+   * What the server said for {@link Kind#DENIED} and a server-side {@link Kind#EXPIRED} (an {@link
+   * AuthorizationException}), or why the flow {@link Kind#FAILED}; null otherwise.
+   */
+  public @Nullable Exception failure() {
+    return failure;
+  }
+
+  @Override public String toString() {
+    StringBuilder result = new StringBuilder("DeviceFlowOutcome{").append(kind);
+    if (token != null) result.append(", ").append(token);
+    if (failure != null) result.append(", ").append(failure);
+    return result.append('}').toString();
+  }
+}

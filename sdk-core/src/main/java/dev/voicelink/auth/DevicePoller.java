@@ -1,0 +1,272 @@
+package dev.voicelink.auth;
+
+import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.Cancellable;
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.Log;
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Response;
+
+/**
+ * One device flow as a state machine: HTTP calls run on OkHttp's dispatcher, waits on the config's
+ * scheduler, and every step checks under one lock whether the flow already ended.
+ */
+final class DevicePoller implements Cancellable {
+  static final long SLOW_DOWN_STEP_MILLIS = TimeUnit.SECONDS.toMillis(5);
+  private static final String TAG = "auth";
+
+  private final AuthClient client;
+  private final String clientId;
+  private final Scheduler scheduler;
+  private final Clock clock;
+  private final Backoff backoff;
+  private final DeviceFlowListener listener;
+  private final Executor events;
+  private final CountDownLatch ended = new CountDownLatch(1);
+
+  private final Object lock = new Object();
+  private @Nullable DeviceCode code;
+  private long intervalMillis;
+  private long deadlineNanos;
+  private int polls;
+  private int transientFailures;
+  private @Nullable Call call;
+  private @Nullable Cancellable wait;
+  private @Nullable DeviceFlowOutcome outcome;
+  private boolean cancelled;
+
+  DevicePoller(AuthClient client, String clientId, Backoff backoff, DeviceFlowListener listener,
+      Executor executor) {
+    this.client = client;
+    this.clientId = clientId;
+    this.scheduler = client.config.scheduler();
+    this.clock = client.config.deviceClock();
+    this.backoff = backoff;
+    this.listener = listener;
+    this.events = new SerialExecutor(executor);
+  }
+
+  void requestCode(final String deviceId) {
+    Call next;
+    synchronized (lock) {
+      if (outcome != null) return;
+      next = client.deviceCodeCall(clientId, deviceId);
+      call = next;
+    }
+    Log.debug(TAG, "requesting a device code for client_id " + clientId);
+    next.enqueue(new Callback() {
+      @Override public void onResponse(Call call, Response response) {
+        try {
+          codeIssued(client.readDeviceCode(response));
+        } catch (AuthorizationException e) {
+          finish(DeviceFlowOutcome.ended(Kind.FAILED, e));
+        } catch (IOException e) {
+          retryCodeRequest(deviceId, e);
+        }
+      }
+
+      @Override public void onFailure(Call call, IOException e) {
+        retryCodeRequest(deviceId, e);
+      }
+    });
+  }
+
+  private void retryCodeRequest(final String deviceId, IOException failure) {
+    synchronized (lock) {
+      if (outcome != null) return;
+      transientFailures++;
+      if (!backoff.allows(transientFailures)) {
+        finish(DeviceFlowOutcome.ended(Kind.FAILED, failure));
+        return;
+      }
+      long delay = backoff.delayMillis(transientFailures);
+      Log.info(TAG, "device code request failed (" + failure.getMessage() + "); retry "
+          + transientFailures + " in " + delay + " ms");
+      wait = scheduler.schedule(() -> requestCode(deviceId), delay, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Starts polling for {@code issued}: the first poll waits one interval, as every later one. */
+  void codeIssued(final DeviceCode issued) {
+    synchronized (lock) {
+      if (outcome != null) return;
+      code = issued;
+      transientFailures = 0;
+      intervalMillis = TimeUnit.SECONDS.toMillis(issued.intervalSeconds());
+      deadlineNanos = issued.receivedAtNanos() + TimeUnit.SECONDS.toNanos(issued.expiresInSeconds());
+      Log.info(TAG, "device code issued: " + issued);
+      events.execute(() -> listener.onCodeIssued(issued));
+      waitThenPoll(intervalMillis);
+    }
+  }
+
+  private void waitThenPoll(long delayMillis) {
+    // caller holds lock
+    long remainingNanos = deadlineNanos - clock.monotonicNanos();
+    if (TimeUnit.MILLISECONDS.toNanos(delayMillis) >= remainingNanos) {
+      // The next poll would come after the code expired: end the flow when it does.
+      wait = scheduler.schedule(this::expire, Math.max(0, remainingNanos), TimeUnit.NANOSECONDS);
+    } else {
+      wait = scheduler.schedule(this::poll, delayMillis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void expire() {
+    synchronized (lock) {
+      if (outcome != null) return;
+      Log.info(TAG, "the user code expired after " + code.expiresInSeconds() + " s");
+      finish(DeviceFlowOutcome.ended(Kind.EXPIRED, null));
+    }
+  }
+
+  private void poll() {
+    Call next;
+    final int pollNumber;
+    synchronized (lock) {
+      if (outcome != null) return;
+      if (clock.monotonicNanos() - deadlineNanos >= 0) {
+        expire();
+        return;
+      }
+      pollNumber = ++polls;
+      next = client.devicePollCall(clientId, code);
+      call = next;
+    }
+    next.enqueue(new Callback() {
+      @Override public void onResponse(Call call, Response response) {
+        polled(pollNumber, client.read(response));
+      }
+
+      @Override public void onFailure(Call call, IOException e) {
+        polled(pollNumber, new AuthClient.Answer(0, null, null, "", e));
+      }
+    });
+  }
+
+  private void polled(int pollNumber, AuthClient.Answer answer) {
+    synchronized (lock) {
+      if (outcome != null) return;
+      call = null;
+      if (answer.hasToken()) {
+        try {
+          TokenRecord record = client.tokenRecord(answer.json, TokenRecord.Grant.DEVICE, clientId);
+          Log.info(TAG, "device authorized after " + pollNumber + " polls: " + record);
+          finish(DeviceFlowOutcome.authorized(record));
+        } catch (IOException e) {
+          retryPoll(pollNumber, e);
+        }
+        return;
+      }
+      if (answer.isTransient()) {
+        retryPoll(pollNumber, answer.transientFailure("poll"));
+        return;
+      }
+      String error = answer.error;
+      transientFailures = 0;
+      switch (error) {
+        case "authorization_pending":
+          pending(pollNumber, error);
+          break;
+        case "slow_down":
+          intervalMillis += SLOW_DOWN_STEP_MILLIS;
+          pending(pollNumber, error);
+          break;
+        case "access_denied":
+          Log.info(TAG, "the user refused the device");
+          finish(DeviceFlowOutcome.ended(Kind.DENIED,
+              new AuthorizationException(error, answer.message)));
+          break;
+        case "expired_token":
+          Log.info(TAG, "the server says the user code expired");
+          finish(DeviceFlowOutcome.ended(Kind.EXPIRED,
+              new AuthorizationException(error, answer.message)));
+          break;
+        default:
+          Log.warn(TAG, "the server refused the poll: " + error, null);
+          finish(DeviceFlowOutcome.ended(Kind.FAILED,
+              new AuthorizationException(error, answer.message)));
+          break;
+      }
+    }
+  }
+
+  private void pending(final int pollNumber, final String result) {
+    final long delay = intervalMillis;
+    Log.debug(TAG, "poll " + pollNumber + ": " + result + "; next in " + delay + " ms");
+    events.execute(() -> listener.onPoll(pollNumber, result, delay));
+    waitThenPoll(delay);
+  }
+
+  private void retryPoll(final int pollNumber, IOException failure) {
+    transientFailures++;
+    if (!backoff.allows(transientFailures)) {
+      Log.warn(TAG, "giving up after " + transientFailures + " failed polls in a row", failure);
+      finish(DeviceFlowOutcome.ended(Kind.FAILED, failure));
+      return;
+    }
+    // Never faster than the interval: the backoff comes on top of it.
+    final long delay = intervalMillis + backoff.delayMillis(transientFailures);
+    Log.info(TAG, "poll " + pollNumber + " failed (" + failure.getMessage() + "); retry "
+        + transientFailures + " in " + delay + " ms");
+    events.execute(() -> listener.onPoll(pollNumber, "transient_failure", delay));
+    waitThenPoll(delay);
+  }
+
+  private void finish(final DeviceFlowOutcome result) {
+    Call inFlight;
+    synchronized (lock) {
+      if (outcome != null) return;
+      outcome = result;
+      if (wait != null) wait.cancel();
+      inFlight = call;
+      call = null;
+      events.execute(() -> listener.onOutcome(result));
+    }
+    if (inFlight != null) inFlight.cancel();
+    ended.countDown();
+  }
+
+  @Override public void cancel() {
+    synchronized (lock) {
+      if (outcome != null) return;
+      cancelled = true;
+      Log.info(TAG, "device flow cancelled");
+    }
+    finish(DeviceFlowOutcome.ended(Kind.CANCELLED, null));
+  }
+
+  @Override public boolean isCancelled() {
+    synchronized (lock) {
+      return cancelled;
+    }
+  }
+
+  @Nullable DeviceFlowOutcome outcome() {
+    synchronized (lock) {
+      return outcome;
+    }
+  }
+
+  /** Waits for the outcome; an interrupt cancels the flow. */
+  DeviceFlowOutcome await() {
+    try {
+      ended.await();
+    } catch (InterruptedException e) {
+      cancel();
+      Thread.currentThread().interrupt();
+    }
+    return outcome();
+  }
+
+  boolean await(long timeout, TimeUnit unit) throws InterruptedException {
+    return ended.await(timeout, unit);
+  }
+}

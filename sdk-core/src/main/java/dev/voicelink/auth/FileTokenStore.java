@@ -1,0 +1,174 @@
+package dev.voicelink.auth;
+
+import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.Log;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import javax.annotation.Nullable;
+import okio.Buffer;
+import okio.BufferedSource;
+import okio.Okio;
+
+/**
+ * A {@link TokenStore} in one JSON file, for embedded JVMs.
+ *
+ * <p>Crash safety: {@link #save} writes a sibling temporary file, forces it to the storage device,
+ * then renames it over the token file. A rename within a directory is atomic on POSIX file systems, so
+ * a process killed at any moment leaves the old record or the new one. The file is made readable and
+ * writable by its owner only where the file system supports it.
+ *
+ * <p>Format (version 1), one JSON object; the client secret of a cloud credential is never stored:
+ *
+ * <pre>{@code
+ * {"version":1,"grant":"device","client_id":"vl-speaker-01","token_type":"bearer",
+ *  "access_token":"...","refresh_token":"...","expires_in":8640000,"created_at":1763712000,
+ *  "received_at_ms":1763712000123}
+ * }</pre>
+ *
+ * <p>A file that exists but cannot be read as such a record makes {@link #load} throw {@link
+ * CorruptTokenFileException}; the file is kept for inspection.
+ *
+ * <p>Thread-safe within one process. Two processes must not write the same file at once.
+ */
+public final class FileTokenStore implements TokenStore {
+  static final int VERSION = 1;
+  private static final long MAX_FILE_BYTES = 64 * 1024;
+
+  private final File file;
+
+  public FileTokenStore(File file) {
+    if (file == null) throw new IllegalArgumentException("file must not be null");
+    if (file.isDirectory()) {
+      throw new IllegalArgumentException("token file must be a file, not a directory: " + file);
+    }
+    this.file = file;
+  }
+
+  /** The token file. */
+  public File file() {
+    return file;
+  }
+
+  @Override public synchronized @Nullable TokenRecord load() throws IOException {
+    if (!file.exists()) return null;
+    if (file.length() > MAX_FILE_BYTES) {
+      throw new CorruptTokenFileException(file, "larger than " + MAX_FILE_BYTES + " bytes");
+    }
+    String text;
+    try (BufferedSource source = Okio.buffer(Okio.source(file))) {
+      text = source.readUtf8();
+    }
+    return decode(text);
+  }
+
+  @Override public synchronized void save(TokenRecord record) throws IOException {
+    if (record == null) throw new IllegalArgumentException("record must not be null");
+    File target = file.getAbsoluteFile();
+    File dir = target.getParentFile();
+    if (dir != null && !dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) {
+      throw new IOException("cannot create the directory of the token file: " + dir);
+    }
+    File temp = new File(dir, target.getName() + ".tmp");
+    if (temp.exists() && !temp.delete()) {
+      throw new IOException("cannot remove the stale temporary file " + temp);
+    }
+    byte[] bytes = encode(record).readByteArray();
+    FileOutputStream out = new FileOutputStream(temp);
+    try {
+      ownerOnly(temp);
+      out.write(bytes);
+      out.flush();
+      out.getFD().sync();
+    } finally {
+      out.close();
+    }
+    if (!temp.renameTo(target)) {
+      temp.delete();
+      throw new IOException("cannot replace the token file " + target);
+    }
+    Log.debug("auth", "saved token record to " + target + ": " + record);
+  }
+
+  @Override public synchronized void clear() throws IOException {
+    if (file.exists() && !file.delete()) {
+      throw new IOException("cannot delete the token file " + file);
+    }
+  }
+
+  private static void ownerOnly(File file) {
+    // Each call returns false where the file system has no such permission bits (FAT on an SD card):
+    // then there is nothing better to do than to carry on.
+    file.setReadable(false, false);
+    file.setWritable(false, false);
+    file.setExecutable(false, false);
+    file.setReadable(true, true);
+    file.setWritable(true, true);
+  }
+
+  static Buffer encode(TokenRecord record) throws IOException {
+    Buffer buffer = new Buffer();
+    JsonWriter writer = JsonWriter.of(buffer);
+    writer.beginObject();
+    writer.name("version").value(VERSION);
+    writer.name("grant").value(record.grant().wireName());
+    writer.name("client_id").value(record.clientId());
+    writer.name("token_type").value(record.tokenType());
+    writer.name("access_token").value(record.accessToken());
+    if (record.refreshToken() != null) writer.name("refresh_token").value(record.refreshToken());
+    writer.name("expires_in").value(record.expiresInSeconds());
+    writer.name("created_at").value(record.createdAtEpochSeconds());
+    writer.name("received_at_ms").value(record.receivedAtEpochMillis());
+    writer.endObject();
+    writer.close();
+    buffer.writeByte('\n');
+    return buffer;
+  }
+
+  private TokenRecord decode(String text) throws CorruptTokenFileException {
+    WireJson json = WireJson.parse(text);
+    if (json == null) throw new CorruptTokenFileException(file, "not a JSON object");
+    long version = json.number("version", -1);
+    if (version == -1) throw new CorruptTokenFileException(file, "no version");
+    if (version != VERSION) {
+      throw new CorruptTokenFileException(file, "version " + version + " is not supported;"
+          + " this SDK reads version " + VERSION);
+    }
+    String grantName = json.string("grant");
+    TokenRecord.Grant grant = grantName == null ? null : TokenRecord.Grant.fromWireName(grantName);
+    if (grant == null) throw new CorruptTokenFileException(file, "grant must be device or cloud");
+    try {
+      return TokenRecord.builder()
+          .grant(grant)
+          .clientId(required(json, "client_id"))
+          .tokenType(required(json, "token_type"))
+          .accessToken(required(json, "access_token"))
+          .refreshToken(json.string("refresh_token"))
+          .expiresInSeconds(requiredNumber(json, "expires_in"))
+          .createdAtEpochSeconds(requiredNumber(json, "created_at"))
+          .receivedAtEpochMillis(requiredNumber(json, "received_at_ms"))
+          .build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new CorruptTokenFileException(file, e.getMessage());
+    }
+  }
+
+  private String required(WireJson json, String name) throws CorruptTokenFileException {
+    String value = json.string(name);
+    if (value == null) throw new CorruptTokenFileException(file, name + " is missing");
+    return value;
+  }
+
+  private long requiredNumber(WireJson json, String name) throws CorruptTokenFileException {
+    long value = json.number(name, Long.MIN_VALUE + 1);
+    if (value == Long.MIN_VALUE + 1) throw new CorruptTokenFileException(file, name + " is missing");
+    if (value == Long.MIN_VALUE) {
+      throw new CorruptTokenFileException(file, name + " is not a whole number");
+    }
+    return value;
+  }
+
+  @Override public String toString() {
+    return "FileTokenStore{" + file + "}";
+  }
+}

@@ -1,0 +1,250 @@
+package dev.voicelink.auth;
+
+import dev.voicelink.core.internal.Redact;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+
+/**
+ * A token record issued by the authorization service (spec 2.2), plus what the SDK needs to keep it
+ * alive: which grant it came from, for which {@code client_id}, and when it was received.
+ *
+ * <p>{@code expires_in} is seconds and {@code created_at} epoch seconds. The SDK computes expiry from
+ * the local time of receipt, never from {@code created_at}: a device clock may be years off before NTP
+ * answers. {@code created_at} is kept only to estimate that clock skew.
+ *
+ * <p>Immutable and thread-safe. {@link #toString()} shows fingerprints of the tokens, never the
+ * tokens.
+ */
+public final class TokenRecord {
+  /** How a record was obtained, which decides where and how it is refreshed. */
+  public enum Grant {
+    /** Device authorization (spec 4.3); refreshed at {@code {auth_url}/oauth/ivs/token} (4.4). */
+    DEVICE("device"),
+    /** Client credentials, a cloud token (spec 4.5); refreshed at {@code {auth_url}/oauth/token} (4.6). */
+    CLOUD("cloud");
+
+    private final String wireName;
+
+    Grant(String wireName) {
+      this.wireName = wireName;
+    }
+
+    /** The name used in token files: {@code device} or {@code cloud}. */
+    public String wireName() {
+      return wireName;
+    }
+
+    static @Nullable Grant fromWireName(String name) {
+      for (Grant grant : values()) {
+        if (grant.wireName.equals(name)) return grant;
+      }
+      return null;
+    }
+  }
+
+  private final Grant grant;
+  private final String clientId;
+  private final String tokenType;
+  private final String accessToken;
+  private final @Nullable String refreshToken;
+  private final long expiresInSeconds;
+  private final long createdAtEpochSeconds;
+  private final long receivedAtEpochMillis;
+
+  TokenRecord(Builder builder) {
+    this.grant = builder.grant;
+    this.clientId = builder.clientId;
+    this.tokenType = builder.tokenType;
+    this.accessToken = builder.accessToken;
+    this.refreshToken = builder.refreshToken;
+    this.expiresInSeconds = builder.expiresInSeconds;
+    this.createdAtEpochSeconds = builder.createdAtEpochSeconds;
+    this.receivedAtEpochMillis = builder.receivedAtEpochMillis;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder newBuilder() {
+    return new Builder(this);
+  }
+
+  public Grant grant() {
+    return grant;
+  }
+
+  /** The {@code client_id} the record was issued to. */
+  public String clientId() {
+    return clientId;
+  }
+
+  /** {@code token_type}; the service always says {@code bearer}. */
+  public String tokenType() {
+    return tokenType;
+  }
+
+  /** The access token. A secret: never log it. */
+  public String accessToken() {
+    return accessToken;
+  }
+
+  /** The refresh token for the next refresh, or null if the server sent none. A secret. */
+  public @Nullable String refreshToken() {
+    return refreshToken;
+  }
+
+  /** Validity of the access token in seconds from receipt ({@code expires_in}). */
+  public long expiresInSeconds() {
+    return expiresInSeconds;
+  }
+
+  /** The server's {@code created_at} in epoch seconds, or 0 if it sent none. Used for skew only. */
+  public long createdAtEpochSeconds() {
+    return createdAtEpochSeconds;
+  }
+
+  /** When the record was received, in epoch milliseconds of the skew-corrected clock. */
+  public long receivedAtEpochMillis() {
+    return receivedAtEpochMillis;
+  }
+
+  /** {@code receivedAt + expires_in}, in epoch milliseconds of the skew-corrected clock. */
+  public long expiresAtEpochMillis() {
+    long lifetime = TimeUnit.SECONDS.toMillis(expiresInSeconds);
+    long sum = receivedAtEpochMillis + lifetime;
+    return sum < receivedAtEpochMillis ? Long.MAX_VALUE : sum;
+  }
+
+  @Override public boolean equals(@Nullable Object other) {
+    if (!(other instanceof TokenRecord)) return false;
+    TokenRecord that = (TokenRecord) other;
+    return grant == that.grant
+        && clientId.equals(that.clientId)
+        && tokenType.equals(that.tokenType)
+        && accessToken.equals(that.accessToken)
+        && (refreshToken == null ? that.refreshToken == null : refreshToken.equals(that.refreshToken))
+        && expiresInSeconds == that.expiresInSeconds
+        && createdAtEpochSeconds == that.createdAtEpochSeconds
+        && receivedAtEpochMillis == that.receivedAtEpochMillis;
+  }
+
+  @Override public int hashCode() {
+    int result = accessToken.hashCode();
+    result = 31 * result + (refreshToken != null ? refreshToken.hashCode() : 0);
+    result = 31 * result + Long.valueOf(receivedAtEpochMillis).hashCode();
+    return result;
+  }
+
+  @Override public String toString() {
+    return "TokenRecord{grant=" + grant.wireName
+        + ", client_id=" + clientId
+        + ", token_type=" + tokenType
+        + ", access_token=" + Redact.secret(accessToken)
+        + ", refresh_token=" + Redact.secret(refreshToken)
+        + ", expires_in=" + expiresInSeconds
+        + ", created_at=" + createdAtEpochSeconds
+        + ", received_at_ms=" + receivedAtEpochMillis
+        + "}";
+  }
+
+  /** Builds a {@link TokenRecord}; setters check their argument at once. Not thread-safe. */
+  public static final class Builder {
+    private @Nullable Grant grant;
+    private @Nullable String clientId;
+    private String tokenType = "bearer";
+    private @Nullable String accessToken;
+    private @Nullable String refreshToken;
+    private long expiresInSeconds = -1;
+    private long createdAtEpochSeconds;
+    private long receivedAtEpochMillis = -1;
+
+    Builder() {
+    }
+
+    Builder(TokenRecord record) {
+      this.grant = record.grant;
+      this.clientId = record.clientId;
+      this.tokenType = record.tokenType;
+      this.accessToken = record.accessToken;
+      this.refreshToken = record.refreshToken;
+      this.expiresInSeconds = record.expiresInSeconds;
+      this.createdAtEpochSeconds = record.createdAtEpochSeconds;
+      this.receivedAtEpochMillis = record.receivedAtEpochMillis;
+    }
+
+    public Builder grant(Grant grant) {
+      if (grant == null) throw new IllegalArgumentException("grant must not be null");
+      this.grant = grant;
+      return this;
+    }
+
+    public Builder clientId(String clientId) {
+      this.clientId = Validate.identifier(clientId, "client_id");
+      return this;
+    }
+
+    public Builder tokenType(String tokenType) {
+      if (tokenType == null || tokenType.isEmpty()) {
+        throw new IllegalArgumentException("token_type must not be empty");
+      }
+      this.tokenType = tokenType;
+      return this;
+    }
+
+    public Builder accessToken(String accessToken) {
+      if (accessToken == null || accessToken.isEmpty()) {
+        throw new IllegalArgumentException("access_token must not be empty");
+      }
+      this.accessToken = accessToken;
+      return this;
+    }
+
+    /** The refresh token, or null when the server sent none. */
+    public Builder refreshToken(@Nullable String refreshToken) {
+      if (refreshToken != null && refreshToken.isEmpty()) {
+        throw new IllegalArgumentException("refresh_token must not be empty; pass null for none");
+      }
+      this.refreshToken = refreshToken;
+      return this;
+    }
+
+    public Builder expiresInSeconds(long expiresInSeconds) {
+      if (expiresInSeconds < 0) {
+        throw new IllegalArgumentException("expires_in must be 0 or more seconds; was: "
+            + expiresInSeconds);
+      }
+      this.expiresInSeconds = expiresInSeconds;
+      return this;
+    }
+
+    public Builder createdAtEpochSeconds(long createdAtEpochSeconds) {
+      if (createdAtEpochSeconds < 0) {
+        throw new IllegalArgumentException("created_at must be 0 or more epoch seconds; was: "
+            + createdAtEpochSeconds);
+      }
+      this.createdAtEpochSeconds = createdAtEpochSeconds;
+      return this;
+    }
+
+    public Builder receivedAtEpochMillis(long receivedAtEpochMillis) {
+      if (receivedAtEpochMillis < 0) {
+        throw new IllegalArgumentException("receivedAtEpochMillis must be 0 or more; was: "
+            + receivedAtEpochMillis);
+      }
+      this.receivedAtEpochMillis = receivedAtEpochMillis;
+      return this;
+    }
+
+    public TokenRecord build() {
+      if (grant == null) throw new IllegalStateException("grant is required");
+      if (clientId == null) throw new IllegalStateException("client_id is required");
+      if (accessToken == null) throw new IllegalStateException("access_token is required");
+      if (expiresInSeconds < 0) throw new IllegalStateException("expires_in is required");
+      if (receivedAtEpochMillis < 0) {
+        throw new IllegalStateException("receivedAtEpochMillis is required");
+      }
+      return new TokenRecord(this);
+    }
+  }
+}

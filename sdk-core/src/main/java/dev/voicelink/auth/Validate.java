@@ -1,0 +1,50 @@
+package dev.voicelink.auth;
+
+import javax.annotation.Nullable;
+
+final class Validate {
+  static final int MAX_IDENTIFIER_LENGTH = 256;
+
+  private Validate() {
+  }
+
+  /** A console identifier ({@code client_id}, {@code device_id}): non-blank, printable, bounded. */
+  static String identifier(@Nullable String value, String field) {
+    if (value == null || value.trim().isEmpty()) {
+      throw new IllegalArgumentException(field + " must not be empty");
+    }
+    if (value.length() > MAX_IDENTIFIER_LENGTH) {
+      throw new IllegalArgumentException(field + " must be at most " + MAX_IDENTIFIER_LENGTH
+          + " characters; was " + value.length());
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isISOControl(c) || Character.isWhitespace(c)) {
+        throw new IllegalArgumentException(field + " must not contain spaces or control characters;"
+            + " was: \"" + printable(value) + "\"");
+      }
+    }
+    return value;
+  }
+
+  /** A secret: non-blank; never echoed in the message. */
+  static String secret(@Nullable String value, String field) {
+    if (value == null || value.trim().isEmpty()) {
+      throw new IllegalArgumentException(field + " must not be empty");
+    }
+    return value;
+  }
+
+  private static String printable(String value) {
+    StringBuilder result = new StringBuilder();
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isISOControl(c)) {
+        result.append(String.format("\\u%04x", (int) c));
+      } else {
+        result.append(c);
+      }
+    }
+    return result.toString();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.voicelink.auth;
+
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonReader;
+import java.io.IOException;
+import java.util.Map;
+import javax.annotation.Nullable;
+import okio.Buffer;
+
+/** Reads the flat JSON objects of the authorization service without reflection. */
+final class WireJson {
+  private final Map<?, ?> fields;
+
+  private WireJson(Map<?, ?> fields) {
+    this.fields = fields;
+  }
+
+  /** The object in {@code body}, or null if the body is empty, not JSON, or not an object. */
+  static @Nullable WireJson parse(@Nullable String body) {
+    if (body == null || body.trim().isEmpty()) return null;
+    try {
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(body));
+      Object value = reader.readJsonValue();
+      if (reader.peek() != JsonReader.Token.END_DOCUMENT) return null;
+      return value instanceof Map ? new WireJson((Map<?, ?>) value) : null;
+    } catch (JsonDataException | IOException e) {
+      return null;
+    }
+  }
+
+  boolean has(String name) {
+    return fields.get(name) != null;
+  }
+
+  /** The string field {@code name}, or null if absent or not a string. */
+  @Nullable String string(String name) {
+    Object value = fields.get(name);
+    return value instanceof String ? (String) value : null;
+  }
+
+  /**
+   * The whole-number field {@code name} (a JSON number or a numeric string), {@code absent} if the
+   * field is missing, and {@link Long#MIN_VALUE} if it is present but not a whole number.
+   */
+  long number(String name, long absent) {
+    Object value = fields.get(name);
+    if (value == null) return absent;
+    if (value instanceof Number) {
+      double d = ((Number) value).doubleValue();
+      if (d != Math.rint(d) || Double.isInfinite(d) || Math.abs(d) > 9.0e15) return Long.MIN_VALUE;
+      return (long) d;
+    }
+    if (value instanceof String) {
+      try {
+        return Long.parseLong(((String) value).trim());
+      } catch (NumberFormatException e) {
+        return Long.MIN_VALUE;
+      }
+    }
+    return Long.MIN_VALUE;
+  }
+}

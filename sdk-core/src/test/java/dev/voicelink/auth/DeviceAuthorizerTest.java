@@ -1,0 +1,466 @@
+package dev.voicelink.auth;
+
+import static dev.voicelink.auth.AuthServerScript.deviceCode;
+import static dev.voicelink.auth.AuthServerScript.disconnect;
+import static dev.voicelink.auth.AuthServerScript.error;
+import static dev.voicelink.auth.AuthServerScript.hang;
+import static dev.voicelink.auth.AuthServerScript.json;
+import static dev.voicelink.auth.AuthServerScript.pending;
+import static dev.voicelink.auth.AuthServerScript.token;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class DeviceAuthorizerTest {
+  private static final long CREATED_AT = 1_763_712_000L;
+
+  private final VirtualTime time = new VirtualTime();
+  private final AuthServerScript script = new AuthServerScript(time);
+  private final MockWebServer server = new MockWebServer();
+  private final Events events = new Events();
+  private OkHttpClient http = new OkHttpClient();
+  private DeviceAuthorizer authorizer;
+
+  @BeforeEach void setUp() throws IOException {
+    server.setDispatcher(script);
+    server.start();
+    authorizer = authorizer(http);
+  }
+
+  @AfterEach void tearDown() throws IOException {
+    server.shutdown();
+  }
+
+  private DeviceAuthorizer authorizer(OkHttpClient client) {
+    VoiceLinkConfig config = VoiceLinkConfig.builder()
+        .authUrl(server.url("/").toString())
+        .httpClient(client)
+        .clock(time)
+        .scheduler(time)
+        .build();
+    return DeviceAuthorizer.builder(config).clientId("vl-speaker-01").random(new Random(7)).build();
+  }
+
+  /** Listener that records every call in order, as text. */
+  static final class Events implements DeviceFlowListener {
+    final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    final CountDownLatch done = new CountDownLatch(1);
+
+    @Override public void onCodeIssued(DeviceCode code) {
+      calls.add("code " + code.userCode());
+    }
+
+    @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+      calls.add("poll " + pollNumber + " " + result + " " + nextPollDelayMillis);
+    }
+
+    @Override public void onOutcome(DeviceFlowOutcome result) {
+      calls.add("outcome " + result.kind());
+      outcome.set(result);
+      done.countDown();
+    }
+
+    DeviceFlowOutcome await() throws InterruptedException {
+      assertThat(done.await(10, TimeUnit.SECONDS)).as("outcome delivered").isTrue();
+      return outcome.get();
+    }
+  }
+
+  /** Starts a flow and waits until it is waiting for its first poll. */
+  private DeviceFlow startFlow() throws InterruptedException {
+    int before = time.scheduledCount();
+    DeviceFlow flow = authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    time.awaitScheduled(before + 1);
+    return flow;
+  }
+
+  /** Moves time by {@code seconds} and waits until the flow scheduled its next step. */
+  private void step(long millis) throws InterruptedException {
+    int before = time.scheduledCount();
+    time.advance(millis, TimeUnit.MILLISECONDS);
+    time.awaitScheduled(before + 1);
+  }
+
+  @Test void requestsACodeWithTheFormTheSpecShows() throws Exception {
+    script.enqueue(deviceCode(2, 120));
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+
+    RecordedRequest request = server.takeRequest();
+    assertThat(request.getMethod()).isEqualTo("POST");
+    assertThat(request.getPath()).isEqualTo("/oauth/ivs/device_code");
+    assertThat(request.getHeader("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
+    assertThat(request.getBody().readUtf8()).isEqualTo("client_id=vl-speaker-01&scope=user_ivs_all"
+        + "&scope_data=%7B%22user_ivs_all%22%3A%7B%22device_id%22%3A%22SN-0001-DEMO%22%7D%7D");
+
+    assertThat(code.verificationUri()).isEqualTo("https://auth.example.com/verify");
+    assertThat(code.userCode()).isEqualTo("WDJB-MJHT");
+    assertThat(code.intervalSeconds()).isEqualTo(2);
+    assertThat(code.expiresInSeconds()).isEqualTo(120);
+    assertThat(code.deviceCode()).isEqualTo("dc-secret-9f8e7d");
+    assertThat(code.link()).isEqualTo("https://auth.example.com/verify?user_code=WDJB-MJHT");
+    assertThat(code.toString()).doesNotContain("dc-secret-9f8e7d").contains("user_code=WDJB-MJHT");
+  }
+
+  @Test void linkEncodesTheUserCode() throws Exception {
+    script.enqueue(json(200, "{\"verification_uri\":\"https://a.example.com/verify?lang=en\","
+        + "\"user_code\":\"A B&C\",\"interval\":0,\"expires_in\":60,\"device_code\":\"d\"}"));
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+    assertThat(code.link()).isEqualTo("https://a.example.com/verify?lang=en&user_code=A%20B%26C");
+    assertThat(code.intervalSeconds()).isEqualTo(5);
+  }
+
+  @Test void invalidInputIsRefusedBeforeSending() {
+    assertThatThrownBy(() -> authorizer.requestCode(" "))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("device_id must not be empty");
+    assertThatThrownBy(() -> authorizer.requestCode("SN 0001"))
+        .hasMessage("device_id must not contain spaces or control characters; was: \"SN 0001\"");
+    assertThatThrownBy(() -> authorizer.start("SN\n1", events, Runnable::run))
+        .hasMessage("device_id must not contain spaces or control characters; was: \"SN\\u000a1\"");
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(VoiceLinkConfig.builder().build())
+        .clientId("c").build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("auth_url is not configured; set it with VoiceLinkConfig.Builder.authUrl(...)");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void refusedCodeRequestCarriesTheServersError() {
+    script.enqueue(json(400, "{\"error\":\"invalid_device\",\"message\":\"device_id not imported\"}"));
+    assertThatThrownBy(() -> authorizer.requestCode("SN-9999"))
+        .isInstanceOf(AuthorizationException.class)
+        .hasMessage("invalid_device: device_id not imported");
+  }
+
+  @Test void malformedCodeAnswerIsATransportProblem() {
+    script.enqueue(json(200, "{\"user_code\":\"U\",\"expires_in\":60,\"device_code\":\"d\"}"));
+    assertThatThrownBy(() -> authorizer.requestCode("SN-0001-DEMO"))
+        .isInstanceOf(IOException.class)
+        .hasMessage("malformed device authorization response (HTTP 200): verification_uri is missing");
+  }
+
+  @Test void pollsAtTheIntervalUntilAuthorized() throws Exception {
+    script.enqueue(deviceCode(2, 120), pending(), pending(),
+        token("at-1", "rt-1", 8_640_000, CREATED_AT));
+    startFlow();
+    step(2000);
+    step(2000);
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    TokenRecord record = outcome.token();
+    assertThat(record.accessToken()).isEqualTo("at-1");
+    assertThat(record.refreshToken()).isEqualTo("rt-1");
+    assertThat(record.grant()).isEqualTo(TokenRecord.Grant.DEVICE);
+    assertThat(record.clientId()).isEqualTo("vl-speaker-01");
+    assertThat(record.expiresInSeconds()).isEqualTo(8_640_000);
+    assertThat(record.receivedAtEpochMillis()).isEqualTo(time.wallMillis());
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 4000L, 6000L);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT",
+        "poll 1 authorization_pending 2000", "poll 2 authorization_pending 2000",
+        "outcome AUTHORIZED");
+
+    server.takeRequest();
+    RecordedRequest poll = server.takeRequest();
+    assertThat(poll.getPath()).isEqualTo("/oauth/ivs/token");
+    assertThat(poll.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(poll.getBody().readUtf8()).isEqualTo("{\"client_id\":\"vl-speaker-01\","
+        + "\"grant_type\":\"urn:ietf:params:oauth:grant-type:device_code\","
+        + "\"device_code\":\"dc-secret-9f8e7d\"}");
+  }
+
+  @Test void missingIntervalMeansFiveSeconds() throws Exception {
+    script.enqueue(json(200, "{\"verification_uri\":\"https://a.example.com/v\",\"user_code\":\"U\","
+        + "\"expires_in\":60,\"device_code\":\"d\"}"), pending(), error("access_denied"));
+    startFlow();
+    assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
+    step(5000);
+    assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.DENIED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 5000L, 10000L);
+  }
+
+  @Test void slowDownAddsFiveSecondsForTheRestOfTheFlow() throws Exception {
+    script.enqueue(deviceCode(2, 120), error("slow_down"), pending(), error("slow_down"), pending(),
+        token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    step(2000);      // slow_down: 7 s from now on
+    step(7000);      // pending
+    step(7000);      // slow_down: 12 s
+    step(12000);     // pending
+    assertThat(time.pendingDelaysMillis()).containsExactly(12000L);
+    time.advance(11999, TimeUnit.MILLISECONDS);
+    assertThat(script.arrivalsMillis()).hasSize(5);
+    time.advance(1, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 9000L, 16000L, 28000L, 40000L);
+    assertThat(events.calls).contains("poll 1 slow_down 7000", "poll 3 slow_down 12000");
+  }
+
+  @Test void deniedEndsTheFlowWithTheServersWords() throws Exception {
+    script.enqueue(deviceCode(2, 120), json(400, "{\"error\":\"access_denied\","
+        + "\"message\":\"the user refused\"}"));
+    startFlow();
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.DENIED);
+    assertThat(outcome.token()).isNull();
+    assertThat(outcome.failure()).isInstanceOf(AuthorizationException.class)
+        .hasMessage("access_denied: the user refused");
+  }
+
+  @Test void serverSaysExpired() throws Exception {
+    script.enqueue(deviceCode(2, 120), error("expired_token"));
+    startFlow();
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(((AuthorizationException) outcome.failure()).code()).isEqualTo("expired_token");
+  }
+
+  @Test void codeExpiresOnTheMonotonicClockWithoutAnotherPoll() throws Exception {
+    script.enqueue(deviceCode(3, 10), pending(), pending(), pending());
+    startFlow();
+    step(3000);
+    step(3000);
+    step(3000);                 // third poll at 9 s; the next would be at 12 s, after expiry
+    assertThat(time.pendingDelaysMillis()).containsExactly(1000L);
+    time.shiftWallClock(-86_400_000L); // a wall clock jump changes nothing
+    time.advance(999, TimeUnit.MILLISECONDS);
+    assertThat(events.outcome.get()).isNull();
+    time.advance(1, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(outcome.failure()).isNull();
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 3000L, 6000L, 9000L);
+  }
+
+  @Test void errorBodiesAreReadWhateverTheStatus() throws Exception {
+    script.enqueue(deviceCode(2, 120),
+        json(200, "{\"error\":\"authorization_pending\"}"),
+        json(503, "{\"error\":\"authorization_pending\"}"),
+        json(401, "{\"error\":\"access_denied\"}"));
+    startFlow();
+    step(2000);
+    step(2000);
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.DENIED);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT",
+        "poll 1 authorization_pending 2000", "poll 2 authorization_pending 2000", "outcome DENIED");
+  }
+
+  @Test void unknownErrorEndsTheFlowAsFailed() throws Exception {
+    script.enqueue(deviceCode(2, 120), json(400, "{\"error\":\"invalid_client\"}"));
+    startFlow();
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(AuthorizationException.class)
+        .hasMessage("invalid_client");
+  }
+
+  @Test void transientFailuresAreRetriedNeverFasterThanTheInterval() throws Exception {
+    script.enqueue(deviceCode(2, 600),
+        new MockResponse().setResponseCode(503),                  // 5xx, empty body
+        json(500, "{\"error\":\"internal\"}"),                     // 5xx, unknown error
+        json(200, ""),                                              // empty body
+        json(200, "<html>gateway</html>"),                         // unparseable
+        json(200, "{\"status\":\"ok\"}"),                          // neither token nor error
+        disconnect(),                                               // connection reset
+        json(502, "{\"error\":\"temporarily_unavailable\"}"),
+        pending(),
+        token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    List<Long> waits = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      long wait = time.pendingDelaysMillis().get(0);
+      waits.add(wait);
+      step(wait);
+    }
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+
+    assertThat(waits.get(0)).isEqualTo(2000L);
+    for (int retry = 1; retry <= 7; retry++) {
+      long ceiling = Math.min(60_000L, 1000L << (retry - 1));
+      assertThat(waits.get(retry)).as("wait before retry " + retry)
+          .isBetween(2000L, 2000L + ceiling);
+    }
+    List<Long> arrivals = script.arrivalsMillis();
+    for (int i = 2; i < arrivals.size(); i++) {
+      assertThat(arrivals.get(i) - arrivals.get(i - 1)).isGreaterThanOrEqualTo(2000L);
+    }
+    assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
+    assertThat(events.calls).contains("poll 8 authorization_pending 2000");
+  }
+
+  @Test void readTimeoutIsTransient() throws Exception {
+    authorizer = authorizer(http.newBuilder().readTimeout(200, TimeUnit.MILLISECONDS).build());
+    script.enqueue(deviceCode(2, 600), hang(), token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    step(2000);
+    assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+  }
+
+  @Test void transientFailuresAreBoundedAtEightInARow() throws Exception {
+    script.enqueue(deviceCode(1, 100_000));
+    for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
+      script.enqueue(new MockResponse().setResponseCode(503));
+    }
+    script.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
+      step(time.pendingDelaysMillis().get(0));
+    }
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).as("the 8th retry still happens").isEqualTo(Kind.AUTHORIZED);
+  }
+
+  @Test void theNinthTransientFailureInARowEndsTheFlow() throws Exception {
+    script.enqueue(deviceCode(1, 100_000));
+    for (int i = 0; i <= DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
+      script.enqueue(new MockResponse().setResponseCode(503));
+    }
+    startFlow();
+    for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
+      step(time.pendingDelaysMillis().get(0));
+    }
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(IOException.class)
+        .hasMessage("HTTP 503 with an empty body");
+    assertThat(script.arrivalsMillis()).hasSize(1 + 1 + DeviceAuthorizer.MAX_TRANSIENT_RETRIES);
+  }
+
+  @Test void codeExpiryEndsAFlowThatOnlySeesFailures() throws Exception {
+    script.enqueue(deviceCode(2, 5), new MockResponse().setResponseCode(503),
+        new MockResponse().setResponseCode(503));
+    long startNanos = time.monotonicNanos();
+    startFlow();
+    while (events.outcome.get() == null) {
+      int before = time.scheduledCount();
+      time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+      if (events.outcome.get() == null) time.awaitScheduled(before + 1);
+    }
+    assertThat(events.await().kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(time.monotonicNanos() - startNanos).isEqualTo(TimeUnit.SECONDS.toNanos(5));
+    assertThat(script.arrivalsMillis()).allMatch(t -> t < 5000L);
+  }
+
+  @Test void cancelDuringAWaitStopsAtOnceAndPollsNoMore() throws Exception {
+    script.enqueue(deviceCode(2, 120), pending(), pending());
+    DeviceFlow flow = startFlow();
+    step(2000);
+    flow.cancel();
+    assertThat(events.await().kind()).isEqualTo(Kind.CANCELLED);
+    assertThat(flow.isCancelled()).isTrue();
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+    time.advance(1, TimeUnit.HOURS);
+    assertThat(script.arrivalsMillis()).hasSize(2);
+    flow.cancel();
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "poll 1 authorization_pending 2000",
+        "outcome CANCELLED");
+  }
+
+  @Test void cancelDuringAPollInFlightAbortsTheCall() throws Exception {
+    script.enqueue(deviceCode(2, 120), hang());
+    DeviceFlow flow = startFlow();
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    while (script.arrivalsMillis().size() < 2) Thread.yield(); // the poll reached the server
+    flow.cancel();
+    assertThat(flow.await(2, TimeUnit.SECONDS).kind()).isEqualTo(Kind.CANCELLED);
+    assertThat(events.await().kind()).isEqualTo(Kind.CANCELLED);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome CANCELLED");
+  }
+
+  @Test void cancelWhileTheCodeIsRequested() throws Exception {
+    script.enqueue(hang());
+    DeviceFlow flow = authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    while (script.arrivalsMillis().isEmpty()) Thread.yield();
+    flow.cancel();
+    assertThat(events.await().kind()).isEqualTo(Kind.CANCELLED);
+    assertThat(events.calls).containsExactly("outcome CANCELLED");
+  }
+
+  @Test void outcomeArrivesOnTheGivenExecutorExactlyOnce() throws Exception {
+    List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
+    script.enqueue(deviceCode(2, 120), error("access_denied"));
+    int before = time.scheduledCount();
+    DeviceFlow flow = authorizer.start("SN-0001-DEMO", events, queued::add);
+    time.awaitScheduled(before + 1);
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    assertThat(flow.await(5, TimeUnit.SECONDS).kind()).isEqualTo(Kind.DENIED);
+    flow.cancel(); // too late: no second outcome
+    assertThat(events.calls).isEmpty(); // nothing ran outside the executor
+    while (!queued.isEmpty()) queued.remove(0).run();
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome DENIED");
+  }
+
+  @Test void blockingPollIsCancelledByInterrupt() throws Exception {
+    script.enqueue(deviceCode(2, 120), pending());
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+    AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
+    int before = time.scheduledCount();
+    Thread poller = new Thread(() -> {
+      outcome.set(authorizer.poll(code));
+      stillInterrupted.set(Thread.currentThread().isInterrupted());
+    });
+    poller.start();
+    time.awaitScheduled(before + 1);
+    poller.interrupt();
+    poller.join(5000);
+    assertThat(outcome.get().kind()).isEqualTo(Kind.CANCELLED);
+    assertThat(stillInterrupted.get()).isTrue();
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void blockingPollReturnsTheToken() throws Exception {
+    script.enqueue(deviceCode(2, 120), token("at-1", "rt-1", 100, CREATED_AT));
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+    AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    int before = time.scheduledCount();
+    Thread poller = new Thread(() -> outcome.set(authorizer.poll(code)));
+    poller.start();
+    time.awaitScheduled(before + 1);
+    time.advance(2, TimeUnit.SECONDS);
+    poller.join(5000);
+    assertThat(outcome.get().kind()).isEqualTo(Kind.AUTHORIZED);
+  }
+
+  @Test void createdAtFarFromTheDeviceClockCorrectsIt() throws Exception {
+    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.url("/").toString())
+        .clock(time).scheduler(time).build();
+    DeviceAuthorizer skewed = DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build();
+    long serverSeconds = time.wallMillis() / 1000 + 7200; // the device is two hours behind
+    script.enqueue(deviceCode(2, 120), token("at-1", "rt-1", 100, serverSeconds));
+    DeviceCode code = skewed.requestCode("SN-0001-DEMO");
+    DeviceFlow flow = skewed.start(code, events, Runnable::run);
+    time.advance(2, TimeUnit.SECONDS);
+    TokenRecord record = flow.await().token();
+    assertThat(config.correctedClock().offsetMillis()).isBetween(7_197_000L, 7_200_000L);
+    assertThat(record.receivedAtEpochMillis()).isEqualTo(config.correctedClock().wallMillis());
+  }
+}
