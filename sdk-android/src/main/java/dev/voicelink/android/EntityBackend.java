@@ -8,6 +8,7 @@ interface EntityBackend {
   /** Uploads; returns the sid. Checks its input before sending (IllegalArgumentException). */
   String upload(SyncRequest request) throws IOException, ServerRefusalException;
 
+
   /** Checks an upload; returns the result as JSON text with {@code sid, csid, reply, error}. */
   String check(String sid) throws IOException, ServerRefusalException;
 }
