@@ -67,7 +67,7 @@ final class InteractionChannel {
 
   private final class Session extends WebSocketListener {
     private final AuthState.TokenGrant grant;
-    private Integer audioSeq;
+    private long audioSeq;
     private int sampleRate;
     private String audioPersParam;
     private Buffer audio;
@@ -91,9 +91,7 @@ final class InteractionChannel {
         ws.send(error(null, BAD_MESSAGE, "a text frame must be a JSON object"));
         return;
       }
-      Object seqValue = m.get("seq");
-      Long seq = seqValue instanceof Double && (Double) seqValue >= 0 && ((Double) seqValue) == Math.rint((Double) seqValue)
-          ? ((Double) seqValue).longValue() : null;
+      Long seq = Json.wholeNumber(m.get("seq"));
       if (seq == null) {
         ws.send(error(null, BAD_MESSAGE, "seq must be a non-negative integer"));
         return;
@@ -134,13 +132,13 @@ final class InteractionChannel {
         }
         ws.send(result(seq, (String) text, targets, null));
       } else if ("audio".equals(dataType)) {
-        Object rate = m.get("sample_rate");
-        if (!(rate instanceof Double) || ((Double) rate) <= 0 || (Double) rate != Math.rint((Double) rate)) {
+        Long rate = Json.wholeNumber(m.get("sample_rate"));
+        if (rate == null || rate == 0 || rate > Integer.MAX_VALUE) {
           ws.send(error(seq, BAD_MESSAGE, "an audio write needs a positive integer sample_rate"));
           return;
         }
-        audioSeq = (int) seq;
-        sampleRate = ((Double) rate).intValue();
+        audioSeq = seq;
+        sampleRate = rate.intValue();
         audioPersParam = (String) persParam;
         audio = new Buffer();
       } else {
@@ -154,7 +152,7 @@ final class InteractionChannel {
         return;
       }
       if (audio.size() + bytes.size() > MAX_AUDIO_BYTES) {
-        ws.send(error((long) audioSeq, AUDIO_TOO_LARGE, "an audio write may hold at most " + MAX_AUDIO_BYTES + " bytes"));
+        ws.send(error(audioSeq, AUDIO_TOO_LARGE, "an audio write may hold at most " + MAX_AUDIO_BYTES + " bytes"));
         audio = null;
         return;
       }

@@ -134,6 +134,11 @@ public final class ReferenceServer implements AutoCloseable {
     verificationPage.smsListener(listener);
   }
 
+  /** Everything a request could change, summarized; equal before and after a refused request. */
+  String stateSummary() {
+    return authState.summary() + " uploads=" + resources.size() + " " + verificationPage.summary();
+  }
+
   @Override public String toString() {
     return "ReferenceServer{" + (started ? origin() : "not started") + "}";
   }

@@ -168,4 +168,16 @@ class InteractionChannelTest {
     ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"ok\",\"seq\":9}");
     assertThat(next()).containsEntry("type", "result").containsEntry("seq", 9.0);
   }
+
+  @Test void aTokenThatExpiresDuringTheSessionEndsIt() throws Exception {
+    server.console().accessTokenLifetimeSeconds(60);
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    clock.advance(59, TimeUnit.SECONDS);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":1}");
+    assertThat(next()).containsEntry("type", "result");
+    clock.advance(1, TimeUnit.SECONDS);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":2}");
+    assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0);
+  }
 }
