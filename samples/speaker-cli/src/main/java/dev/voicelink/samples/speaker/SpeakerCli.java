@@ -30,7 +30,10 @@ import picocli.CommandLine.Command;
         CommandLine.HelpCommand.class,
         LoginCommand.class,
         RefreshCommand.class,
-        CloudTokenCommand.class
+        CloudTokenCommand.class,
+        SyncCommand.class,
+        CheckCommand.class,
+        UploadEntitiesCommand.class
     })
 public final class SpeakerCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,51 @@
+package dev.voicelink.entity;
+
+/**
+ * What check-resource said about an upload: {@link #error()} is 0 once the platform has processed the
+ * data (and {@link #reply()} describes the outcome); a non-zero {@code error} means it is still being
+ * processed or could not be used, as {@code reply} says.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class CheckResult {
+  private final String sid;
+  private final String csid;
+  private final String reply;
+  private final long error;
+
+  CheckResult(String sid, String csid, String reply, long error) {
+    this.sid = sid;
+    this.csid = csid;
+    this.reply = reply;
+    this.error = error;
+  }
+
+  /** The upload's sid. */
+  public String sid() {
+    return sid;
+  }
+
+  /** The identifier of this check call. */
+  public String csid() {
+    return csid;
+  }
+
+  /** The server's description of the outcome. */
+  public String reply() {
+    return reply;
+  }
+
+  /** The outcome code: 0 when processed. */
+  public long error() {
+    return error;
+  }
+
+  /** True when the platform processed the upload ({@code error == 0}). */
+  public boolean processed() {
+    return error == 0;
+  }
+
+  @Override public String toString() {
+    return "CheckResult{sid=" + sid + ", csid=" + csid + ", error=" + error + ", reply=" + reply + "}";
+  }
+}

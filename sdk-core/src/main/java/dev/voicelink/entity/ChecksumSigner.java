@@ -1,0 +1,198 @@
+package dev.voicelink.entity;
+
+import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.SkewCorrectedClock;
+import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Redact;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.Date;
+import java.util.Random;
+import javax.annotation.Nullable;
+import okhttp3.Interceptor;
+import okhttp3.Request;
+import okhttp3.Response;
+import okio.ByteString;
+
+/**
+ * Signs dynamic entity web API requests (an OkHttp {@link Interceptor}): it adds {@code X-NameSpace},
+ * a fresh random {@code X-Nonce}, {@code X-CurTime} (seconds since the epoch, from the given clock)
+ * and {@code X-CheckSum} = lowercase hex MD5 of accountKey + nonce + curTime, to every request.
+ *
+ * <p>The account key never leaves this object: it is not logged, not in {@link #toString()}, and only
+ * its checksum goes over the wire.
+ *
+ * <p>Clock skew: the server accepts a checksum for 5 minutes around its own time. When it refuses a
+ * request with {@code code} {@value #STALE_TIME} (time outside the window) or {@value #CHECKSUM_REFUSED}
+ * (illegal access, which some deployments answer for a stale time too) and the response's {@code Date}
+ * header is more than
+ * {@linkplain SkewCorrectedClock#TOLERANCE_MILLIS a minute} away from the {@code X-CurTime} that was
+ * sent, the signer learns the server's time from that header, signs the request again with a new nonce
+ * and sends it once more. It retries at most once per request; any other refusal passes through.
+ *
+ * <p>Use the skew-corrected clock of the configuration ({@code config.correctedClock()}): then what one
+ * request learns, all later ones use. {@link EntityWebApi} does this for you. Thread-safe.
+ */
+public final class ChecksumSigner implements Interceptor {
+  /** The web API code of a refused checksum (wrong key, expired or future {@code X-CurTime}). */
+  public static final String CHECKSUM_REFUSED = "10105";
+  /** The web API code of an {@code X-CurTime} more than 5 minutes away from the server's time. */
+  public static final String STALE_TIME = "10113";
+  private static final String TAG = "entity";
+  private static final long PEEK_BYTES = 16 * 1024;
+
+  private final String namespace;
+  private final String accountKey;
+  private final Clock clock;
+  private final Random random;
+  /** Learnt offset, used only when the clock does not correct itself. */
+  private volatile long learntOffsetMillis;
+
+  private ChecksumSigner(Builder builder) {
+    this.namespace = builder.namespace;
+    this.accountKey = builder.accountKey;
+    this.clock = builder.clock;
+    this.random = builder.random != null ? builder.random : new SecureRandom();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The namespace sent as {@code X-NameSpace}. */
+  public String namespace() {
+    return namespace;
+  }
+
+  @Override public Response intercept(Chain chain) throws IOException {
+    Request request = chain.request();
+    long signedAt = nowMillis();
+    Response response = chain.proceed(sign(request, signedAt));
+    Date serverDate = response.headers().getDate("Date");
+    if (serverDate == null
+        || Math.abs(serverDate.getTime() - signedAt) <= SkewCorrectedClock.TOLERANCE_MILLIS
+        || !isTimeRefusal(envelopeCode(response))) {
+      return response;
+    }
+    learn(serverDate.getTime());
+    Log.info(TAG, "checksum refused with X-CurTime " + ((serverDate.getTime() - signedAt) / 1000)
+        + " s away from the server's Date; signing again with the server's time");
+    response.close();
+    return chain.proceed(sign(request, nowMillis()));
+  }
+
+  private static boolean isTimeRefusal(@Nullable String code) {
+    return STALE_TIME.equals(code) || CHECKSUM_REFUSED.equals(code);
+  }
+
+  private Request sign(Request request, long wallMillis) {
+    String curTime = Long.toString(wallMillis / 1000L);
+    String nonce = nonce();
+    return request.newBuilder()
+        .header("X-NameSpace", namespace)
+        .header("X-Nonce", nonce)
+        .header("X-CurTime", curTime)
+        .header("X-CheckSum", checksum(accountKey, nonce, curTime))
+        .build();
+  }
+
+  static String checksum(String accountKey, String nonce, String curTime) {
+    return ByteString.encodeUtf8(accountKey + nonce + curTime).md5().hex();
+  }
+
+  private String nonce() {
+    byte[] bytes = new byte[16];
+    synchronized (random) {
+      random.nextBytes(bytes);
+    }
+    return ByteString.of(bytes).hex();
+  }
+
+  private long nowMillis() {
+    return clock.wallMillis() + learntOffsetMillis;
+  }
+
+  private void learn(long serverMillis) {
+    if (clock instanceof SkewCorrectedClock) {
+      ((SkewCorrectedClock) clock).observeServerTime(serverMillis);
+    } else {
+      learntOffsetMillis = serverMillis - clock.wallMillis();
+    }
+  }
+
+  private static @Nullable String envelopeCode(Response response) {
+    try {
+      JsonReader reader = JsonReader.of(response.peekBody(PEEK_BYTES).source());
+      if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) return null;
+      reader.beginObject();
+      while (reader.hasNext()) {
+        if (reader.nextName().equals("code") && reader.peek() == JsonReader.Token.STRING) {
+          return reader.nextString();
+        }
+        reader.skipValue();
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      return null; // not an envelope: not a checksum refusal either
+    }
+  }
+
+  @Override public String toString() {
+    return "ChecksumSigner{namespace=" + namespace + ", accountKey=" + Redact.secret(accountKey) + "}";
+  }
+
+  /** Builds a {@link ChecksumSigner}. Not thread-safe. */
+  public static final class Builder {
+    private @Nullable String namespace;
+    private @Nullable String accountKey;
+    private Clock clock = Clock.system();
+    private @Nullable Random random;
+
+    Builder() {
+    }
+
+    /** The account's namespace, e.g. {@code OS123}, from the console's entity keys page. */
+    public Builder namespace(String namespace) {
+      if (namespace == null || !ResourceName.isToken(namespace)) {
+        throw new IllegalArgumentException("namespace must be letters, digits, _ or -, e.g. OS123; was: "
+            + (namespace == null || namespace.isEmpty() ? "empty" : namespace));
+      }
+      this.namespace = namespace;
+      return this;
+    }
+
+    /** The account key from the console's entity keys page. Kept in this signer only. */
+    public Builder accountKey(String accountKey) {
+      if (accountKey == null || accountKey.isEmpty()) {
+        throw new IllegalArgumentException("accountKey must not be empty");
+      }
+      this.accountKey = accountKey;
+      return this;
+    }
+
+    /** The clock for {@code X-CurTime}; pass {@code config.correctedClock()}. */
+    public Builder clock(Clock clock) {
+      if (clock == null) throw new IllegalArgumentException("clock must not be null");
+      this.clock = clock;
+      return this;
+    }
+
+    /** Where nonces come from; defaults to a {@link SecureRandom}. */
+    public Builder nonceRandom(Random random) {
+      if (random == null) throw new IllegalArgumentException("random must not be null");
+      this.random = random;
+      return this;
+    }
+
+    public ChecksumSigner build() {
+      if (namespace == null) throw new IllegalStateException("namespace is required");
+      if (accountKey == null) throw new IllegalStateException("accountKey is required");
+      return new ChecksumSigner(this);
+    }
+
+    @Override public String toString() {
+      return "ChecksumSigner.Builder{namespace=" + namespace + "}";
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package dev.voicelink.entity;
+
+import com.squareup.moshi.JsonWriter;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.annotation.Nullable;
+import okio.Buffer;
+
+/**
+ * The {@code pers_param} JSON text that ties a dynamic entity resource to its owner.
+ *
+ * <p>Two kinds exist, and they are not interchangeable:
+ *
+ * <ul>
+ *   <li>Upload: the owner of uploaded data in a web API upload. {@link #application(String)} gives
+ *       {@code {"appid":"<appid>"}}, {@link #user(String)} gives {@code {"auth_id":"<auth_id>"}} (32
+ *       lowercase letters and digits) and {@link #custom(String, String)} gives {@code
+ *       {"<dimension>":"<value>"}}. The dimension must match the resource definition's.
+ *   <li>Activation: which uploaded data a voice interaction uses, passed with {@code CMD_SET_PARAMS} or
+ *       {@code CMD_WRITE}. {@link #activation()} builds {@code {"appid":""}} for the application level,
+ *       {@code {"uid":""}} for the user level (the platform fills the empty values), {@code
+ *       {"<dimension>":"<value>"}} for a custom one, or several of them in one object.
+ * </ul>
+ *
+ * <p>Without an activation {@code pers_param} the platform does not use dynamic entities at all.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class PersParam {
+  private final Map<String, String> entries;
+  private final @Nullable Dimension uploadDimension;
+
+  private PersParam(Map<String, String> entries, @Nullable Dimension uploadDimension) {
+    this.entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
+    this.uploadDimension = uploadDimension;
+  }
+
+  /** Upload owner for an application-level resource: {@code {"appid":"<appid>"}}. */
+  public static PersParam application(@Nullable String appid) {
+    if (appid == null || appid.isEmpty()) {
+      throw new IllegalArgumentException("appid must not be empty: the application-level pers_param "
+          + "of an upload is {\"appid\":\"<appid>\"}");
+    }
+    return new PersParam(Collections.singletonMap("appid", appid), Dimension.APPLICATION);
+  }
+
+  /** Upload owner for a user-level resource: {@code {"auth_id":"<authId>"}}. */
+  public static PersParam user(@Nullable String authId) {
+    checkAuthId(authId);
+    return new PersParam(Collections.singletonMap("auth_id", authId), Dimension.USER);
+  }
+
+  /** Upload owner for a custom dimension: {@code {"<dimension>":"<value>"}}. */
+  public static PersParam custom(String dimension, @Nullable String value) {
+    Dimension custom = Dimension.custom(dimension);
+    checkCustomValue(dimension, value);
+    return new PersParam(Collections.singletonMap(dimension, value), custom);
+  }
+
+  /** Starts an activation {@code pers_param}. */
+  public static Activation activation() {
+    return new Activation();
+  }
+
+  /**
+   * Checks an {@code auth_id}: 32 characters, lowercase letters and digits.
+   *
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public static void checkAuthId(@Nullable String authId) {
+    String expected = "auth_id must be 32 lowercase letters or digits";
+    if (authId == null || authId.isEmpty()) throw new IllegalArgumentException(expected + "; was empty");
+    if (authId.length() != 32) {
+      throw new IllegalArgumentException(expected + "; was " + authId.length() + " characters");
+    }
+    for (int i = 0; i < authId.length(); i++) {
+      char c = authId.charAt(i);
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+        throw new IllegalArgumentException(expected + "; has '" + c + "' at index " + i);
+      }
+    }
+  }
+
+  private static void checkCustomValue(String dimension, @Nullable String value) {
+    if (value == null || value.isEmpty()) {
+      throw new IllegalArgumentException("the value of custom dimension " + dimension
+          + " must not be empty: it names the group that owns the data");
+    }
+  }
+
+  /** The keys and values, in order. */
+  public Map<String, String> entries() {
+    return entries;
+  }
+
+  /** True for an activation {@code pers_param}, false for an upload one. */
+  public boolean isActivation() {
+    return uploadDimension == null;
+  }
+
+  /** The dimension of an upload {@code pers_param}; null for an activation one. */
+  public @Nullable Dimension dimension() {
+    return uploadDimension;
+  }
+
+  /** The JSON text, e.g. {@code {"appid":"","uid":""}}. */
+  public String toJson() {
+    Buffer buffer = new Buffer();
+    try {
+      JsonWriter writer = JsonWriter.of(buffer);
+      writer.beginObject();
+      for (Map.Entry<String, String> entry : entries.entrySet()) {
+        writer.name(entry.getKey()).value(entry.getValue());
+      }
+      writer.endObject();
+      writer.close();
+    } catch (IOException e) {
+      throw new AssertionError(e); // a Buffer does not fail
+    }
+    return buffer.readUtf8();
+  }
+
+  /** Throws unless this upload {@code pers_param} fits {@code definition}'s dimension. */
+  void checkUploadFor(ResourceDefinition definition) {
+    Dimension expected = definition.dimension();
+    if (uploadDimension == null) {
+      throw new IllegalArgumentException("pers_param " + toJson() + " is an activation pers_param; "
+          + "an upload needs " + uploadShape(expected));
+    }
+    if (expected.equals(Dimension.DEVICE)) {
+      throw new IllegalArgumentException(definition.name() + " is a device-level resource: the web API"
+          + " has no device pers_param; upload it with PlatformToolsClient (type device)");
+    }
+    if (!uploadDimension.equals(expected)) {
+      throw new IllegalArgumentException("pers_param " + toJson() + " is for the " + uploadDimension
+          + " dimension but " + definition.name() + " is defined with the " + expected
+          + " dimension; use " + uploadShape(expected));
+    }
+  }
+
+  static String uploadShape(Dimension dimension) {
+    if (dimension.equals(Dimension.APPLICATION)) return "PersParam.application(appid) {\"appid\":..}";
+    if (dimension.equals(Dimension.USER)) return "PersParam.user(authId) {\"auth_id\":..}";
+    if (dimension.equals(Dimension.DEVICE)) return "PlatformToolsClient (type device)";
+    return "PersParam.custom(\"" + dimension.name() + "\", value) {\"" + dimension.name() + "\":..}";
+  }
+
+  @Override public boolean equals(@Nullable Object other) {
+    return other instanceof PersParam && ((PersParam) other).entries.equals(entries)
+        && (uploadDimension == null
+            ? ((PersParam) other).uploadDimension == null
+            : uploadDimension.equals(((PersParam) other).uploadDimension));
+  }
+
+  @Override public int hashCode() {
+    return entries.hashCode();
+  }
+
+  @Override public String toString() {
+    return (isActivation() ? "activation " : "upload ") + "pers_param " + toJson();
+  }
+
+  /**
+   * Builds an activation {@code pers_param}: one key per level that the interaction should use. Not
+   * thread-safe.
+   *
+   * <pre>{@code
+   * String json = PersParam.activation().application().user().custom("family", "f-01").build().toJson();
+   * // {"appid":"","uid":"","family":"f-01"}
+   * }</pre>
+   */
+  public static final class Activation {
+    private final Map<String, String> entries = new LinkedHashMap<>();
+
+    Activation() {
+    }
+
+    /** Uses the application-level resources: {@code "appid":""}, filled in by the platform. */
+    public Activation application() {
+      return put("appid", "");
+    }
+
+    /** Uses the user-level resources: {@code "uid":""}, filled in by the platform. */
+    public Activation user() {
+      return put("uid", "");
+    }
+
+    /** Uses the custom dimension's resources uploaded for {@code value}. */
+    public Activation custom(String dimension, @Nullable String value) {
+      Dimension.custom(dimension);
+      checkCustomValue(dimension, value);
+      return put(dimension, value);
+    }
+
+    private Activation put(String key, String value) {
+      if (entries.containsKey(key)) {
+        throw new IllegalArgumentException("pers_param already has the key " + key);
+      }
+      entries.put(key, value);
+      return this;
+    }
+
+    /** @throws IllegalStateException if no level was added: an empty pers_param activates nothing */
+    public PersParam build() {
+      if (entries.isEmpty()) {
+        throw new IllegalStateException("an activation pers_param needs at least one level: "
+            + "application(), user() or custom(name, value)");
+      }
+      return new PersParam(entries, null);
+    }
+  }
+}

@@ -1,0 +1,249 @@
+package dev.voicelink.entity;
+
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
+import com.squareup.moshi.JsonReader;
+import com.squareup.moshi.JsonWriter;
+import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.Log;
+import java.io.IOException;
+import java.util.Collections;
+import javax.annotation.Nullable;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+
+/**
+ * Uploads entities through the platform tools endpoint ({@code POST
+ * {platform_url}/tools/upload_entities}, JSON), authorized with the token that the dimension needs:
+ * the user token for {@code user}, the device token for {@code device}, the cloud (client credentials)
+ * token for {@code client}.
+ *
+ * <pre>{@code
+ * PlatformToolsClient tools = PlatformToolsClient.builder(config)
+ *     .userTokens(userTokenManager)
+ *     .build();
+ * String sid = tools.uploadEntities(contacts, RecordSource.fromFile(file), null);
+ * }</pre>
+ *
+ * <p>Records are checked before any request (including a token refresh) is made. Thread-safe; calls
+ * block the caller's thread.
+ */
+public final class PlatformToolsClient {
+  private static final String TAG = "entity";
+  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+
+  private final VoiceLinkConfig config;
+  private final @Nullable TokenSource userTokens;
+  private final @Nullable TokenSource deviceTokens;
+  private final @Nullable TokenSource cloudTokens;
+  private final long maxResourceBytes;
+
+  private PlatformToolsClient(Builder builder) {
+    this.config = builder.config;
+    this.userTokens = builder.userTokens;
+    this.deviceTokens = builder.deviceTokens;
+    this.cloudTokens = builder.cloudTokens;
+    this.maxResourceBytes = builder.maxResourceBytes;
+  }
+
+  public static Builder builder(VoiceLinkConfig config) {
+    return new Builder(config);
+  }
+
+  /**
+   * Uploads the records of {@code definition}, each checked against its fields first. The upload type
+   * is the definition's dimension ({@code user}, {@code client} or {@code device}).
+   *
+   * @param appid only when the upload must be effective for the front interceptor web API
+   * @return the upload's {@code sid}
+   * @throws InvalidResourceException if a record does not fit (nothing is sent)
+   * @throws IllegalArgumentException for a custom dimension, which this endpoint does not take
+   * @throws IllegalStateException if no token source was given for the dimension
+   * @throws PlatformUploadException if the platform refused the upload
+   * @throws ServerRefusalException if the token source could not get a token
+   * @throws IOException on a transport failure or a malformed response
+   */
+  public String uploadEntities(ResourceDefinition definition, RecordSource records,
+      @Nullable String appid) throws IOException, ServerRefusalException {
+    return upload(definition.dimension(), definition.name(),
+        Records.of(definition, maxResourceBytes), records, appid);
+  }
+
+  /**
+   * Uploads records without a definition at hand: each record must be a JSON object, and the platform
+   * checks the fields. Prefer {@link #uploadEntities(ResourceDefinition, RecordSource, String)}.
+   */
+  public String uploadEntities(Dimension dimension, ResourceName name, RecordSource records,
+      @Nullable String appid) throws IOException, ServerRefusalException {
+    Records anyObject = new Records(name, Collections.<String>emptyList(), false, maxResourceBytes);
+    return upload(dimension, name, anyObject, records, appid);
+  }
+
+  private String upload(Dimension dimension, ResourceName name, Records checker, RecordSource records,
+      @Nullable String appid) throws IOException, ServerRefusalException {
+    if (dimension.isCustom()) {
+      throw new IllegalArgumentException("the platform upload type is user, client or device; custom "
+          + "dimension " + dimension.name() + " is uploaded with EntityWebApi");
+    }
+    if (appid != null && appid.trim().isEmpty()) {
+      throw new IllegalArgumentException("appid must be null or non-empty");
+    }
+    TokenSource tokens = tokensFor(dimension);
+    Buffer head = new Buffer();
+    JsonWriter writer = JsonWriter.of(head);
+    writer.beginObject();
+    writer.name("type").value(dimension.platformType());
+    writer.name("resource_name").value(name.value());
+    writer.flush();
+    head.writeUtf8(",\"data\":[");
+    Buffer tail = new Buffer().writeUtf8("]");
+    if (appid != null) tail.writeUtf8(",\"appid\":").writeUtf8(quote(appid));
+    tail.writeUtf8("}");
+    RequestBody body = StreamingBody.create(JSON, head.readByteString(), checker, records,
+        tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
+    String token = tokens.accessToken();
+    Request request = new Request.Builder()
+        .url(config.platformEndpoint("tools/upload_entities"))
+        .header("Authorization", token)
+        .post(body)
+        .build();
+    try (Response response = config.httpClient().newCall(request).execute()) {
+      String sid = readResponse(response);
+      Log.info(TAG, "upload_entities " + name + " (" + dimension.platformType() + "): sid " + sid);
+      return sid;
+    }
+  }
+
+  private TokenSource tokensFor(Dimension dimension) {
+    TokenSource source;
+    String kind;
+    if (dimension.equals(Dimension.USER)) {
+      source = userTokens;
+      kind = "userTokens (type user uses the user token)";
+    } else if (dimension.equals(Dimension.DEVICE)) {
+      source = deviceTokens;
+      kind = "deviceTokens (type device uses the device token)";
+    } else {
+      source = cloudTokens;
+      kind = "cloudTokens (type client uses the cloud token of the client-credentials grant)";
+    }
+    if (source == null) {
+      throw new IllegalStateException("no token source for " + dimension.platformType()
+          + " uploads: set PlatformToolsClient.Builder." + kind);
+    }
+    return source;
+  }
+
+  private static String readResponse(Response response) throws IOException, PlatformUploadException {
+    ResponseBody body = response.body();
+    String sid = null;
+    String code = null;
+    String message = null;
+    try {
+      if (body == null) throw new JsonDataException("no body");
+      JsonReader reader = JsonReader.of(body.source());
+      reader.beginObject();
+      while (reader.hasNext()) {
+        String name = reader.nextName();
+        if (reader.peek() != JsonReader.Token.STRING && reader.peek() != JsonReader.Token.NUMBER) {
+          reader.skipValue();
+        } else if (name.equals("sid")) {
+          sid = reader.nextString();
+        } else if (name.equals("code")) {
+          code = reader.nextString();
+        } else if (name.equals("message")) {
+          message = reader.nextString();
+        } else {
+          reader.skipValue();
+        }
+      }
+      reader.endObject();
+    } catch (JsonDataException | JsonEncodingException e) {
+      throw new IOException("malformed upload_entities response (HTTP " + response.code() + "): "
+          + e.getMessage());
+    }
+    if (response.isSuccessful() && code == null) {
+      if (sid == null) {
+        throw new IOException("malformed upload_entities response (HTTP " + response.code()
+            + "): sid is missing");
+      }
+      return sid;
+    }
+    if (code == null) {
+      throw new IOException("upload_entities failed with HTTP " + response.code() + " and no code");
+    }
+    throw new PlatformUploadException(response.code(), code, message != null ? message : "", sid);
+  }
+
+  private static String quote(String value) throws IOException {
+    Buffer buffer = new Buffer();
+    JsonWriter writer = JsonWriter.of(buffer);
+    writer.value(value);
+    writer.flush();
+    return buffer.readUtf8();
+  }
+
+
+  @Override public String toString() {
+    return "PlatformToolsClient{" + config.platformUrl() + "}";
+  }
+
+  /** Builds a {@link PlatformToolsClient}; give a token source for each dimension you upload. */
+  public static final class Builder {
+    private final VoiceLinkConfig config;
+    private @Nullable TokenSource userTokens;
+    private @Nullable TokenSource deviceTokens;
+    private @Nullable TokenSource cloudTokens;
+    private long maxResourceBytes = ResourceEncoder.DEFAULT_MAX_RESOURCE_BYTES;
+
+    Builder(VoiceLinkConfig config) {
+      if (config == null) throw new IllegalArgumentException("config must not be null");
+      config.platformUrl(); // fails now, naming the setting, if platform_url is missing
+      this.config = config;
+    }
+
+    /** Tokens of the signed-in user, for {@code user} uploads. */
+    public Builder userTokens(TokenSource tokens) {
+      this.userTokens = require(tokens, "userTokens");
+      return this;
+    }
+
+    /** Tokens of the device, for {@code device} uploads. */
+    public Builder deviceTokens(TokenSource tokens) {
+      this.deviceTokens = require(tokens, "deviceTokens");
+      return this;
+    }
+
+    /** Cloud tokens (client credentials), for {@code client} uploads. */
+    public Builder cloudTokens(TokenSource tokens) {
+      this.cloudTokens = require(tokens, "cloudTokens");
+      return this;
+    }
+
+    /** The largest resource text to send, in bytes; see {@link ResourceEncoder}. */
+    public Builder maxResourceBytes(long maxResourceBytes) {
+      ResourceEncoder.checkLimit(maxResourceBytes);
+      this.maxResourceBytes = maxResourceBytes;
+      return this;
+    }
+
+    public PlatformToolsClient build() {
+      if (userTokens == null && deviceTokens == null && cloudTokens == null) {
+        throw new IllegalStateException("give at least one token source: userTokens, deviceTokens"
+            + " or cloudTokens");
+      }
+      return new PlatformToolsClient(this);
+    }
+
+    private static TokenSource require(@Nullable TokenSource tokens, String name) {
+      if (tokens == null) throw new IllegalArgumentException(name + " must not be null");
+      return tokens;
+    }
+  }
+}

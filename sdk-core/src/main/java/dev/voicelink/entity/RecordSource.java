@@ -1,0 +1,209 @@
+package dev.voicelink.entity;
+
+import com.squareup.moshi.JsonWriter;
+import java.io.BufferedReader;
+import java.io.Closeable;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.util.Iterator;
+import java.util.Map;
+import javax.annotation.Nullable;
+import okio.Buffer;
+
+/**
+ * The records of a resource, read as many times as an upload needs (once to check them, once to send
+ * them, once more if a request is retried), never all held in memory by the SDK.
+ *
+ * <ul>
+ *   <li>{@link #fromFile(File)}: a UTF-8 file of JSON records, one per line.
+ *   <li>{@link #fromText(String)}: the same as text.
+ *   <li>{@link #of(Iterable)}: records as maps from field name to value; the iterable is iterated once
+ *       per read.
+ * </ul>
+ *
+ * <p>A byte-order mark at the start of a file or text is dropped (the platform would not use a resource
+ * that starts with one). Blank lines are skipped; a line break may be {@code \n} or {@code \r\n}.
+ * Invalid UTF-8 is refused with an {@link InvalidResourceException}.
+ *
+ * <p>Immutable; safe to share if the underlying file or iterable is not changed while it is read.
+ */
+public abstract class RecordSource {
+  RecordSource() {
+  }
+
+  /** Records from a UTF-8 file of JSON lines, which may start with a byte-order mark. */
+  public static RecordSource fromFile(final File file) {
+    if (file == null) throw new IllegalArgumentException("file must not be null");
+    return new LineSource("file " + file.getName()) {
+      @Override Reader openReader() throws IOException {
+        return new InputStreamReader(new FileInputStream(file), strictUtf8());
+      }
+
+      @Override boolean startsWithByteOrderMark() throws IOException {
+        try (InputStream in = new FileInputStream(file)) {
+          byte[] head = new byte[3];
+          int read = 0;
+          while (read < 3) {
+            int n = in.read(head, read, 3 - read);
+            if (n < 0) break;
+            read += n;
+          }
+          return read == 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb
+              && (head[2] & 0xff) == 0xbf;
+        }
+      }
+    };
+  }
+
+  /** Records from text: JSON objects separated by line breaks; a leading byte-order mark is dropped. */
+  public static RecordSource fromText(final String text) {
+    if (text == null) throw new IllegalArgumentException("text must not be null");
+    return new LineSource("text") {
+      @Override Reader openReader() {
+        return new StringReader(text);
+      }
+
+      @Override boolean startsWithByteOrderMark() {
+        return !text.isEmpty() && text.charAt(0) == '\uFEFF';
+      }
+    };
+  }
+
+  /**
+   * Records as maps from field name to value, written as JSON objects with the map's iteration order.
+   * {@code records.iterator()} is called once per read.
+   */
+  public static RecordSource of(final Iterable<? extends Map<String, String>> records) {
+    if (records == null) throw new IllegalArgumentException("records must not be null");
+    return new RecordSource() {
+      @Override Cursor open() {
+        final Iterator<? extends Map<String, String>> iterator = records.iterator();
+        final Buffer buffer = new Buffer();
+        return new Cursor() {
+          int number;
+
+          @Override public @Nullable String next() throws IOException {
+            if (!iterator.hasNext()) return null;
+            Map<String, String> record = iterator.next();
+            number++;
+            if (record == null) {
+              throw new InvalidResourceException("record " + number + " is null", null, number);
+            }
+            JsonWriter writer = JsonWriter.of(buffer);
+            writer.setSerializeNulls(true);
+            writer.beginObject();
+            for (Map.Entry<String, String> field : record.entrySet()) {
+              writer.name(field.getKey()).value(field.getValue());
+            }
+            writer.endObject();
+            writer.flush();
+            return buffer.readUtf8();
+          }
+
+          @Override public String position() {
+            return "record " + number;
+          }
+
+          @Override public void close() {
+          }
+        };
+      }
+
+      @Override boolean startsWithByteOrderMark() {
+        return false;
+      }
+
+      @Override public String toString() {
+        return "RecordSource.of(" + records.getClass().getSimpleName() + ")";
+      }
+    };
+  }
+
+  /** Starts a fresh read; the caller closes the cursor. */
+  abstract Cursor open() throws IOException;
+
+  /** Whether the raw source starts with a byte-order mark (which the SDK strips). */
+  abstract boolean startsWithByteOrderMark() throws IOException;
+
+  /** One read over the records: JSON text of each, in order, then null. */
+  interface Cursor extends Closeable {
+    @Nullable String next() throws IOException;
+
+    /** Where the last record returned came from, for messages: "line 3" or "record 3". */
+    String position();
+  }
+
+  static Charset utf8() {
+    return Charset.forName("UTF-8");
+  }
+
+  static java.nio.charset.CharsetDecoder strictUtf8() {
+    return utf8().newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+  }
+
+  private abstract static class LineSource extends RecordSource {
+    private final String description;
+
+    LineSource(String description) {
+      this.description = description;
+    }
+
+    abstract Reader openReader() throws IOException;
+
+    @Override Cursor open() throws IOException {
+      final BufferedReader reader = new BufferedReader(openReader(), 16 * 1024);
+      return new Cursor() {
+        int line;
+        int records;
+
+        @Override public @Nullable String next() throws IOException {
+          while (true) {
+            String text;
+            try {
+              text = reader.readLine();
+            } catch (CharacterCodingException e) {
+              // The reader decodes ahead of the lines it returns, so no line number is reliable here.
+              throw new InvalidResourceException("the resource " + description
+                  + " is not valid UTF-8; save it as UTF-8", null, 0);
+            }
+            if (text == null) return null;
+            line++;
+            if (line == 1 && !text.isEmpty() && text.charAt(0) == '\uFEFF') text = text.substring(1);
+            if (isBlank(text)) continue;
+            records++;
+            return text;
+          }
+        }
+
+        @Override public String position() {
+          return records == line ? "record " + records : "record " + records + " (line " + line + ")";
+        }
+
+        @Override public void close() throws IOException {
+          reader.close();
+        }
+      };
+    }
+
+    @Override public String toString() {
+      return "RecordSource(" + description + ")";
+    }
+  }
+
+  static boolean isBlank(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (!Character.isWhitespace(text.charAt(i))) return false;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,63 @@
+package dev.voicelink.entity;
+
+/**
+ * The web API accepted an upload: its {@link #sid()} (to check it later) and {@link #csid()}, and the
+ * times that follow from the platform's rules, on the skew-corrected wall clock: checking is allowed
+ * from {@link #earliestCheckAtMillis()} (10 seconds after the upload) and the data is in effect from
+ * {@link #inEffectAtMillis()} (5 minutes after it).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class UploadReceipt {
+  /** The platform processes uploads asynchronously; checking earlier than this is refused by the rules. */
+  public static final long CHECK_DELAY_MILLIS = 10_000L;
+  /** An upload is in effect this long after it succeeded. */
+  public static final long IN_EFFECT_DELAY_MILLIS = 5 * 60_000L;
+
+  private final String sid;
+  private final String csid;
+  private final long uploadedAtMillis;
+  private final long uploadedAtNanos;
+
+  UploadReceipt(String sid, String csid, long uploadedAtMillis, long uploadedAtNanos) {
+    this.sid = sid;
+    this.csid = csid;
+    this.uploadedAtMillis = uploadedAtMillis;
+    this.uploadedAtNanos = uploadedAtNanos;
+  }
+
+  /** The upload's identifier (it begins with {@code psn}); pass it to check-resource. */
+  public String sid() {
+    return sid;
+  }
+
+  /** The identifier of the upload call. */
+  public String csid() {
+    return csid;
+  }
+
+  /** When the upload succeeded, epoch milliseconds. */
+  public long uploadedAtMillis() {
+    return uploadedAtMillis;
+  }
+
+  /** The first moment check-resource may be called, epoch milliseconds. */
+  public long earliestCheckAtMillis() {
+    return uploadedAtMillis + CHECK_DELAY_MILLIS;
+  }
+
+  /** When the uploaded data is in effect, epoch milliseconds. */
+  public long inEffectAtMillis() {
+    return uploadedAtMillis + IN_EFFECT_DELAY_MILLIS;
+  }
+
+  /** The device's monotonic reading at upload time, for the 10-second rule. */
+  long uploadedAtNanos() {
+    return uploadedAtNanos;
+  }
+
+  @Override public String toString() {
+    return "UploadReceipt{sid=" + sid + ", csid=" + csid + ", uploadedAtMillis=" + uploadedAtMillis
+        + ", inEffectAtMillis=" + inEffectAtMillis() + "}";
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Implementation details of dynamic entities. Not part of the public API: anything here may change or
+ * disappear in any release.
+ */
+@ParametersAreNonnullByDefault
+package dev.voicelink.entity.internal;
+
+import javax.annotation.ParametersAreNonnullByDefault;

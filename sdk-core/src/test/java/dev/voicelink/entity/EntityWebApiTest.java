@@ -1,0 +1,431 @@
+package dev.voicelink.entity;
+
+import static dev.voicelink.entity.WireAssertions.assertSigned;
+import static dev.voicelink.entity.WireAssertions.decodeBase64;
+import static dev.voicelink.entity.WireAssertions.form;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkLog;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import okhttp3.internal.http.DatesKt;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EntityWebApiTest {
+  static final String KEY = "0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a";
+  static final String TEXT = "{\"name\":\"张三\",\"alias\":\"小张|老张\"}\n{\"name\":\"Li Lei\",\"alias\":\"\"}";
+  static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
+
+  final MockWebServer server = new MockWebServer();
+  final VirtualTime time = new VirtualTime();
+  VoiceLinkConfig config;
+  EntityWebApi api;
+  final ResourceDefinition contacts = ResourceDefinition.builder()
+      .name("OS123.contacts").mainField("name").secondaryFields("alias")
+      .dimension(Dimension.USER).build();
+  @TempDir File dir;
+
+  @BeforeEach void setUp() throws IOException {
+    server.start();
+    config = VoiceLinkConfig.builder().baseUrl(server.url("/").toString())
+        .clock(time).scheduler(time).build();
+    api = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY)
+        .random(new CeilingRandom(7)).build();
+  }
+
+  @AfterEach void tearDown() throws IOException {
+    server.shutdown();
+  }
+
+  static MockResponse envelope(String code, String desc, String sid, @Nullable String dataJson) {
+    return new MockResponse().setHeader("Content-Type", "application/json")
+        .setBody("{\"code\":\"" + code + "\",\"data\":" + dataJson + ",\"desc\":\"" + desc
+            + "\",\"sid\":\"" + sid + "\"}");
+  }
+
+  static MockResponse uploaded(String sid) {
+    return envelope("00000", "success", "wapi0001",
+        "{\"sid\":\"" + sid + "\",\"csid\":\"csid-" + sid + "\"}");
+  }
+
+  static MockResponse checked(String sid, int error, String reply) {
+    return envelope("00000", "success", "wapi0002", "{\"sid\":\"" + sid + "\",\"csid\":\"c2\","
+        + "\"reply\":\"" + reply + "\",\"error\":" + error + "}");
+  }
+
+  UploadRequest.Builder request() {
+    return UploadRequest.builder().appid("5f1a2b3c").definition(contacts)
+        .persParam(PersParam.user(AUTH_ID)).records(RecordSource.fromText(TEXT));
+  }
+
+  @Test void uploadSendsEveryFieldSignedWithTheFourHeaders() throws Exception {
+    server.enqueue(uploaded("psn0001"));
+    UploadReceipt receipt = api.uploadResource(request().build());
+
+    RecordedRequest sent = server.takeRequest();
+    assertThat(sent.getMethod()).isEqualTo("POST");
+    assertThat(sent.getPath()).isEqualTo("/v2/voicelink/entity/upload-resource");
+    assertThat(assertSigned(sent, "OS123", KEY)).isEqualTo(time.wallMillis() / 1000);
+    Map<String, String> form = form(sent);
+    assertThat(form.keySet()).containsExactly("appid", "res_name", "pers_param", "data");
+    assertThat(form).containsEntry("appid", "5f1a2b3c").containsEntry("res_name", "OS123.contacts")
+        .containsEntry("pers_param", "{\"auth_id\":\"" + AUTH_ID + "\"}");
+    assertThat(form.get("data")).isEqualTo("eyJuYW1lIjoi5byg5LiJIiwiYWxpYXMiOiLlsI/lvKB86ICB5bygIn0KeyJuYW1lIjoiTGkgTGVpIiwiYWxpYXMiOiIifQ==");
+    assertThat(sent.getBodySize()).isEqualTo(Long.parseLong(sent.getHeader("Content-Length")));
+
+    assertThat(receipt.sid()).isEqualTo("psn0001");
+    assertThat(receipt.csid()).isEqualTo("csid-psn0001");
+    assertThat(receipt.uploadedAtMillis()).isEqualTo(time.wallMillis());
+    assertThat(receipt.earliestCheckAtMillis()).isEqualTo(time.wallMillis() + 10_000);
+    assertThat(receipt.inEffectAtMillis()).isEqualTo(time.wallMillis() + 300_000);
+  }
+
+  @Test void nonceIsFreshForEveryRequest() throws Exception {
+    server.enqueue(uploaded("psn1"));
+    server.enqueue(checked("psn1", 0, "ok"));
+    server.enqueue(checked("psn1", 0, "ok"));
+    api.uploadResource(request().build());
+    api.checkResource("psn1");
+    api.checkResource("psn1");
+    List<String> nonces = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      RecordedRequest sent = server.takeRequest();
+      assertSigned(sent, "OS123", KEY);
+      nonces.add(sent.getHeader("X-Nonce"));
+    }
+    assertThat(nonces).doesNotHaveDuplicates();
+  }
+
+  @Test void checkSendsTheSidSignedAndReadsTheResult() throws Exception {
+    server.enqueue(checked("psn0001", 0, "data processed"));
+    CheckResult result = api.checkResource("psn0001");
+    RecordedRequest sent = server.takeRequest();
+    assertThat(sent.getPath()).isEqualTo("/v2/voicelink/entity/check-resource");
+    assertSigned(sent, "OS123", KEY);
+    assertThat(form(sent)).containsOnlyKeys("sid").containsEntry("sid", "psn0001");
+    assertThat(result.processed()).isTrue();
+    assertThat(result.reply()).isEqualTo("data processed");
+    assertThat(result.csid()).isEqualTo("c2");
+  }
+
+  @Test void stillProcessingIsNotProcessed() throws Exception {
+    server.enqueue(checked("psn0001", 10001, "still processing"));
+    CheckResult result = api.checkResource("psn0001");
+    assertThat(result.processed()).isFalse();
+    assertThat(result.error()).isEqualTo(10001);
+  }
+
+  @Test void byteOrderMarkOfAFileIsStripped() throws Exception {
+    File file = new File(dir, "contacts.jsonl");
+    Files.write(file.toPath(), ("\uFEFF" + TEXT + "\r\n").getBytes(StandardCharsets.UTF_8));
+    server.enqueue(uploaded("psn2"));
+    api.uploadResource(request().records(RecordSource.fromFile(file)).build());
+    assertThat(decodeBase64(form(server.takeRequest()).get("data"))).isEqualTo(TEXT);
+  }
+
+  @Test void recordLackingAFieldFailsBeforeSending() throws Exception {
+    UploadRequest bad = request().records(RecordSource.fromText(
+        "{\"name\":\"a\",\"alias\":\"\"}\n{\"name\":\"b\"}")).build();
+    assertThatThrownBy(() -> api.uploadResource(bad))
+        .isInstanceOf(InvalidResourceException.class)
+        .hasMessage("record 2 of OS123.contacts lacks the field alias; every record needs"
+            + " name (non-empty) and alias");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void invalidUtf8FailsBeforeSending() throws Exception {
+    File file = new File(dir, "bad.jsonl");
+    byte[] good = "{\"name\":\"a\",\"alias\":\"\"}\n{\"name\":\"".getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = Arrays.copyOf(good, good.length + 4);
+    bytes[good.length] = (byte) 0xc3; // truncated two-byte sequence
+    bytes[good.length + 1] = '"';
+    bytes[good.length + 2] = '}';
+    bytes[good.length + 3] = '\n';
+    Files.write(file.toPath(), bytes);
+    assertThatThrownBy(() -> api.uploadResource(request().records(RecordSource.fromFile(file)).build()))
+        .isInstanceOf(InvalidResourceException.class)
+        .hasMessage("the resource file bad.jsonl is not valid UTF-8; save it as UTF-8");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void sizeLimitFailsBeforeSending() throws Exception {
+    EntityWebApi small = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY)
+        .maxResourceBytes(50).build();
+    assertThatThrownBy(() -> small.uploadResource(request().build()))
+        .isInstanceOf(InvalidResourceException.class)
+        .hasMessage("the resource text of OS123.contacts exceeds the maximum of 50 bytes at record 2;"
+            + " split the resource or raise maxResourceBytes");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void dimensionMismatchFailsAtBuild() {
+    assertThatThrownBy(() -> request().persParam(PersParam.application("5f1a2b3c")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pers_param {\"appid\":\"5f1a2b3c\"} is for the application dimension but"
+            + " OS123.contacts is defined with the user dimension; use PersParam.user(authId)"
+            + " {\"auth_id\":..}");
+    assertThatThrownBy(() -> request().persParam(PersParam.activation().user().build()).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pers_param {\"uid\":\"\"} is an activation pers_param; an upload needs"
+            + " PersParam.user(authId) {\"auth_id\":..}");
+  }
+
+  @Test void missingPersParamFailsAtBuild() {
+    assertThatThrownBy(() -> UploadRequest.builder().appid("5f1a2b3c").definition(contacts)
+        .records(RecordSource.fromText(TEXT)).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("persParam is required: PersParam.user(authId) {\"auth_id\":..}");
+  }
+
+  @Test void otherNamespaceFailsBeforeSending() {
+    ResourceDefinition other = ResourceDefinition.builder().name("OS999.contacts").mainField("name")
+        .dimension(Dimension.USER).build();
+    assertThatThrownBy(() -> api.uploadResource(request().definition(other).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("res_name OS999.contacts is in namespace OS999 but this client signs for"
+            + " namespace OS123");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void ipWhitelistRefusalSaysWhatToDo() throws Exception {
+    server.enqueue(envelope("20004", "illegal ip", "wapi9", null));
+    assertThatThrownBy(() -> api.uploadResource(request().build()))
+        .isInstanceOfSatisfying(IpNotWhitelistedException.class, e -> {
+          assertThat(e.code()).isEqualTo("20004");
+          assertThat(e.description()).isEqualTo("illegal ip");
+          assertThat(e.sid()).isEqualTo("wapi9");
+        })
+        .hasMessage("IP not in whitelist: this device's public IP address is not on the account's IP"
+            + " whitelist; add it to the whitelist in the console or turn the whitelist off"
+            + " (20004: illegal ip (sid wapi9))");
+  }
+
+  @Test void otherCodesAreTypedRefusals() throws Exception {
+    server.enqueue(envelope("10105", "no permission", "wapi8", null).setResponseCode(403));
+    assertThatThrownBy(() -> api.checkResource("psn1"))
+        .isExactlyInstanceOf(WebApiException.class)
+        .hasMessage("10105: no permission (sid wapi8)");
+    assertThat(server.getRequestCount()).as("no retry without clock skew").isEqualTo(1);
+
+    server.enqueue(envelope("31402", "unknown namespace", "wapi7", null));
+    assertThatThrownBy(() -> api.checkResource("psn1"))
+        .isExactlyInstanceOf(WebApiException.class)
+        .hasMessage("31402: unknown namespace (sid wapi7)");
+  }
+
+  @Test void malformedEnvelopeIsATransportError() {
+    server.enqueue(new MockResponse().setBody("{\"code\":\"00000\",\"desc\":\"ok\",\"sid\":\"s\"}"));
+    assertThatThrownBy(() -> api.checkResource("psn1")).isInstanceOf(IOException.class)
+        .hasMessage("malformed check-resource response (HTTP 200): data is missing");
+    server.enqueue(new MockResponse().setResponseCode(502).setBody("<html>bad gateway</html>"));
+    assertThatThrownBy(() -> api.checkResource("psn1")).isInstanceOf(IOException.class)
+        .hasMessageStartingWith("malformed check-resource response (HTTP 502): ");
+    server.enqueue(envelope("00000", "ok", "s", "{\"sid\":\"psn1\",\"csid\":\"c\"}"));
+    assertThatThrownBy(() -> api.checkResource("psn1")).isInstanceOf(IOException.class)
+        .hasMessage("malformed check-resource response: data.reply is missing (sid s)");
+  }
+
+  @Test void deviceClockAnHourOffUploadsAfterOneCorrectiveRetry() throws Exception {
+    long trueMillis = time.wallMillis();
+    time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
+    String serverDate = DatesKt.toHttpDateString(new Date(trueMillis));
+    server.enqueue(envelope("10105", "checksum expired", "wapi1", null).setHeader("Date", serverDate));
+    server.enqueue(uploaded("psn3").setHeader("Date", serverDate));
+    server.enqueue(checked("psn3", 0, "ok").setHeader("Date", serverDate));
+
+    UploadReceipt receipt = api.uploadResource(request().build());
+    assertThat(receipt.sid()).isEqualTo("psn3");
+
+    RecordedRequest refused = server.takeRequest();
+    RecordedRequest retried = server.takeRequest();
+    assertThat(assertSigned(refused, "OS123", KEY)).isEqualTo(trueMillis / 1000 - 3600);
+    assertThat(assertSigned(retried, "OS123", KEY)).isEqualTo(trueMillis / 1000);
+    assertThat(retried.getHeader("X-Nonce")).isNotEqualTo(refused.getHeader("X-Nonce"));
+    assertThat(retried.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
+    assertThat(receipt.uploadedAtMillis()).isEqualTo(trueMillis);
+
+    // Learnt once: the next request is signed with the server's time straight away.
+    api.checkResource("psn3");
+    assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(trueMillis / 1000);
+    assertThat(server.getRequestCount()).isEqualTo(3);
+  }
+
+  @Test void correctiveRetryHappensAtMostOnce() throws Exception {
+    String farFuture = DatesKt.toHttpDateString(new Date(time.wallMillis() + 7_200_000L));
+    server.enqueue(envelope("10105", "checksum expired", "wapi1", null).setHeader("Date", farFuture));
+    // The server's own clock then jumps as well: the retry is refused again, and surfaces.
+    String evenLater = DatesKt.toHttpDateString(new Date(time.wallMillis() + 14_400_000L));
+    server.enqueue(envelope("10105", "checksum expired", "wapi2", null).setHeader("Date", evenLater));
+    server.enqueue(uploaded("never"));
+    assertThatThrownBy(() -> api.uploadResource(request().build()))
+        .isInstanceOf(WebApiException.class)
+        .hasMessage("10105: checksum expired (sid wapi2)");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test void firstCheckIsNeverSentEarlierThanTenSecondsAfterTheUpload() throws Exception {
+    server.enqueue(uploaded("psn4"));
+    server.enqueue(checked("psn4", 10001, "processing"));
+    server.enqueue(checked("psn4", 0, "processed"));
+    UploadReceipt receipt = api.uploadResource(request().build());
+    long uploadCurTime = assertSigned(server.takeRequest(), "OS123", KEY);
+    time.advance(3, TimeUnit.SECONDS); // the caller starts waiting a little later
+
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 2, TimeUnit.MINUTES, collect(outcomes));
+    assertThat(time.pendingDelaysMillis()).containsExactly(7_000L);
+    time.advance(6_999, TimeUnit.MILLISECONDS);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+
+    time.advance(1, TimeUnit.MILLISECONDS);
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    RecordedRequest check = server.takeRequest();
+    assertThat(check.getPath()).endsWith("/check-resource");
+    assertThat(assertSigned(check, "OS123", KEY)).isEqualTo(uploadCurTime + 10);
+    assertThat(outcomes).isEmpty();
+    assertThat(time.pendingDelaysMillis()).containsExactly(2_000L);
+
+    time.advance(2, TimeUnit.SECONDS);
+    assertThat(outcomes).hasSize(1);
+    assertThat(((CheckResult) outcomes.get(0)).reply()).isEqualTo("processed");
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void checksStopAfterTheBound() throws Exception {
+    server.enqueue(uploaded("psn5"));
+    for (int i = 0; i < EntityWebApi.MAX_CHECKS + 1; i++) {
+      server.enqueue(checked("psn5", 10001, "processing " + (i + 1)));
+    }
+    UploadReceipt receipt = api.uploadResource(request().build());
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 1, TimeUnit.DAYS, collect(outcomes));
+    time.advance(1, TimeUnit.DAYS);
+    assertThat(server.getRequestCount()).isEqualTo(1 + EntityWebApi.MAX_CHECKS);
+    assertThat(outcomes).hasSize(1);
+    CheckResult last = (CheckResult) outcomes.get(0);
+    assertThat(last.processed()).isFalse();
+    assertThat(last.reply()).isEqualTo("processing " + EntityWebApi.MAX_CHECKS);
+  }
+
+  @Test void processedAtTheLastAllowedCheckIsReported() throws Exception {
+    server.enqueue(uploaded("psn6"));
+    for (int i = 0; i < EntityWebApi.MAX_CHECKS - 1; i++) {
+      server.enqueue(checked("psn6", 10001, "processing"));
+    }
+    server.enqueue(checked("psn6", 0, "processed"));
+    UploadReceipt receipt = api.uploadResource(request().build());
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 1, TimeUnit.DAYS, collect(outcomes));
+    time.advance(1, TimeUnit.DAYS);
+    assertThat(((CheckResult) outcomes.get(0)).processed()).isTrue();
+  }
+
+  @Test void deadlineEndsTheWaitWithTheLastResult() throws Exception {
+    server.enqueue(uploaded("psn7"));
+    for (int i = 0; i < 5; i++) server.enqueue(checked("psn7", 10001, "processing"));
+    UploadReceipt receipt = api.uploadResource(request().build());
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 20, TimeUnit.SECONDS, collect(outcomes));
+    time.advance(1, TimeUnit.HOURS);
+    // checks at 10 s, 12 s, 16 s; the next would be at 24 s, past the 20 s deadline
+    assertThat(server.getRequestCount()).isEqualTo(1 + 3);
+    assertThat(((CheckResult) outcomes.get(0)).processed()).isFalse();
+  }
+
+  @Test void cancelledWaitNeverChecks() throws Exception {
+    server.enqueue(uploaded("psn8"));
+    UploadReceipt receipt = api.uploadResource(request().build());
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 1, TimeUnit.MINUTES, collect(outcomes)).cancel();
+    time.advance(1, TimeUnit.HOURS);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(outcomes).isEmpty();
+  }
+
+  @Test void refusalDuringTheWaitIsReportedOnce() throws Exception {
+    server.enqueue(uploaded("psn9"));
+    server.enqueue(envelope("20004", "illegal ip", "w", null));
+    UploadReceipt receipt = api.uploadResource(request().build());
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 1, TimeUnit.MINUTES, collect(outcomes));
+    time.advance(1, TimeUnit.HOURS);
+    assertThat(outcomes).hasSize(1);
+    assertThat(outcomes.get(0)).isInstanceOf(IpNotWhitelistedException.class);
+  }
+
+  @Test void accountKeyNeverShows() throws Exception {
+    List<String> logged = new ArrayList<>();
+    VoiceLinkLog.Sink previous = VoiceLinkLog.sink();
+    VoiceLinkLog.setSink(new VoiceLinkLog.Sink() {
+      @Override public boolean isLoggable(VoiceLinkLog.Level level, String tag) {
+        return true;
+      }
+
+      @Override public void log(VoiceLinkLog.Level level, String tag, String message,
+          @Nullable Throwable error) {
+        logged.add(message + (error != null ? error.toString() : ""));
+      }
+    });
+    try {
+      long trueMillis = time.wallMillis();
+      time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
+      String date = DatesKt.toHttpDateString(new Date(trueMillis));
+      server.enqueue(envelope("10105", "checksum expired", "w", null).setHeader("Date", date));
+      server.enqueue(uploaded("psn10"));
+      api.uploadResource(request().build());
+    } finally {
+      VoiceLinkLog.setSink(previous);
+    }
+    assertThat(logged).isNotEmpty();
+    assertThat(String.join("\n", logged)).doesNotContain(KEY);
+    assertThat(api.toString()).doesNotContain(KEY).contains("OS123");
+    ChecksumSigner signer = ChecksumSigner.builder().namespace("OS123").accountKey(KEY).build();
+    assertThat(signer.toString()).doesNotContain(KEY);
+    assertThat(EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).toString())
+        .doesNotContain(KEY);
+  }
+
+  /** Draws the largest backoff every time, so that waits are predictable; nonces stay random. */
+  static final class CeilingRandom extends Random {
+    private static final long serialVersionUID = 1L;
+
+    CeilingRandom(long seed) {
+      super(seed);
+    }
+
+    @Override public double nextDouble() {
+      return 0.9999999999;
+    }
+  }
+
+  static EntityWebApi.CheckCallback collect(List<Object> outcomes) {
+    return new EntityWebApi.CheckCallback() {
+      @Override public void onResult(CheckResult result) {
+        outcomes.add(result);
+      }
+
+      @Override public void onFailure(Exception error) {
+        outcomes.add(error);
+      }
+    };
+  }
+}

@@ -1,0 +1,190 @@
+package dev.voicelink.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
+import okio.ByteString;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class InteractionChannelTest {
+  ServerClock clock = ServerClock.manual(AuthFlowTest.T0);
+  ReferenceServer server;
+  Platform platform;
+  WebSocket ws;
+  final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+  final BlockingQueue<Integer> failures = new LinkedBlockingQueue<>();
+  final String uid = Ids.authIdForPhone(DefaultConsole.TESTER_PHONE);
+
+  @BeforeEach void start() throws IOException {
+    server = ReferenceServer.builder().clock(clock)
+        .recognizer((audio, rate) -> audio.length == 4 && rate == 16000 ? "call laozhang please" : "")
+        .build().start();
+    platform = new Platform(server);
+  }
+
+  @AfterEach void stop() throws IOException {
+    if (ws != null) ws.cancel();
+    server.close();
+  }
+
+  void connect(String token) {
+    Request.Builder r = new Request.Builder().url(server.baseUrl().replace("http:", "ws:") + "/v2/voicelink/interact");
+    if (token != null) r.header("Authorization", token);
+    ws = Wire.HTTP.newWebSocket(r.build(), new WebSocketListener() {
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        messages.add(text);
+      }
+
+      @Override public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+        failures.add(response == null ? -1 : response.code());
+      }
+    });
+  }
+
+  Map<String, Object> next() throws InterruptedException {
+    String m = messages.poll(5, TimeUnit.SECONDS);
+    assertThat(m).as("a message from the server").isNotNull();
+    return Json.parseObject(m);
+  }
+
+  void uploadContacts() throws IOException {
+    Wire.Answer a = platform.upload(DefaultConsole.CONTACTS, "{\"auth_id\":\"" + uid + "\"}",
+        "{\"name\":\"张三\",\"alias\":\"小张|老张\"}\n{\"name\":\"Li Lei\",\"alias\":\"\"}\n{\"name\":\"Zhang Wei\",\"alias\":\"laozhang\"}");
+    assertThat(a.json()).containsEntry("code", "00000");
+  }
+
+  @Test void firstMessageNamesTheUser() throws Exception {
+    connect((String) platform.deviceToken().get("access_token"));
+    assertThat(next()).containsOnlyKeys("type", "uid").containsEntry("type", "connected").containsEntry("uid", uid);
+  }
+
+  @Test void textWriteFindsEntitiesOnlyOnceInEffectAndOnlyWithPersParam() throws Exception {
+    uploadContacts();
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    String write = "{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"给老张和li lei打电话\",\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\",\"seq\":1}";
+    ws.send(write);
+    assertThat(next().get("entities")).isEqualTo(java.util.Collections.emptyList());
+
+    clock.advance(5, TimeUnit.MINUTES);
+    ws.send(write);
+    Map<String, Object> r = next();
+    assertThat(r).containsEntry("type", "result").containsEntry("seq", 1.0).containsEntry("text", "给老张和li lei打电话");
+    assertThat(r.get("entities")).isEqualTo(java.util.Arrays.asList(
+        Json.obj("res_name", "OS123.contacts", "value", "张三", "matched", "老张"),
+        Json.obj("res_name", "OS123.contacts", "value", "Li Lei", "matched", "Li Lei")));
+
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"给老张打电话\",\"seq\":2}");
+    assertThat(next()).containsEntry("seq", 2.0).containsEntry("entities", java.util.Collections.emptyList());
+  }
+
+  @Test void audioWriteIsCountedAndRecognizedByTheHook() throws Exception {
+    uploadContacts();
+    clock.advance(5, TimeUnit.MINUTES);
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    ws.send("{\"type\":\"write\",\"data_type\":\"audio\",\"sample_rate\":16000,\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\",\"seq\":7}");
+    ws.send(ByteString.of((byte) 1, (byte) 2));
+    ws.send(ByteString.of((byte) 3, (byte) 4));
+    ws.send("{\"type\":\"end\",\"seq\":7}");
+    Map<String, Object> r = next();
+    assertThat(r).containsEntry("seq", 7.0).containsEntry("audio_bytes", 4.0).containsEntry("text", "call laozhang please");
+    assertThat(r.get("entities")).isEqualTo(java.util.Arrays.asList(
+        Json.obj("res_name", "OS123.contacts", "value", "Zhang Wei", "matched", "laozhang")));
+
+    List<RecordedCall> frames = server.journal().calls("/interact");
+    assertThat(frames).extracting(RecordedCall::method).containsExactly("GET", "WS", "WS", "WS", "WS");
+    assertThat(frames.get(1).body()).contains("\"sample_rate\":16000");
+    assertThat(frames.get(1).responseBody()).isEmpty();
+    assertThat(frames.get(2).body()).isEqualTo("<2 bytes of audio>");
+    assertThat(frames.get(4).responseBody()).contains("\"audio_bytes\":4");
+  }
+
+  @Test void applicationAndCustomLevelsTogether() throws Exception {
+    server.console().putEntity(Console.EntityDefinition.create("OS123.family_members", "name", java.util.Arrays.asList("alias"), "family"));
+    Wire.Answer fam = platform.upload("OS123.family_members", "{\"family\":\"f-01\"}", "{\"name\":\"Grandma\",\"alias\":\"nana\"}");
+    assertThat(fam.json()).containsEntry("code", "00000");
+    platform.upload(DefaultConsole.SONGS, "{\"appid\":\"5f1a2b3c\"}", "{\"name\":\"Yesterday\",\"alias\":\"\"}");
+    clock.advance(5, TimeUnit.MINUTES);
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"nana plays yesterday\",\"seq\":3,"
+        + "\"pers_param\":\"{\\\"appid\\\":\\\"\\\",\\\"uid\\\":\\\"\\\",\\\"family\\\":\\\"f-01\\\"}\"}");
+    assertThat(next().get("entities")).isEqualTo(java.util.Arrays.asList(
+        Json.obj("res_name", "OS123.family_members", "value", "Grandma", "matched", "nana"),
+        Json.obj("res_name", "OS123.songs", "value", "Yesterday", "matched", "Yesterday")));
+  }
+
+  @Test void aNewerUploadReplacesTheOlderOnceInEffect() throws Exception {
+    uploadContacts();
+    clock.advance(5, TimeUnit.MINUTES);
+    platform.upload(DefaultConsole.CONTACTS, "{\"auth_id\":\"" + uid + "\"}", "{\"name\":\"Wang Wu\",\"alias\":\"\"}");
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    String write = "{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"li lei or wang wu\",\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\",\"seq\":1}";
+    ws.send(write);
+    assertThat(next().get("entities")).isEqualTo(java.util.Arrays.asList(
+        Json.obj("res_name", "OS123.contacts", "value", "Li Lei", "matched", "Li Lei")));
+    clock.advance(5, TimeUnit.MINUTES);
+    ws.send(write);
+    assertThat(next().get("entities")).isEqualTo(java.util.Arrays.asList(
+        Json.obj("res_name", "OS123.contacts", "value", "Wang Wu", "matched", "Wang Wu")));
+  }
+
+  @Test void upgradeWithoutAValidDeviceTokenIsRefused() throws Exception {
+    connect(null);
+    assertThat(failures.poll(5, TimeUnit.SECONDS)).isEqualTo(401);
+    connect("at_unknown");
+    assertThat(failures.poll(5, TimeUnit.SECONDS)).isEqualTo(401);
+    connect((String) platform.cloudToken().get("access_token"));
+    assertThat(failures.poll(5, TimeUnit.SECONDS)).isEqualTo(403);
+    server.console().accessTokenLifetimeSeconds(10);
+    String token = (String) platform.deviceToken().get("access_token");
+    clock.advance(10, TimeUnit.SECONDS);
+    connect(token);
+    assertThat(failures.poll(5, TimeUnit.SECONDS)).isEqualTo(401);
+  }
+
+  @Test void badMessagesGetErrorsAndTheSessionGoesOn() throws Exception {
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    ws.send("not json");
+    assertThat(next()).containsEntry("type", "error").containsEntry("code", 60001.0);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":4,\"pers_param\":\"{\\\"uid\\\"\"}");
+    assertThat(next()).containsEntry("seq", 4.0).containsEntry("code", 60002.0);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":5,\"pers_param\":\"{\\\"planet\\\":\\\"mars\\\"}\"}");
+    assertThat(next()).containsEntry("code", 60002.0)
+        .containsEntry("desc", "pers_param key planet is not the dimension of any resource");
+    ws.send(ByteString.of((byte) 1));
+    assertThat(next()).containsEntry("code", 60003.0);
+    ws.send("{\"type\":\"end\",\"seq\":6}");
+    assertThat(next()).containsEntry("code", 60003.0);
+    ws.send("{\"type\":\"write\",\"data_type\":\"video\",\"seq\":8}");
+    assertThat(next()).containsEntry("code", 60001.0);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"ok\",\"seq\":9}");
+    assertThat(next()).containsEntry("type", "result").containsEntry("seq", 9.0);
+  }
+
+  @Test void aTokenThatExpiresDuringTheSessionEndsIt() throws Exception {
+    server.console().accessTokenLifetimeSeconds(60);
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    clock.advance(59, TimeUnit.SECONDS);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":1}");
+    assertThat(next()).containsEntry("type", "result");
+    clock.advance(1, TimeUnit.SECONDS);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":2}");
+    assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0);
+  }
+}

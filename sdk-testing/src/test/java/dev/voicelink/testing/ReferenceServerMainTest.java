@@ -1,0 +1,69 @@
+package dev.voicelink.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReferenceServerMainTest {
+  @TempDir File dir;
+
+  @Test void printsAddressesAndCredentialsButNoSecrets() throws IOException {
+    try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[0]).start()) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      ReferenceServerMain.describe(server, new PrintStream(bytes, true, "UTF-8"));
+      String out = new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+      assertThat(out).contains("auth_url      " + server.authUrl(), "platform_url  " + server.platformUrl(),
+          "base_url      " + server.baseUrl(), DefaultConsole.CLIENT_ID, DefaultConsole.DEVICE_ID,
+          DefaultConsole.TESTER_PHONE, "namespace OS123, appid 5f1a2b3c, account key #");
+      assertThat(out).doesNotContain(DefaultConsole.ACCOUNT_KEY, DefaultConsole.CLIENT_SECRET);
+    }
+  }
+
+  @Test void readsAConsoleFileAndAPort() throws IOException {
+    File console = new File(dir, "console.json");
+    Files.write(console.toPath(), ("{\"clients\":[{\"client_id\":\"c1\",\"client_secret\":\"s1\",\"name\":\"Box\","
+        + "\"device_ids\":[\"D1\"]}],\"tester_phones\":[\"13700000000\"],\"accounts\":[{\"namespace\":\"NS9\","
+        + "\"account_key\":\"k9\",\"appid\":\"a9\",\"dynamic_entity_permission\":false,\"ip_whitelist_enabled\":true,"
+        + "\"ip_whitelist\":[\"127.0.0.1\"]}],\"entities\":[{\"res_name\":\"NS9.rooms\",\"main_field\":\"room\","
+        + "\"secondary_fields\":[],\"dimension\":\"house\"}],\"lifetimes\":{\"user_code_seconds\":60,"
+        + "\"poll_interval_seconds\":5,\"access_token_seconds\":3600,\"slow_down\":true}}").getBytes(StandardCharsets.UTF_8));
+    try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[] {"--console", console.getPath()}).start()) {
+      Console c = server.console();
+      assertThat(c.deviceIds("c1")).containsExactly("D1");
+      assertThat(c.testerPhones()).containsExactly("13700000000");
+      assertThat(c.accounts().get(0).dynamicEntityPermission()).isFalse();
+      assertThat(c.accounts().get(0).ipWhitelist()).containsExactly("127.0.0.1");
+      assertThat(c.entities().get(0).dimension()).isEqualTo("house");
+      assertThat(c.userCodeLifetimeSeconds()).isEqualTo(60);
+      assertThat(c.pollIntervalSeconds()).isEqualTo(5);
+      assertThat(c.slowDown()).isTrue();
+    }
+  }
+
+  @Test void badArgumentsAreNamed() {
+    assertThatThrownBy(() -> ReferenceServerMain.fromArgs(new String[] {"--port", "x"}))
+        .hasMessage("--port must be a number 0..65535; was: x");
+    assertThatThrownBy(() -> ReferenceServerMain.fromArgs(new String[] {"--port"})).hasMessage("--port needs a value");
+    assertThatThrownBy(() -> ReferenceServerMain.fromArgs(new String[] {"--colour", "red"}))
+        .hasMessage("unknown option --colour");
+    assertThatThrownBy(() -> ReferenceServerMain.fromArgs(new String[] {"--console", "/nonexistent.json"}))
+        .hasMessage("--console file not found: /nonexistent.json");
+    assertThatThrownBy(() -> Console.fromJson("{\"clients\":[{\"client_id\":1}]}"))
+        .hasMessage("$.clients[].client_id must be a string");
+  }
+
+  @Test void secretsStayOutOfToString() {
+    Console c = Console.defaults();
+    assertThat(c.clients().get(0).toString()).doesNotContain(DefaultConsole.CLIENT_SECRET);
+    assertThat(c.accounts().get(0).toString()).doesNotContain(DefaultConsole.ACCOUNT_KEY);
+    assertThat(c.toString()).doesNotContain(DefaultConsole.CLIENT_SECRET).doesNotContain(DefaultConsole.ACCOUNT_KEY);
+  }
+}
