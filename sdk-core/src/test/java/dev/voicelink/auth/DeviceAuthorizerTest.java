@@ -313,6 +313,22 @@ class DeviceAuthorizerTest {
     assertThat(events.calls).contains("poll 8 authorization_pending 2000");
   }
 
+  @Test void connectionRefusedIsTransient() throws Exception {
+    script.enqueue(deviceCode(2, 600));
+    startFlow();
+    int port = server.getPort();
+    server.shutdown(); // nothing listens on the port any more
+    step(2000);
+    assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
+    try (MockWebServer back = new MockWebServer()) {
+      back.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
+      back.start(port);
+      time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+      assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+      assertThat(back.getRequestCount()).isEqualTo(1);
+    }
+  }
+
   @Test void readTimeoutIsTransient() throws Exception {
     authorizer = authorizer(http.newBuilder().readTimeout(200, TimeUnit.MILLISECONDS).build());
     script.enqueue(deviceCode(2, 600), hang(), token("at-1", "rt-1", 100, CREATED_AT));
