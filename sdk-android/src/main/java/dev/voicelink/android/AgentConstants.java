@@ -7,6 +7,8 @@ package dev.voicelink.android;
  * <p>Message and event values are those of the platform's established device SDK, so that code written
  * against it ports by changing imports. Error codes are this SDK's own; each is listed with its cause in
  * {@code docs/agent.md} and {@code docs/errors.md}.
+ *
+ * <p>Constants only: no instances, no state, usable from any thread.
  */
 public final class AgentConstants {
   private AgentConstants() {
