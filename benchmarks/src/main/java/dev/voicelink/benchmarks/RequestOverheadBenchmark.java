@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Per-request overhead: the same small form POST over a kept-alive loopback connection, with a bare
- * OkHttpClient and with the SDK's interceptors in front. Sampled latency; the figure is the median.
+ * OkHttpClient and with the SDK's interceptors in front (checksum signer; checksum signer and token manager). Sampled latency; the figure is the median.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -35,6 +35,7 @@ public class RequestOverheadBenchmark {
   private LoopbackServer server;
   private OkHttpClient bare;
   private OkHttpClient signed;
+  private OkHttpClient signedWithToken;
   private String url;
 
   @Setup(Level.Trial)
@@ -47,6 +48,9 @@ public class RequestOverheadBenchmark {
             .namespace(DefaultConsole.NAMESPACE)
             .accountKey(DefaultConsole.ACCOUNT_KEY)
             .build())
+        .build();
+    signedWithToken = signed.newBuilder()
+        .addInterceptor(TokenBenchmark.manager().interceptor())
         .build();
   }
 
@@ -64,6 +68,12 @@ public class RequestOverheadBenchmark {
   @Benchmark
   public int checksumSigned() throws IOException {
     return call(signed);
+  }
+
+  /** Both of the SDK's interceptors: the checksum signer and the token manager's. */
+  @Benchmark
+  public int sdkInterceptors() throws IOException {
+    return call(signedWithToken);
   }
 
   private int call(OkHttpClient client) throws IOException {
