@@ -67,6 +67,7 @@ public class EncodingBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
+    Workloads.quietSdkLog();
     records = Workloads.records(size);
     textBytes = ByteString.of(Workloads.text(records));
     definition = Workloads.contacts();

@@ -40,6 +40,7 @@ public class RequestOverheadBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
+    Workloads.quietSdkLog();
     server = new LoopbackServer();
     url = server.url("/v2/voicelink/entity/check-resource");
     bare = new OkHttpClient();
