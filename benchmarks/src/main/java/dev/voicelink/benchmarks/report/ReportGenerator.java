@@ -111,7 +111,7 @@ public final class ReportGenerator {
   private static void machine(StringBuilder md, File file) throws IOException {
     if (!file.isFile()) return;
     Map<String, Object> m = (Map<String, Object>) Results.read(file);
-    md.append("Run on: ").append(m.get("cpu")).append(", ").append(m.get("cores")).append(" cores, ")
+    md.append("Run on: ").append(m.get("cpu")).append(", ").append(intOf(m.get("cores"))).append(" cores, ")
         .append(m.get("memory")).append(", ").append(m.get("os")).append(", ").append(m.get("java"))
         .append("; ").append(m.get("date")).append(".\n\n");
   }
@@ -193,7 +193,7 @@ public final class ReportGenerator {
       Map<String, Object> s = (Map<String, Object>) Results.read(stampede);
       md.append("Stampede: ").append(intOf(s.get("threads"))).append(" threads, ").append(intOf(s.get("trials")))
           .append(" trials against the reference server. Refresh requests per trial: ")
-          .append(s.get("refreshRequestsPerTrial")).append("; all threads got the same new token: ")
+          .append(ints((List<Object>) s.get("refreshRequestsPerTrial"))).append("; all threads got the same new token: ")
           .append(s.get("allThreadsGotTheSameNewToken")).append(". Median time until all hold it: ")
           .append(num(((Number) s.get("stampedeMicrosMedian")).doubleValue() / 1000)).append(" ms, vs one refresh "
           + "round trip: ").append(num(((Number) s.get("singleRefreshMicrosMedian")).doubleValue() / 1000))
@@ -249,6 +249,12 @@ public final class ReportGenerator {
     if (value == null) return;
     md.append("| ").append(label).append(" | ").append(num(((Number) value).doubleValue() / 1024)).append(" KB | ")
         .append(note).append(" |\n");
+  }
+
+  static String ints(List<Object> values) {
+    StringBuilder text = new StringBuilder("[");
+    for (Object value : values) text.append(text.length() > 1 ? ", " : "").append(intOf(value));
+    return text.append(']').toString();
   }
 
   static String intOf(Object value) {
