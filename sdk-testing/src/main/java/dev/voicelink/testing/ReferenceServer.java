@@ -81,7 +81,8 @@ public final class ReferenceServer implements AutoCloseable {
   @Override public void close() throws IOException {
     if (interaction != null) {
       try {
-        interaction.closeAll(CLOSE_HANDSHAKE_MILLIS);
+        interaction.closeAll();
+        interaction.awaitAllClosed(CLOSE_HANDSHAKE_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
