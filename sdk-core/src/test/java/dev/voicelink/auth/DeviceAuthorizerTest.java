@@ -173,6 +173,8 @@ class DeviceAuthorizerTest {
     assertThat(record.clientId()).isEqualTo("vl-speaker-01");
     assertThat(record.expiresInSeconds()).isEqualTo(8_640_000);
     assertThat(record.receivedAtEpochMillis()).isEqualTo(time.wallMillis());
+    assertThat(outcome.toString()).startsWith("DeviceFlowOutcome{AUTHORIZED, TokenRecord{")
+        .doesNotContain("at-1").doesNotContain("rt-1");
     assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 4000L, 6000L);
     assertThat(events.calls).containsExactly("code WDJB-MJHT",
         "poll 1 authorization_pending 2000", "poll 2 authorization_pending 2000",

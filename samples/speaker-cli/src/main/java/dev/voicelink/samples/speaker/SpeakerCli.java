@@ -27,14 +27,14 @@ import picocli.CommandLine.Command;
         "6:the server refused the request (its code and message are printed)"
     },
     subcommands = {
-        CommandLine.HelpCommand.class,
-        DemoCommand.class,
         LoginCommand.class,
         RefreshCommand.class,
         CloudTokenCommand.class,
+        DemoCommand.class,
         SyncCommand.class,
         CheckCommand.class,
-        UploadEntitiesCommand.class
+        UploadEntitiesCommand.class,
+        CommandLine.HelpCommand.class
     })
 public final class SpeakerCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
