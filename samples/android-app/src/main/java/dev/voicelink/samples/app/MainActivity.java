@@ -1,0 +1,374 @@
+package dev.voicelink.samples.app;
+
+import android.app.Activity;
+import android.graphics.Bitmap;
+import android.graphics.Typeface;
+import android.os.Bundle;
+import android.os.Handler;
+import android.os.Looper;
+import android.view.View;
+import android.view.ViewGroup;
+import android.widget.Button;
+import android.widget.EditText;
+import android.widget.ImageView;
+import android.widget.LinearLayout;
+import android.widget.ScrollView;
+import android.widget.TextView;
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlow;
+import dev.voicelink.auth.DeviceFlowListener;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.ResourceDefinition;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import javax.annotation.Nullable;
+
+/**
+ * The whole sample on one screen: authorize the device (user code, link and QR code), then drive the
+ * Agent with CMD_SYNC, CMD_QUERY_SYNC_STATUS, CMD_SET_PARAMS and a text CMD_WRITE, and show every event
+ * as it arrives.
+ *
+ * <p>The config text comes from the intent extra {@link #EXTRA_CONFIG} when present (handy with {@code
+ * adb shell am start --es}), else from the asset {@code voicelink.json}.
+ */
+public final class MainActivity extends Activity {
+  /** A config text that replaces the asset {@code voicelink.json}. */
+  public static final String EXTRA_CONFIG = "dev.voicelink.samples.app.CONFIG";
+  static final String CONFIG_ASSET = "voicelink.json";
+
+  static final String TAG_STATUS = "status";
+  static final String TAG_AUTHORIZE = "authorize";
+  static final String TAG_USER_CODE = "user_code";
+  static final String TAG_LINK = "link";
+  static final String TAG_QR = "qr";
+  static final String TAG_SYNC = "sync";
+  static final String TAG_QUERY = "query";
+  static final String TAG_SET_PARAMS = "set_params";
+  static final String TAG_WRITE_TEXT = "write_text";
+  static final String TAG_WRITE = "write";
+  static final String TAG_EVENT_LOG = "event_log";
+
+  /** How the Activity obtains its Agent; tests may replace it before the Activity starts. */
+  static AgentPort.Factory agentFactory = SdkAgents.FACTORY;
+
+  private final Handler main = new Handler(Looper.getMainLooper());
+  private final Executor mainExecutor = new Executor() {
+    @Override public void execute(Runnable command) {
+      main.post(command);
+    }
+  };
+
+  private @Nullable SampleConfig config;
+  private @Nullable DeviceAuthorizer authorizer;
+  private @Nullable DeviceFlow flow;
+  private @Nullable AgentPort agent;
+  private @Nullable String lastSid;
+  private int syncCount;
+
+  private TextView status;
+  private Button authorize;
+  private TextView userCode;
+  private TextView link;
+  private ImageView qr;
+  private Button sync;
+  private Button query;
+  private Button setParams;
+  private EditText writeText;
+  private Button write;
+  private TextView eventLog;
+  private ScrollView eventScroll;
+
+  @Override protected void onCreate(@Nullable Bundle savedInstanceState) {
+    super.onCreate(savedInstanceState);
+    setContentView(buildViews());
+    try {
+      config = SampleConfig.parse(configText());
+      authorizer = DeviceAuthorizer.builder(config.voiceLinkConfig()).clientId(config.clientId).build();
+      writeText.setText(config.writeText);
+      status.setText("Not authorized. Device " + config.deviceId + " at " + config.authUrl);
+      authorize.setEnabled(true);
+    } catch (IOException | RuntimeException e) {
+      status.setText("Config error: " + e.getMessage());
+      log("config error: " + e.getMessage());
+    }
+  }
+
+  @Override protected void onDestroy() {
+    if (flow != null) flow.cancel();
+    if (agent != null) agent.destroy();
+    agent = null;
+    super.onDestroy();
+  }
+
+  private String configText() throws IOException {
+    String extra = getIntent() == null ? null : getIntent().getStringExtra(EXTRA_CONFIG);
+    if (extra != null) return extra;
+    InputStream in = getAssets().open(CONFIG_ASSET);
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      byte[] buffer = new byte[4096];
+      for (int n; (n = in.read(buffer)) != -1; ) {
+        bytes.write(buffer, 0, n);
+      }
+      return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+    } finally {
+      in.close();
+    }
+  }
+
+  // ---- device authorization ----
+
+  private void startAuthorization() {
+    if (authorizer == null || config == null) return;
+    authorize.setEnabled(false);
+    status.setText("Requesting a code…");
+    log("requesting a device code for " + config.deviceId);
+    flow = authorizer.start(config.deviceId, new DeviceFlowListener() {
+      @Override public void onCodeIssued(DeviceCode code) {
+        showCode(code);
+      }
+
+      @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+        status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
+      }
+
+      @Override public void onOutcome(DeviceFlowOutcome outcome) {
+        authorizationEnded(outcome);
+      }
+    }, mainExecutor);
+  }
+
+  private void showCode(DeviceCode code) {
+    userCode.setText(code.userCode());
+    link.setText(code.link());
+    Bitmap bitmap = QrCodes.bitmap(code.link());
+    if (bitmap != null) {
+      qr.setImageBitmap(bitmap);
+      qr.setVisibility(View.VISIBLE);
+    }
+    status.setText("Open the link or scan the code, then authorize");
+    log("user code " + code.userCode() + ", link " + code.link());
+  }
+
+  private void authorizationEnded(DeviceFlowOutcome outcome) {
+    flow = null;
+    TokenRecord token = outcome.token();
+    if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED || token == null) {
+      Exception failure = outcome.failure();
+      status.setText("Not authorized: " + outcome.kind());
+      log("authorization ended: " + outcome.kind() + (failure == null ? "" : " (" + failure.getMessage() + ")"));
+      authorize.setEnabled(true);
+      return;
+    }
+    status.setText("Authorized; connecting…");
+    log("authorized");
+    userCode.setText("");
+    link.setText("");
+    qr.setVisibility(View.GONE);
+    startAgent(token);
+  }
+
+  // ---- the Agent ----
+
+  private void startAgent(TokenRecord token) {
+    if (config == null) return;
+    try {
+      agent = agentFactory.create(this, config.text, token, new AgentPort.Listener() {
+        @Override public void onEvent(int eventType, int arg1, int arg2, String info, Map<String, String> data) {
+          onAgentEvent(eventType, arg1, arg2, info, data);
+        }
+      });
+    } catch (RuntimeException e) {
+      status.setText("Agent error: " + e.getMessage());
+      log("agent not created: " + e.getMessage());
+    }
+  }
+
+  private void onAgentEvent(int eventType, int arg1, int arg2, String info, Map<String, String> data) {
+    log(EventLog.event(eventType, arg1, arg2, info, data));
+    switch (eventType) {
+      case Commands.EVENT_CONNECTED_TO_SERVER:
+        status.setText("Connected");
+        setConnected(true);
+        break;
+      case Commands.EVENT_SERVER_DISCONNECTED:
+        status.setText("Disconnected");
+        setConnected(false);
+        break;
+      case Commands.EVENT_CMD_RETURN:
+        if (arg1 == Commands.CMD_SYNC && arg2 == 0 && data.get("sid") != null) {
+          lastSid = data.get("sid");
+          query.setEnabled(true);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private void setConnected(boolean connected) {
+    sync.setEnabled(connected);
+    setParams.setEnabled(connected);
+    write.setEnabled(connected);
+    query.setEnabled(connected && lastSid != null);
+  }
+
+  private void syncContacts() {
+    if (config == null) return;
+    try {
+      ResourceDefinition contacts = ResourceDefinition.builder()
+          .name(config.contactsResource)
+          .mainField("name")
+          .secondaryFields("alias")
+          .dimension(Dimension.USER)
+          .build();
+      byte[] data = Commands.syncUserResource(contacts, sampleContacts());
+      send(Commands.CMD_SYNC, Commands.SYNC_DATA_SCHEMA, Commands.syncParams("contacts-" + (++syncCount)), data);
+    } catch (IOException | RuntimeException e) {
+      log("contacts not synced: " + e.getMessage());
+    }
+  }
+
+  private void queryStatus() {
+    if (lastSid == null) return;
+    send(Commands.CMD_QUERY_SYNC_STATUS, Commands.SYNC_DATA_SCHEMA, Commands.queryParams(lastSid), null);
+  }
+
+  private void setPersParam() {
+    send(Commands.CMD_SET_PARAMS, 0, Commands.setParams(Commands.USER_PERS_PARAM), null);
+  }
+
+  private void writeText() {
+    byte[] text = writeText.getText().toString().getBytes(StandardCharsets.UTF_8);
+    send(Commands.CMD_WRITE, 0, Commands.textWriteParams(Commands.USER_PERS_PARAM), text);
+  }
+
+  private void send(int msgType, int arg1, String params, @Nullable byte[] data) {
+    if (agent == null) return;
+    log(EventLog.command(msgType, arg1, params, data));
+    agent.sendMessage(msgType, arg1, 0, params, data);
+  }
+
+  /** The phone's contacts, as an app would read them from the contacts provider. */
+  static List<Map<String, String>> sampleContacts() {
+    List<Map<String, String>> contacts = new ArrayList<>();
+    contacts.add(contact("Zhang San", "Old Zhang"));
+    contacts.add(contact("Li Si", ""));
+    contacts.add(contact("Wang Wu", "Xiao Wang"));
+    return contacts;
+  }
+
+  private static Map<String, String> contact(String name, String alias) {
+    Map<String, String> record = new LinkedHashMap<>();
+    record.put("name", name);
+    record.put("alias", alias);
+    return record;
+  }
+
+  // ---- views ----
+
+  private void log(String line) {
+    if (eventLog.length() > 0) eventLog.append("\n");
+    eventLog.append(line);
+    eventScroll.post(new Runnable() {
+      @Override public void run() {
+        eventScroll.fullScroll(View.FOCUS_DOWN);
+      }
+    });
+  }
+
+  private View buildViews() {
+    int pad = dp(12);
+    LinearLayout root = new LinearLayout(this);
+    root.setOrientation(LinearLayout.VERTICAL);
+    root.setPadding(pad, pad, pad, pad);
+
+    status = text(TAG_STATUS, 16);
+    root.addView(status);
+    authorize = button(TAG_AUTHORIZE, "Authorize this device");
+    authorize.setOnClickListener(new View.OnClickListener() {
+      @Override public void onClick(View v) {
+        startAuthorization();
+      }
+    });
+    root.addView(authorize);
+    userCode = text(TAG_USER_CODE, 28);
+    userCode.setTypeface(Typeface.MONOSPACE, Typeface.BOLD);
+    root.addView(userCode);
+    link = text(TAG_LINK, 14);
+    link.setTextIsSelectable(true);
+    root.addView(link);
+    qr = new ImageView(this);
+    qr.setTag(TAG_QR);
+    qr.setVisibility(View.GONE);
+    qr.setAdjustViewBounds(true);
+    root.addView(qr, new LinearLayout.LayoutParams(dp(180), dp(180)));
+
+    LinearLayout commands = new LinearLayout(this);
+    commands.setOrientation(LinearLayout.HORIZONTAL);
+    sync = button(TAG_SYNC, "Sync contacts");
+    query = button(TAG_QUERY, "Query status");
+    setParams = button(TAG_SET_PARAMS, "Set pers_param");
+    View.OnClickListener onCommand = new View.OnClickListener() {
+      @Override public void onClick(View v) {
+        if (v == sync) syncContacts();
+        else if (v == query) queryStatus();
+        else if (v == setParams) setPersParam();
+        else if (v == write) writeText();
+      }
+    };
+    for (Button b : new Button[] {sync, query, setParams}) {
+      b.setOnClickListener(onCommand);
+      commands.addView(b, new LinearLayout.LayoutParams(0, ViewGroup.LayoutParams.WRAP_CONTENT, 1));
+    }
+    root.addView(commands);
+
+    LinearLayout writeRow = new LinearLayout(this);
+    writeRow.setOrientation(LinearLayout.HORIZONTAL);
+    writeText = new EditText(this);
+    writeText.setTag(TAG_WRITE_TEXT);
+    writeText.setSingleLine(true);
+    writeRow.addView(writeText, new LinearLayout.LayoutParams(0, ViewGroup.LayoutParams.WRAP_CONTENT, 1));
+    write = button(TAG_WRITE, "Write text");
+    write.setOnClickListener(onCommand);
+    writeRow.addView(write);
+    root.addView(writeRow);
+
+    eventLog = text(TAG_EVENT_LOG, 12);
+    eventLog.setTypeface(Typeface.MONOSPACE);
+    eventLog.setTextIsSelectable(true);
+    eventScroll = new ScrollView(this);
+    eventScroll.addView(eventLog);
+    root.addView(eventScroll, new LinearLayout.LayoutParams(ViewGroup.LayoutParams.MATCH_PARENT, 0, 1));
+    return root;
+  }
+
+  private TextView text(String tag, int sp) {
+    TextView view = new TextView(this);
+    view.setTag(tag);
+    view.setTextSize(sp);
+    return view;
+  }
+
+  private Button button(String tag, String label) {
+    Button button = new Button(this);
+    button.setTag(tag);
+    button.setText(label);
+    button.setEnabled(false);
+    return button;
+  }
+
+  private int dp(int value) {
+    return Math.round(value * getResources().getDisplayMetrics().density);
+  }
+}
