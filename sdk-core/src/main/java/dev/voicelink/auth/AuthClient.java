@@ -7,6 +7,7 @@ import javax.annotation.Nullable;
 import okhttp3.Call;
 import okhttp3.FormBody;
 import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -27,10 +28,14 @@ final class AuthClient {
   private static final long MAX_EXPIRES_IN_SECONDS = 1_000_000_000L;
 
   final VoiceLinkConfig config;
+  private final OkHttpClient http;
 
   AuthClient(VoiceLinkConfig config) {
     this.config = config;
     config.authUrl(); // fail at once, naming the setting, if auth_url is missing
+    // No silent retries: every request the server sees is one the flow scheduled, so polls keep
+    // their interval, and a lost refresh answer is not replayed with a refresh token already used.
+    this.http = config.httpClient().newBuilder().retryOnConnectionFailure(false).build();
   }
 
   Call deviceCodeCall(String clientId, String deviceId) {
@@ -73,7 +78,7 @@ final class AuthClient {
 
   private Call call(String url, RequestBody body) {
     Request request = new Request.Builder().url(url).post(body).build();
-    return config.httpClient().newCall(request);
+    return http.newCall(request);
   }
 
   private static RequestBody json(String... namesAndValues) {

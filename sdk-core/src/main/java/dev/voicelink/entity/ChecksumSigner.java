@@ -24,7 +24,9 @@ import okio.ByteString;
  * its checksum goes over the wire.
  *
  * <p>Clock skew: the server accepts a checksum for 5 minutes around its own time. When it refuses a
- * checksum ({@code code} {@value #CHECKSUM_REFUSED}) and the response's {@code Date} header is more than
+ * request with {@code code} {@value #STALE_TIME} (time outside the window) or {@value #CHECKSUM_REFUSED}
+ * (illegal access, which some deployments answer for a stale time too) and the response's {@code Date}
+ * header is more than
  * {@linkplain SkewCorrectedClock#TOLERANCE_MILLIS a minute} away from the {@code X-CurTime} that was
  * sent, the signer learns the server's time from that header, signs the request again with a new nonce
  * and sends it once more. It retries at most once per request; any other refusal passes through.
@@ -35,6 +37,8 @@ import okio.ByteString;
 public final class ChecksumSigner implements Interceptor {
   /** The web API code of a refused checksum (wrong key, expired or future {@code X-CurTime}). */
   public static final String CHECKSUM_REFUSED = "10105";
+  /** The web API code of an {@code X-CurTime} more than 5 minutes away from the server's time. */
+  public static final String STALE_TIME = "10113";
   private static final String TAG = "entity";
   private static final long PEEK_BYTES = 16 * 1024;
 
@@ -68,7 +72,7 @@ public final class ChecksumSigner implements Interceptor {
     Date serverDate = response.headers().getDate("Date");
     if (serverDate == null
         || Math.abs(serverDate.getTime() - signedAt) <= SkewCorrectedClock.TOLERANCE_MILLIS
-        || !CHECKSUM_REFUSED.equals(envelopeCode(response))) {
+        || !isTimeRefusal(envelopeCode(response))) {
       return response;
     }
     learn(serverDate.getTime());
@@ -76,6 +80,10 @@ public final class ChecksumSigner implements Interceptor {
         + " s away from the server's Date; signing again with the server's time");
     response.close();
     return chain.proceed(sign(request, nowMillis()));
+  }
+
+  private static boolean isTimeRefusal(@Nullable String code) {
+    return STALE_TIME.equals(code) || CHECKSUM_REFUSED.equals(code);
   }
 
   private Request sign(Request request, long wallMillis) {

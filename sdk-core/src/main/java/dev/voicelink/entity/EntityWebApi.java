@@ -3,8 +3,10 @@ package dev.voicelink.entity;
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
+import java.security.SecureRandom;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -48,11 +50,14 @@ public final class EntityWebApi {
   static final int MAX_CHECKS = 20;
   static final long FIRST_BACKOFF_MILLIS = 2_000L;
   static final long MAX_BACKOFF_MILLIS = 30_000L;
+  /** Jitter may draw a wait near zero; a check right after the previous one learns nothing. */
+  static final long MIN_BACKOFF_MILLIS = 1_000L;
 
   private final VoiceLinkConfig config;
   private final ChecksumSigner signer;
   private final OkHttpClient client;
   private final long maxResourceBytes;
+  private final Backoff backoff;
 
   private EntityWebApi(Builder builder) {
     this.config = builder.config;
@@ -60,7 +65,10 @@ public final class EntityWebApi {
         .namespace(builder.namespace)
         .accountKey(builder.accountKey)
         .clock(config.correctedClock());
-    if (builder.random != null) signerBuilder.nonceRandom(builder.random);
+    Random random = builder.random != null ? builder.random : new SecureRandom();
+    signerBuilder.nonceRandom(random);
+    this.backoff = new Backoff(FIRST_BACKOFF_MILLIS, MAX_BACKOFF_MILLIS, TimeUnit.MILLISECONDS,
+        MAX_CHECKS - 1, random);
     this.signer = signerBuilder.build();
     this.client = config.httpClient().newBuilder().addInterceptor(signer).build();
     this.maxResourceBytes = builder.maxResourceBytes;
@@ -131,7 +139,8 @@ public final class EntityWebApi {
   /**
    * Blocks until the upload is processed or {@code timeout} has passed, and returns the last check's
    * result ({@link CheckResult#processed()} tells which). The first check is made 10 seconds after the
-   * upload, later ones with a doubling backoff (2 s up to 30 s, at most {@value #MAX_CHECKS} checks).
+   * upload, later ones with a jittered doubling backoff (up to 2 s, 4 s, ... 30 s; at least 1 s; at most
+   * {@value #MAX_CHECKS} checks).
    *
    * @throws WebApiException if the server refused a check
    * @throws IOException if the last attempt failed in transport
@@ -201,10 +210,6 @@ public final class EntityWebApi {
     return buffer.readByteString();
   }
 
-  static long backoffMillis(int checksDone) {
-    long delay = FIRST_BACKOFF_MILLIS << Math.min(checksDone - 1, 10);
-    return Math.min(delay, MAX_BACKOFF_MILLIS);
-  }
 
   private final class ProcessedWait implements Cancellable, Runnable {
     private final UploadReceipt receipt;
@@ -250,8 +255,13 @@ public final class EntityWebApi {
         finish(result, null);
         return;
       }
-      long delayNanos = TimeUnit.MILLISECONDS.toNanos(backoffMillis(checks));
-      if (checks >= MAX_CHECKS || clock.monotonicNanos() + delayNanos > deadlineNanos) {
+      if (!backoff.allows(checks)) {
+        finish(result, failure);
+        return;
+      }
+      long delayNanos = TimeUnit.MILLISECONDS.toNanos(
+          Math.max(MIN_BACKOFF_MILLIS, backoff.delayMillis(checks)));
+      if (clock.monotonicNanos() + delayNanos > deadlineNanos) {
         finish(result, failure);
         return;
       }
@@ -310,8 +320,8 @@ public final class EntityWebApi {
       return this;
     }
 
-    /** Where nonces come from; defaults to a {@link java.security.SecureRandom}. */
-    public Builder nonceRandom(Random random) {
+    /** Where nonces and backoff jitter come from; defaults to a {@link SecureRandom}. */
+    public Builder random(Random random) {
       if (random == null) throw new IllegalArgumentException("random must not be null");
       this.random = random;
       return this;

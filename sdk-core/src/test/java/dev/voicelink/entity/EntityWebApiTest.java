@@ -49,7 +49,7 @@ class EntityWebApiTest {
     config = VoiceLinkConfig.builder().baseUrl(server.url("/").toString())
         .clock(time).scheduler(time).build();
     api = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY)
-        .nonceRandom(new Random(7)).build();
+        .random(new CeilingRandom(7)).build();
   }
 
   @AfterEach void tearDown() throws IOException {
@@ -402,6 +402,19 @@ class EntityWebApiTest {
     assertThat(signer.toString()).doesNotContain(KEY);
     assertThat(EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).toString())
         .doesNotContain(KEY);
+  }
+
+  /** Draws the largest backoff every time, so that waits are predictable; nonces stay random. */
+  static final class CeilingRandom extends Random {
+    private static final long serialVersionUID = 1L;
+
+    CeilingRandom(long seed) {
+      super(seed);
+    }
+
+    @Override public double nextDouble() {
+      return 0.9999999999;
+    }
   }
 
   static EntityWebApi.CheckCallback collect(List<Object> outcomes) {

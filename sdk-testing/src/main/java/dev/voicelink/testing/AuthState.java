@@ -123,4 +123,14 @@ final class AuthState {
   synchronized TokenGrant anyAccessToken(String accessToken) {
     return byAccess.get(accessToken);
   }
+
+  /** Counts and grant states, for tests proving that a refused request changed nothing. */
+  synchronized String summary() {
+    StringBuilder sb = new StringBuilder("grants=" + byDeviceCode.size() + " access=" + byAccess.size()
+        + " refresh=" + byRefresh.size());
+    java.util.List<String> states = new java.util.ArrayList<>();
+    for (DeviceGrant g : byDeviceCode.values()) states.add(g.userCode + ":" + g.state + ":" + g.intervalMillis);
+    java.util.Collections.sort(states);
+    return sb.append(' ').append(states).toString();
+  }
 }

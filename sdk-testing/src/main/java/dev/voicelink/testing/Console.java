@@ -309,7 +309,7 @@ public final class Console {
 
     /** A short, non-reversible fingerprint of the account key, for printing. */
     public String accountKeyFingerprint() {
-      return Ids.md5Hex("fingerprint:" + accountKey).substring(0, 8);
+      return Ids.fingerprint(accountKey);
     }
 
     @Override public String toString() {

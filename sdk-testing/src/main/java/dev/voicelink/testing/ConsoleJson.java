@@ -94,9 +94,8 @@ final class ConsoleJson {
   private static Long number(Map<String, Object> m, String key) {
     Object v = m.get(key);
     if (v == null) return null;
-    if (!(v instanceof Double) || ((Double) v) != Math.rint((Double) v)) {
-      throw new IllegalArgumentException("$.lifetimes." + key + " must be a whole number");
-    }
-    return ((Double) v).longValue();
+    Long n = Json.wholeNumber(v);
+    if (n == null) throw new IllegalArgumentException("$.lifetimes." + key + " must be a whole number");
+    return n;
   }
 }

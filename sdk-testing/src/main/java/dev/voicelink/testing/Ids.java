@@ -43,6 +43,11 @@ final class Ids {
     }
   }
 
+  /** A short, non-reversible fingerprint of a secret, for printing. */
+  static String fingerprint(String secret) {
+    return md5Hex("fingerprint:" + secret).substring(0, 8);
+  }
+
   static boolean constantTimeEquals(String a, String b) {
     return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Logger;
+import okhttp3.Headers;
 import okhttp3.Response;
 import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
@@ -25,6 +26,8 @@ final class InteractionChannel {
   static final int AUDIO_TOO_LARGE = 60004;
   static final int TOKEN_EXPIRED = 60005;
   static final long MAX_AUDIO_BYTES = 16L * 1024 * 1024;
+  /** The journal's method for a frame received on an open channel. */
+  static final String FRAME = "WS";
   private static final Logger LOG = Logger.getLogger(InteractionChannel.class.getName());
 
   private final Console console;
@@ -32,9 +35,11 @@ final class InteractionChannel {
   private final ResourceStore store;
   private final ServerClock clock;
   private final SpeechRecognizer recognizer;
+  private final Journal journal;
 
   InteractionChannel(Console console, AuthState auth, ResourceStore store, ServerClock clock,
-      SpeechRecognizer recognizer) {
+      SpeechRecognizer recognizer, Journal journal) {
+    this.journal = journal;
     this.console = console;
     this.auth = auth;
     this.store = store;
@@ -67,7 +72,7 @@ final class InteractionChannel {
 
   private final class Session extends WebSocketListener {
     private final AuthState.TokenGrant grant;
-    private Integer audioSeq;
+    private long audioSeq;
     private int sampleRate;
     private String audioPersParam;
     private Buffer audio;
@@ -81,95 +86,88 @@ final class InteractionChannel {
     }
 
     @Override public void onMessage(WebSocket ws, String text) {
-      if (clock.nowMillis() >= grant.accessExpiresAt) {
-        ws.send(error(null, TOKEN_EXPIRED, "the access token has expired; reconnect with a fresh token"));
-        ws.close(4401, "token expired");
-        return;
-      }
-      Map<String, Object> m = Json.parseObject(text);
-      if (m == null) {
-        ws.send(error(null, BAD_MESSAGE, "a text frame must be a JSON object"));
-        return;
-      }
-      Object seqValue = m.get("seq");
-      Long seq = seqValue instanceof Double && (Double) seqValue >= 0 && ((Double) seqValue) == Math.rint((Double) seqValue)
-          ? ((Double) seqValue).longValue() : null;
-      if (seq == null) {
-        ws.send(error(null, BAD_MESSAGE, "seq must be a non-negative integer"));
-        return;
-      }
-      Object type = m.get("type");
-      if ("write".equals(type)) {
-        write(ws, m, seq);
-      } else if ("end".equals(type)) {
-        end(ws, seq);
-      } else {
-        ws.send(error(seq, BAD_MESSAGE, "type must be write or end; was: " + type));
-      }
+      boolean expired = clock.nowMillis() >= grant.accessExpiresAt;
+      String reply = expired
+          ? error(null, TOKEN_EXPIRED, "the access token has expired; reconnect with a fresh token")
+          : reply(text);
+      journal.record(new RecordedCall(FRAME, Router.INTERACT, Headers.of(), text, clock.nowMillis(), 0,
+          reply == null ? "" : reply));
+      if (reply != null) ws.send(reply);
+      if (expired) ws.close(4401, "token expired");
     }
 
-    private void write(WebSocket ws, Map<String, Object> m, long seq) {
+    @Override public void onMessage(WebSocket ws, ByteString bytes) {
+      String reply = audio(bytes);
+      journal.record(new RecordedCall(FRAME, Router.INTERACT, Headers.of(), "<" + bytes.size() + " bytes of audio>",
+          clock.nowMillis(), 0, reply == null ? "" : reply));
+      if (reply != null) ws.send(reply);
+    }
+
+    /** The answer to a text frame; null when the frame only opens an audio write. */
+    private String reply(String text) {
+      Map<String, Object> m = Json.parseObject(text);
+      if (m == null) return error(null, BAD_MESSAGE, "a text frame must be a JSON object");
+      Long seq = Json.wholeNumber(m.get("seq"));
+      if (seq == null) return error(null, BAD_MESSAGE, "seq must be a non-negative integer");
+      Object type = m.get("type");
+      if ("write".equals(type)) return write(m, seq);
+      if ("end".equals(type)) return end(seq);
+      return error(seq, BAD_MESSAGE, "type must be write or end; was: " + type);
+    }
+
+    private String write(Map<String, Object> m, long seq) {
       if (audio != null) {
-        ws.send(error(seq, BAD_AUDIO_SEQUENCE, "the audio write " + audioSeq + " is still open; send end first"));
-        return;
+        return error(seq, BAD_AUDIO_SEQUENCE, "the audio write " + audioSeq + " is still open; send end first");
       }
       Object persParam = m.get("pers_param");
       if (persParam != null && !(persParam instanceof String)) {
-        ws.send(error(seq, BAD_PERS_PARAM, "pers_param must be JSON text (a string)"));
-        return;
+        return error(seq, BAD_PERS_PARAM, "pers_param must be JSON text (a string)");
       }
       List<Target> targets;
       try {
         targets = targets((String) persParam);
       } catch (IllegalArgumentException e) {
-        ws.send(error(seq, BAD_PERS_PARAM, e.getMessage()));
-        return;
+        return error(seq, BAD_PERS_PARAM, e.getMessage());
       }
       Object dataType = m.get("data_type");
       if ("text".equals(dataType)) {
         Object text = m.get("text");
-        if (!(text instanceof String)) {
-          ws.send(error(seq, BAD_MESSAGE, "a text write needs a string field text"));
-          return;
+        if (!(text instanceof String)) return error(seq, BAD_MESSAGE, "a text write needs a string field text");
+        return result(seq, (String) text, targets, null);
+      }
+      if ("audio".equals(dataType)) {
+        Long rate = Json.wholeNumber(m.get("sample_rate"));
+        if (rate == null || rate == 0 || rate > Integer.MAX_VALUE) {
+          return error(seq, BAD_MESSAGE, "an audio write needs a positive integer sample_rate");
         }
-        ws.send(result(seq, (String) text, targets, null));
-      } else if ("audio".equals(dataType)) {
-        Object rate = m.get("sample_rate");
-        if (!(rate instanceof Double) || ((Double) rate) <= 0 || (Double) rate != Math.rint((Double) rate)) {
-          ws.send(error(seq, BAD_MESSAGE, "an audio write needs a positive integer sample_rate"));
-          return;
-        }
-        audioSeq = (int) seq;
-        sampleRate = ((Double) rate).intValue();
+        audioSeq = seq;
+        sampleRate = rate.intValue();
         audioPersParam = (String) persParam;
         audio = new Buffer();
-      } else {
-        ws.send(error(seq, BAD_MESSAGE, "data_type must be text or audio; was: " + dataType));
+        return null;
       }
+      return error(seq, BAD_MESSAGE, "data_type must be text or audio; was: " + dataType);
     }
 
-    @Override public void onMessage(WebSocket ws, ByteString bytes) {
-      if (audio == null) {
-        ws.send(error(null, BAD_AUDIO_SEQUENCE, "binary frames must follow an audio write"));
-        return;
-      }
+    /** Adds a binary frame to the open audio write; an error when there is none or it grows too large. */
+    private String audio(ByteString bytes) {
+      if (audio == null) return error(null, BAD_AUDIO_SEQUENCE, "binary frames must follow an audio write");
       if (audio.size() + bytes.size() > MAX_AUDIO_BYTES) {
-        ws.send(error((long) audioSeq, AUDIO_TOO_LARGE, "an audio write may hold at most " + MAX_AUDIO_BYTES + " bytes"));
         audio = null;
-        return;
+        return error(audioSeq, AUDIO_TOO_LARGE, "an audio write may hold at most " + MAX_AUDIO_BYTES + " bytes");
       }
       audio.write(bytes);
+      return null;
     }
 
-    private void end(WebSocket ws, long seq) {
+    private String end(long seq) {
       if (audio == null || audioSeq != seq) {
-        ws.send(error(seq, BAD_AUDIO_SEQUENCE, "end must close the open audio write" + (audio == null ? "; none is open" : " " + audioSeq)));
-        return;
+        return error(seq, BAD_AUDIO_SEQUENCE, "end must close the open audio write"
+            + (audio == null ? "; none is open" : " " + audioSeq));
       }
       byte[] bytes = audio.readByteArray();
       audio = null;
-      String text = recognizer.recognize(bytes, sampleRate);
-      ws.send(result(seq, text, targets(audioPersParam), (long) bytes.length));
+      return result(seq, recognizer.recognize(bytes, sampleRate), targets(audioPersParam), (long) bytes.length);
     }
 
     private String result(long seq, String text, List<Target> targets, Long audioBytes) {

@@ -36,13 +36,7 @@ public final class Journal extends AbstractList<RecordedCall> {
 
   /** How many recorded calls have a path (query excluded) ending with {@code pathSuffix}. */
   public synchronized int count(String pathSuffix) {
-    int n = 0;
-    for (RecordedCall c : calls) {
-      String p = c.path();
-      int q = p.indexOf('?');
-      if ((q < 0 ? p : p.substring(0, q)).endsWith(pathSuffix)) n++;
-    }
-    return n;
+    return calls(pathSuffix).size();
   }
 
   /** The calls whose path (query excluded) ends with {@code pathSuffix}, in order. */

@@ -30,6 +30,13 @@ final class Json {
     return o instanceof Map ? (Map<String, Object>) o : null;
   }
 
+  /** A JSON number that is a whole number &gt;= 0, as a long; null for anything else. */
+  static Long wholeNumber(Object value) {
+    if (!(value instanceof Double)) return null;
+    double d = (Double) value;
+    return d >= 0 && d == Math.rint(d) && d <= Long.MAX_VALUE ? (long) d : null;
+  }
+
   static String write(Object value) {
     return WRITER.toJson(value);
   }

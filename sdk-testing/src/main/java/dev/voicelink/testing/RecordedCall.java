@@ -6,6 +6,9 @@ import okhttp3.Headers;
  * One request the server received and what it answered. Immutable.
  *
  * <p>Faulted calls that never got an answer have {@link #responseStatus()} -1. WebSocket upgrades answer 101.
+ * Each frame received on an open interaction channel is recorded too, with method {@code WS}, the frame's
+ * text as body (binary frames as {@code <N bytes of audio>}), status 0 and the server's reply (if any) as
+ * response body.
  */
 public final class RecordedCall {
   private final String method;

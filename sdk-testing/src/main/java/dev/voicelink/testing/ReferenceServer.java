@@ -59,7 +59,7 @@ public final class ReferenceServer implements AutoCloseable {
     AuthService auth = new AuthService(console, authState, base + Router.VERIFY);
     WebApiService webApi = new WebApiService(console, resources, callerIp);
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
-    InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer);
+    InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
     server.setDispatcher(new Router(clock, journal, faults, auth, verificationPage,
         webApi::upload, webApi::check, platform::upload, interact::upgrade));
     started = true;
@@ -132,6 +132,11 @@ public final class ReferenceServer implements AutoCloseable {
 
   void smsListener(VerificationPage.SmsListener listener) {
     verificationPage.smsListener(listener);
+  }
+
+  /** Everything a request could change, summarized; equal before and after a refused request. */
+  String stateSummary() {
+    return authState.summary() + " uploads=" + resources.size() + " " + verificationPage.summary();
   }
 
   @Override public String toString() {

@@ -93,7 +93,7 @@ public final class ReferenceServerMain {
     out.println("  verification  " + server.verificationUri());
     for (Console.Client client : c.clients()) {
       out.println("  client        " + client.clientId() + " (" + client.name() + "), client secret #"
-          + Ids.md5Hex("fingerprint:" + client.clientSecret()).substring(0, 8) + ", devices " + c.deviceIds(client.clientId()));
+          + Ids.fingerprint(client.clientSecret()) + ", devices " + c.deviceIds(client.clientId()));
     }
     out.println("  tester phones " + c.testerPhones());
     for (Console.Account a : c.accounts()) {

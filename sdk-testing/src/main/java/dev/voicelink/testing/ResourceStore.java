@@ -75,4 +75,8 @@ final class ResourceStore {
   private static String key(String resName, String owner) {
     return resName + '\n' + owner;
   }
+
+  synchronized int size() {
+    return bySid.size();
+  }
 }

@@ -28,7 +28,8 @@ public final class SimulatedTester {
 
   private final ReferenceServer server;
   private final String phone;
-  private final OkHttpClient http = new OkHttpClient.Builder()
+  /** One client for all testers: its threads and connections are shared, as OkHttp recommends. */
+  private static final OkHttpClient HTTP = new OkHttpClient.Builder()
       .callTimeout(10, TimeUnit.SECONDS)
       .build();
 
@@ -75,7 +76,7 @@ public final class SimulatedTester {
   }
 
   private String page(Request request, String step) throws IOException {
-    try (Response response = http.newCall(request).execute()) {
+    try (Response response = HTTP.newCall(request).execute()) {
       ResponseBody body = response.body();
       String html = body == null ? "" : body.string();
       if (!response.isSuccessful()) {

@@ -63,6 +63,10 @@ final class VerificationPage {
     return lastSms.get(phone);
   }
 
+  synchronized String summary() {
+    return "sms=" + smsCodes.size() + " sessions=" + sessions.size();
+  }
+
   MockResponse handle(HttpCall call) {
     String sub = call.route.substring(basePath.length());
     Map<String, String> form;

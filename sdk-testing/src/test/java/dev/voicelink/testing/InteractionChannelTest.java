@@ -102,6 +102,13 @@ class InteractionChannelTest {
     assertThat(r).containsEntry("seq", 7.0).containsEntry("audio_bytes", 4.0).containsEntry("text", "call laozhang please");
     assertThat(r.get("entities")).isEqualTo(java.util.Arrays.asList(
         Json.obj("res_name", "OS123.contacts", "value", "Zhang Wei", "matched", "laozhang")));
+
+    List<RecordedCall> frames = server.journal().calls("/interact");
+    assertThat(frames).extracting(RecordedCall::method).containsExactly("GET", "WS", "WS", "WS", "WS");
+    assertThat(frames.get(1).body()).contains("\"sample_rate\":16000");
+    assertThat(frames.get(1).responseBody()).isEmpty();
+    assertThat(frames.get(2).body()).isEqualTo("<2 bytes of audio>");
+    assertThat(frames.get(4).responseBody()).contains("\"audio_bytes\":4");
   }
 
   @Test void applicationAndCustomLevelsTogether() throws Exception {
@@ -167,5 +174,17 @@ class InteractionChannelTest {
     assertThat(next()).containsEntry("code", 60001.0);
     ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"ok\",\"seq\":9}");
     assertThat(next()).containsEntry("type", "result").containsEntry("seq", 9.0);
+  }
+
+  @Test void aTokenThatExpiresDuringTheSessionEndsIt() throws Exception {
+    server.console().accessTokenLifetimeSeconds(60);
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    clock.advance(59, TimeUnit.SECONDS);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":1}");
+    assertThat(next()).containsEntry("type", "result");
+    clock.advance(1, TimeUnit.SECONDS);
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":2}");
+    assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0);
   }
 }

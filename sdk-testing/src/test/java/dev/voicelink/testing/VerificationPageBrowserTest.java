@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +38,9 @@ class VerificationPageBrowserTest {
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--user-data-dir=" + profile.getAbsolutePath());
     browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).build(), options);
+    // A form submit navigates asynchronously: on a loaded machine the next page's elements appear
+    // a moment after click() returns, so lookups wait for them (the assertions stay exact).
+    browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(10));
   }
 
   @AfterEach void stop() throws IOException {

@@ -91,4 +91,25 @@ class WebApiTest {
         .post(Wire.form("sid", sid)).build());
     assertThat(a.json()).containsEntry("code", "31405");
   }
+
+  Map<String, Object> checkAt(long curTimeSeconds) throws IOException {
+    String cur = Long.toString(curTimeSeconds);
+    return Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n", cur, DefaultConsole.ACCOUNT_KEY)
+        .post(Wire.form("sid", "psn0")).build()).json();
+  }
+
+  @Test void curTimeWindowIsFiveMinutesEitherWay() throws IOException {
+    long now = AuthFlowTest.T0 / 1000;
+    assertThat(checkAt(now - 300)).containsEntry("code", "31405");
+    assertThat(checkAt(now + 300)).containsEntry("code", "31405");
+    assertThat(checkAt(now - 301)).containsEntry("code", "10113");
+    assertThat(checkAt(now + 301)).containsEntry("code", "10113");
+  }
+
+  @Test void nonceOf128CharactersIsAccepted() throws IOException {
+    String nonce = new String(new char[128]).replace('\0', 'z');
+    Wire.Answer a = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", nonce, platform.curTime(),
+        DefaultConsole.ACCOUNT_KEY).post(Wire.form("sid", "psn0")).build());
+    assertThat(a.json()).containsEntry("code", "31405");
+  }
 }

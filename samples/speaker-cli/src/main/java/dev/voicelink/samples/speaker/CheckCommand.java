@@ -1,0 +1,45 @@
+package dev.voicelink.samples.speaker;
+
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.entity.EntityWebApi;
+import java.io.File;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Asks the web API whether an upload was processed. */
+@Command(name = "check", mixinStandardHelpOptions = true,
+    description = {"Checks an upload (web API check-resource). Call it at least 10 s after the upload.",
+        "The account key comes from --account-key-file or VOICELINK_ACCOUNT_KEY."})
+final class CheckCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--base-url", required = true, description = "web API address (base_url)")
+  String baseUrl;
+  @Option(names = "--namespace", required = true, description = "account namespace, e.g. OS123")
+  String namespace;
+  @Option(names = "--sid", required = true, description = "the sid printed by sync")
+  String sid;
+  @Option(names = "--account-key-file", description = "file holding the account key")
+  File accountKeyFile;
+  @Option(names = "--json", description = "one JSON object per line on stdout")
+  boolean json;
+
+  @Override public Integer call() {
+    Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
+    return EntityCommands.run(output, () -> {
+      String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
+          "VOICELINK_ACCOUNT_KEY", System.getenv());
+      EntityWebApi api = EntityWebApi.builder(VoiceLinkConfig.builder().baseUrl(baseUrl).build())
+          .namespace(namespace).accountKey(accountKey).build();
+      CheckResult result = api.checkResource(sid);
+      output.record(Output.fields("sid", result.sid(), "csid", result.csid(), "error", result.error(),
+          "reply", result.reply(), "processed", result.processed()),
+          (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
+              + result.reply());
+      return ExitCodes.SUCCESS;
+    });
+  }
+}

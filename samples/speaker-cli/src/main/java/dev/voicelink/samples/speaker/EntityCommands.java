@@ -1,0 +1,54 @@
+package dev.voicelink.samples.speaker;
+
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.entity.InvalidResourceException;
+import dev.voicelink.entity.IpNotWhitelistedException;
+import java.io.IOException;
+import java.text.SimpleDateFormat;
+import java.util.Date;
+import java.util.Locale;
+import java.util.TimeZone;
+
+/** What the entity subcommands share: turning the SDK's three kinds of failure into exit codes. */
+final class EntityCommands {
+  interface Action {
+    int run() throws Exception;
+  }
+
+  private EntityCommands() {
+  }
+
+  static int run(Output output, Action action) {
+    try {
+      return action.run();
+    } catch (InvalidResourceException e) {
+      output.problem("invalid resource, nothing was sent: " + e.getMessage());
+      return ExitCodes.INVALID_INPUT;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      output.problem("invalid input, nothing was sent: " + e.getMessage());
+      return ExitCodes.INVALID_INPUT;
+    } catch (IpNotWhitelistedException e) {
+      output.problem(e.getMessage());
+      return ExitCodes.SERVER_REFUSED;
+    } catch (ServerRefusalException e) {
+      output.problem("the server refused: " + e.getMessage());
+      return ExitCodes.SERVER_REFUSED;
+    } catch (IOException e) {
+      output.problem("failed: " + e.getMessage());
+      return ExitCodes.FAILURE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      output.problem("interrupted");
+      return ExitCodes.FAILURE;
+    } catch (Exception e) {
+      output.problem("failed: " + e);
+      return ExitCodes.FAILURE;
+    }
+  }
+
+  static String iso(long epochMillis) {
+    SimpleDateFormat format = new SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT);
+    format.setTimeZone(TimeZone.getTimeZone("UTC"));
+    return format.format(new Date(epochMillis));
+  }
+}

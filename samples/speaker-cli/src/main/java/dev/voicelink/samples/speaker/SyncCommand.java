@@ -1,0 +1,111 @@
+package dev.voicelink.samples.speaker;
+
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.EntityWebApi;
+import dev.voicelink.entity.PersParam;
+import dev.voicelink.entity.RecordSource;
+import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.entity.UploadReceipt;
+import dev.voicelink.entity.UploadRequest;
+import java.io.File;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Uploads a dynamic entity resource through the signed web API, and optionally waits for it. */
+@Command(name = "sync", mixinStandardHelpOptions = true,
+    description = {"Uploads a dynamic entity resource (web API upload-resource) from a file of JSON"
+        + " lines and prints its sid. With --wait, checks it from 10 s after the upload until it is"
+        + " processed.",
+        "The account key comes from --account-key-file or the environment variable"
+        + " VOICELINK_ACCOUNT_KEY, never from an argument."})
+final class SyncCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--base-url", required = true, description = "web API address (base_url)")
+  String baseUrl;
+  @Option(names = "--namespace", required = true, description = "account namespace, e.g. OS123")
+  String namespace;
+  @Option(names = "--appid", required = true, description = "application identifier")
+  String appid;
+  @Option(names = "--res-name", required = true, description = "<namespace>.<name>, e.g. OS123.contacts")
+  String resName;
+  @Option(names = "--fields", required = true, split = ",",
+      description = "MAIN[,SECONDARY...]: the fields of the resource definition")
+  List<String> fields;
+  @Option(names = "--level", required = true, description = "app, user or custom")
+  String level;
+  @Option(names = "--auth-id", description = "the user's 32-character auth_id (--level user)")
+  String authId;
+  @Option(names = "--dimension", description = "custom dimension name (--level custom)")
+  String dimension;
+  @Option(names = "--value", description = "custom dimension value (--level custom)")
+  String value;
+  @Option(names = "--file", required = true, description = "records: UTF-8 JSON lines")
+  File file;
+  @Option(names = "--account-key-file", description = "file holding the account key")
+  File accountKeyFile;
+  @Option(names = "--wait", description = "check the upload until it is processed")
+  boolean await;
+  @Option(names = "--timeout", defaultValue = "600",
+      description = "seconds to wait with --wait (default ${DEFAULT-VALUE})")
+  long timeoutSeconds;
+  @Option(names = "--json", description = "one JSON object per line on stdout")
+  boolean json;
+
+  @Override public Integer call() {
+    final Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
+    return EntityCommands.run(output, () -> {
+      String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
+          "VOICELINK_ACCOUNT_KEY", System.getenv());
+      Dimension dim;
+      PersParam owner;
+      switch (level) {
+        case "app":
+          dim = Dimension.APPLICATION;
+          owner = PersParam.application(appid);
+          break;
+        case "user":
+          if (authId == null) throw new IllegalArgumentException("--level user needs --auth-id");
+          dim = Dimension.USER;
+          owner = PersParam.user(authId);
+          break;
+        case "custom":
+          if (dimension == null || value == null) {
+            throw new IllegalArgumentException("--level custom needs --dimension NAME and --value V");
+          }
+          dim = Dimension.custom(dimension);
+          owner = PersParam.custom(dimension, value);
+          break;
+        default:
+          throw new IllegalArgumentException("--level must be app, user or custom; was: " + level);
+      }
+      if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
+      ResourceDefinition definition = ResourceDefinition.builder().name(resName)
+          .mainField(fields.get(0))
+          .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
+          .dimension(dim).build();
+      VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(baseUrl).build();
+      EntityWebApi api = EntityWebApi.builder(config).namespace(namespace).accountKey(accountKey)
+          .build();
+      UploadReceipt receipt = api.uploadResource(UploadRequest.builder().appid(appid)
+          .definition(definition).persParam(owner).records(RecordSource.fromFile(file)).build());
+      output.record(Output.fields("sid", receipt.sid(), "csid", receipt.csid()),
+          "uploaded " + definition.name() + ": sid " + receipt.sid() + " (in effect at "
+              + EntityCommands.iso(receipt.inEffectAtMillis()) + ")");
+      if (!await) return ExitCodes.SUCCESS;
+      output.say("checking from " + EntityCommands.iso(receipt.earliestCheckAtMillis()) + " ...");
+      CheckResult result = api.awaitProcessed(receipt, timeoutSeconds, TimeUnit.SECONDS);
+      output.record(Output.fields("sid", result.sid(), "error", result.error(), "reply", result.reply(),
+          "in_effect_at", EntityCommands.iso(receipt.inEffectAtMillis())),
+          (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
+              + result.reply() + "; in effect at " + EntityCommands.iso(receipt.inEffectAtMillis()));
+      return result.processed() ? ExitCodes.SUCCESS : ExitCodes.FAILURE;
+    });
+  }
+}

@@ -1,0 +1,153 @@
+package dev.voicelink.samples.speaker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.testing.Console;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Collections;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EntityCommandsTest {
+  static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  @TempDir File dir;
+  ReferenceServer server;
+
+  @AfterEach void tearDown() throws IOException {
+    if (server != null) server.close();
+  }
+
+  private int run(String... args) {
+    return SpeakerCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+  }
+
+  private ReferenceServer start(ServerClock clock) throws IOException {
+    server = ReferenceServer.builder().console(Console.defaults()).clock(clock).build().start();
+    return server;
+  }
+
+  private File file(String name, String text) throws IOException {
+    File file = new File(dir, name);
+    Files.write(file.toPath(), text.getBytes(StandardCharsets.UTF_8));
+    return file;
+  }
+
+  private String[] sync(String records, String... more) throws IOException {
+    String[] base = {"sync", "--base-url", server.baseUrl(), "--namespace", "OS123",
+        "--appid", DefaultConsole.APPID, "--res-name", "OS123.contacts", "--fields", "name,alias",
+        "--level", "user", "--auth-id", AUTH_ID,
+        "--account-key-file", file("key", DefaultConsole.ACCOUNT_KEY + "\n").getPath(),
+        "--file", file("contacts.jsonl", records).getPath()};
+    String[] all = new String[base.length + more.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(more, 0, all, base.length, more.length);
+    return all;
+  }
+
+  @Test void syncPrintsTheSidAsJson() throws Exception {
+    start(ServerClock.system());
+    assertThat(run(sync("\uFEFF{\"name\":\"张三\",\"alias\":\"\"}\n", "--json"))).isZero();
+    assertThat(out.toString()).matches("\\{\"sid\":\"psn[^\"]+\",\"csid\":\"[^\"]+\"}\\R");
+    assertThat(server.journal().calls("/upload-resource").get(0).responseBody())
+        .contains("\"code\":\"00000\"");
+    assertThat(out.toString() + err).doesNotContain(DefaultConsole.ACCOUNT_KEY);
+  }
+
+  @Test void syncWaitPrintsTheProcessedResult() throws Exception {
+    // 30x: the 10 real seconds before the first check are 5 server minutes, so it is in effect.
+    start(ServerClock.scaled(30));
+    assertThat(run(sync("{\"name\":\"张三\",\"alias\":\"\"}", "--json", "--wait"))).as(err.toString())
+        .isZero();
+    String[] lines = out.toString().split("\\R");
+    assertThat(lines).hasSize(2);
+    assertThat(lines[0]).startsWith("{\"sid\":\"psn");
+    assertThat(lines[1]).matches("\\{\"sid\":\"psn[^\"]+\",\"error\":0,\"reply\":\"in effect since"
+        + " [^\"]+\",\"in_effect_at\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"}");
+  }
+
+  @Test void missingFieldIsInvalidInputAndNothingIsSent() throws Exception {
+    start(ServerClock.system());
+    assertThat(run(sync("{\"name\":\"张三\"}"))).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(err.toString()).isEqualTo("speaker-cli: invalid resource, nothing was sent: record 1 of"
+        + " OS123.contacts lacks the field alias; every record needs name (non-empty) and alias"
+        + System.lineSeparator());
+    assertThat(server.journal()).isEmpty();
+  }
+
+  @Test void missingNamespacePrefixIsInvalidInput() throws Exception {
+    start(ServerClock.system());
+    String[] args = sync("{\"name\":\"a\",\"alias\":\"\"}");
+    args[8] = "contacts";
+    assertThat(run(args)).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(err.toString()).contains("res_name must be <namespace>.<name>, e.g. OS123.contacts;"
+        + " was: contacts (the namespace prefix is missing");
+    assertThat(server.journal()).isEmpty();
+  }
+
+  @Test void ipWhitelistRefusalSaysSoPlainly() throws Exception {
+    start(ServerClock.system());
+    server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE,
+        DefaultConsole.ACCOUNT_KEY, DefaultConsole.APPID)
+        .withIpWhitelist(true, Collections.singletonList("203.0.113.7")));
+    assertThat(run(sync("{\"name\":\"a\",\"alias\":\"\"}"))).isEqualTo(ExitCodes.SERVER_REFUSED);
+    assertThat(err.toString()).startsWith("speaker-cli: IP not in whitelist: this device's public IP"
+        + " address is not on the account's IP whitelist; add it to the whitelist in the console or"
+        + " turn the whitelist off (20004: ");
+  }
+
+  @Test void checkOfAnUnknownSidShowsTheServersCode() throws Exception {
+    start(ServerClock.system());
+    assertThat(run("check", "--base-url", server.baseUrl(), "--namespace", "OS123",
+        "--sid", "psn000000000000", "--account-key-file",
+        file("key", DefaultConsole.ACCOUNT_KEY).getPath())).isEqualTo(ExitCodes.SERVER_REFUSED);
+    assertThat(err.toString()).startsWith("speaker-cli: the server refused: 31405: no upload with sid"
+        + " psn000000000000");
+  }
+
+  @Test void checkAfterSyncAsJson() throws Exception {
+    start(ServerClock.system());
+    assertThat(run(sync("{\"name\":\"a\",\"alias\":\"\"}", "--json"))).isZero();
+    String sid = out.toString().replaceAll("(?s).*\"sid\":\"([^\"]+)\".*", "$1");
+    out.getBuffer().setLength(0);
+    assertThat(run("check", "--base-url", server.baseUrl(), "--namespace", "OS123", "--sid", sid,
+        "--json", "--account-key-file", file("key", DefaultConsole.ACCOUNT_KEY).getPath())).isZero();
+    assertThat(out.toString()).startsWith("{\"sid\":\"" + sid + "\",\"csid\":")
+        .contains("\"error\":1,").contains("\"processed\":false}");
+  }
+
+  @Test void accountKeyIsNeverAnArgument() throws Exception {
+    assertThat(run("sync", "--account-key", "x")).isEqualTo(ExitCodes.INVALID_INPUT);
+  }
+
+  @Test void uploadEntitiesWithAWrongKindOfTokenIsRefused() throws Exception {
+    start(ServerClock.system());
+    assertThat(run("upload-entities", "--platform-url", server.platformUrl(), "--type", "user",
+        "--resource-name", "OS123.contacts", "--file", file("c.jsonl", "{\"name\":\"a\",\"alias\":\"\"}")
+            .getPath(), "--token-file", file("token.json", "{\"version\":1,\"grant\":\"device\",\"client_id\":\"vl-speaker-01\","
+                + "\"token_type\":\"bearer\",\"access_token\":\"not-a-token\",\"refresh_token\":\"r\","
+                + "\"expires_in\":8640000,\"created_at\":1763712000,\"received_at_ms\":1763712000123}")
+            .getPath())).isEqualTo(ExitCodes.SERVER_REFUSED);
+    assertThat(err.toString()).startsWith("speaker-cli: the server refused: 40103: the token is unknown"
+        + " or has expired");
+    assertThat(server.journal().calls("/upload_entities").get(0).header("Authorization"))
+        .isEqualTo("not-a-token");
+  }
+
+  @Test void uploadEntitiesRejectsACustomType() throws Exception {
+    assertThat(run("upload-entities", "--platform-url", "http://127.0.0.1:9", "--type", "family",
+        "--resource-name", "OS123.contacts", "--file", file("c.jsonl", "{}").getPath(),
+        "--token-file", file("t", "tok").getPath())).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(err.toString()).contains("--type must be user, client or device; was: family");
+  }
+}

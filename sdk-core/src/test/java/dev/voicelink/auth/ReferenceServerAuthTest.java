@@ -1,0 +1,215 @@
+package dev.voicelink.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.Endpoint;
+import dev.voicelink.testing.Fault;
+import dev.voicelink.testing.RecordedCall;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import dev.voicelink.testing.SimulatedTester;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SDK's authorization against the reference server, time driven by hand on both sides. */
+class ReferenceServerAuthTest {
+  private static final long START = 1_763_712_000_000L;
+
+  @TempDir File dir;
+  private final VirtualTime time = new VirtualTime(START);
+  private final ServerClock serverClock = ServerClock.manual(START);
+  private ReferenceServer server;
+  private VoiceLinkConfig config;
+  private DeviceAuthorizer authorizer;
+  private final DeviceAuthorizerTest.Events events = new DeviceAuthorizerTest.Events();
+
+  @BeforeEach void setUp() throws Exception {
+    server = ReferenceServer.builder().clock(serverClock).build().start();
+    config = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time).scheduler(time).build();
+    authorizer = DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID)
+        .random(new Random(11)).build();
+  }
+
+  @AfterEach void tearDown() throws Exception {
+    server.close();
+  }
+
+  /** Moves both clocks; runs the client's due tasks and waits for its next wait to be scheduled. */
+  private void tick(long millis, boolean expectNextWait) throws InterruptedException {
+    int before = time.scheduledCount();
+    serverClock.advance(millis, TimeUnit.MILLISECONDS);
+    time.advance(millis, TimeUnit.MILLISECONDS);
+    if (expectNextWait) time.awaitScheduled(before + 1);
+  }
+
+  private DeviceCode startFlow() throws InterruptedException {
+    List<DeviceCode> issued = new ArrayList<>();
+    int before = time.scheduledCount();
+    authorizer.start(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
+      @Override public void onCodeIssued(DeviceCode code) {
+        issued.add(code);
+        events.onCodeIssued(code);
+      }
+
+      @Override public void onPoll(int pollNumber, String result, long next) {
+        events.onPoll(pollNumber, result, next);
+      }
+
+      @Override public void onOutcome(DeviceFlowOutcome outcome) {
+        events.onOutcome(outcome);
+      }
+    }, Runnable::run);
+    time.awaitScheduled(before + 1);
+    return issued.get(0);
+  }
+
+  private TokenRecord authorize() throws Exception {
+    DeviceCode code = startFlow();
+    tick(2000, true);
+    new SimulatedTester(server).approve(code.userCode());
+    tick(2000, false);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    return outcome.token();
+  }
+
+  @Test void testerAuthorizesAndPollsKeepTheServersInterval() throws Exception {
+    server.console().slowDown(true); // the server answers slow_down to any poll that comes too early
+    DeviceCode code = startFlow();
+    assertThat(code.link()).isEqualTo(server.verificationUri() + "?user_code=" + code.userCode());
+    tick(2000, true);
+    tick(2000, true);
+    new SimulatedTester(server).approve(code.userCode());
+    tick(2000, false);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(outcome.token().expiresInSeconds()).isEqualTo(8_640_000L);
+    List<RecordedCall> polls = server.journal().calls("/oauth/ivs/token");
+    assertThat(polls).hasSize(3);
+    long previous = server.journal().calls("/oauth/ivs/device_code").get(0).receivedAtMillis();
+    for (RecordedCall poll : polls) {
+      assertThat(poll.receivedAtMillis() - previous).isGreaterThanOrEqualTo(2000L);
+      assertThat(poll.responseBody()).doesNotContain("slow_down");
+      previous = poll.receivedAtMillis();
+    }
+  }
+
+  @Test void testerRefuses() throws Exception {
+    DeviceCode code = startFlow();
+    new SimulatedTester(server).refuse(code.userCode());
+    tick(2000, false);
+    assertThat(events.await().kind()).isEqualTo(Kind.DENIED);
+  }
+
+  @Test void codeExpiresWhenNobodyActs() throws Exception {
+    startFlow();
+    for (int i = 0; i < 59; i++) tick(2000, true);
+    tick(2000, false);
+    assertThat(events.await().kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(server.journal().count("/oauth/ivs/token")).isEqualTo(59);
+  }
+
+  @Test void serverFaultsDoNotEndTheFlow() throws Exception {
+    DeviceCode code = startFlow();
+    Fault[] faults = {Fault.status(503).times(1), Fault.htmlErrorPage().times(1),
+        Fault.malformedJson().times(1), Fault.emptyBody().times(1),
+        Fault.disconnectAtStart().times(1), Fault.disconnectMidBody().times(1)};
+    for (Fault fault : faults) {
+      server.faults().on(Endpoint.TOKEN, fault);
+      tick(time.pendingDelaysMillis().get(0), true);
+    }
+    new SimulatedTester(server).approve(code.userCode());
+    tick(time.pendingDelaysMillis().get(0), false);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(events.calls.stream().filter(c -> c.contains("transient_failure")).count()).as(events.calls.toString())
+        .isEqualTo(faults.length);
+  }
+
+  @Test void rotationSavesTheNewRecordAndTheOldRefreshTokenStopsWorking() throws Exception {
+    TokenRecord first = authorize();
+    FileTokenStore store = new FileTokenStore(new File(dir, "token.json"));
+    TokenManager manager = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+        .store(store).build();
+    manager.setRecord(first);
+
+    TokenRecord second = manager.refresh();
+    assertThat(second.refreshToken()).isNotEqualTo(first.refreshToken());
+    assertThat(new FileTokenStore(store.file()).load()).isEqualTo(second);
+
+    TokenManager stale = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+        .store(new InMemoryTokenStore(first)).build();
+    assertThatThrownBy(stale::refresh).isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_refresh_token: refresh_token is unknown or was already used");
+    assertThat(stale.state()).isEqualTo(TokenManager.State.REAUTHORIZATION_REQUIRED);
+    assertThat(manager.accessToken()).isEqualTo(second.accessToken());
+  }
+
+  @Test void fiftyConcurrentCallersOnAnExpiredTokenMakeOneRefreshRequest() throws Exception {
+    server.console().accessTokenLifetimeSeconds(3600);
+    TokenManager manager = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+        .store(new InMemoryTokenStore()).build();
+    manager.setRecord(authorize());
+    serverClock.advance(2, TimeUnit.HOURS);
+    time.advance(2, TimeUnit.HOURS);
+    server.faults().on(Endpoint.TOKEN, Fault.delay(300).times(1));
+
+    ExecutorService pool = Executors.newFixedThreadPool(50);
+    List<Future<String>> results = new ArrayList<>();
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      for (int i = 0; i < 50; i++) {
+        results.add(pool.submit(() -> {
+          go.await();
+          return manager.accessToken();
+        }));
+      }
+      go.countDown();
+      String token = results.get(0).get(10, TimeUnit.SECONDS);
+      for (Future<String> result : results) {
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo(token);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    long refreshes = server.journal().calls("/oauth/ivs/token").stream()
+        .filter(c -> c.body().contains("\"grant_type\":\"refresh_token\"")).count();
+    assertThat(refreshes).isEqualTo(1);
+  }
+
+  @Test void cloudTokenIsObtainedAndRotated() throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = TokenManager.builder(config)
+        .cloudGrant(DefaultConsole.CLIENT_ID, DefaultConsole.CLIENT_SECRET).store(store).build();
+    String first = manager.accessToken();
+    String firstRefresh = store.load().refreshToken();
+    TokenRecord second = manager.refresh();
+    assertThat(second.accessToken()).isNotEqualTo(first);
+    assertThat(second.refreshToken()).isNotEqualTo(firstRefresh);
+    assertThat(server.journal().count("/oauth/token")).isEqualTo(2);
+    assertThat(server.journal().calls("/oauth/token").get(1).responseStatus()).isEqualTo(200);
+  }
+
+  @Test void deviceClockTwoHoursBehindIsCorrectedFromTheServer() throws Exception {
+    serverClock.advance(2, TimeUnit.HOURS);
+    authorize();
+    assertThat(config.correctedClock().offsetMillis())
+        .isBetween(TimeUnit.HOURS.toMillis(2) - 1000, TimeUnit.HOURS.toMillis(2) + 1000);
+  }
+}

@@ -1,0 +1,346 @@
+package dev.voicelink.auth;
+
+import static dev.voicelink.auth.AuthServerScript.json;
+import static dev.voicelink.auth.AuthServerScript.token;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.TokenManager.State;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class TokenManagerTest {
+  private static final long DAY_SECONDS = TimeUnit.DAYS.toSeconds(1);
+
+  private final VirtualTime time = new VirtualTime();
+  private final AuthServerScript script = new AuthServerScript(time);
+  private final MockWebServer server = new MockWebServer();
+  private final List<State> states = Collections.synchronizedList(new ArrayList<>());
+  private VoiceLinkConfig config;
+
+  @BeforeEach void setUp() throws IOException {
+    server.setDispatcher(script);
+    server.start();
+    config = VoiceLinkConfig.builder().authUrl(server.url("/").toString())
+        .clock(time).scheduler(time).build();
+  }
+
+  @AfterEach void tearDown() throws IOException {
+    server.shutdown();
+  }
+
+  private TokenRecord deviceRecord(String access, String refresh, long expiresIn) {
+    return TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("vl-speaker-01")
+        .accessToken(access).refreshToken(refresh).expiresInSeconds(expiresIn)
+        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
+        .build();
+  }
+
+  private TokenManager deviceManager(TokenStore store) {
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
+        .random(new Random(3)).build();
+    manager.addListener(states::add);
+    return manager;
+  }
+
+  @Test void servesTheTokenUntilTheMarginThenRefreshesOnce() throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 8_640_000));
+    TokenManager manager = deviceManager(store);
+    script.enqueue(token("at-2", "rt-2", 8_640_000, time.wallMillis() / 1000));
+
+    // 100 days, 10% is 10 days: capped at one day of margin
+    time.advance(8_640_000 - DAY_SECONDS - 1, TimeUnit.SECONDS);
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(server.getRequestCount()).isZero();
+    time.advance(1, TimeUnit.SECONDS);
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    RecordedRequest refresh = server.takeRequest();
+    assertThat(refresh.getPath()).isEqualTo("/oauth/ivs/token");
+    assertThat(refresh.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(refresh.getBody().readUtf8())
+        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
+    assertThat(store.load().refreshToken()).isEqualTo("rt-2");
+    assertThat(states).containsExactly(State.VALID, State.REFRESHING, State.VALID);
+  }
+
+  @Test void defaultMarginIsTheLargerOfTenPercentAndFiveMinutesAtMostHalfTheLife() {
+    TokenManager manager = deviceManager(new InMemoryTokenStore());
+    assertThat(manager.marginMillis(TimeUnit.SECONDS.toMillis(8_640_000)))
+        .isEqualTo(TimeUnit.DAYS.toMillis(1));
+    assertThat(manager.marginMillis(TimeUnit.HOURS.toMillis(10)))
+        .isEqualTo(TimeUnit.HOURS.toMillis(1));
+    assertThat(manager.marginMillis(TimeUnit.HOURS.toMillis(1)))
+        .isEqualTo(TimeUnit.MINUTES.toMillis(6));
+    assertThat(manager.marginMillis(TimeUnit.MINUTES.toMillis(20)))
+        .isEqualTo(TimeUnit.MINUTES.toMillis(5));
+    assertThat(manager.marginMillis(TimeUnit.SECONDS.toMillis(60))).isEqualTo(30_000);
+  }
+
+  @Test void fiftyConcurrentCallersOnAnExpiredTokenShareOneRefresh() throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager manager = deviceManager(store);
+    time.advance(2, TimeUnit.HOURS);
+    // slow enough that all callers arrive while the refresh is in flight
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000)
+        .setHeadersDelay(300, TimeUnit.MILLISECONDS));
+
+    ExecutorService pool = Executors.newFixedThreadPool(50);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<String>> results = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        results.add(pool.submit(() -> {
+          go.await();
+          return manager.accessToken();
+        }));
+      }
+      go.countDown();
+      for (Future<String> result : results) {
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("at-2");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(store.load().accessToken()).isEqualTo("at-2");
+  }
+
+  @Test void rotatedRecordIsSavedBeforeItsTokenIsHandedOut() throws Exception {
+    List<String> events = Collections.synchronizedList(new ArrayList<>());
+    TokenStore failingOnce = new TokenStore() {
+      private TokenRecord record = deviceRecord("at-1", "rt-1", 3600);
+      private boolean failNext = true;
+
+      @Override public synchronized TokenRecord load() {
+        return record;
+      }
+
+      @Override public synchronized void save(TokenRecord next) throws IOException {
+        events.add("save " + next.accessToken());
+        if (failNext) {
+          failNext = false;
+          throw new IOException("disk full");
+        }
+        record = next;
+      }
+
+      @Override public void clear() {
+      }
+    };
+    TokenManager manager = deviceManager(failingOnce);
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThatThrownBy(manager::accessToken).isInstanceOf(IOException.class).hasMessage("disk full");
+    assertThat(failingOnce.load().accessToken()).isEqualTo("at-1");
+    events.add("second call");
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(events).containsExactly("save at-2", "second call", "save at-2");
+    assertThat(failingOnce.load().refreshToken()).isEqualTo("rt-2");
+    assertThat(server.getRequestCount()).isEqualTo(1); // the rotated token was not lost
+  }
+
+  @Test void invalidRefreshTokenRequiresReauthorizationAndKeepsTheRecord() throws Exception {
+    TokenRecord stored = deviceRecord("at-1", "rt-1", 3600);
+    InMemoryTokenStore store = new InMemoryTokenStore(stored);
+    TokenManager manager = deviceManager(store);
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(json(400, "{\"error\":\"invalid_refresh_token\",\"message\":\"refresh_token is"
+        + " unknown or was already used\"}"));
+
+    assertThatThrownBy(manager::accessToken)
+        .isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_refresh_token: refresh_token is unknown or was already used");
+    assertThat(manager.state()).isEqualTo(State.REAUTHORIZATION_REQUIRED);
+    assertThat(store.load()).isEqualTo(stored);
+    assertThatThrownBy(manager::accessToken).isInstanceOf(ReauthorizationRequiredException.class);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+
+    List<State> late = new ArrayList<>();
+    manager.addListener(late::add);
+    assertThat(late).containsExactly(State.REAUTHORIZATION_REQUIRED);
+    assertThat(states).containsExactly(State.VALID, State.REFRESHING,
+        State.REAUTHORIZATION_REQUIRED);
+
+    manager.setRecord(deviceRecord("at-9", "rt-9", 3600));
+    assertThat(manager.accessToken()).isEqualTo("at-9");
+    assertThat(manager.state()).isEqualTo(State.VALID);
+  }
+
+  @Test void transientFailureServesTheValidTokenAndRetriesAfterABackoff() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    time.advance(3600 - 300, TimeUnit.SECONDS); // inside the margin, still valid
+    script.enqueue(new MockResponse().setResponseCode(503),
+        token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(manager.state()).isEqualTo(State.VALID);
+    assertThat(manager.accessToken()).isEqualTo("at-1"); // inside the backoff: no request
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    time.advance(1, TimeUnit.SECONDS); // beyond the first backoff ceiling (1 s)
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test void transientFailureOnAnExpiredTokenIsThrown() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(json(502, "<html>bad gateway</html>"));
+    assertThatThrownBy(manager::accessToken).isInstanceOf(IOException.class)
+        .hasMessage("HTTP 502 with a body that is not a JSON object");
+    assertThat(manager.state()).isEqualTo(State.EXPIRED);
+  }
+
+  @Test void invalidateRefreshesOnlyForTheCurrentToken() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    manager.invalidate("at-0");
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    manager.invalidate("at-1");
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test void storedRecordExpiresByItsReceiptTimeAfterARestart() throws Exception {
+    TokenRecord stored = deviceRecord("at-1", "rt-1", 3600).newBuilder()
+        .receivedAtEpochMillis(time.wallMillis() - TimeUnit.MINUTES.toMillis(58)).build();
+    TokenManager manager = deviceManager(new InMemoryTokenStore(stored));
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    assertThat(manager.accessToken()).isEqualTo("at-2"); // 2 minutes left < 6 minutes margin
+  }
+
+  @Test void deviceCredentialWithoutATokenIsAMisuse() {
+    TokenManager manager = deviceManager(new InMemoryTokenStore());
+    assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
+    assertThatThrownBy(manager::accessToken).isInstanceOf(IllegalStateException.class)
+        .hasMessage("no token is stored: authorize the device first and give the record to"
+            + " TokenManager.setRecord(...)");
+    assertThatThrownBy(() -> manager.setRecord(deviceRecord("a", "r", 1).newBuilder()
+        .clientId("other").build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("record is for client_id other; this manager keeps the token of client_id"
+            + " vl-speaker-01");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void cloudCredentialObtainsRefreshesAndFallsBackToItsSecret() throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = TokenManager.builder(config).cloudGrant("vl-speaker-01", "s3cr3t-cs")
+        .store(store).build();
+    long now = time.wallMillis() / 1000;
+    script.enqueue(token("ct-1", "crt-1", 3600, now), token("ct-2", "crt-2", 3600, now),
+        json(400, "{\"error\":\"invalid_refresh_token\",\"message\":\"expired\"}"),
+        token("ct-3", "crt-3", 3600, now));
+
+    assertThat(manager.accessToken()).isEqualTo("ct-1");
+    assertThat(manager.refresh().accessToken()).isEqualTo("ct-2");
+    assertThat(manager.refresh().accessToken()).isEqualTo("ct-3");
+    assertThat(store.load().grant()).isEqualTo(TokenRecord.Grant.CLOUD);
+
+    RecordedRequest first = server.takeRequest();
+    assertThat(first.getPath()).isEqualTo("/oauth/token");
+    assertThat(first.getBody().readUtf8()).isEqualTo("{\"client_id\":\"vl-speaker-01\","
+        + "\"client_secret\":\"s3cr3t-cs\",\"grant_type\":\"client_credentials\"}");
+    RecordedRequest refresh = server.takeRequest();
+    assertThat(refresh.getPath()).isEqualTo("/oauth/token");
+    assertThat(refresh.getBody().readUtf8())
+        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"crt-1\"}");
+    assertThat(server.takeRequest().getBody().readUtf8()).contains("\"refresh_token\":\"crt-2\"");
+    assertThat(server.takeRequest().getBody().readUtf8()).contains("client_credentials");
+    assertThat(manager.toString()).doesNotContain("s3cr3t-cs").doesNotContain("ct-3");
+  }
+
+  @Test void cloudSecretRefusedIsAServerRefusal() {
+    TokenManager manager = TokenManager.builder(config).cloudGrant("vl-speaker-01", "wrong")
+        .store(new InMemoryTokenStore()).build();
+    script.enqueue(json(400, "{\"error\":\"invalid_client\",\"message\":\"client_id or"
+        + " client_secret is wrong\"}"));
+    assertThatThrownBy(manager::accessToken).isInstanceOf(AuthorizationException.class)
+        .isNotInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_client: client_id or client_secret is wrong");
+    assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
+  }
+
+  @Test void authenticatorRefreshesOnceOn401AndRetries() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    try (MockWebServer api = new MockWebServer()) {
+      api.setDispatcher(new Dispatcher() {
+        @Override public MockResponse dispatch(RecordedRequest request) {
+          return "at-2".equals(request.getHeader("Authorization"))
+              ? new MockResponse().setBody("ok") : new MockResponse().setResponseCode(401);
+        }
+      });
+      api.start();
+      OkHttpClient client = new OkHttpClient.Builder()
+          .addInterceptor(manager.interceptor()).authenticator(manager.authenticator()).build();
+      try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
+          .build()).execute()) {
+        assertThat(response.code()).isEqualTo(200);
+      }
+      assertThat(api.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
+      assertThat(api.takeRequest().getHeader("Authorization")).isEqualTo("at-2");
+      assertThat(server.getRequestCount()).isEqualTo(1);
+    }
+  }
+
+  @Test void authenticatorGivesUpAfterOneRetry() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    try (MockWebServer api = new MockWebServer()) {
+      api.setDispatcher(new Dispatcher() {
+        @Override public MockResponse dispatch(RecordedRequest request) {
+          return new MockResponse().setResponseCode(401);
+        }
+      });
+      api.start();
+      OkHttpClient client = new OkHttpClient.Builder()
+          .addInterceptor(manager.interceptor()).authenticator(manager.authenticator()).build();
+      try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
+          .build()).execute()) {
+        assertThat(response.code()).isEqualTo(401);
+      }
+      assertThat(api.getRequestCount()).isEqualTo(2);
+      assertThat(server.getRequestCount()).isEqualTo(1);
+    }
+  }
+
+  @Test void authenticatorRetriesAStaleTokenWithTheCurrentOneWithoutRefreshing() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    try (MockWebServer api = new MockWebServer()) {
+      api.enqueue(new MockResponse().setResponseCode(401));
+      api.enqueue(new MockResponse().setBody("ok"));
+      api.start();
+      OkHttpClient client = new OkHttpClient.Builder().authenticator(manager.authenticator()).build();
+      try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
+          .header("Authorization", "at-0").build()).execute()) {
+        assertThat(response.code()).isEqualTo(200);
+      }
+      api.takeRequest();
+      assertThat(api.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
+      assertThat(server.getRequestCount()).isZero();
+    }
+  }
+}

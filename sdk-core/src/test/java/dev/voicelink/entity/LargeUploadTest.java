@@ -1,0 +1,71 @@
+package dev.voicelink.entity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedWriter;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.concurrent.TimeUnit;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A 20 MB resource uploaded by a JVM whose whole heap (16 MB) is smaller than the resource: only a
+ * streaming encoder can do it. The child JVM fails with OutOfMemoryError otherwise.
+ */
+class LargeUploadTest {
+  static final String HEAP = "-Xmx16m";
+  @TempDir File dir;
+
+  @Test void twentyMegabytesWithASixteenMegabyteHeap() throws Exception {
+    File file = new File(dir, "large.jsonl");
+    long textBytes = 0;
+    int records = 0;
+    try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(file),
+        StandardCharsets.UTF_8))) {
+      out.write('\uFEFF');
+      while (textBytes < 20L * 1024 * 1024) {
+        String line = String.format("{\"name\":\"联系人%07d\",\"alias\":\"c%07d|d%07d\"}", records,
+            records, records);
+        if (records > 0) {
+          out.write('\n');
+          textBytes++;
+        }
+        out.write(line);
+        textBytes += line.getBytes(StandardCharsets.UTF_8).length;
+        records++;
+      }
+    }
+    MockWebServer server = new MockWebServer();
+    server.setBodyLimit(0); // count the body, keep none of it
+    server.enqueue(new MockResponse().setBody("{\"code\":\"00000\",\"data\":{\"sid\":\"psnbig\","
+        + "\"csid\":\"c\"},\"desc\":\"success\",\"sid\":\"w\"}"));
+    server.start();
+    try {
+      Process child = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
+          HEAP, "-cp", System.getProperty("java.class.path"), LargeUploadMain.class.getName(),
+          server.url("/").toString(), file.getPath())
+          .redirectErrorStream(true).redirectOutput(new File(dir, "child.log")).start();
+      assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      String log = new String(Files.readAllBytes(new File(dir, "child.log").toPath()),
+          StandardCharsets.UTF_8);
+      assertThat(child.exitValue()).as(log).isZero();
+      assertThat(log).contains("psnbig maxHeap=");
+      long maxHeap = Long.parseLong(log.trim().replaceAll("(?s).*maxHeap=", ""));
+      assertThat(maxHeap).isLessThan(textBytes);
+
+      RecordedRequest request = server.takeRequest();
+      long base64 = (textBytes + 2) / 3 * 4;
+      assertThat(request.getBodySize()).isGreaterThan(base64)
+          .isEqualTo(Long.parseLong(request.getHeader("Content-Length")));
+    } finally {
+      server.shutdown();
+    }
+  }
+}

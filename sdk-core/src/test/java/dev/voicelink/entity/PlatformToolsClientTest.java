@@ -1,0 +1,76 @@
+package dev.voicelink.entity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.core.VoiceLinkConfig;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class PlatformToolsClientTest {
+  final MockWebServer server = new MockWebServer();
+  final AtomicInteger tokensAsked = new AtomicInteger();
+  final ResourceDefinition contacts = ResourceDefinition.builder().name("OS123.contacts")
+      .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();
+
+  @AfterEach void tearDown() throws Exception {
+    server.shutdown();
+  }
+
+  PlatformToolsClient client() {
+    return PlatformToolsClient.builder(VoiceLinkConfig.builder()
+        .platformUrl(server.url("/p").toString()).build())
+        .userTokens(() -> {
+          tokensAsked.incrementAndGet();
+          return "user-token";
+        }).build();
+  }
+
+  @Test void badRecordFailsBeforeAnyTokenOrRequest() {
+    assertThatThrownBy(() -> client().uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"\",\"alias\":\"x\"}"), null))
+        .isInstanceOf(InvalidResourceException.class)
+        .hasMessage("record 1 of OS123.contacts: main field name must not be empty");
+    assertThat(tokensAsked).hasValue(0);
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void missingTokenKindAndCustomDimensionAreMisuse() {
+    ResourceDefinition songs = ResourceDefinition.builder().name("OS123.songs").mainField("name")
+        .dimension(Dimension.APPLICATION).build();
+    assertThatThrownBy(() -> client().uploadEntities(songs, RecordSource.fromText("{\"name\":\"a\"}"),
+        null)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("no token source for client uploads: set PlatformToolsClient.Builder.cloudTokens"
+            + " (type client uses the cloud token of the client-credentials grant)");
+    assertThatThrownBy(() -> client().uploadEntities(Dimension.custom("family"),
+        ResourceName.parse("OS123.family"), RecordSource.fromText("{\"name\":\"a\"}"), null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the platform upload type is user, client or device; custom dimension family is"
+            + " uploaded with EntityWebApi");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void sendsJsonWithTheRawTokenAndReadsTheRefusal() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(400)
+        .setBody("{\"code\":\"40005\",\"message\":\"no resource OS123.contacts is defined\",\"sid\":\"ptu1\"}"));
+    assertThatThrownBy(() -> client().uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\",\"n\":1}\n\n{\"name\":\"b\",\"alias\":\"c\"}"),
+        "5f1a2b3c"))
+        .isInstanceOfSatisfying(PlatformUploadException.class, e -> {
+          assertThat(e.httpStatus()).isEqualTo(400);
+          assertThat(e.sid()).isEqualTo("ptu1");
+        })
+        .hasMessage("40005: no resource OS123.contacts is defined (sid ptu1)");
+    RecordedRequest sent = server.takeRequest();
+    assertThat(sent.getPath()).isEqualTo("/p/tools/upload_entities");
+    assertThat(sent.getHeader("Authorization")).isEqualTo("user-token");
+    assertThat(sent.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(sent.getBody().readUtf8()).isEqualTo("{\"type\":\"user\",\"resource_name\":"
+        + "\"OS123.contacts\",\"data\":[{\"name\":\"a\",\"alias\":\"\",\"n\":1},{\"name\":\"b\","
+        + "\"alias\":\"c\"}],\"appid\":\"5f1a2b3c\"}");
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The VoiceLink reference server: a strict, in-process stand-in for the whole platform, for tests and for
+ * running devices before a platform account exists. Start with {@link dev.voicelink.testing.ReferenceServer};
+ * see docs/reference-server.md. Independent of voicelink-core by design.
+ */
+package dev.voicelink.testing;
