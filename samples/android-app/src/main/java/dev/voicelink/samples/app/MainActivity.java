@@ -1,7 +1,6 @@
 package dev.voicelink.samples.app;
 
 import android.app.Activity;
-import android.graphics.Bitmap;
 import android.graphics.Typeface;
 import android.os.Bundle;
 import android.os.Handler;
@@ -151,10 +150,11 @@ public final class MainActivity extends Activity {
   private void showCode(DeviceCode code) {
     userCode.setText(code.userCode());
     link.setText(code.link());
-    Bitmap bitmap = QrCodes.bitmap(code.link());
-    if (bitmap != null) {
-      qr.setImageBitmap(bitmap);
+    try {
+      qr.setImageBitmap(QrCodes.bitmap(code.link()));
       qr.setVisibility(View.VISIBLE);
+    } catch (IllegalArgumentException e) {
+      log("no QR code: " + e.getMessage()); // the link and the code are on screen anyway
     }
     status.setText("Open the link or scan the code, then authorize");
     log("user code " + code.userCode() + ", link " + code.link());

@@ -5,11 +5,19 @@ import static org.assertj.core.api.Assertions.fail;
 
 import android.content.Context;
 import android.content.Intent;
+import android.graphics.Bitmap;
+import android.graphics.drawable.BitmapDrawable;
 import android.os.Build;
 import android.os.Looper;
 import android.view.View;
 import android.widget.Button;
+import android.widget.ImageView;
 import android.widget.TextView;
+import com.google.zxing.BinaryBitmap;
+import com.google.zxing.LuminanceSource;
+import com.google.zxing.RGBLuminanceSource;
+import com.google.zxing.common.HybridBinarizer;
+import com.google.zxing.qrcode.QRCodeReader;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
@@ -95,6 +103,8 @@ public final class MainActivityTest {
     assertThat(text(MainActivity.TAG_LINK)).isEqualTo(server.verificationUri() + "?user_code=" + userCode);
     assertThat(eventLog()).contains("user code " + userCode + ", link " + server.verificationUri()
         + "?user_code=" + userCode);
+    assertThat(view(MainActivity.TAG_QR).getVisibility()).isEqualTo(View.VISIBLE);
+    assertThat(qrText()).as("the QR code on screen").isEqualTo(text(MainActivity.TAG_LINK));
 
     new SimulatedTester(server).approve(userCode);
     awaitUi(() -> agentListener != null, "the Agent to be created");
@@ -199,6 +209,16 @@ public final class MainActivityTest {
 
   private Button button(String tag) {
     return (Button) view(tag);
+  }
+
+  private String qrText() throws Exception {
+    Bitmap bitmap = ((BitmapDrawable) ((ImageView) view(MainActivity.TAG_QR)).getDrawable()).getBitmap();
+    int width = bitmap.getWidth();
+    int height = bitmap.getHeight();
+    int[] pixels = new int[width * height];
+    bitmap.getPixels(pixels, 0, width, 0, 0, width, height);
+    LuminanceSource source = new RGBLuminanceSource(width, height, pixels);
+    return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(source))).getText();
   }
 
   private String eventLog() {
