@@ -5,6 +5,8 @@ import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceEncoder;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -80,5 +82,21 @@ final class Commands {
       }
     }
     return out.append('"').toString();
+  }
+
+  /** The phone's contacts, as an app would read them from the contacts provider. */
+  static List<Map<String, String>> sampleContacts() {
+    List<Map<String, String>> contacts = new ArrayList<>();
+    contacts.add(contact("Zhang San", "Old Zhang"));
+    contacts.add(contact("Li Si", ""));
+    contacts.add(contact("Wang Wu", "Xiao Wang"));
+    return contacts;
+  }
+
+  private static Map<String, String> contact(String name, String alias) {
+    Map<String, String> record = new LinkedHashMap<>();
+    record.put("name", name);
+    record.put("alias", alias);
+    return record;
   }
 }

@@ -25,9 +25,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import javax.annotation.Nullable;
@@ -232,7 +229,7 @@ public final class MainActivity extends Activity {
           .secondaryFields("alias")
           .dimension(Dimension.USER)
           .build();
-      byte[] data = Commands.syncUserResource(contacts, sampleContacts());
+      byte[] data = Commands.syncUserResource(contacts, Commands.sampleContacts());
       send(Commands.CMD_SYNC, Commands.SYNC_DATA_SCHEMA, Commands.syncParams("contacts-" + (++syncCount)), data);
     } catch (IOException | RuntimeException e) {
       log("contacts not synced: " + e.getMessage());
@@ -257,22 +254,6 @@ public final class MainActivity extends Activity {
     if (agent == null) return;
     log(EventLog.command(msgType, arg1, params, data));
     agent.sendMessage(msgType, arg1, 0, params, data);
-  }
-
-  /** The phone's contacts, as an app would read them from the contacts provider. */
-  static List<Map<String, String>> sampleContacts() {
-    List<Map<String, String>> contacts = new ArrayList<>();
-    contacts.add(contact("Zhang San", "Old Zhang"));
-    contacts.add(contact("Li Si", ""));
-    contacts.add(contact("Wang Wu", "Xiao Wang"));
-    return contacts;
-  }
-
-  private static Map<String, String> contact(String name, String alias) {
-    Map<String, String> record = new LinkedHashMap<>();
-    record.put("name", name);
-    record.put("alias", alias);
-    return record;
   }
 
   // ---- views ----
