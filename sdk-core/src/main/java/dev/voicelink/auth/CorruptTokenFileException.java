@@ -7,6 +7,9 @@ import java.io.IOException;
  * A token file exists but cannot be read as a token record. The file is left untouched so that it
  * can be inspected; delete it (or save a new record over it) to recover, which means authorizing the
  * device again.
+ *
+ * <p>Thrown by {@link FileTokenStore#load()} on the caller's thread; immutable, and its message names
+ * the file and the problem, never the file's content.
  */
 public final class CorruptTokenFileException extends IOException {
   private static final long serialVersionUID = 1L;

@@ -2,7 +2,12 @@ package dev.voicelink.auth;
 
 import javax.annotation.Nullable;
 
-/** A {@link TokenStore} that keeps the record in memory only: for tests and short-lived tools. */
+/**
+ * A {@link TokenStore} that keeps the record in memory only: for tests and short-lived tools. Nothing
+ * survives the process.
+ *
+ * <p>Thread-safe; one instance per credential, for as long as its {@link TokenManager}.
+ */
 public final class InMemoryTokenStore implements TokenStore {
   private volatile @Nullable TokenRecord record;
 

@@ -140,7 +140,8 @@ public final class EntityWebApi {
    * Blocks until the upload is processed or {@code timeout} has passed, and returns the last check's
    * result ({@link CheckResult#processed()} tells which). The first check is made 10 seconds after the
    * upload, later ones with a jittered doubling backoff (up to 2 s, 4 s, ... 30 s; at least 1 s; at most
-   * {@value #MAX_CHECKS} checks).
+   * {@value #MAX_CHECKS} checks, spread so that they last at least until the upload's in-effect time;
+   * the last one is made at the deadline).
    *
    * @throws WebApiException if the server refused a check
    * @throws IOException if the last attempt failed in transport
@@ -259,13 +260,21 @@ public final class EntityWebApi {
         finish(result, failure);
         return;
       }
-      long delayNanos = TimeUnit.MILLISECONDS.toNanos(
-          Math.max(MIN_BACKOFF_MILLIS, backoff.delayMillis(checks)));
-      if (clock.monotonicNanos() + delayNanos > deadlineNanos) {
+      long now = clock.monotonicNanos();
+      if (now >= deadlineNanos) {
         finish(result, failure);
         return;
       }
-      schedule(delayNanos);
+      long delayNanos = TimeUnit.MILLISECONDS.toNanos(
+          Math.max(MIN_BACKOFF_MILLIS, backoff.delayMillis(checks)));
+      // Spread what is left of the check budget at least until the upload takes effect, so that a
+      // burst of early checks cannot use it up while the platform is still within its 5 minutes.
+      long inEffectNanos = receipt.uploadedAtNanos()
+          + TimeUnit.MILLISECONDS.toNanos(UploadReceipt.IN_EFFECT_DELAY_MILLIS);
+      int checksLeft = MAX_CHECKS - checks;
+      delayNanos = Math.max(delayNanos, (inEffectNanos - now) / checksLeft);
+      // The last check happens at the deadline rather than not at all.
+      schedule(Math.min(delayNanos, deadlineNanos - now));
     }
 
     private void finish(@Nullable CheckResult result, @Nullable Exception failure) {

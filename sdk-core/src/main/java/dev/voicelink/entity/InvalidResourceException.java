@@ -9,6 +9,8 @@ import javax.annotation.Nullable;
  *
  * <p>It is a misuse of the API ({@link IllegalArgumentException}), not a server refusal: nothing left
  * the device. The message names the record and the field.
+ *
+ * <p>Thrown on the calling thread before any request is made; immutable.
  */
 public final class InvalidResourceException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;

@@ -302,9 +302,10 @@ class EntityWebApiTest {
     assertThat(check.getPath()).endsWith("/check-resource");
     assertThat(assertSigned(check, "OS123", KEY)).isEqualTo(uploadCurTime + 10);
     assertThat(outcomes).isEmpty();
-    assertThat(time.pendingDelaysMillis()).containsExactly(2_000L);
+    // the 19 checks left are spread over the 290 s until the upload takes effect
+    assertThat(time.pendingDelaysMillis()).containsExactly(290_000L / 19);
 
-    time.advance(2, TimeUnit.SECONDS);
+    time.advance(290_000L / 19 + 1, TimeUnit.MILLISECONDS);
     assertThat(outcomes).hasSize(1);
     assertThat(((CheckResult) outcomes.get(0)).reply()).isEqualTo("processed");
     assertThat(time.pendingDelaysMillis()).isEmpty();
@@ -346,9 +347,39 @@ class EntityWebApiTest {
     List<Object> outcomes = new ArrayList<>();
     api.awaitProcessed(receipt, 20, TimeUnit.SECONDS, collect(outcomes));
     time.advance(1, TimeUnit.HOURS);
-    // checks at 10 s, 12 s, 16 s; the next would be at 24 s, past the 20 s deadline
-    assertThat(server.getRequestCount()).isEqualTo(1 + 3);
+    // checks at 10 s and, as the next would come after it, at the 20 s deadline
+    assertThat(server.getRequestCount()).isEqualTo(1 + 2);
     assertThat(((CheckResult) outcomes.get(0)).processed()).isFalse();
+  }
+
+  @Test void checksLastAtLeastUntilTheUploadTakesEffect() throws Exception {
+    // The shortest jitter every time: without spreading, the 20 checks would be spent in 30 s.
+    EntityWebApi eager = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY)
+        .random(new Random() {
+          @Override public double nextDouble() {
+            return 0;
+          }
+        }).build();
+    server.enqueue(uploaded("psn9"));
+    for (int i = 0; i < EntityWebApi.MAX_CHECKS - 1; i++) {
+      server.enqueue(checked("psn9", 10001, "processing"));
+    }
+    server.enqueue(checked("psn9", 0, "in effect"));
+    UploadReceipt receipt = eager.uploadResource(request().build());
+    List<Object> outcomes = new ArrayList<>();
+    eager.awaitProcessed(receipt, 10, TimeUnit.MINUTES, collect(outcomes));
+
+    time.advance(5, TimeUnit.MINUTES);
+    assertThat(outcomes).hasSize(1);
+    assertThat(((CheckResult) outcomes.get(0)).reply()).isEqualTo("in effect");
+    assertThat(server.getRequestCount()).isEqualTo(1 + EntityWebApi.MAX_CHECKS);
+    server.takeRequest();
+    long lastCheckAt = 0;
+    for (int i = 0; i < EntityWebApi.MAX_CHECKS; i++) {
+      lastCheckAt = assertSigned(server.takeRequest(), "OS123", KEY);
+    }
+    // X-CurTime of the last check: the in-effect time (5 min after the upload), not 30 s after it
+    assertThat(lastCheckAt - receipt.uploadedAtMillis() / 1000).isEqualTo(300);
   }
 
   @Test void cancelledWaitNeverChecks() throws Exception {

@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import okhttp3.Headers;
 import okhttp3.Response;
@@ -20,6 +22,10 @@ import okio.ByteString;
  * pers_param; audio writes are counted and handed to the {@link SpeechRecognizer}.
  */
 final class InteractionChannel {
+  private static final int NORMAL_CLOSURE = 1000;
+  private static final int GOING_AWAY = 1001;
+  /** Sessions still open, so that stopping the server can say goodbye to their clients. */
+  private final Set<WebSocket> open = Collections.newSetFromMap(new ConcurrentHashMap<WebSocket, Boolean>());
   static final int BAD_MESSAGE = 60001;
   static final int BAD_PERS_PARAM = 60002;
   static final int BAD_AUDIO_SEQUENCE = 60003;
@@ -70,6 +76,11 @@ final class InteractionChannel {
     return new MockResponse().withWebSocketUpgrade(new Session(grant));
   }
 
+  /** Closes every open session with 1001 (going away); for {@link ReferenceServer#close()}. */
+  void closeAll() {
+    for (WebSocket ws : open) ws.close(GOING_AWAY, "server stopping");
+  }
+
   private final class Session extends WebSocketListener {
     private final AuthState.TokenGrant grant;
     private long audioSeq;
@@ -82,7 +93,20 @@ final class InteractionChannel {
     }
 
     @Override public void onOpen(WebSocket ws, Response response) {
+      open.add(ws);
       ws.send(Json.write(Json.obj("type", "connected", "uid", grant.authId)));
+    }
+
+    @Override public void onClosing(WebSocket ws, int code, String reason) {
+      ws.close(NORMAL_CLOSURE, null);
+    }
+
+    @Override public void onClosed(WebSocket ws, int code, String reason) {
+      open.remove(ws);
+    }
+
+    @Override public void onFailure(WebSocket ws, Throwable t, Response response) {
+      open.remove(ws);
     }
 
     @Override public void onMessage(WebSocket ws, String text) {

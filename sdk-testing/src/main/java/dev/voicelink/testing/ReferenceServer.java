@@ -35,6 +35,7 @@ public final class ReferenceServer implements AutoCloseable {
   private final MockWebServer server = new MockWebServer();
   private final SpeechRecognizer recognizer;
   private volatile boolean started;
+  private volatile InteractionChannel interaction;
 
   private ReferenceServer(Builder b) {
     console = b.console != null ? b.console : Console.defaults();
@@ -60,6 +61,7 @@ public final class ReferenceServer implements AutoCloseable {
     WebApiService webApi = new WebApiService(console, resources, callerIp);
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
     InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
+    interaction = interact;
     server.setDispatcher(new Router(clock, journal, faults, auth, verificationPage,
         webApi::upload, webApi::check, platform::upload, interact::upgrade));
     started = true;
@@ -67,6 +69,7 @@ public final class ReferenceServer implements AutoCloseable {
   }
 
   @Override public void close() throws IOException {
+    if (interaction != null) interaction.closeAll();
     server.shutdown();
   }
 

@@ -69,6 +69,37 @@ class InteractionChannelTest {
     assertThat(next()).containsOnlyKeys("type", "uid").containsEntry("type", "connected").containsEntry("uid", uid);
   }
 
+  @Test void closingIsAnsweredBothWays() throws Exception {
+    BlockingQueue<String> closed = new LinkedBlockingQueue<>();
+    BlockingQueue<String> greetings = new LinkedBlockingQueue<>();
+    WebSocketListener client = new WebSocketListener() {
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        greetings.add(text);
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null);
+      }
+
+      @Override public void onClosed(WebSocket webSocket, int code, String reason) {
+        closed.add(code + " " + reason);
+      }
+    };
+    Request request = new Request.Builder().url(server.baseUrl() + "/v2/voicelink/interact")
+        .header("Authorization", (String) platform.deviceToken().get("access_token")).build();
+
+    WebSocket leaving = Wire.HTTP.newWebSocket(request, client);
+    leaving.close(1000, "bye");
+    assertThat(closed.poll(5, TimeUnit.SECONDS)).as("the server answers a client's close").isEqualTo("1000 ");
+
+    greetings.clear();
+    Wire.HTTP.newWebSocket(request, client);
+    assertThat(greetings.poll(5, TimeUnit.SECONDS)).as("connected").startsWith("{\"type\":\"connected\"");
+    server.close();
+    assertThat(closed.poll(5, TimeUnit.SECONDS)).as("stopping the server closes its sessions")
+        .isEqualTo("1001 server stopping");
+  }
+
   @Test void textWriteFindsEntitiesOnlyOnceInEffectAndOnlyWithPersParam() throws Exception {
     uploadContacts();
     connect((String) platform.deviceToken().get("access_token"));

@@ -31,6 +31,17 @@ final class Output {
     return json;
   }
 
+  /** True when a person watches stdout: not JSON mode and stdout is a terminal. */
+  boolean interactiveTerminal() {
+    return !json && System.console() != null;
+  }
+
+  /** Replaces the current terminal line (for progress); only call when {@link #interactiveTerminal}. */
+  void overwrite(String line) {
+    out.print("\r\u001b[2K" + line);
+    out.flush();
+  }
+
   /** A line for people; silent in JSON mode. */
   void say(String text) {
     if (!json) out.println(text);

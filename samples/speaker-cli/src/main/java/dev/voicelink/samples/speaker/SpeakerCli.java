@@ -25,8 +25,8 @@ import picocli.CommandLine.Command;
         "5:re-authorization required",
         "6:the server refused the request (its code and message are printed)"
     },
-    subcommands = {CommandLine.HelpCommand.class, SyncCommand.class, CheckCommand.class,
-        UploadEntitiesCommand.class})
+    subcommands = {DemoCommand.class, SyncCommand.class, CheckCommand.class,
+        UploadEntitiesCommand.class, CommandLine.HelpCommand.class})
 public final class SpeakerCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

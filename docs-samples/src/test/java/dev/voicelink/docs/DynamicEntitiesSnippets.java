@@ -1,0 +1,110 @@
+package dev.voicelink.docs;
+
+import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.Cancellable;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.EntityDiagnostics;
+import dev.voicelink.entity.EntityWebApi;
+import dev.voicelink.entity.PersParam;
+import dev.voicelink.entity.PlatformToolsClient;
+import dev.voicelink.entity.RecordSource;
+import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.entity.UploadReceipt;
+import dev.voicelink.entity.UploadRequest;
+import java.io.File;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The code of docs/dynamic-entities.md and docs/troubleshooting.md, compiled; {@code
+ * DynamicEntitiesSnippetsTest} runs the parts that need no platform.
+ */
+final class DynamicEntitiesSnippets {
+  private DynamicEntitiesSnippets() {
+  }
+
+  static ResourceDefinition definition() {
+    // snippet:entities-definition
+    ResourceDefinition contacts = ResourceDefinition.builder()
+        .name("OS123.contacts")          // ResourceName.parse: the namespace prefix is required
+        .mainField("name")
+        .secondaryFields("alias")
+        .dimension(Dimension.USER)       // APPLICATION, USER, DEVICE or Dimension.custom("family")
+        .build();
+    // end-snippet
+    return contacts;
+  }
+
+  static void records(List<Map<String, String>> listOfMaps) {
+    // snippet:entities-records
+    RecordSource.fromFile(new File("contacts.jsonl"));   // may start with a BOM: it is dropped
+    RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"小张|老张\"}\n{\"name\":\"Li Lei\",\"alias\":\"\"}");
+    RecordSource.of(listOfMaps);                          // Iterable<Map<String, String>>
+    // end-snippet
+  }
+
+  static UploadReceipt upload(VoiceLinkConfig config, String accountKey, ResourceDefinition contacts,
+      String authId, File file) throws Exception {
+    // snippet:entities-upload-web-api
+    EntityWebApi api = EntityWebApi.builder(config)   // config.baseUrl() = {base_url}
+        .namespace("OS123")
+        .accountKey(accountKey)                        // stays inside the signer; never logged
+        .build();
+    UploadReceipt receipt = api.uploadResource(UploadRequest.builder()
+        .appid("5f1a2b3c")
+        .definition(contacts)
+        .persParam(PersParam.user(authId))
+        .records(RecordSource.fromFile(file))
+        .build());
+    receipt.sid();                // "psn…", keep it to check
+    receipt.inEffectAtMillis();   // upload time + 5 minutes
+    // end-snippet
+    return receipt;
+  }
+
+  static String platformTools(VoiceLinkConfig config, TokenSource userTokenSource,
+      TokenSource deviceTokenSource, TokenSource cloudTokenSource, ResourceDefinition contacts,
+      File file) throws Exception {
+    // snippet:entities-upload-platform-tools
+    PlatformToolsClient tools = PlatformToolsClient.builder(config)   // config.platformUrl()
+        .userTokens(userTokenSource)      // type user
+        .deviceTokens(deviceTokenSource)  // type device
+        .cloudTokens(cloudTokenSource)    // type client
+        .build();
+    String sid = tools.uploadEntities(contacts, RecordSource.fromFile(file), null /* appid */);
+    // end-snippet
+    return sid;
+  }
+
+  static Cancellable check(EntityWebApi api, UploadReceipt receipt, EntityWebApi.CheckCallback callback)
+      throws Exception {
+    // snippet:entities-check
+    CheckResult result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES);   // blocking
+    Cancellable wait = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES, callback); // on config.scheduler()
+    // end-snippet
+    result.processed();
+    return wait;
+  }
+
+  static String activate() {
+    // snippet:entities-activate
+    String persParam = PersParam.activation().application().user().custom("family", "f-01").build().toJson();
+    // {"appid":"","uid":"","family":"f-01"}  → CMD_SET_PARAMS or CMD_WRITE
+    // end-snippet
+    return persParam;
+  }
+
+  static List<EntityDiagnostics.Cause> diagnose(ResourceDefinition contacts, File file, String authId,
+      String appid) throws Exception {
+    // snippet:troubleshooting-diagnostics
+    List<EntityDiagnostics.Cause> causes = EntityDiagnostics.builder()
+        .resName("contacts").definition(contacts).records(RecordSource.fromFile(file))
+        .uploadedWith(PersParam.user(authId)).activation(null).clientAppid(appid)
+        .build().causes();   // [MISSING_NAMESPACE_PREFIX, PERS_PARAM_NOT_SET]
+    // end-snippet
+    return causes;
+  }
+}

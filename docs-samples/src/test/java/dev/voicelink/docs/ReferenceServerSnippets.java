@@ -1,0 +1,58 @@
+package dev.voicelink.docs;
+
+import dev.voicelink.testing.Console;
+import dev.voicelink.testing.Endpoint;
+import dev.voicelink.testing.Fault;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import dev.voicelink.testing.SimulatedTester;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.concurrent.TimeUnit;
+
+/** The code of docs/reference-server.md; {@code ReferenceServerSnippetsTest} runs it. */
+final class ReferenceServerSnippets {
+  private ReferenceServerSnippets() {
+  }
+
+  /** {@code userCode} comes from a device code the test asked for. */
+  static void inTests(UserCodeSource device) throws Exception {
+    // snippet:reference-server-in-tests
+    ServerClock clock = ServerClock.manual(1_763_712_000_000L);
+    try (ReferenceServer server = ReferenceServer.builder().clock(clock).build().start()) {
+      server.authUrl();      // http://127.0.0.1:PORT/auth      ({auth_url})
+      server.platformUrl();  // http://127.0.0.1:PORT/platform  ({platform_url})
+      server.baseUrl();      // http://127.0.0.1:PORT/api       ({base_url}, also the WebSocket)
+
+      // ... the device asks for a device code and shows the user code ...
+      String userCode = device.userCode(server);
+      new SimulatedTester(server).approve(userCode);   // or .refuse(userCode)
+
+      clock.advance(5, TimeUnit.MINUTES);              // uploads take effect, no sleeping
+      server.journal().count("/oauth/ivs/token");      // what the client really sent
+      server.faults().on(Endpoint.TOKEN, Fault.status(503).retryAfter(1).times(2));
+    }
+    // end-snippet
+  }
+
+  interface UserCodeSource {
+    String userCode(ReferenceServer server) throws Exception;
+  }
+
+  static Console console() {
+    // snippet:reference-server-console
+    Console console = Console.builder()
+        .client(Console.Client.create("vl-speaker-01", "secret", "VoiceLink Demo Speaker", "5f1a2b3c"))
+        .deviceIds("vl-speaker-01", "SN-0001-DEMO")
+        .testerPhone("13800000000")
+        .account(Console.Account.create("OS123", "accountKey", "5f1a2b3c")
+            .withDynamicEntityPermission(true)
+            .withIpWhitelist(false, Collections.<String>emptyList()))
+        .entity(Console.EntityDefinition.create("OS123.contacts", "name", Arrays.asList("alias"), "os_user_id"))
+        .accessTokenLifetimeSeconds(8_640_000).refreshTokenLifetimeSeconds(0)
+        .userCodeLifetimeSeconds(120).pollIntervalSeconds(2).slowDown(false)
+        .build();
+    // end-snippet
+    return console;
+  }
+}

@@ -1,0 +1,237 @@
+package dev.voicelink.android;
+
+import android.content.Context;
+import dev.voicelink.android.internal.MainThreadExecutor;
+import dev.voicelink.android.internal.OrderedExecutor;
+import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.EntityWebApi;
+import dev.voicelink.entity.ResourceDefinition;
+import java.security.SecureRandom;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Executor;
+import javax.annotation.Nullable;
+import okhttp3.OkHttpClient;
+
+/**
+ * The command-and-event API of VoiceLink on Android, in the shape of the platform's established
+ * device SDK: send {@link AgentMessage}s, receive {@link AgentEvent}s.
+ *
+ * <pre>{@code
+ * Agent agent = Agent.builder(context, configText, event -> {
+ *       if (event.eventType() == AgentConstants.EVENT_CONNECTED_TO_SERVER) { ... }
+ *     })
+ *     .tokenSource(tokenManager)
+ *     .resourceDefinition(contacts)
+ *     .build();
+ * agent.sendMessage(new AgentMessage(AgentConstants.CMD_SYNC, AgentConstants.SYNC_DATA_SCHEMA, 0,
+ *     "{\"tag\":\"contacts-1\"}", syncData));
+ * ...
+ * agent.destroy();
+ * }</pre>
+ *
+ * <p><b>Threading.</b> {@link #sendMessage} and {@link #destroy} may be called from any thread and
+ * never block: messages are queued to the agent's own worker thread ({@code voicelink-agent}) and
+ * handled in order. Events are delivered in the order they happen, one at a time, on the main thread,
+ * or on the executor given to {@link Builder#eventExecutor}.
+ *
+ * <p><b>Lifecycle.</b> The agent connects to the interaction channel at creation and keeps the
+ * connection, reconnecting with bounded backoff and following the device's network. {@link #destroy()}
+ * releases everything: every command still pending gets its one reply with {@link
+ * AgentConstants#ERROR_DESTROYED}, then no more events come; later {@code sendMessage} calls throw.
+ */
+public final class Agent {
+  private final AgentConfig config;
+  private final AgentEngine engine;
+  private final NetworkWatcher network;
+
+  private Agent(Builder builder) {
+    this.config = AgentConfig.parse(builder.configText);
+    if (builder.tokenSource == null) {
+      throw new IllegalStateException("tokenSource is required: pass the device's token manager to "
+          + "Agent.Builder.tokenSource(...)");
+    }
+    VoiceLinkConfig.Builder core = VoiceLinkConfig.builder().baseUrl(config.baseUrl());
+    if (config.authUrl() != null) core.authUrl(config.authUrl());
+    if (config.platformUrl() != null) core.platformUrl(config.platformUrl());
+    if (builder.httpClient != null) core.httpClient(builder.httpClient);
+    if (builder.clock != null) core.clock(builder.clock);
+    if (builder.scheduler != null) core.scheduler(builder.scheduler);
+    VoiceLinkConfig voiceLink = core.build();
+
+    EntityWebApi api = builder.entityWebApi;
+    String missing = "";
+    if (api == null && config.namespace() != null && config.accountKey() != null) {
+      api = EntityWebApi.builder(voiceLink).namespace(config.namespace())
+          .accountKey(config.accountKey()).build();
+    }
+    if (api == null) {
+      missing = "entity upload is not configured: set entity.namespace and entity.account_key in the"
+          + " config, or pass an EntityWebApi to Agent.Builder.entityWebApi(...)";
+    }
+    EntityBackend backend = api == null ? null
+        : new WebApiEntityBackend(api, Collections.unmodifiableMap(
+            new LinkedHashMap<>(builder.definitions)));
+
+    final Executor events = new OrderedExecutor(builder.eventExecutor != null
+        ? builder.eventExecutor : new MainThreadExecutor());
+    final AgentListener listener = builder.listener;
+    EventSink sink = new EventSink() {
+      @Override public void emit(int eventType, int arg1, int arg2, String info,
+          Map<String, Object> data) {
+        final AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
+        events.execute(new Runnable() {
+          @Override public void run() {
+            listener.onEvent(event);
+          }
+        });
+      }
+    };
+    this.engine = new AgentEngine(config,
+        new ChannelFactory(voiceLink, builder.tokenSource, builder.maxReconnectAttempts,
+            builder.random),
+        backend, missing, voiceLink.deviceClock(), voiceLink.scheduler(), sink);
+    this.network = new NetworkWatcher(builder.context, engine);
+    engine.start(network.start());
+  }
+
+  /**
+   * Creates an agent with the defaults: events on the main thread, a fresh HTTP client.
+   *
+   * @throws IllegalArgumentException if the config is invalid, naming the setting (for example a
+   *     missing {@code login.appid})
+   */
+  public static Agent create(Context context, String config, AgentListener listener,
+      TokenSource tokenSource) {
+    return builder(context, config, listener).tokenSource(tokenSource).build();
+  }
+
+  public static Builder builder(Context context, String config, AgentListener listener) {
+    return new Builder(context, config, listener);
+  }
+
+  /**
+   * Queues {@code message}; returns at once. Its reply, if it has one, comes as an event.
+   *
+   * @throws IllegalStateException if the agent was destroyed
+   */
+  public void sendMessage(AgentMessage message) {
+    if (message == null) throw new IllegalArgumentException("message must not be null");
+    engine.send(message);
+  }
+
+  /** Releases threads, the socket and the network callback. Idempotent; never blocks. */
+  public void destroy() {
+    network.stop();
+    engine.destroy();
+  }
+
+  /** The parsed config. */
+  public AgentConfig config() {
+    return config;
+  }
+
+  @Override public String toString() {
+    return "Agent{appid=" + config.appid() + (engine.isDestroyed() ? ", destroyed" : "") + "}";
+  }
+
+  /** Builds an {@link Agent}. Setters check their argument at once. Not thread-safe. */
+  public static final class Builder {
+    final Context context;
+    final String configText;
+    final AgentListener listener;
+    @Nullable Executor eventExecutor;
+    @Nullable OkHttpClient httpClient;
+    @Nullable TokenSource tokenSource;
+    @Nullable EntityWebApi entityWebApi;
+    final Map<String, ResourceDefinition> definitions = new LinkedHashMap<>();
+    @Nullable Clock clock;
+    @Nullable Scheduler scheduler;
+    int maxReconnectAttempts = 10;
+    Random random = new SecureRandom();
+
+    Builder(Context context, String configText, AgentListener listener) {
+      if (context == null) throw new IllegalArgumentException("context must not be null");
+      if (configText == null) throw new IllegalArgumentException("config must not be null");
+      if (listener == null) throw new IllegalArgumentException("listener must not be null");
+      this.context = context.getApplicationContext() != null ? context.getApplicationContext() : context;
+      this.configText = configText;
+      this.listener = listener;
+    }
+
+    /** Where events are delivered, one at a time and in order. Default: the main thread. */
+    public Builder eventExecutor(Executor executor) {
+      if (executor == null) throw new IllegalArgumentException("eventExecutor must not be null");
+      this.eventExecutor = executor;
+      return this;
+    }
+
+    /** The app's OkHttp client, so the agent shares its connection pool. */
+    public Builder httpClient(OkHttpClient client) {
+      if (client == null) throw new IllegalArgumentException("httpClient must not be null");
+      this.httpClient = client;
+      return this;
+    }
+
+    /** The device's access tokens (its token manager). Required. */
+    public Builder tokenSource(TokenSource tokens) {
+      if (tokens == null) throw new IllegalArgumentException("tokenSource must not be null");
+      this.tokenSource = tokens;
+      return this;
+    }
+
+    /**
+     * The entity web API client to sync with, built by the app with its namespace and account key,
+     * instead of {@code entity.account_key} in the config.
+     */
+    public Builder entityWebApi(EntityWebApi api) {
+      if (api == null) throw new IllegalArgumentException("entityWebApi must not be null");
+      this.entityWebApi = api;
+      return this;
+    }
+
+    /** Registers a resource that CMD_SYNC may upload; its records are checked before sending. */
+    public Builder resourceDefinition(ResourceDefinition definition) {
+      if (definition == null) throw new IllegalArgumentException("definition must not be null");
+      definitions.put(definition.name().value(), definition);
+      return this;
+    }
+
+    /** The clock (tests pass a controllable one). */
+    public Builder clock(Clock clock) {
+      if (clock == null) throw new IllegalArgumentException("clock must not be null");
+      this.clock = clock;
+      return this;
+    }
+
+    /** Where waits run (tests pass a controllable one). */
+    public Builder scheduler(Scheduler scheduler) {
+      if (scheduler == null) throw new IllegalArgumentException("scheduler must not be null");
+      this.scheduler = scheduler;
+      return this;
+    }
+
+    Builder maxReconnectAttempts(int attempts) {
+      this.maxReconnectAttempts = attempts;
+      return this;
+    }
+
+    Builder random(Random random) {
+      this.random = random;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if the config is invalid, naming the setting
+     * @throws IllegalStateException if no token source was given
+     */
+    public Agent build() {
+      return new Agent(this);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package dev.voicelink.android;
+
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
+import com.squareup.moshi.JsonReader;
+import dev.voicelink.android.internal.JsonObjects;
+import dev.voicelink.android.internal.LenientJsonText;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.Redact;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+import okio.Buffer;
+
+/**
+ * The parsed view of an agent config text: a JSON object in the style of the platform's cfg files,
+ * which may start with a byte-order mark and may contain {@code //} and {@code /* *}{@code /} comments.
+ *
+ * <pre>{@code
+ * {
+ *   "login":       { "appid": "5f1a2b3c" },                     // required
+ *   "server":      { "auth_url": "https://auth.example.com",
+ *                    "platform_url": "https://platform.example.com",
+ *                    "base_url": "https://api.example.com" },   // base_url required
+ *   "auth":        { "client_id": "vl-speaker-01", "device_id": "SN-0001-DEMO" },
+ *   "entity":      { "namespace": "OS123", "account_key": "..." },
+ *   "audioparams": { "pers_param": "{\"uid\":\"\"}" }
+ * }
+ * }</pre>
+ *
+ * <p>{@code login.appid} is required: without it dynamic entities cannot take effect, so its absence
+ * fails at once. Keys this SDK does not know are kept and can be read with {@link #value(String)}. The
+ * {@code entity.account_key} may be left out when the app passes a signer to {@link Agent.Builder}.
+ *
+ * <p>Instances are immutable and thread-safe. {@link #toString()} never shows the account key.
+ */
+public final class AgentConfig {
+  private final Map<String, Object> root;
+  private final String appid;
+  private final @Nullable String authUrl;
+  private final @Nullable String platformUrl;
+  private final String baseUrl;
+  private final @Nullable String clientId;
+  private final @Nullable String deviceId;
+  private final @Nullable String namespace;
+  private final @Nullable String accountKey;
+  private final @Nullable String audioPersParam;
+
+  private AgentConfig(Map<String, Object> root) {
+    this.root = root;
+    Map<String, Object> login = section(root, "login");
+    String appid = login == null ? null : JsonObjects.optString(login, "appid", "login.appid");
+    if (appid == null || appid.trim().isEmpty()) {
+      throw new IllegalArgumentException("login.appid is missing from the config: it is required "
+          + "because dynamic entities cannot take effect without the application id; add "
+          + "\"login\": {\"appid\": \"<your appid>\"}");
+    }
+    this.appid = appid.trim();
+
+    Map<String, Object> server = section(root, "server");
+    this.authUrl = address(server, "auth_url");
+    this.platformUrl = address(server, "platform_url");
+    String baseUrl = address(server, "base_url");
+    if (baseUrl == null) {
+      throw new IllegalArgumentException("server.base_url is missing from the config: the interaction"
+          + " channel and the entity web API live there; add \"server\": {\"base_url\": \"https://...\"}");
+    }
+    this.baseUrl = baseUrl;
+
+    Map<String, Object> auth = section(root, "auth");
+    this.clientId = nonEmpty(auth, "client_id", "auth.client_id");
+    this.deviceId = nonEmpty(auth, "device_id", "auth.device_id");
+
+    Map<String, Object> entity = section(root, "entity");
+    this.namespace = nonEmpty(entity, "namespace", "entity.namespace");
+    this.accountKey = nonEmpty(entity, "account_key", "entity.account_key");
+
+    Map<String, Object> audioparams = section(root, "audioparams");
+    String persParam = audioparams == null
+        ? null : JsonObjects.optString(audioparams, "pers_param", "audioparams.pers_param");
+    if (persParam != null) JsonObjects.parseObject(persParam, "audioparams.pers_param");
+    this.audioPersParam = persParam;
+  }
+
+  /**
+   * Parses a config text. Throws {@link IllegalArgumentException} naming the setting (or the JSON path
+   * of a syntax error) when the text is not a valid config.
+   */
+  public static AgentConfig parse(String configText) {
+    if (configText == null) throw new IllegalArgumentException("config must not be null");
+    String json = LenientJsonText.strip(configText);
+    Object value;
+    try {
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(json));
+      value = reader.readJsonValue();
+      if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
+        throw new IllegalArgumentException("config must be one JSON object; found more after it at "
+            + reader.getPath());
+      }
+    } catch (JsonEncodingException | JsonDataException e) {
+      throw new IllegalArgumentException("config is not valid JSON: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("config is not valid JSON: " + e.getMessage(), e);
+    }
+    if (!(value instanceof Map)) {
+      throw new IllegalArgumentException("config must be a JSON object; was " + JsonObjects.describe(value));
+    }
+    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
+    Map<String, Object> root = (Map<String, Object>) value;
+    return new AgentConfig(Collections.unmodifiableMap(new LinkedHashMap<>(root)));
+  }
+
+  /** {@code login.appid}: the application id, used to fill {@code appid} in syncs. */
+  public String appid() {
+    return appid;
+  }
+
+  /** {@code server.auth_url}, or null. */
+  public @Nullable String authUrl() {
+    return authUrl;
+  }
+
+  /** {@code server.platform_url}, or null. */
+  public @Nullable String platformUrl() {
+    return platformUrl;
+  }
+
+  /** {@code server.base_url}: the interaction channel and the entity web API. */
+  public String baseUrl() {
+    return baseUrl;
+  }
+
+  /** {@code auth.client_id}, or null. */
+  public @Nullable String clientId() {
+    return clientId;
+  }
+
+  /** {@code auth.device_id}, or null. */
+  public @Nullable String deviceId() {
+    return deviceId;
+  }
+
+  /** {@code entity.namespace}, or null. */
+  public @Nullable String namespace() {
+    return namespace;
+  }
+
+  /** True when {@code entity.account_key} is set. The key itself is never exposed. */
+  public boolean hasAccountKey() {
+    return accountKey != null;
+  }
+
+  @Nullable String accountKey() {
+    return accountKey;
+  }
+
+  /** {@code audioparams.pers_param}: the JSON object text used by audio writes by default, or null. */
+  public @Nullable String audioPersParam() {
+    return audioPersParam;
+  }
+
+  /**
+   * The value at a dotted path such as {@code "global.scene"}, known or not: a String, Double, Boolean,
+   * unmodifiable List or Map, or null when absent. Lets apps keep their own settings in the same file.
+   */
+  public @Nullable Object value(String dottedPath) {
+    Object current = root;
+    for (String part : dottedPath.split("\\.", -1)) {
+      if (!(current instanceof Map)) return null;
+      current = ((Map<?, ?>) current).get(part);
+    }
+    return unmodifiable(current);
+  }
+
+  private static @Nullable Object unmodifiable(@Nullable Object value) {
+    if (value instanceof Map) return Collections.unmodifiableMap((Map<?, ?>) value);
+    if (value instanceof List) return Collections.unmodifiableList((List<?>) value);
+    return value;
+  }
+
+  private static @Nullable Map<String, Object> section(Map<String, Object> root, String name) {
+    return JsonObjects.optObject(root, name, name);
+  }
+
+  private static @Nullable String nonEmpty(@Nullable Map<String, Object> section, String key,
+      String path) {
+    if (section == null) return null;
+    String value = JsonObjects.optString(section, key, path);
+    if (value == null) return null;
+    if (value.trim().isEmpty()) {
+      throw new IllegalArgumentException(path + " must not be empty; remove it or give a value");
+    }
+    return value.trim();
+  }
+
+  private static @Nullable String address(@Nullable Map<String, Object> server, String key) {
+    String value = nonEmpty(server, key, "server." + key);
+    if (value == null) return null;
+    VoiceLinkConfig.Builder check = VoiceLinkConfig.builder();
+    if (key.equals("auth_url")) check.authUrl(value);
+    else if (key.equals("platform_url")) check.platformUrl(value);
+    else check.baseUrl(value);
+    return value;
+  }
+
+  @Override public String toString() {
+    return "AgentConfig{appid=" + appid + ", base_url=" + baseUrl + ", auth_url=" + authUrl
+        + ", platform_url=" + platformUrl + ", client_id=" + clientId + ", device_id=" + deviceId
+        + ", namespace=" + namespace + ", account_key=" + (accountKey == null ? "none"
+        : Redact.secret(accountKey)) + ", audioparams.pers_param=" + audioPersParam + "}";
+  }
+}

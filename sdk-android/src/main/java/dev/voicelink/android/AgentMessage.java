@@ -1,0 +1,126 @@
+package dev.voicelink.android;
+
+import java.util.Arrays;
+import javax.annotation.Nullable;
+
+/**
+ * A command for {@link Agent#sendMessage}: a message type ({@link AgentConstants#CMD_SYNC} and the
+ * other {@code CMD_} values), two integer arguments, a params text and optional data bytes, in the
+ * shape of the platform's established device SDK.
+ *
+ * <pre>{@code
+ * agent.sendMessage(new AgentMessage(AgentConstants.CMD_WRITE, 0, 0,
+ *     "data_type=text,pers_param={\"uid\":\"\"}", "call Zhang San".getBytes(UTF_8)));
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe: the data bytes are copied in and out.
+ */
+public final class AgentMessage {
+  private final int msgType;
+  private final int arg1;
+  private final int arg2;
+  private final String params;
+  private final @Nullable byte[] data;
+
+  /** A message; {@code params} null means none, {@code data} null means no data. */
+  public AgentMessage(int msgType, int arg1, int arg2, @Nullable String params,
+      @Nullable byte[] data) {
+    this.msgType = msgType;
+    this.arg1 = arg1;
+    this.arg2 = arg2;
+    this.params = params == null ? "" : params;
+    this.data = data == null ? null : data.clone();
+  }
+
+  public static Builder builder(int msgType) {
+    return new Builder(msgType);
+  }
+
+  public Builder newBuilder() {
+    return new Builder(msgType).arg1(arg1).arg2(arg2).params(params).data(data);
+  }
+
+  public int msgType() {
+    return msgType;
+  }
+
+  public int arg1() {
+    return arg1;
+  }
+
+  public int arg2() {
+    return arg2;
+  }
+
+  /** The params text; empty when none was given. */
+  public String params() {
+    return params;
+  }
+
+  /** A copy of the data bytes, or null when none were given. */
+  public @Nullable byte[] data() {
+    return data == null ? null : data.clone();
+  }
+
+  int dataLength() {
+    return data == null ? 0 : data.length;
+  }
+
+  @Nullable byte[] dataUnsafe() {
+    return data;
+  }
+
+  @Override public boolean equals(@Nullable Object other) {
+    if (!(other instanceof AgentMessage)) return false;
+    AgentMessage that = (AgentMessage) other;
+    return msgType == that.msgType && arg1 == that.arg1 && arg2 == that.arg2
+        && params.equals(that.params) && Arrays.equals(data, that.data);
+  }
+
+  @Override public int hashCode() {
+    return Arrays.hashCode(new Object[] {msgType, arg1, arg2, params}) * 31 + Arrays.hashCode(data);
+  }
+
+  /** Shows the data's length, never its content (it may be a user's audio or contacts). */
+  @Override public String toString() {
+    return "AgentMessage{msgType=" + msgType + ", arg1=" + arg1 + ", arg2=" + arg2
+        + ", params=" + params + ", data=" + (data == null ? "none" : data.length + " bytes") + "}";
+  }
+
+  /** Builds an {@link AgentMessage}. Not thread-safe. */
+  public static final class Builder {
+    private final int msgType;
+    private int arg1;
+    private int arg2;
+    private String params = "";
+    private @Nullable byte[] data;
+
+    Builder(int msgType) {
+      this.msgType = msgType;
+    }
+
+    public Builder arg1(int arg1) {
+      this.arg1 = arg1;
+      return this;
+    }
+
+    public Builder arg2(int arg2) {
+      this.arg2 = arg2;
+      return this;
+    }
+
+    public Builder params(@Nullable String params) {
+      this.params = params == null ? "" : params;
+      return this;
+    }
+
+    public Builder data(@Nullable byte[] data) {
+      this.data = data == null ? null : data.clone();
+      return this;
+    }
+
+    public AgentMessage build() {
+      return new AgentMessage(msgType, arg1, arg2, params, data);
+    }
+  }
+}

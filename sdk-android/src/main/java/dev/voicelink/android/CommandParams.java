@@ -1,0 +1,104 @@
+package dev.voicelink.android;
+
+import dev.voicelink.android.internal.JsonObjects;
+import java.nio.charset.Charset;
+import java.util.Map;
+import javax.annotation.Nullable;
+
+/** Reads the params and data of the JSON-based commands. Errors name the field. */
+final class CommandParams {
+  private static final Charset UTF_8 = Charset.forName("UTF-8");
+
+  private CommandParams() {
+  }
+
+  /** The {@code tag} of an optional JSON params text, or null. */
+  static @Nullable String tag(String params, String command) {
+    if (params.trim().isEmpty()) return null;
+    Map<String, Object> object = JsonObjects.parseObject(params, command + " params");
+    return JsonObjects.optString(object, "tag", command + " params.tag");
+  }
+
+  /** The {@code sid} of CMD_QUERY_SYNC_STATUS params. */
+  static String sid(String params) {
+    if (params.trim().isEmpty()) {
+      throw new IllegalArgumentException("CMD_QUERY_SYNC_STATUS params must be {\"sid\":\"<sid from the"
+          + " CMD_SYNC reply>\"}; were empty");
+    }
+    Map<String, Object> object = JsonObjects.parseObject(params, "CMD_QUERY_SYNC_STATUS params");
+    String sid = JsonObjects.optString(object, "sid", "CMD_QUERY_SYNC_STATUS params.sid");
+    if (sid == null || sid.trim().isEmpty()) {
+      throw new IllegalArgumentException("CMD_QUERY_SYNC_STATUS params.sid is required: the sid from"
+          + " the CMD_SYNC reply");
+    }
+    return sid.trim();
+  }
+
+  /** The {@code audioparams.pers_param} of CMD_SET_PARAMS params, checked to be a JSON object text. */
+  static String setParamsPersParam(String params) {
+    if (params.trim().isEmpty()) {
+      throw new IllegalArgumentException("CMD_SET_PARAMS params must be "
+          + "{\"audioparams\":{\"pers_param\":\"<JSON object text>\"}}; were empty");
+    }
+    Map<String, Object> object = JsonObjects.parseObject(params, "CMD_SET_PARAMS params");
+    Map<String, Object> audioparams = JsonObjects.optObject(object, "audioparams",
+        "CMD_SET_PARAMS params.audioparams");
+    if (audioparams == null) {
+      throw new IllegalArgumentException("CMD_SET_PARAMS params.audioparams is required: "
+          + "{\"audioparams\":{\"pers_param\":\"<JSON object text>\"}}");
+    }
+    String persParam = JsonObjects.optString(audioparams, "pers_param",
+        "CMD_SET_PARAMS params.audioparams.pers_param");
+    if (persParam == null) {
+      throw new IllegalArgumentException("CMD_SET_PARAMS params.audioparams.pers_param is required");
+    }
+    JsonObjects.parseObject(persParam, "CMD_SET_PARAMS params.audioparams.pers_param");
+    return persParam;
+  }
+
+  /**
+   * The upload a CMD_SYNC data object asks for, with empty {@code uid}/{@code appid} values filled from
+   * the connection and the config.
+   */
+  static SyncRequest syncRequest(@Nullable byte[] data, String uid, String configAppid) {
+    if (data == null || data.length == 0) {
+      throw new IllegalArgumentException("CMD_SYNC data is required: the UTF-8 bytes of "
+          + "{\"param\":{\"id_name\":..,\"id_value\":..,\"res_name\":..},\"data\":\"<Base64>\"}");
+    }
+    Map<String, Object> object = JsonObjects.parseObject(new String(data, UTF_8), "CMD_SYNC data");
+    Map<String, Object> param = JsonObjects.optObject(object, "param", "CMD_SYNC data.param");
+    if (param == null) throw new IllegalArgumentException("CMD_SYNC data.param is required");
+    String idName = trimmed(JsonObjects.optString(param, "id_name", "CMD_SYNC data.param.id_name"));
+    if (idName.isEmpty()) {
+      throw new IllegalArgumentException("CMD_SYNC data.param.id_name is required: uid, appid or the "
+          + "custom dimension name defined on the resource");
+    }
+    String idValue = trimmed(JsonObjects.optString(param, "id_value", "CMD_SYNC data.param.id_value"));
+    String resName = trimmed(JsonObjects.optString(param, "res_name", "CMD_SYNC data.param.res_name"));
+    if (resName.isEmpty()) {
+      throw new IllegalArgumentException("CMD_SYNC data.param.res_name is required: "
+          + "<namespace>.<name>, e.g. OS123.contacts");
+    }
+    String appid = trimmed(JsonObjects.optString(param, "appid", "CMD_SYNC data.param.appid"));
+    if (appid.isEmpty()) appid = configAppid;
+    if (idValue.isEmpty()) {
+      if (idName.equals("uid")) {
+        idValue = uid;
+      } else if (idName.equals("appid")) {
+        idValue = appid;
+      } else {
+        throw new IllegalArgumentException("CMD_SYNC data.param.id_value is required for the custom "
+            + "dimension " + idName + "; only uid and appid are filled automatically");
+      }
+    }
+    String base64 = trimmed(JsonObjects.optString(object, "data", "CMD_SYNC data.data"));
+    if (base64.isEmpty()) {
+      throw new IllegalArgumentException("CMD_SYNC data.data is required: the Base64 of the resource text");
+    }
+    return new SyncRequest(appid, resName, idName, idValue, base64);
+  }
+
+  private static String trimmed(@Nullable String value) {
+    return value == null ? "" : value.trim();
+  }
+}

@@ -1,0 +1,73 @@
+package dev.voicelink.android;
+
+import android.content.Context;
+import android.net.ConnectivityManager;
+import android.net.Network;
+import android.net.NetworkCapabilities;
+import android.net.NetworkInfo;
+import android.net.NetworkRequest;
+import dev.voicelink.core.internal.Log;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Follows whether any network with internet is up (ConnectivityManager callbacks, API 21) and tells
+ * the engine when that changes. Losing one of two networks is not a loss.
+ */
+final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
+  private static final String TAG = "VoiceLinkAgent";
+  private final ConnectivityManager connectivity;
+  private final AgentEngine engine;
+  private final Set<Network> available = new HashSet<>();
+  private boolean registered;
+
+  NetworkWatcher(Context context, AgentEngine engine) {
+    this.connectivity = (ConnectivityManager) context.getSystemService(Context.CONNECTIVITY_SERVICE);
+    this.engine = engine;
+  }
+
+  /** Registers and returns whether a network is up now. Without permission it assumes online. */
+  boolean start() {
+    if (connectivity == null) return true;
+    try {
+      NetworkRequest request = new NetworkRequest.Builder()
+          .addCapability(NetworkCapabilities.NET_CAPABILITY_INTERNET)
+          .build();
+      connectivity.registerNetworkCallback(request, this);
+      registered = true;
+      @SuppressWarnings("deprecation") // the API-21 way; its replacement needs API 23
+      NetworkInfo active = connectivity.getActiveNetworkInfo();
+      return active != null && active.isConnected();
+    } catch (SecurityException e) {
+      Log.warn(TAG, "no ACCESS_NETWORK_STATE permission: reconnecting ignores network changes", e);
+      return true;
+    }
+  }
+
+  void stop() {
+    if (!registered) return;
+    registered = false;
+    try {
+      connectivity.unregisterNetworkCallback(this);
+    } catch (IllegalArgumentException ignored) {
+      // already unregistered
+    }
+  }
+
+  @Override public void onAvailable(Network network) {
+    boolean wasEmpty;
+    synchronized (available) {
+      wasEmpty = available.isEmpty();
+      available.add(network);
+    }
+    if (wasEmpty) engine.networkAvailable();
+  }
+
+  @Override public void onLost(Network network) {
+    boolean nowEmpty;
+    synchronized (available) {
+      nowEmpty = available.remove(network) && available.isEmpty();
+    }
+    if (nowEmpty) engine.networkLost();
+  }
+}

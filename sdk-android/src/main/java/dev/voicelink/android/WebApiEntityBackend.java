@@ -1,0 +1,66 @@
+package dev.voicelink.android;
+
+import dev.voicelink.core.internal.Json;
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.entity.EntityWebApi;
+import dev.voicelink.entity.PersParam;
+import dev.voicelink.entity.RecordSource;
+import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.entity.ResourceName;
+import dev.voicelink.entity.UploadRequest;
+import dev.voicelink.entity.WebApiException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import okio.ByteString;
+
+/**
+ * CMD_SYNC and CMD_QUERY_SYNC_STATUS on sdk-core's {@link EntityWebApi}: the owner pair becomes the
+ * upload {@link PersParam} ({@code uid} → {@code auth_id}, {@code appid}, or the custom dimension), and
+ * the records are checked against the resource's registered definition before anything is sent.
+ */
+final class WebApiEntityBackend implements EntityBackend {
+  private final EntityWebApi api;
+  private final Map<String, ResourceDefinition> definitions;
+
+  WebApiEntityBackend(EntityWebApi api, Map<String, ResourceDefinition> definitions) {
+    this.api = api;
+    this.definitions = definitions;
+  }
+
+  @Override public String upload(SyncRequest request) throws IOException, WebApiException {
+    ResourceName name = ResourceName.parse(request.resName);
+    ResourceDefinition definition = definitions.get(name.value());
+    if (definition == null) {
+      throw new IllegalStateException("no definition for " + name.value() + ": register it with "
+          + "Agent.Builder.resourceDefinition(...) so that its records are checked before upload");
+    }
+    ByteString decoded = ByteString.decodeBase64(request.dataBase64);
+    if (decoded == null) {
+      throw new IllegalArgumentException("CMD_SYNC data.data must be Base64 of the resource text");
+    }
+    UploadRequest upload = UploadRequest.builder()
+        .appid(request.appid)
+        .definition(definition)
+        .persParam(persParam(request.idName, request.idValue))
+        .records(RecordSource.fromText(decoded.utf8()))
+        .build();
+    return api.uploadResource(upload).sid();
+  }
+
+  static PersParam persParam(String idName, String idValue) {
+    if (idName.equals("uid")) return PersParam.user(idValue);
+    if (idName.equals("appid")) return PersParam.application(idValue);
+    return PersParam.custom(idName, idValue);
+  }
+
+  @Override public String check(String sid) throws IOException, WebApiException {
+    CheckResult result = api.checkResource(sid);
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("sid", result.sid());
+    json.put("csid", result.csid());
+    json.put("reply", result.reply());
+    json.put("error", result.error());
+    return Json.MOSHI.adapter(Object.class).toJson(json);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.voicelink.android.internal;
+
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
+import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.internal.Json;
+import java.io.IOException;
+import java.util.Map;
+import javax.annotation.Nullable;
+import okio.Buffer;
+
+/** Parses JSON object texts into maps, with errors that name the field and the JSON path. */
+public final class JsonObjects {
+  private JsonObjects() {
+  }
+
+  /**
+   * Parses {@code text} as one JSON object. {@code name} says in errors what the text is, for example
+   * {@code pers_param}.
+   */
+  public static Map<String, Object> parseObject(String text, String name) {
+    Object value;
+    try {
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
+      value = reader.readJsonValue();
+      if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
+        throw new IllegalArgumentException(name + " must be one JSON object; found more after it at "
+            + reader.getPath());
+      }
+    } catch (JsonEncodingException | JsonDataException e) {
+      throw new IllegalArgumentException(name + " must be a JSON object text: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(name + " must be a JSON object text: " + e.getMessage(), e);
+    }
+    if (!(value instanceof Map)) {
+      throw new IllegalArgumentException(name + " must be a JSON object text such as {\"uid\":\"\"}; was: "
+          + describe(value));
+    }
+    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
+    Map<String, Object> map = (Map<String, Object>) value;
+    return map;
+  }
+
+  /** A string member, or null when absent. Anything other than a string is an error naming {@code path}. */
+  public static @Nullable String optString(Map<String, Object> object, String key, String path) {
+    Object value = object.get(key);
+    if (value == null) return null;
+    if (!(value instanceof String)) {
+      throw new IllegalArgumentException(path + " must be a string; was " + describe(value));
+    }
+    return (String) value;
+  }
+
+  /** An object member, or null when absent. */
+  public static @Nullable Map<String, Object> optObject(Map<String, Object> object, String key,
+      String path) {
+    Object value = object.get(key);
+    if (value == null) return null;
+    if (!(value instanceof Map)) {
+      throw new IllegalArgumentException(path + " must be an object; was " + describe(value));
+    }
+    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
+    Map<String, Object> map = (Map<String, Object>) value;
+    return map;
+  }
+
+  /** A short description of a parsed JSON value for error messages. */
+  public static String describe(@Nullable Object value) {
+    if (value == null) return "null";
+    if (value instanceof String) return "a string";
+    if (value instanceof Number) return "a number";
+    if (value instanceof Boolean) return "a boolean";
+    if (value instanceof Map) return "an object";
+    return "an array";
+  }
+}

@@ -1,0 +1,439 @@
+package dev.voicelink.android;
+
+import static dev.voicelink.android.AgentConstants.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+
+import dev.voicelink.android.EngineHarness.Event;
+import dev.voicelink.core.ServerRefusalException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import okhttp3.WebSocket;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class AgentEngineTest {
+  private static final String DATA = "eyJuYW1lIjoi5byg5LiJIiwiYWxpYXMiOiLlsI/lvKB86ICB5bygIn0KeyJuYW1lIjoiTGkgTGVpIiwiYWxpYXMiOiIifQ==";
+  private final EngineHarness h;
+
+  AgentEngineTest() throws IOException {
+    h = new EngineHarness();
+  }
+
+  @AfterEach void close() throws IOException {
+    h.close();
+  }
+
+  private static AgentMessage sync(String tag, String param) {
+    return new AgentMessage(CMD_SYNC, SYNC_DATA_SCHEMA, 0,
+        tag == null ? null : "{\"tag\":\"" + tag + "\"}",
+        ("{\"param\":" + param + ",\"data\":\"" + DATA + "\"}").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static AgentMessage userSync(String tag) {
+    return sync(tag, "{\"id_name\":\"uid\",\"id_value\":\"\",\"res_name\":\"OS123.contacts\"}");
+  }
+
+  private static AgentMessage write(String params, String data) {
+    return new AgentMessage(CMD_WRITE, 0, 0, params, data.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test void connectsWithTheDeviceTokenAndReportsTheUid() throws Exception {
+    h.acceptNextConnection(EngineHarness.UID);
+    h.engine.start(true);
+    h.runAttempt(1);
+
+    Event connected = h.expect(EVENT_CONNECTED_TO_SERVER);
+    assertThat(connected.data).containsExactly(entry(KEY_UID, EngineHarness.UID));
+    Event state = h.expect(EVENT_STATE);
+    assertThat(state.arg1).isEqualTo(STATE_READY);
+    RecordedRequest upgrade = h.server.takeRequest();
+    assertThat(upgrade.getPath()).isEqualTo("/v2/voicelink/interact");
+    assertThat(upgrade.getHeader("Authorization")).isEqualTo("device-token-1");
+  }
+
+  @Test void syncBeforeConnectedIsRefusedAndNothingIsSent() throws Exception {
+    h.engine.start(false); // offline: never connects
+
+    h.engine.send(userSync("t1"));
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg1).isEqualTo(CMD_SYNC);
+    assertThat(reply.arg2).isEqualTo(ERROR_NOT_CONNECTED);
+    assertThat(reply.info).isEqualTo("CMD_SYNC refused: not connected to the server; send it after "
+        + "EVENT_CONNECTED_TO_SERVER. Nothing was sent.");
+    assertThat(reply.data).containsExactly(entry(KEY_SYNC_DTYPE, SYNC_DATA_SCHEMA), entry(KEY_TAG, "t1"));
+    assertThat(h.backend.uploads).isEmpty();
+    assertThat(h.server.getRequestCount()).isZero();
+  }
+
+  @Test void userSyncFillsTheUidAndRepliesWithSidAndTag() throws Exception {
+    h.startConnected();
+
+    h.engine.send(userSync("contacts-1"));
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg1).isEqualTo(CMD_SYNC);
+    assertThat(reply.arg2).isEqualTo(0);
+    assertThat(reply.data).containsExactly(entry(KEY_SYNC_DTYPE, 3), entry(KEY_SID, "psn00001"),
+        entry(KEY_TAG, "contacts-1"));
+    SyncRequest request = h.backend.uploads.poll();
+    assertThat(request.idName).isEqualTo("uid");
+    assertThat(request.idValue).isEqualTo(EngineHarness.UID);
+    assertThat(request.appid).isEqualTo("5f1a2b3c");
+    assertThat(request.resName).isEqualTo("OS123.contacts");
+    assertThat(request.dataBase64).isEqualTo(DATA);
+  }
+
+  @Test void appidSyncFillsTheConfiguredAppid() throws Exception {
+    h.startConnected();
+
+    h.engine.send(sync(null, "{\"id_name\":\"appid\",\"id_value\":\"\",\"res_name\":\"OS123.songs\"}"));
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg2).isEqualTo(0);
+    assertThat(reply.data).doesNotContainKey(KEY_TAG);
+    SyncRequest request = h.backend.uploads.poll();
+    assertThat(request.idName).isEqualTo("appid");
+    assertThat(request.idValue).isEqualTo("5f1a2b3c");
+  }
+
+  @Test void customDimensionWithoutIdValueIsRefusedBeforeSending() throws Exception {
+    h.startConnected();
+
+    h.engine.send(sync("f", "{\"id_name\":\"family\",\"id_value\":\"\",\"res_name\":\"OS123.family_members\"}"));
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg2).isEqualTo(ERROR_INVALID_PARAMS);
+    assertThat(reply.info).isEqualTo("CMD_SYNC data.param.id_value is required for the custom "
+        + "dimension family; only uid and appid are filled automatically");
+    assertThat(h.backend.uploads).isEmpty();
+  }
+
+  @Test void severalSyncsInFlightAreMatchedByTag() throws Exception {
+    h.startConnected();
+    CountDownLatch gate = new CountDownLatch(1);
+    h.backend.uploadGate = gate;
+
+    h.engine.send(userSync("a"));
+    h.engine.send(userSync("b"));
+    h.engine.send(userSync("c"));
+    h.expectNoEvent();
+    gate.countDown();
+
+    java.util.Set<String> tags = new java.util.HashSet<>();
+    java.util.Set<Object> sids = new java.util.HashSet<>();
+    for (int i = 0; i < 3; i++) {
+      Event reply = h.expect(EVENT_CMD_RETURN);
+      assertThat(reply.arg2).isEqualTo(0);
+      tags.add((String) reply.data.get(KEY_TAG));
+      sids.add(reply.data.get(KEY_SID));
+    }
+    assertThat(tags).containsExactlyInAnyOrder("a", "b", "c");
+    assertThat(sids).hasSize(3);
+  }
+
+  @Test void serverRefusalKeepsCodeDescAndSid() throws Exception {
+    h.startConnected();
+    h.backend.uploadFailure = new ServerRefusalException("20004", "illegal ip", "psn999");
+
+    h.engine.send(userSync("t"));
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg2).isEqualTo(ERROR_SERVER_REFUSED);
+    assertThat(reply.info).isEqualTo("CMD_SYNC failed: 20004: illegal ip (sid psn999)");
+    assertThat(reply.data).containsEntry(KEY_CODE, "20004").containsEntry(KEY_DESC, "illegal ip")
+        .containsEntry(KEY_SID, "psn999").containsEntry(KEY_TAG, "t");
+  }
+
+  @Test void queryWaitsTenSecondsAfterTheUpload() throws Exception {
+    h.startConnected();
+    h.engine.send(userSync("t"));
+    String sid = (String) h.expect(EVENT_CMD_RETURN).data.get(KEY_SID);
+
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+        "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
+    h.time.awaitScheduled(2); // the connection attempt, then the query's wait
+    assertThat(h.time.pendingDelaysMillis()).containsExactly(10_000L);
+    h.time.advance(9_999, TimeUnit.MILLISECONDS);
+    h.expectNoEvent();
+    assertThat(h.backend.checks).isEmpty();
+    h.time.advance(1, TimeUnit.MILLISECONDS);
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg1).isEqualTo(CMD_QUERY_SYNC_STATUS);
+    assertThat(reply.arg2).isEqualTo(0);
+    assertThat(reply.data).containsEntry(KEY_SYNC_DTYPE, SYNC_DATA_QUERY).containsEntry(KEY_SID, sid)
+        .containsEntry(KEY_TAG, "q").containsEntry(KEY_RESULT,
+            "{\"sid\":\"" + sid + "\",\"csid\":\"c1\",\"reply\":\"processed\",\"error\":0}");
+    assertThat(h.backend.checks).containsExactly(sid);
+  }
+
+  @Test void queryOfAnUnknownSidIsSentAtOnce() throws Exception {
+    h.startConnected();
+
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+        "{\"sid\":\"psn-from-yesterday\"}", null));
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg2).isEqualTo(0);
+    assertThat(h.backend.checks).containsExactly("psn-from-yesterday");
+  }
+
+  @Test void queryWithoutSidNamesIt() throws Exception {
+    h.startConnected();
+
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, "{}", null));
+
+    Event reply = h.expect(EVENT_CMD_RETURN);
+    assertThat(reply.arg2).isEqualTo(ERROR_INVALID_PARAMS);
+    assertThat(reply.info).isEqualTo("CMD_QUERY_SYNC_STATUS params.sid is required: the sid from the "
+        + "CMD_SYNC reply");
+    assertThat(reply.data).containsExactly(entry(KEY_SYNC_DTYPE, SYNC_DATA_QUERY));
+  }
+
+  @Test void setParamsAppliesToLaterAudioWritesOnly() throws Exception {
+    h.startConnected();
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0,
+        "{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}", null));
+
+    h.engine.send(new AgentMessage(CMD_WRITE, 0, 0, "data_type=audio,sample_rate=16000",
+        new byte[] {1, 2, 3}));
+    assertThat(EngineHarness.json(h.frame())).containsExactly(entry("type", "write"),
+        entry("data_type", "audio"), entry("sample_rate", 16000.0),
+        entry("pers_param", "{\"uid\":\"\"}"), entry("seq", 1.0));
+    assertThat(h.frame()).isEqualTo("binary:010203");
+    assertThat(EngineHarness.json(h.frame())).containsExactly(entry("type", "end"), entry("seq", 1.0));
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_WORKING);
+
+    h.engine.send(write("data_type=text", "call Zhang San"));
+    Map<String, Object> text = EngineHarness.json(h.frame());
+    assertThat(text).containsExactly(entry("type", "write"), entry("data_type", "text"),
+        entry("text", "call Zhang San"), entry("seq", 2.0));
+  }
+
+  @Test void aWritesPersParamOverridesSetParams() throws Exception {
+    h.startConnected();
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0,
+        "{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}", null));
+
+    h.engine.send(new AgentMessage(CMD_WRITE, 0, 0,
+        "data_type=audio,sample_rate=16000,pers_param={\"family\":\"f-01\",\"uid\":\"\"}",
+        new byte[] {9}));
+
+    assertThat(EngineHarness.json(h.frame())).containsEntry("pers_param",
+        "{\"family\":\"f-01\",\"uid\":\"\"}");
+  }
+
+  @Test void invalidSetParamsIsAnErrorEventNamingTheProblem() throws Exception {
+    h.startConnected();
+
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0,
+        "{\"audioparams\":{\"pers_param\":\"uid=1\"}}", null));
+
+    Event error = h.expect(EVENT_ERROR);
+    assertThat(error.arg1).isEqualTo(ERROR_INVALID_PARAMS);
+    assertThat(error.info).startsWith("CMD_SET_PARAMS params.audioparams.pers_param must be a JSON "
+        + "object text");
+    assertThat(error.data).containsExactly(entry(KEY_CMD, CMD_SET_PARAMS));
+  }
+
+  @Test void resultsAndErrorsOfWritesArriveAsEvents() throws Exception {
+    WebSocket server = h.startConnected();
+    h.engine.send(write("data_type=text,pers_param={\"uid\":\"\"},tag=w1", "call Zhang San"));
+    assertThat(EngineHarness.json(h.frame())).containsEntry("pers_param", "{\"uid\":\"\"}");
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_WORKING);
+
+    String result = "{\"type\":\"result\",\"seq\":1,\"text\":\"call Zhang San\",\"entities\":"
+        + "[{\"res_name\":\"OS123.contacts\",\"value\":\"张三\",\"matched\":\"Zhang San\"}]}";
+    server.send(result);
+
+    Event event = h.expect(EVENT_RESULT);
+    assertThat(event.info).isEqualTo(result);
+    assertThat(event.data).containsEntry(KEY_SEQ, 1).containsEntry(KEY_DATA_TYPE, "text")
+        .containsEntry(KEY_TAG, "w1").containsEntry(KEY_RESULT, result);
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_READY);
+
+    h.engine.send(write("data_type=text", "hello"));
+    h.frame();
+    h.expect(EVENT_STATE);
+    server.send("{\"type\":\"error\",\"seq\":2,\"code\":\"40001\",\"desc\":\"bad write\"}");
+    Event error = h.expect(EVENT_ERROR);
+    assertThat(error.arg1).isEqualTo(ERROR_SERVER_REFUSED);
+    assertThat(error.info).isEqualTo("write 2 refused: 40001: bad write");
+    assertThat(error.data).containsEntry(KEY_SEQ, 2).containsEntry(KEY_CODE, "40001");
+  }
+
+  @Test void invalidWriteParamsNameTheKey() throws Exception {
+    h.startConnected();
+
+    h.engine.send(write("data_type=text,data_type=audio", "x"));
+    assertThat(h.expect(EVENT_ERROR).info).isEqualTo("CMD_WRITE param data_type is given twice");
+    h.engine.send(write("data_type=video", "x"));
+    assertThat(h.expect(EVENT_ERROR).info).isEqualTo("CMD_WRITE param data_type must be audio or "
+        + "text; was: video");
+    h.engine.send(write("data_type=text,pers_param={\"uid\":\"\"", "x"));
+    assertThat(h.expect(EVENT_ERROR).info).isEqualTo("CMD_WRITE param pers_param is a JSON object "
+        + "that is never closed: expected a matching }");
+    assertThat(h.frames).isEmpty();
+  }
+
+  @Test void serverDropReportsDisconnectFailsPendingWritesAndReconnects() throws Exception {
+    WebSocket server = h.startConnected();
+    h.engine.send(write("data_type=text,tag=w", "hello"));
+    h.frame();
+    h.expect(EVENT_STATE);
+    h.acceptNextConnection("0123456789abcdef0123456789abcdef");
+
+    server.close(1011, "server restarting");
+
+    Event lost = h.expect(EVENT_ERROR);
+    assertThat(lost.arg1).isEqualTo(ERROR_CONNECTION_LOST);
+    assertThat(lost.data).containsEntry(KEY_SEQ, 1).containsEntry(KEY_TAG, "w");
+    h.expect(EVENT_SERVER_DISCONNECTED);
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
+    h.time.awaitScheduled(2);
+    long delay = h.time.pendingDelaysMillis().get(0);
+    assertThat(delay).isBetween(500L, 1000L);
+    h.time.advance(delay, TimeUnit.MILLISECONDS);
+    Event again = h.expect(EVENT_CONNECTED_TO_SERVER);
+    assertThat(again.data).containsEntry(KEY_UID, "0123456789abcdef0123456789abcdef");
+  }
+
+  @Test void aRejectedTokenIsReportedToTheTokenSourceBeforeRetrying() throws Exception {
+    h.server.enqueue(new MockResponse().setResponseCode(401));
+    h.acceptNextConnection(EngineHarness.UID);
+    h.engine.start(true);
+    h.runAttempt(1);
+
+    h.runAttempt(2);
+    assertThat(h.tokens.rejected).containsExactly("device-token-1");
+
+    h.expect(EVENT_CONNECTED_TO_SERVER);
+    h.server.takeRequest();
+    assertThat(h.server.takeRequest().getHeader("Authorization")).isEqualTo("device-token-2");
+  }
+
+  @Test void givingUpIsReportedAndTheNetworkReturningStartsAgain() throws Exception {
+    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
+    try {
+      for (int i = 0; i < 3; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
+      bounded.engine.start(true);
+      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
+
+      Event gaveUp = bounded.expect(EVENT_ERROR);
+      assertThat(gaveUp.arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
+      assertThat(gaveUp.info).isEqualTo("Gave up connecting (HTTP 503 on upgrade); trying again "
+          + "when the network comes back");
+      assertThat(bounded.server.getRequestCount()).isEqualTo(3);
+      bounded.time.advance(10, TimeUnit.MINUTES);
+      bounded.expectNoEvent();
+      assertThat(bounded.server.getRequestCount()).isEqualTo(3);
+
+      bounded.acceptNextConnection(EngineHarness.UID);
+      bounded.engine.networkAvailable();
+      bounded.runAttempt(4);
+      bounded.expect(EVENT_CONNECTED_TO_SERVER);
+    } finally {
+      bounded.close();
+    }
+  }
+
+  @Test void theLastAllowedReconnectMayStillSucceed() throws Exception {
+    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
+    try {
+      for (int i = 0; i < 2; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
+      bounded.acceptNextConnection(EngineHarness.UID);
+      bounded.engine.start(true);
+      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
+
+      assertThat(bounded.expect(EVENT_CONNECTED_TO_SERVER).data)
+          .containsEntry(KEY_UID, EngineHarness.UID);
+    } finally {
+      bounded.close();
+    }
+  }
+
+  @Test void networkLossDisconnectsAtOnceAndPausesReconnecting() throws Exception {
+    h.startConnected();
+
+    h.engine.networkLost();
+
+    h.expect(EVENT_SERVER_DISCONNECTED);
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
+    h.expectNoEvent();
+    assertThat(h.time.pendingDelaysMillis()).isEmpty();
+
+    h.acceptNextConnection(EngineHarness.UID);
+    h.engine.networkAvailable();
+    h.runAttempt(2);
+    h.expect(EVENT_CONNECTED_TO_SERVER);
+  }
+
+  @Test void refusedTokenIsReportedAsReauthorizationRequired() throws Exception {
+    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
+
+    h.engine.start(true);
+    h.runAttempt(1);
+
+    Event error = h.expect(EVENT_ERROR);
+    assertThat(error.arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
+    assertThat(error.info).isEqualTo("The device token was refused (no access token: "
+        + "invalid_refresh_token: refresh token revoked). Authorize the device again, then create a "
+        + "new Agent.");
+    assertThat(h.time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void destroyAnswersEveryPendingCommandExactlyOnce() throws Exception {
+    h.startConnected();
+    h.engine.send(userSync("done"));
+    String sid = (String) h.expect(EVENT_CMD_RETURN).data.get(KEY_SID);
+    CountDownLatch gate = new CountDownLatch(1);
+    h.backend.uploadGate = gate;
+    h.engine.send(userSync("in-flight"));
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+        "{\"sid\":\"" + sid + "\",\"tag\":\"waiting\"}", null));
+    h.engine.send(write("data_type=text,tag=unanswered", "hello"));
+    h.frame();
+    h.expect(EVENT_STATE);
+    h.backend.uploads.poll(5, TimeUnit.SECONDS);
+
+    h.engine.destroy();
+
+    Event sync = h.expect(EVENT_CMD_RETURN);
+    assertThat(sync.arg1).isEqualTo(CMD_SYNC);
+    assertThat(sync.arg2).isEqualTo(ERROR_DESTROYED);
+    assertThat(sync.data).containsEntry(KEY_TAG, "in-flight");
+    Event query = h.expect(EVENT_CMD_RETURN);
+    assertThat(query.arg1).isEqualTo(CMD_QUERY_SYNC_STATUS);
+    assertThat(query.arg2).isEqualTo(ERROR_DESTROYED);
+    assertThat(query.data).containsEntry(KEY_TAG, "waiting");
+    Event write = h.expect(EVENT_ERROR);
+    assertThat(write.arg1).isEqualTo(ERROR_DESTROYED);
+    assertThat(write.data).containsEntry(KEY_TAG, "unanswered");
+
+    gate.countDown();
+    h.time.advance(1, TimeUnit.MINUTES);
+    h.expectNoEvent();
+    assertThatThrownBy(() -> h.engine.send(userSync("late")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Agent was destroyed; create a new Agent to send CMD_SYNC");
+  }
+
+  @Test void unknownMessageTypeIsAnError() throws Exception {
+    h.engine.start(false);
+
+    h.engine.send(new AgentMessage(99, 0, 0, null, null));
+
+    Event error = h.expect(EVENT_ERROR);
+    assertThat(error.arg1).isEqualTo(ERROR_UNSUPPORTED);
+    assertThat(error.info).isEqualTo("msgType 99 is not supported; send CMD_WRITE (2), "
+        + "CMD_SET_PARAMS (10), CMD_SYNC (13) or CMD_QUERY_SYNC_STATUS (24)");
+  }
+}

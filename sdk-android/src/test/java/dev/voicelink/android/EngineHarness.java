@@ -1,0 +1,213 @@
+package dev.voicelink.android;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.Json;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import okhttp3.OkHttpClient;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okio.ByteString;
+
+/** An engine wired to a scripted interaction server, fake tokens and a fake entity backend. */
+final class EngineHarness implements AutoCloseable {
+  static final String UID = "d41d8cd98f00b204e9800998ecf8427e";
+  static final String CONFIG = "{\"login\":{\"appid\":\"5f1a2b3c\"},"
+      + "\"server\":{\"base_url\":\"http://localhost\"}}";
+
+  final MockWebServer server = new MockWebServer();
+  final VirtualTime time = new VirtualTime();
+  final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+  final FakeTokens tokens = new FakeTokens();
+  final FakeBackend backend = new FakeBackend();
+  final BlockingQueue<WebSocket> serverSockets = new LinkedBlockingQueue<>();
+  private final List<WebSocket> allServerSockets = Collections.synchronizedList(new ArrayList<WebSocket>());
+  /** What the client sent: text frames as they are, binary frames as "binary:<hex>". */
+  final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
+  final AgentEngine engine;
+
+  EngineHarness() throws IOException {
+    this(CONFIG, 10);
+  }
+
+  EngineHarness(String config, int maxReconnectAttempts) throws IOException {
+    server.start();
+    VoiceLinkConfig core = VoiceLinkConfig.builder()
+        .baseUrl(server.url("/").toString())
+        .clock(time)
+        .scheduler(time)
+        .httpClient(new OkHttpClient())
+        .build();
+    engine = new AgentEngine(AgentConfig.parse(config),
+        new ChannelFactory(core, tokens, maxReconnectAttempts, new Random(7)), backend,
+        "entity upload is not configured", time, time,
+        new EventSink() {
+          @Override public void emit(int type, int arg1, int arg2, String info,
+              Map<String, Object> data) {
+            events.add(new Event(type, arg1, arg2, info, data));
+          }
+        });
+  }
+
+  /** Runs the channel's next scheduled connection attempt (the n-th task ever scheduled). */
+  void runAttempt(int scheduledTasks) throws InterruptedException {
+    time.awaitScheduled(scheduledTasks);
+    time.advance(60, TimeUnit.SECONDS);
+  }
+
+  /** Serves the next upgrade: greets with {@code uid} (null: no greeting). */
+  void acceptNextConnection(@Nullable final String uid) {
+    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        serverSockets.add(webSocket);
+        allServerSockets.add(webSocket);
+        if (uid != null) webSocket.send("{\"type\":\"connected\",\"uid\":\"" + uid + "\"}");
+      }
+
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        frames.add(text);
+      }
+
+      @Override public void onMessage(WebSocket webSocket, ByteString bytes) {
+        frames.add("binary:" + bytes.hex());
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null);
+      }
+    }));
+  }
+
+  /** Starts and waits for the connection; returns the server's end of the socket. */
+  WebSocket startConnected() throws InterruptedException {
+    acceptNextConnection(UID);
+    engine.start(true);
+    runAttempt(1);
+    expect(AgentConstants.EVENT_CONNECTED_TO_SERVER);
+    expect(AgentConstants.EVENT_STATE);
+    return serverSockets.poll(5, TimeUnit.SECONDS);
+  }
+
+  Event next() throws InterruptedException {
+    Event event = events.poll(5, TimeUnit.SECONDS);
+    assertThat(event).as("an event within 5 s").isNotNull();
+    return event;
+  }
+
+  Event expect(int type) throws InterruptedException {
+    Event event = next();
+    assertThat(event.type).as("event type of " + event).isEqualTo(type);
+    return event;
+  }
+
+  /** Lets the worker drain what is queued, then checks nothing more was emitted. */
+  void expectNoEvent() throws InterruptedException {
+    Event event = events.poll(200, TimeUnit.MILLISECONDS);
+    assertThat(event).as("no further event").isNull();
+  }
+
+  String frame() throws InterruptedException {
+    String frame = frames.poll(5, TimeUnit.SECONDS);
+    assertThat(frame).as("a frame within 5 s").isNotNull();
+    return frame;
+  }
+
+  static Map<String, Object> json(String text) throws IOException {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> map = (Map<String, Object>) Json.MOSHI.adapter(Object.class).fromJson(text);
+    return map;
+  }
+
+  @Override public void close() throws IOException {
+    engine.destroy();
+    synchronized (allServerSockets) {
+      for (WebSocket socket : allServerSockets) socket.close(1001, "test over");
+    }
+    server.shutdown();
+  }
+
+  static final class Event {
+    final int type;
+    final int arg1;
+    final int arg2;
+    final String info;
+    final Map<String, Object> data;
+
+    Event(int type, int arg1, int arg2, String info, Map<String, Object> data) {
+      this.type = type;
+      this.arg1 = arg1;
+      this.arg2 = arg2;
+      this.info = info;
+      this.data = data;
+    }
+
+    @Override public String toString() {
+      return "Event{" + type + ", " + arg1 + ", " + arg2 + ", " + info + ", " + data + "}";
+    }
+  }
+
+  static final class FakeTokens implements TokenSource {
+    final List<String> rejected = Collections.synchronizedList(new ArrayList<String>());
+    int issued;
+    volatile @Nullable ServerRefusalException refusal;
+
+    @Override public synchronized String accessToken() throws ServerRefusalException {
+      ServerRefusalException failure = refusal;
+      if (failure != null) throw failure;
+      issued++;
+      return "device-token-" + issued;
+    }
+
+    @Override public void invalidate(String token) {
+      rejected.add(token);
+    }
+  }
+
+  static final class FakeBackend implements EntityBackend {
+    final BlockingQueue<SyncRequest> uploads = new LinkedBlockingQueue<>();
+    final BlockingQueue<String> checks = new LinkedBlockingQueue<>();
+    volatile @Nullable CountDownLatch uploadGate;
+    volatile @Nullable Exception uploadFailure;
+    int sids;
+
+    @Override public String upload(SyncRequest request) throws IOException, ServerRefusalException {
+      uploads.add(request);
+      CountDownLatch gate = uploadGate;
+      if (gate != null) {
+        try {
+          gate.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          throw new IOException("interrupted", e);
+        }
+      }
+      Exception failure = uploadFailure;
+      if (failure instanceof IOException) throw (IOException) failure;
+      if (failure instanceof ServerRefusalException) throw (ServerRefusalException) failure;
+      synchronized (this) {
+        return "psn0000" + (++sids);
+      }
+    }
+
+    @Override public String check(String sid) {
+      checks.add(sid);
+      return "{\"sid\":\"" + sid + "\",\"csid\":\"c1\",\"reply\":\"processed\",\"error\":0}";
+    }
+  }
+}
