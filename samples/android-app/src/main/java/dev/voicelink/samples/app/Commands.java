@@ -13,20 +13,6 @@ import java.util.Map;
 
 /** The params and data texts of the commands the sample sends (spec 4.10). */
 final class Commands {
-  // Values of the platform's device SDK (docs/architecture, section 3.4).
-  static final int CMD_WRITE = 2;
-  static final int CMD_SET_PARAMS = 10;
-  static final int CMD_SYNC = 13;
-  static final int CMD_QUERY_SYNC_STATUS = 24;
-  static final int SYNC_DATA_SCHEMA = 3;
-  static final int SYNC_DATA_QUERY = 4;
-  static final int EVENT_RESULT = 1;
-  static final int EVENT_ERROR = 2;
-  static final int EVENT_STATE = 3;
-  static final int EVENT_CMD_RETURN = 8;
-  static final int EVENT_CONNECTED_TO_SERVER = 13;
-  static final int EVENT_SERVER_DISCONNECTED = 14;
-
   /** Activates the user-level resources; uid left empty is filled from the connection. */
   static final String USER_PERS_PARAM = "{\"uid\":\"\"}";
 

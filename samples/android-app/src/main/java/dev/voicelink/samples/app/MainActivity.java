@@ -1,5 +1,15 @@
 package dev.voicelink.samples.app;
 
+import static dev.voicelink.android.AgentConstants.CMD_QUERY_SYNC_STATUS;
+import static dev.voicelink.android.AgentConstants.CMD_SET_PARAMS;
+import static dev.voicelink.android.AgentConstants.CMD_SYNC;
+import static dev.voicelink.android.AgentConstants.CMD_WRITE;
+import static dev.voicelink.android.AgentConstants.EVENT_CMD_RETURN;
+import static dev.voicelink.android.AgentConstants.EVENT_CONNECTED_TO_SERVER;
+import static dev.voicelink.android.AgentConstants.EVENT_SERVER_DISCONNECTED;
+import static dev.voicelink.android.AgentConstants.KEY_SID;
+import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
+
 import android.app.Activity;
 import android.graphics.Typeface;
 import android.os.Bundle;
@@ -13,21 +23,30 @@ import android.widget.ImageView;
 import android.widget.LinearLayout;
 import android.widget.ScrollView;
 import android.widget.TextView;
+import dev.voicelink.android.Agent;
+import dev.voicelink.android.AgentEvent;
+import dev.voicelink.android.AgentListener;
+import dev.voicelink.android.AgentMessage;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlow;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.ResourceDefinition;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import javax.annotation.Nullable;
+import okhttp3.OkHttpClient;
 
 /**
  * The whole sample on one screen: authorize the device (user code, link and QR code), then drive the
@@ -54,8 +73,9 @@ public final class MainActivity extends Activity {
   static final String TAG_WRITE = "write";
   static final String TAG_EVENT_LOG = "event_log";
 
-  /** How the Activity obtains its Agent; tests may replace it before the Activity starts. */
-  static AgentPort.Factory agentFactory = SdkAgents.FACTORY;
+  // Tests drive time by hand: they set both before the Activity starts. Null: the system's.
+  static @Nullable Clock clockOverride;
+  static @Nullable Scheduler schedulerOverride;
 
   private final Handler main = new Handler(Looper.getMainLooper());
   private final Executor mainExecutor = new Executor() {
@@ -64,10 +84,13 @@ public final class MainActivity extends Activity {
     }
   };
 
+  // One HTTP client for the whole app: the authorizer, the token manager and the Agent share its pool.
+  private final OkHttpClient http = new OkHttpClient();
   private @Nullable SampleConfig config;
+  private @Nullable VoiceLinkConfig voiceLink;
   private @Nullable DeviceAuthorizer authorizer;
   private @Nullable DeviceFlow flow;
-  private @Nullable AgentPort agent;
+  private @Nullable Agent agent;
   private @Nullable String lastSid;
   private int syncCount;
 
@@ -89,7 +112,12 @@ public final class MainActivity extends Activity {
     setContentView(buildViews());
     try {
       config = SampleConfig.parse(configText());
-      authorizer = DeviceAuthorizer.builder(config.voiceLinkConfig()).clientId(config.clientId).build();
+      VoiceLinkConfig.Builder core = config.voiceLinkConfig().newBuilder().httpClient(http);
+      if (clockOverride != null && schedulerOverride != null) {
+        core.clock(clockOverride).scheduler(schedulerOverride);
+      }
+      voiceLink = core.build();
+      authorizer = DeviceAuthorizer.builder(voiceLink).clientId(config.clientId).build();
       writeText.setText(config.writeText);
       status.setText("Not authorized. Device " + config.deviceId + " at " + config.authUrl);
       authorize.setEnabled(true);
@@ -178,33 +206,55 @@ public final class MainActivity extends Activity {
   // ---- the Agent ----
 
   private void startAgent(TokenRecord token) {
-    if (config == null) return;
+    if (config == null || voiceLink == null) return;
     try {
-      agent = agentFactory.create(this, config.text, token, new AgentPort.Listener() {
-        @Override public void onEvent(int eventType, int arg1, int arg2, String info, Map<String, String> data) {
-          onAgentEvent(eventType, arg1, arg2, info, data);
+      // Keeps the token fresh for the Agent. In memory: the sample authorizes again after a restart.
+      TokenManager tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId)
+          .store(new InMemoryTokenStore()).build();
+      tokens.setRecord(token);
+      Agent.Builder builder = Agent.builder(this, config.text, new AgentListener() {
+        @Override public void onEvent(AgentEvent event) {
+          onAgentEvent(event);
         }
-      });
-    } catch (RuntimeException e) {
+      })
+          .httpClient(http)
+          .tokenSource(tokens)
+          .resourceDefinition(contactsDefinition(config));
+      if (clockOverride != null && schedulerOverride != null) {
+        builder.clock(clockOverride).scheduler(schedulerOverride);
+      }
+      agent = builder.build();
+    } catch (IOException | RuntimeException e) {
       status.setText("Agent error: " + e.getMessage());
       log("agent not created: " + e.getMessage());
     }
   }
 
-  private void onAgentEvent(int eventType, int arg1, int arg2, String info, Map<String, String> data) {
-    log(EventLog.event(eventType, arg1, arg2, info, data));
-    switch (eventType) {
-      case Commands.EVENT_CONNECTED_TO_SERVER:
+  /** The contacts resource as defined on the platform: phrase in "name", an alias, user level. */
+  static ResourceDefinition contactsDefinition(SampleConfig config) {
+    return ResourceDefinition.builder()
+        .name(config.contactsResource)
+        .mainField("name")
+        .secondaryFields("alias")
+        .dimension(Dimension.USER)
+        .build();
+  }
+
+  private void onAgentEvent(AgentEvent event) {
+    log(EventLog.event(event));
+    switch (event.eventType()) {
+      case EVENT_CONNECTED_TO_SERVER:
         status.setText("Connected");
         setConnected(true);
         break;
-      case Commands.EVENT_SERVER_DISCONNECTED:
+      case EVENT_SERVER_DISCONNECTED:
         status.setText("Disconnected");
         setConnected(false);
         break;
-      case Commands.EVENT_CMD_RETURN:
-        if (arg1 == Commands.CMD_SYNC && arg2 == 0 && data.get("sid") != null) {
-          lastSid = data.get("sid");
+      case EVENT_CMD_RETURN:
+        String sid = event.data().getString(KEY_SID);
+        if (event.arg1() == CMD_SYNC && event.arg2() == 0 && sid != null) {
+          lastSid = sid;
           query.setEnabled(true);
         }
         break;
@@ -223,14 +273,8 @@ public final class MainActivity extends Activity {
   private void syncContacts() {
     if (config == null) return;
     try {
-      ResourceDefinition contacts = ResourceDefinition.builder()
-          .name(config.contactsResource)
-          .mainField("name")
-          .secondaryFields("alias")
-          .dimension(Dimension.USER)
-          .build();
-      byte[] data = Commands.syncUserResource(contacts, Commands.sampleContacts());
-      send(Commands.CMD_SYNC, Commands.SYNC_DATA_SCHEMA, Commands.syncParams("contacts-" + (++syncCount)), data);
+      byte[] data = Commands.syncUserResource(contactsDefinition(config), Commands.sampleContacts());
+      send(CMD_SYNC, SYNC_DATA_SCHEMA, Commands.syncParams("contacts-" + (++syncCount)), data);
     } catch (IOException | RuntimeException e) {
       log("contacts not synced: " + e.getMessage());
     }
@@ -238,22 +282,23 @@ public final class MainActivity extends Activity {
 
   private void queryStatus() {
     if (lastSid == null) return;
-    send(Commands.CMD_QUERY_SYNC_STATUS, Commands.SYNC_DATA_SCHEMA, Commands.queryParams(lastSid), null);
+    send(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, Commands.queryParams(lastSid), null);
   }
 
   private void setPersParam() {
-    send(Commands.CMD_SET_PARAMS, 0, Commands.setParams(Commands.USER_PERS_PARAM), null);
+    send(CMD_SET_PARAMS, 0, Commands.setParams(Commands.USER_PERS_PARAM), null);
   }
 
   private void writeText() {
     byte[] text = writeText.getText().toString().getBytes(StandardCharsets.UTF_8);
-    send(Commands.CMD_WRITE, 0, Commands.textWriteParams(Commands.USER_PERS_PARAM), text);
+    send(CMD_WRITE, 0, Commands.textWriteParams(Commands.USER_PERS_PARAM), text);
   }
 
   private void send(int msgType, int arg1, String params, @Nullable byte[] data) {
     if (agent == null) return;
-    log(EventLog.command(msgType, arg1, params, data));
-    agent.sendMessage(msgType, arg1, 0, params, data);
+    AgentMessage message = new AgentMessage(msgType, arg1, 0, params, data);
+    log(EventLog.command(message));
+    agent.sendMessage(message);
   }
 
   // ---- views ----

@@ -3,7 +3,6 @@ package dev.voicelink.samples.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import android.content.Context;
 import android.content.Intent;
 import android.graphics.Bitmap;
 import android.graphics.drawable.BitmapDrawable;
@@ -18,20 +17,20 @@ import com.google.zxing.LuminanceSource;
 import com.google.zxing.RGBLuminanceSource;
 import com.google.zxing.common.HybridBinarizer;
 import com.google.zxing.qrcode.QRCodeReader;
-import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.VirtualTime;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import dev.voicelink.testing.SimulatedTester;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
+import java.io.IOException;
+import java.net.URLDecoder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import okio.ByteString;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -50,42 +49,28 @@ import org.robolectric.shadows.ShadowLooper;
 public final class MainActivityTest {
   private static final long START = 1_700_000_000_000L;
 
+  private final VirtualTime time = new VirtualTime(START);
   private ReferenceServer server;
   private ActivityController<MainActivity> controller;
   private MainActivity activity;
-  private AgentPort.Factory originalFactory;
-  private final List<String> sent = Collections.synchronizedList(new ArrayList<String>());
-  private AgentPort.Listener agentListener;
-  private TokenRecord agentToken;
 
   @Before
   public void startServer() throws Exception {
     server = ReferenceServer.builder().clock(ServerClock.manual(START)).build().start();
-    originalFactory = MainActivity.agentFactory;
-    MainActivity.agentFactory = new AgentPort.Factory() {
-      @Override public AgentPort create(Context context, String configText, TokenRecord token,
-          AgentPort.Listener listener) {
-        agentToken = token;
-        agentListener = listener;
-        return new AgentPort() {
-          @Override public void sendMessage(int msgType, int arg1, int arg2, String params, byte[] data) {
-            sent.add(msgType + "/" + arg1 + "/" + params + "/"
-                + (data == null ? "-" : new String(data, StandardCharsets.UTF_8)));
-          }
-
-          @Override public void destroy() {
-            sent.add("destroyed");
-          }
-        };
-      }
-    };
+    MainActivity.clockOverride = time;
+    MainActivity.schedulerOverride = time;
   }
 
   @After
   public void stop() throws Exception {
     if (controller != null) controller.pause().stop().destroy();
-    MainActivity.agentFactory = originalFactory;
-    server.close();
+    MainActivity.clockOverride = null;
+    MainActivity.schedulerOverride = null;
+    try {
+      server.close();
+    } catch (IOException e) {
+      // the Agent's socket close handshake may still be under way; nothing checked depends on it
+    }
   }
 
   @Test
@@ -107,41 +92,73 @@ public final class MainActivityTest {
     assertThat(qrText()).as("the QR code on screen").isEqualTo(text(MainActivity.TAG_LINK));
 
     new SimulatedTester(server).approve(userCode);
-    awaitUi(() -> agentListener != null, "the Agent to be created");
-    assertThat(eventLog()).contains("authorized");
-    assertThat(agentToken.accessToken()).as("the Agent got the token the server issued").isNotEmpty();
+    advanceUntil(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
+    assertThat(eventLog()).contains("\nauthorized\n");
     assertThat(text(MainActivity.TAG_USER_CODE)).isEmpty();
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Connected");
+    String connected = line("← EVENT_CONNECTED_TO_SERVER");
+    assertThat(connected).matches("← EVENT_CONNECTED_TO_SERVER arg1=0 arg2=0 uid=[a-z0-9]{32}");
+    String uid = connected.substring(connected.indexOf("uid=") + 4);
 
     List<RecordedCall> deviceCodes = server.journal().calls("/oauth/ivs/device_code");
     assertThat(deviceCodes).hasSize(1);
     assertThat(deviceCodes.get(0).body()).contains("client_id=vl-speaker-01", "scope=user_ivs_all");
-    assertThat(server.journal().calls("/oauth/ivs/token")).last()
-        .satisfies(call -> assertThat(call.responseBody()).contains("access_token"));
-
-    emit(Commands.EVENT_CONNECTED_TO_SERVER, 0, 0, "", map("uid", "u1"));
-    assertThat(eventLog()).endsWith("← EVENT_CONNECTED_TO_SERVER arg1=0 arg2=0 uid=u1");
-    assertThat(button(MainActivity.TAG_SYNC).isEnabled()).isTrue();
+    String accessToken = accessTokenIssued();
+    List<RecordedCall> channel = server.journal().calls("/v2/voicelink/interact");
+    assertThat(channel).hasSize(1);
+    assertThat(channel.get(0).responseStatus()).isEqualTo(101);
+    assertThat(channel.get(0).header("Authorization")).isEqualTo(accessToken);
     assertThat(button(MainActivity.TAG_QUERY).isEnabled()).as("nothing synced yet").isFalse();
 
+    // CMD_SYNC: the contacts go to the web API, owned by the connected user
     click(MainActivity.TAG_SYNC);
-    assertThat(sent).hasSize(1);
-    String sync = sent.get(0);
-    assertThat(sync).startsWith("13/3/{\"tag\":\"contacts-1\"}/{\"param\":{\"id_name\":\"uid\",\"id_value\":\"\","
-        + "\"res_name\":\"OS123.contacts\"},\"data\":\"");
     assertThat(eventLog()).contains("→ CMD_SYNC arg1=SYNC_DATA_SCHEMA params={\"tag\":\"contacts-1\"} data=");
+    awaitUi(() -> eventLog().contains("← EVENT_CMD_RETURN arg1=CMD_SYNC"), "the sync's reply");
+    String synced = line("← EVENT_CMD_RETURN arg1=CMD_SYNC");
+    assertThat(synced).matches("← EVENT_CMD_RETURN arg1=CMD_SYNC arg2=0 sid=psn\\S+ sync_dtype=3 tag=contacts-1");
+    String sid = synced.replaceAll(".* sid=(\\S+) .*", "$1");
+    List<RecordedCall> uploads = server.journal().calls("/entity/upload-resource");
+    assertThat(uploads).hasSize(1);
+    Map<String, String> upload = form(uploads.get(0).body());
+    assertThat(upload.get("res_name")).isEqualTo("OS123.contacts");
+    assertThat(upload.get("appid")).isEqualTo(DefaultConsole.APPID);
+    assertThat(upload.get("pers_param")).isEqualTo("{\"auth_id\":\"" + uid + "\"}");
+    assertThat(ByteString.decodeBase64(upload.get("data")).utf8()).isEqualTo(
+        "{\"name\":\"Zhang San\",\"alias\":\"Old Zhang\"}\n{\"name\":\"Li Si\",\"alias\":\"\"}\n"
+        + "{\"name\":\"Wang Wu\",\"alias\":\"Xiao Wang\"}");
+    assertThat(uploads.get(0).responseBody()).contains(sid);
 
-    emit(Commands.EVENT_CMD_RETURN, Commands.CMD_SYNC, 0, "", map("sync_dtype", "3", "sid", "psn0001", "tag", "contacts-1"));
-    assertThat(eventLog()).endsWith("← EVENT_CMD_RETURN arg1=CMD_SYNC arg2=0 sid=psn0001 sync_dtype=3 tag=contacts-1");
-
+    // CMD_QUERY_SYNC_STATUS: the Agent holds the check until 10 s after the upload
+    int scheduled = time.scheduledCount();
     click(MainActivity.TAG_QUERY);
-    assertThat(sent.get(1)).isEqualTo("24/3/{\"sid\":\"psn0001\"}/-");
+    assertThat(line("→ CMD_QUERY_SYNC_STATUS")).isEqualTo("→ CMD_QUERY_SYNC_STATUS arg1=SYNC_DATA_SCHEMA params={\"sid\":\"" + sid + "\"}");
+    time.awaitScheduled(scheduled + 1);
+    assertThat(server.journal().calls("/entity/check-resource")).as("not before 10 s").isEmpty();
+    server.clock().advance(10, TimeUnit.SECONDS);
+    time.advance(10, TimeUnit.SECONDS);
+    awaitUi(() -> eventLog().contains("← EVENT_CMD_RETURN arg1=CMD_QUERY_SYNC_STATUS"), "the query's reply");
+    assertThat(line("← EVENT_CMD_RETURN arg1=CMD_QUERY_SYNC_STATUS")).startsWith("← EVENT_CMD_RETURN arg1=CMD_QUERY_SYNC_STATUS arg2=0 result={")
+        .contains("\"sid\":\"" + sid + "\"").contains("sync_dtype=4");
+    List<RecordedCall> checks = server.journal().calls("/entity/check-resource");
+    assertThat(checks).hasSize(1);
+    assertThat(form(checks.get(0).body())).containsEntry("sid", sid);
+    assertThat(checks.get(0).receivedAtMillis() - uploads.get(0).receivedAtMillis()).isEqualTo(10_000L);
 
+    // CMD_SET_PARAMS: for later voice writes; no reply, and nothing goes over HTTP
+    int calls = server.journal().size();
     click(MainActivity.TAG_SET_PARAMS);
-    assertThat(sent.get(2)).isEqualTo("10/0/{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}/-");
+    assertThat(line("→ CMD_SET_PARAMS")).isEqualTo(
+        "→ CMD_SET_PARAMS params={\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}");
+    assertThat(server.journal().size()).isEqualTo(calls);
 
+    // CMD_WRITE (text) with pers_param, once the upload is in effect (5 minutes)
+    server.clock().advance(5, TimeUnit.MINUTES);
+    time.advance(5, TimeUnit.MINUTES);
     click(MainActivity.TAG_WRITE);
-    assertThat(sent.get(3)).isEqualTo("2/0/data_type=text,pers_param={\"uid\":\"\"}/call Old Zhang");
     assertThat(eventLog()).contains("→ CMD_WRITE params=data_type=text,pers_param={\"uid\":\"\"} data=14 bytes");
+    awaitUi(() -> eventLog().contains("← EVENT_RESULT"), "the write's result");
+    assertThat(line("← EVENT_RESULT")).contains("OS123.contacts", "Zhang San", "Old Zhang");
+    assertThat(eventLog()).doesNotContain("EVENT_ERROR");
   }
 
   @Test
@@ -151,16 +168,16 @@ public final class MainActivityTest {
     awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
 
     new SimulatedTester(server).refuse(text(MainActivity.TAG_USER_CODE));
-    awaitUi(() -> button(MainActivity.TAG_AUTHORIZE).isEnabled(), "the flow to end");
+    advanceUntil(() -> button(MainActivity.TAG_AUTHORIZE).isEnabled(), "the flow to end");
 
     assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Not authorized: DENIED");
     assertThat(eventLog()).contains("authorization ended: DENIED");
-    assertThat(agentListener).as("no Agent without a token").isNull();
+    assertThat(server.journal().calls("/v2/voicelink/interact")).as("no Agent without a token").isEmpty();
   }
 
   @Test
   public void configWithoutAppidIsReportedAndNothingIsSent() {
-    launch(config(server).replace("\"login\": {\"appid\": \"5f1a2b3c\"},", ""));
+    launch(config(server).replace("\"login\": {\"appid\": \"5f1a2b3c\"},\n", ""));
 
     assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
         "Config error: login.appid is missing from the config; add \"login\": {\"appid\": \"...\"}");
@@ -175,6 +192,8 @@ public final class MainActivityTest {
         + "\", \"base_url\": \"" + server.baseUrl() + "\"},\n"
         + "\"auth\": {\"client_id\": \"" + DefaultConsole.CLIENT_ID + "\", \"device_id\": \""
         + DefaultConsole.DEVICE_ID + "\"},\n"
+        + "\"entity\": {\"namespace\": \"" + DefaultConsole.NAMESPACE + "\", \"account_key\": \""
+        + DefaultConsole.ACCOUNT_KEY + "\"},\n"
         + "\"sample\": {\"contacts_resource\": \"" + DefaultConsole.CONTACTS + "\"}\n}";
   }
 
@@ -184,17 +203,30 @@ public final class MainActivityTest {
     activity = controller.get();
   }
 
-  private void emit(int type, int arg1, int arg2, String info, Map<String, String> data) {
-    agentListener.onEvent(type, arg1, arg2, info, data);
-    mainLooper().idle();
+  private String accessTokenIssued() {
+    List<RecordedCall> polls = server.journal().calls("/oauth/ivs/token");
+    String body = polls.get(polls.size() - 1).responseBody();
+    assertThat(body).contains("access_token");
+    return body.replaceAll(".*\"access_token\"\\s*:\\s*\"([^\"]+)\".*", "$1");
   }
 
-  private static Map<String, String> map(String... keyValues) {
-    Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      map.put(keyValues[i], keyValues[i + 1]);
+  private static Map<String, String> form(String body) throws Exception {
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String pair : body.split("&")) {
+      int eq = pair.indexOf('=');
+      fields.put(URLDecoder.decode(pair.substring(0, eq), "UTF-8"), URLDecoder.decode(pair.substring(eq + 1), "UTF-8"));
     }
-    return map;
+    return fields;
+  }
+
+  /** The last line of the event log that starts with {@code prefix}. */
+  private String line(String prefix) {
+    String found = null;
+    for (String line : eventLog().split("\n")) {
+      if (line.startsWith(prefix)) found = line;
+    }
+    assertThat(found).as("a line starting with " + prefix + " in\n" + eventLog()).isNotNull();
+    return found;
   }
 
   private View view(String tag) {
@@ -236,11 +268,25 @@ public final class MainActivityTest {
   private void awaitUi(BooleanSupplier condition, String what) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
+      time.runDueTasks();
       mainLooper().idle();
       if (condition.getAsBoolean()) return;
       if (System.nanoTime() > deadline) fail("timed out waiting for " + what + "; event log:\n" + eventLog());
       Thread.sleep(10);
     }
+  }
+
+  // Device polling and connecting wait on the virtual clock: move it a second at a time (the server's
+  // clock stays: nothing here depends on its time).
+  private void advanceUntil(BooleanSupplier condition, String what) throws InterruptedException {
+    for (int second = 0; second < 60; second++) {
+      time.runDueTasks();
+      mainLooper().idle();
+      if (condition.getAsBoolean()) return;
+      Thread.sleep(20); // SDK threads (HTTP, the Agent's worker) are real
+      time.advance(1, TimeUnit.SECONDS);
+    }
+    fail("not reached within 60 virtual seconds: " + what + "; event log:\n" + eventLog());
   }
 
   private static ShadowLooper mainLooper() {
