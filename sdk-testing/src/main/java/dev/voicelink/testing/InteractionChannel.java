@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import okhttp3.Headers;
 import okhttp3.Response;
@@ -76,9 +77,27 @@ final class InteractionChannel {
     return new MockResponse().withWebSocketUpgrade(new Session(grant));
   }
 
-  /** Closes every open session with 1001 (going away); for {@link ReferenceServer#close()}. */
-  void closeAll() {
+  /**
+   * Closes every open session with 1001 (going away) and waits, at most {@code timeoutMillis}, for
+   * the close handshakes to finish, so that stopping the server does not cut the frames off.
+   */
+  void closeAll(long timeoutMillis) throws InterruptedException {
     for (WebSocket ws : open) ws.close(GOING_AWAY, "server stopping");
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    synchronized (open) {
+      while (!open.isEmpty()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) return;
+        TimeUnit.NANOSECONDS.timedWait(open, left);
+      }
+    }
+  }
+
+  private void ended(WebSocket ws) {
+    synchronized (open) {
+      open.remove(ws);
+      open.notifyAll();
+    }
   }
 
   private final class Session extends WebSocketListener {
@@ -102,11 +121,11 @@ final class InteractionChannel {
     }
 
     @Override public void onClosed(WebSocket ws, int code, String reason) {
-      open.remove(ws);
+      ended(ws);
     }
 
     @Override public void onFailure(WebSocket ws, Throwable t, Response response) {
-      open.remove(ws);
+      ended(ws);
     }
 
     @Override public void onMessage(WebSocket ws, String text) {

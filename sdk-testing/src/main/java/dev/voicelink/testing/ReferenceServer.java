@@ -36,6 +36,8 @@ public final class ReferenceServer implements AutoCloseable {
   private final SpeechRecognizer recognizer;
   private volatile boolean started;
   private volatile InteractionChannel interaction;
+  /** How long {@link #close()} lets interaction clients answer the server's close frame. */
+  private static final long CLOSE_HANDSHAKE_MILLIS = 2_000;
 
   private ReferenceServer(Builder b) {
     console = b.console != null ? b.console : Console.defaults();
@@ -69,7 +71,13 @@ public final class ReferenceServer implements AutoCloseable {
   }
 
   @Override public void close() throws IOException {
-    if (interaction != null) interaction.closeAll();
+    if (interaction != null) {
+      try {
+        interaction.closeAll(CLOSE_HANDSHAKE_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     server.shutdown();
   }
 
