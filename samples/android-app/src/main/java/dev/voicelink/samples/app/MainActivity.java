@@ -1,0 +1,400 @@
+package dev.voicelink.samples.app;
+
+import static dev.voicelink.android.AgentConstants.CMD_QUERY_SYNC_STATUS;
+import static dev.voicelink.android.AgentConstants.CMD_SET_PARAMS;
+import static dev.voicelink.android.AgentConstants.CMD_SYNC;
+import static dev.voicelink.android.AgentConstants.CMD_WRITE;
+import static dev.voicelink.android.AgentConstants.EVENT_CMD_RETURN;
+import static dev.voicelink.android.AgentConstants.EVENT_CONNECTED_TO_SERVER;
+import static dev.voicelink.android.AgentConstants.EVENT_SERVER_DISCONNECTED;
+import static dev.voicelink.android.AgentConstants.KEY_SID;
+import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
+
+import android.app.Activity;
+import android.graphics.Typeface;
+import android.os.Bundle;
+import android.os.Handler;
+import android.os.Looper;
+import android.view.View;
+import android.view.ViewGroup;
+import android.widget.Button;
+import android.widget.EditText;
+import android.widget.ImageView;
+import android.widget.LinearLayout;
+import android.widget.ScrollView;
+import android.widget.TextView;
+import dev.voicelink.android.Agent;
+import dev.voicelink.android.AgentEvent;
+import dev.voicelink.android.AgentListener;
+import dev.voicelink.android.AgentMessage;
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlow;
+import dev.voicelink.auth.DeviceFlowListener;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.ResourceDefinition;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
+import javax.annotation.Nullable;
+import okhttp3.OkHttpClient;
+
+/**
+ * The whole sample on one screen: authorize the device (user code, link and QR code), then drive the
+ * Agent with CMD_SYNC, CMD_QUERY_SYNC_STATUS, CMD_SET_PARAMS and a text CMD_WRITE, and show every event
+ * as it arrives.
+ *
+ * <p>The config text comes from the intent extra {@link #EXTRA_CONFIG} when present (handy with {@code
+ * adb shell am start --es}), else from the asset {@code voicelink.json}.
+ */
+public final class MainActivity extends Activity {
+  /** A config text that replaces the asset {@code voicelink.json}. */
+  public static final String EXTRA_CONFIG = "dev.voicelink.samples.app.CONFIG";
+  static final String CONFIG_ASSET = "voicelink.json";
+
+  static final String TAG_STATUS = "status";
+  static final String TAG_AUTHORIZE = "authorize";
+  static final String TAG_USER_CODE = "user_code";
+  static final String TAG_LINK = "link";
+  static final String TAG_QR = "qr";
+  static final String TAG_SYNC = "sync";
+  static final String TAG_QUERY = "query";
+  static final String TAG_SET_PARAMS = "set_params";
+  static final String TAG_WRITE_TEXT = "write_text";
+  static final String TAG_WRITE = "write";
+  static final String TAG_EVENT_LOG = "event_log";
+
+  // Tests drive time by hand: they set both before the Activity starts. Null: the system's.
+  static @Nullable Clock clockOverride;
+  static @Nullable Scheduler schedulerOverride;
+
+  private final Handler main = new Handler(Looper.getMainLooper());
+  private final Executor mainExecutor = new Executor() {
+    @Override public void execute(Runnable command) {
+      main.post(command);
+    }
+  };
+
+  // One HTTP client for the whole app: the authorizer, the token manager and the Agent share its pool.
+  private final OkHttpClient http = new OkHttpClient();
+  private @Nullable SampleConfig config;
+  private @Nullable VoiceLinkConfig voiceLink;
+  private @Nullable DeviceAuthorizer authorizer;
+  private @Nullable DeviceFlow flow;
+  private @Nullable Agent agent;
+  private @Nullable String lastSid;
+  private int syncCount;
+
+  private TextView status;
+  private Button authorize;
+  private TextView userCode;
+  private TextView link;
+  private ImageView qr;
+  private Button sync;
+  private Button query;
+  private Button setParams;
+  private EditText writeText;
+  private Button write;
+  private TextView eventLog;
+  private ScrollView eventScroll;
+
+  @Override protected void onCreate(@Nullable Bundle savedInstanceState) {
+    super.onCreate(savedInstanceState);
+    setContentView(buildViews());
+    try {
+      config = SampleConfig.parse(configText());
+      VoiceLinkConfig.Builder core = config.voiceLinkConfig().newBuilder().httpClient(http);
+      if (clockOverride != null && schedulerOverride != null) {
+        core.clock(clockOverride).scheduler(schedulerOverride);
+      }
+      voiceLink = core.build();
+      authorizer = DeviceAuthorizer.builder(voiceLink).clientId(config.clientId).build();
+      writeText.setText(config.writeText);
+      status.setText("Not authorized. Device " + config.deviceId + " at " + config.authUrl);
+      authorize.setEnabled(true);
+    } catch (IOException | RuntimeException e) {
+      status.setText("Config error: " + e.getMessage());
+      log("config error: " + e.getMessage());
+    }
+  }
+
+  @Override protected void onDestroy() {
+    if (flow != null) flow.cancel();
+    if (agent != null) agent.destroy();
+    agent = null;
+    super.onDestroy();
+  }
+
+  private String configText() throws IOException {
+    String extra = getIntent() == null ? null : getIntent().getStringExtra(EXTRA_CONFIG);
+    if (extra != null) return extra;
+    InputStream in = getAssets().open(CONFIG_ASSET);
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      byte[] buffer = new byte[4096];
+      for (int n; (n = in.read(buffer)) != -1; ) {
+        bytes.write(buffer, 0, n);
+      }
+      return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+    } finally {
+      in.close();
+    }
+  }
+
+  // ---- device authorization ----
+
+  private void startAuthorization() {
+    if (authorizer == null || config == null) return;
+    authorize.setEnabled(false);
+    status.setText("Requesting a code…");
+    log("requesting a device code for " + config.deviceId);
+    flow = authorizer.start(config.deviceId, new DeviceFlowListener() {
+      @Override public void onCodeIssued(DeviceCode code) {
+        showCode(code);
+      }
+
+      @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+        status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
+      }
+
+      @Override public void onOutcome(DeviceFlowOutcome outcome) {
+        authorizationEnded(outcome);
+      }
+    }, mainExecutor);
+  }
+
+  private void showCode(DeviceCode code) {
+    userCode.setText(code.userCode());
+    link.setText(code.link());
+    try {
+      qr.setImageBitmap(QrCodes.bitmap(code.link()));
+      qr.setVisibility(View.VISIBLE);
+    } catch (IllegalArgumentException e) {
+      log("no QR code: " + e.getMessage()); // the link and the code are on screen anyway
+    }
+    status.setText("Open the link or scan the code, then authorize");
+    log("user code " + code.userCode() + ", link " + code.link());
+  }
+
+  private void authorizationEnded(DeviceFlowOutcome outcome) {
+    flow = null;
+    TokenRecord token = outcome.token();
+    if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED || token == null) {
+      Exception failure = outcome.failure();
+      status.setText("Not authorized: " + outcome.kind());
+      log("authorization ended: " + outcome.kind() + (failure == null ? "" : " (" + failure.getMessage() + ")"));
+      authorize.setEnabled(true);
+      return;
+    }
+    status.setText("Authorized; connecting…");
+    log("authorized");
+    userCode.setText("");
+    link.setText("");
+    qr.setVisibility(View.GONE);
+    startAgent(token);
+  }
+
+  // ---- the Agent ----
+
+  private void startAgent(TokenRecord token) {
+    if (config == null || voiceLink == null) return;
+    try {
+      // Keeps the token fresh for the Agent. In memory: the sample authorizes again after a restart.
+      TokenManager tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId)
+          .store(new InMemoryTokenStore()).build();
+      tokens.setRecord(token);
+      Agent.Builder builder = Agent.builder(this, config.text, new AgentListener() {
+        @Override public void onEvent(AgentEvent event) {
+          onAgentEvent(event);
+        }
+      })
+          .httpClient(http)
+          .tokenSource(tokens)
+          .resourceDefinition(contactsDefinition(config));
+      if (clockOverride != null && schedulerOverride != null) {
+        builder.clock(clockOverride).scheduler(schedulerOverride);
+      }
+      agent = builder.build();
+    } catch (IOException | RuntimeException e) {
+      status.setText("Agent error: " + e.getMessage());
+      log("agent not created: " + e.getMessage());
+    }
+  }
+
+  /** The contacts resource as defined on the platform: phrase in "name", an alias, user level. */
+  static ResourceDefinition contactsDefinition(SampleConfig config) {
+    return ResourceDefinition.builder()
+        .name(config.contactsResource)
+        .mainField("name")
+        .secondaryFields("alias")
+        .dimension(Dimension.USER)
+        .build();
+  }
+
+  private void onAgentEvent(AgentEvent event) {
+    log(EventLog.event(event));
+    switch (event.eventType()) {
+      case EVENT_CONNECTED_TO_SERVER:
+        status.setText("Connected");
+        setConnected(true);
+        break;
+      case EVENT_SERVER_DISCONNECTED:
+        status.setText("Disconnected");
+        setConnected(false);
+        break;
+      case EVENT_CMD_RETURN:
+        String sid = event.data().getString(KEY_SID);
+        if (event.arg1() == CMD_SYNC && event.arg2() == 0 && sid != null) {
+          lastSid = sid;
+          query.setEnabled(true);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private void setConnected(boolean connected) {
+    sync.setEnabled(connected);
+    setParams.setEnabled(connected);
+    write.setEnabled(connected);
+    query.setEnabled(connected && lastSid != null);
+  }
+
+  private void syncContacts() {
+    if (config == null) return;
+    try {
+      byte[] data = Commands.syncUserResource(contactsDefinition(config), Commands.sampleContacts());
+      send(CMD_SYNC, SYNC_DATA_SCHEMA, Commands.syncParams("contacts-" + (++syncCount)), data);
+    } catch (IOException | RuntimeException e) {
+      log("contacts not synced: " + e.getMessage());
+    }
+  }
+
+  private void queryStatus() {
+    if (lastSid == null) return;
+    send(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, Commands.queryParams(lastSid), null);
+  }
+
+  private void setPersParam() {
+    send(CMD_SET_PARAMS, 0, Commands.setParams(Commands.USER_PERS_PARAM), null);
+  }
+
+  private void writeText() {
+    byte[] text = writeText.getText().toString().getBytes(StandardCharsets.UTF_8);
+    send(CMD_WRITE, 0, Commands.textWriteParams(Commands.USER_PERS_PARAM), text);
+  }
+
+  private void send(int msgType, int arg1, String params, @Nullable byte[] data) {
+    if (agent == null) return;
+    AgentMessage message = new AgentMessage(msgType, arg1, 0, params, data);
+    log(EventLog.command(message));
+    agent.sendMessage(message);
+  }
+
+  // ---- views ----
+
+  private void log(String line) {
+    if (eventLog.length() > 0) eventLog.append("\n");
+    eventLog.append(line);
+    eventScroll.post(new Runnable() {
+      @Override public void run() {
+        eventScroll.fullScroll(View.FOCUS_DOWN);
+      }
+    });
+  }
+
+  private View buildViews() {
+    int pad = dp(12);
+    LinearLayout root = new LinearLayout(this);
+    root.setOrientation(LinearLayout.VERTICAL);
+    root.setPadding(pad, pad, pad, pad);
+
+    status = text(TAG_STATUS, 16);
+    root.addView(status);
+    authorize = button(TAG_AUTHORIZE, "Authorize this device");
+    authorize.setOnClickListener(new View.OnClickListener() {
+      @Override public void onClick(View v) {
+        startAuthorization();
+      }
+    });
+    root.addView(authorize);
+    userCode = text(TAG_USER_CODE, 28);
+    userCode.setTypeface(Typeface.MONOSPACE, Typeface.BOLD);
+    root.addView(userCode);
+    link = text(TAG_LINK, 14);
+    link.setTextIsSelectable(true);
+    root.addView(link);
+    qr = new ImageView(this);
+    qr.setTag(TAG_QR);
+    qr.setVisibility(View.GONE);
+    qr.setAdjustViewBounds(true);
+    root.addView(qr, new LinearLayout.LayoutParams(dp(180), dp(180)));
+
+    LinearLayout commands = new LinearLayout(this);
+    commands.setOrientation(LinearLayout.HORIZONTAL);
+    sync = button(TAG_SYNC, "Sync contacts");
+    query = button(TAG_QUERY, "Query status");
+    setParams = button(TAG_SET_PARAMS, "Set pers_param");
+    View.OnClickListener onCommand = new View.OnClickListener() {
+      @Override public void onClick(View v) {
+        if (v == sync) syncContacts();
+        else if (v == query) queryStatus();
+        else if (v == setParams) setPersParam();
+        else if (v == write) writeText();
+      }
+    };
+    for (Button b : new Button[] {sync, query, setParams}) {
+      b.setOnClickListener(onCommand);
+      commands.addView(b, new LinearLayout.LayoutParams(0, ViewGroup.LayoutParams.WRAP_CONTENT, 1));
+    }
+    root.addView(commands);
+
+    LinearLayout writeRow = new LinearLayout(this);
+    writeRow.setOrientation(LinearLayout.HORIZONTAL);
+    writeText = new EditText(this);
+    writeText.setTag(TAG_WRITE_TEXT);
+    writeText.setSingleLine(true);
+    writeRow.addView(writeText, new LinearLayout.LayoutParams(0, ViewGroup.LayoutParams.WRAP_CONTENT, 1));
+    write = button(TAG_WRITE, "Write text");
+    write.setOnClickListener(onCommand);
+    writeRow.addView(write);
+    root.addView(writeRow);
+
+    eventLog = text(TAG_EVENT_LOG, 12);
+    eventLog.setTypeface(Typeface.MONOSPACE);
+    eventLog.setTextIsSelectable(true);
+    eventScroll = new ScrollView(this);
+    eventScroll.addView(eventLog);
+    root.addView(eventScroll, new LinearLayout.LayoutParams(ViewGroup.LayoutParams.MATCH_PARENT, 0, 1));
+    return root;
+  }
+
+  private TextView text(String tag, int sp) {
+    TextView view = new TextView(this);
+    view.setTag(tag);
+    view.setTextSize(sp);
+    return view;
+  }
+
+  private Button button(String tag, String label) {
+    Button button = new Button(this);
+    button.setTag(tag);
+    button.setText(label);
+    button.setEnabled(false);
+    return button;
+  }
+
+  private int dp(int value) {
+    return Math.round(value * getResources().getDisplayMetrics().density);
+  }
+}

@@ -1,0 +1,295 @@
+package dev.voicelink.samples.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import android.content.Intent;
+import android.graphics.Bitmap;
+import android.graphics.drawable.BitmapDrawable;
+import android.os.Build;
+import android.os.Looper;
+import android.view.View;
+import android.widget.Button;
+import android.widget.ImageView;
+import android.widget.TextView;
+import com.google.zxing.BinaryBitmap;
+import com.google.zxing.LuminanceSource;
+import com.google.zxing.RGBLuminanceSource;
+import com.google.zxing.common.HybridBinarizer;
+import com.google.zxing.qrcode.QRCodeReader;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.RecordedCall;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import dev.voicelink.testing.SimulatedTester;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import okio.ByteString;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.robolectric.Robolectric;
+import org.robolectric.RobolectricTestRunner;
+import org.robolectric.android.controller.ActivityController;
+import org.robolectric.annotation.LooperMode;
+import org.robolectric.shadow.api.Shadow;
+import org.robolectric.shadows.ShadowLooper;
+
+// Runs once per SDK level of robolectric.properties. The reference server runs in-process on loopback;
+// the Activity talks to it over real HTTP, exactly as on a device.
+@RunWith(RobolectricTestRunner.class)
+@LooperMode(LooperMode.Mode.PAUSED)
+public final class MainActivityTest {
+  private static final long START = 1_700_000_000_000L;
+
+  private final VirtualTime time = new VirtualTime(START);
+  private ReferenceServer server;
+  private ActivityController<MainActivity> controller;
+  private MainActivity activity;
+
+  @Before
+  public void startServer() throws Exception {
+    server = ReferenceServer.builder().clock(ServerClock.manual(START)).build().start();
+    MainActivity.clockOverride = time;
+    MainActivity.schedulerOverride = time;
+  }
+
+  @After
+  public void stop() throws Exception {
+    if (controller != null) controller.pause().stop().destroy();
+    MainActivity.clockOverride = null;
+    MainActivity.schedulerOverride = null;
+    try {
+      server.close();
+    } catch (IOException e) {
+      // the Agent's socket close handshake may still be under way; nothing checked depends on it
+    }
+  }
+
+  @Test
+  public void authorizesShowsTheCodeAndLinkThenDrivesTheAgent() throws Exception {
+    launch(config(server));
+    assertThat(Build.VERSION.SDK_INT).isIn(21, 28, 35);
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
+        "Not authorized. Device SN-0001-DEMO at " + server.authUrl());
+    assertThat(button(MainActivity.TAG_SYNC).isEnabled()).isFalse();
+
+    click(MainActivity.TAG_AUTHORIZE);
+    assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).as("one flow at a time").isFalse();
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+    String userCode = text(MainActivity.TAG_USER_CODE);
+    assertThat(text(MainActivity.TAG_LINK)).isEqualTo(server.verificationUri() + "?user_code=" + userCode);
+    assertThat(eventLog()).contains("user code " + userCode + ", link " + server.verificationUri()
+        + "?user_code=" + userCode);
+    assertThat(view(MainActivity.TAG_QR).getVisibility()).isEqualTo(View.VISIBLE);
+    assertThat(qrText()).as("the QR code on screen").isEqualTo(text(MainActivity.TAG_LINK));
+
+    new SimulatedTester(server).approve(userCode);
+    advanceUntil(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
+    assertThat(eventLog()).contains("\nauthorized\n");
+    assertThat(text(MainActivity.TAG_USER_CODE)).isEmpty();
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Connected");
+    String connected = line("← EVENT_CONNECTED_TO_SERVER");
+    assertThat(connected).matches("← EVENT_CONNECTED_TO_SERVER arg1=0 arg2=0 uid=[a-z0-9]{32}");
+    String uid = connected.substring(connected.indexOf("uid=") + 4);
+
+    List<RecordedCall> deviceCodes = server.journal().calls("/oauth/ivs/device_code");
+    assertThat(deviceCodes).hasSize(1);
+    assertThat(deviceCodes.get(0).body()).contains("client_id=vl-speaker-01", "scope=user_ivs_all");
+    String accessToken = accessTokenIssued();
+    List<RecordedCall> channel = server.journal().calls("/v2/voicelink/interact");
+    assertThat(channel).hasSize(1);
+    assertThat(channel.get(0).responseStatus()).isEqualTo(101);
+    assertThat(channel.get(0).header("Authorization")).isEqualTo(accessToken);
+    assertThat(button(MainActivity.TAG_QUERY).isEnabled()).as("nothing synced yet").isFalse();
+
+    // CMD_SYNC: the contacts go to the web API, owned by the connected user
+    click(MainActivity.TAG_SYNC);
+    assertThat(eventLog()).contains("→ CMD_SYNC arg1=SYNC_DATA_SCHEMA params={\"tag\":\"contacts-1\"} data=");
+    awaitUi(() -> eventLog().contains("← EVENT_CMD_RETURN arg1=CMD_SYNC"), "the sync's reply");
+    String synced = line("← EVENT_CMD_RETURN arg1=CMD_SYNC");
+    assertThat(synced).matches("← EVENT_CMD_RETURN arg1=CMD_SYNC arg2=0 sid=psn\\S+ sync_dtype=3 tag=contacts-1");
+    String sid = synced.replaceAll(".* sid=(\\S+) .*", "$1");
+    List<RecordedCall> uploads = server.journal().calls("/entity/upload-resource");
+    assertThat(uploads).hasSize(1);
+    Map<String, String> upload = form(uploads.get(0).body());
+    assertThat(upload.get("res_name")).isEqualTo("OS123.contacts");
+    assertThat(upload.get("appid")).isEqualTo(DefaultConsole.APPID);
+    assertThat(upload.get("pers_param")).isEqualTo("{\"auth_id\":\"" + uid + "\"}");
+    assertThat(ByteString.decodeBase64(upload.get("data")).utf8()).isEqualTo(
+        "{\"name\":\"Zhang San\",\"alias\":\"Old Zhang\"}\n{\"name\":\"Li Si\",\"alias\":\"\"}\n"
+        + "{\"name\":\"Wang Wu\",\"alias\":\"Xiao Wang\"}");
+    assertThat(uploads.get(0).responseBody()).contains(sid);
+
+    // CMD_QUERY_SYNC_STATUS: the Agent holds the check until 10 s after the upload
+    int scheduled = time.scheduledCount();
+    click(MainActivity.TAG_QUERY);
+    assertThat(line("→ CMD_QUERY_SYNC_STATUS")).isEqualTo("→ CMD_QUERY_SYNC_STATUS arg1=SYNC_DATA_SCHEMA params={\"sid\":\"" + sid + "\"}");
+    time.awaitScheduled(scheduled + 1);
+    assertThat(server.journal().calls("/entity/check-resource")).as("not before 10 s").isEmpty();
+    server.clock().advance(10, TimeUnit.SECONDS);
+    time.advance(10, TimeUnit.SECONDS);
+    awaitUi(() -> eventLog().contains("← EVENT_CMD_RETURN arg1=CMD_QUERY_SYNC_STATUS"), "the query's reply");
+    assertThat(line("← EVENT_CMD_RETURN arg1=CMD_QUERY_SYNC_STATUS")).startsWith("← EVENT_CMD_RETURN arg1=CMD_QUERY_SYNC_STATUS arg2=0 result={")
+        .contains("\"sid\":\"" + sid + "\"").contains("sync_dtype=4");
+    List<RecordedCall> checks = server.journal().calls("/entity/check-resource");
+    assertThat(checks).hasSize(1);
+    assertThat(form(checks.get(0).body())).containsEntry("sid", sid);
+    assertThat(checks.get(0).receivedAtMillis() - uploads.get(0).receivedAtMillis()).isEqualTo(10_000L);
+
+    // CMD_SET_PARAMS: for later voice writes; no reply, and nothing goes over HTTP
+    int calls = server.journal().size();
+    click(MainActivity.TAG_SET_PARAMS);
+    assertThat(line("→ CMD_SET_PARAMS")).isEqualTo(
+        "→ CMD_SET_PARAMS params={\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}");
+    assertThat(server.journal().size()).isEqualTo(calls);
+
+    // CMD_WRITE (text) with pers_param, once the upload is in effect (5 minutes)
+    server.clock().advance(5, TimeUnit.MINUTES);
+    time.advance(5, TimeUnit.MINUTES);
+    click(MainActivity.TAG_WRITE);
+    assertThat(eventLog()).contains("→ CMD_WRITE params=data_type=text,pers_param={\"uid\":\"\"} data=14 bytes");
+    awaitUi(() -> eventLog().contains("← EVENT_RESULT"), "the write's result");
+    assertThat(line("← EVENT_RESULT")).contains("OS123.contacts", "Zhang San", "Old Zhang");
+    assertThat(eventLog()).doesNotContain("EVENT_ERROR");
+  }
+
+  @Test
+  public void refusalIsShownAndAuthorizeCanBePressedAgain() throws Exception {
+    launch(config(server));
+    click(MainActivity.TAG_AUTHORIZE);
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+
+    new SimulatedTester(server).refuse(text(MainActivity.TAG_USER_CODE));
+    advanceUntil(() -> button(MainActivity.TAG_AUTHORIZE).isEnabled(), "the flow to end");
+
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Not authorized: DENIED");
+    assertThat(eventLog()).contains("authorization ended: DENIED");
+    assertThat(server.journal().calls("/v2/voicelink/interact")).as("no Agent without a token").isEmpty();
+  }
+
+  @Test
+  public void configWithoutAppidIsReportedAndNothingIsSent() {
+    launch(config(server).replace("\"login\": {\"appid\": \"5f1a2b3c\"},\n", ""));
+
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
+        "Config error: login.appid is missing from the config; add \"login\": {\"appid\": \"...\"}");
+    assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).isFalse();
+    assertThat(server.journal()).isEmpty();
+  }
+
+  static String config(ReferenceServer server) {
+    return "// test config\n{\n"
+        + "\"login\": {\"appid\": \"" + DefaultConsole.APPID + "\"},\n"
+        + "\"server\": {\"auth_url\": \"" + server.authUrl() + "\", \"platform_url\": \"" + server.platformUrl()
+        + "\", \"base_url\": \"" + server.baseUrl() + "\"},\n"
+        + "\"auth\": {\"client_id\": \"" + DefaultConsole.CLIENT_ID + "\", \"device_id\": \""
+        + DefaultConsole.DEVICE_ID + "\"},\n"
+        + "\"entity\": {\"namespace\": \"" + DefaultConsole.NAMESPACE + "\", \"account_key\": \""
+        + DefaultConsole.ACCOUNT_KEY + "\"},\n"
+        + "\"sample\": {\"contacts_resource\": \"" + DefaultConsole.CONTACTS + "\"}\n}";
+  }
+
+  private void launch(String config) {
+    Intent intent = new Intent(Intent.ACTION_MAIN).putExtra(MainActivity.EXTRA_CONFIG, config);
+    controller = Robolectric.buildActivity(MainActivity.class, intent).setup();
+    activity = controller.get();
+  }
+
+  private String accessTokenIssued() {
+    List<RecordedCall> polls = server.journal().calls("/oauth/ivs/token");
+    String body = polls.get(polls.size() - 1).responseBody();
+    assertThat(body).contains("access_token");
+    return body.replaceAll(".*\"access_token\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+  }
+
+  private static Map<String, String> form(String body) throws Exception {
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String pair : body.split("&")) {
+      int eq = pair.indexOf('=');
+      fields.put(URLDecoder.decode(pair.substring(0, eq), "UTF-8"), URLDecoder.decode(pair.substring(eq + 1), "UTF-8"));
+    }
+    return fields;
+  }
+
+  /** The last line of the event log that starts with {@code prefix}. */
+  private String line(String prefix) {
+    String found = null;
+    for (String line : eventLog().split("\n")) {
+      if (line.startsWith(prefix)) found = line;
+    }
+    assertThat(found).as("a line starting with " + prefix + " in\n" + eventLog()).isNotNull();
+    return found;
+  }
+
+  private View view(String tag) {
+    View view = activity.getWindow().getDecorView().findViewWithTag(tag);
+    assertThat(view).as("view tagged " + tag).isNotNull();
+    return view;
+  }
+
+  private String text(String tag) {
+    return ((TextView) view(tag)).getText().toString();
+  }
+
+  private Button button(String tag) {
+    return (Button) view(tag);
+  }
+
+  private String qrText() throws Exception {
+    Bitmap bitmap = ((BitmapDrawable) ((ImageView) view(MainActivity.TAG_QR)).getDrawable()).getBitmap();
+    int width = bitmap.getWidth();
+    int height = bitmap.getHeight();
+    int[] pixels = new int[width * height];
+    bitmap.getPixels(pixels, 0, width, 0, 0, width, height);
+    LuminanceSource source = new RGBLuminanceSource(width, height, pixels);
+    return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(source))).getText();
+  }
+
+  private String eventLog() {
+    return text(MainActivity.TAG_EVENT_LOG);
+  }
+
+  private void click(String tag) {
+    assertThat(button(tag).isEnabled()).as(tag + " enabled").isTrue();
+    assertThat(button(tag).performClick()).isTrue();
+    mainLooper().idle();
+  }
+
+  // Work happens on SDK threads and reaches the UI through the main looper: run it until the
+  // condition holds. A bound on real time only keeps a broken build from hanging.
+  private void awaitUi(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      time.runDueTasks();
+      mainLooper().idle();
+      if (condition.getAsBoolean()) return;
+      if (System.nanoTime() > deadline) fail("timed out waiting for " + what + "; event log:\n" + eventLog());
+      Thread.sleep(10);
+    }
+  }
+
+  // Device polling and connecting wait on the virtual clock: move it a second at a time (the server's
+  // clock stays: nothing here depends on its time).
+  private void advanceUntil(BooleanSupplier condition, String what) throws InterruptedException {
+    for (int second = 0; second < 60; second++) {
+      time.runDueTasks();
+      mainLooper().idle();
+      if (condition.getAsBoolean()) return;
+      Thread.sleep(20); // SDK threads (HTTP, the Agent's worker) are real
+      time.advance(1, TimeUnit.SECONDS);
+    }
+    fail("not reached within 60 virtual seconds: " + what + "; event log:\n" + eventLog());
+  }
+
+  private static ShadowLooper mainLooper() {
+    return Shadow.extract(Looper.getMainLooper());
+  }
+}

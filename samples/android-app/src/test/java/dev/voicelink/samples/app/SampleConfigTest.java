@@ -1,0 +1,69 @@
+package dev.voicelink.samples.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+
+class SampleConfigTest {
+  private static final String MINIMAL = "{\"login\":{\"appid\":\"5f1a2b3c\"},"
+      + "\"server\":{\"auth_url\":\"http://h:1/auth\",\"base_url\":\"http://h:1/api\"},"
+      + "\"auth\":{\"client_id\":\"c\",\"device_id\":\"d\"},"
+      + "\"sample\":{\"contacts_resource\":\"OS123.contacts\"}}";
+
+  @Test
+  void shippedAssetTargetsTheReferenceServerSeenFromTheEmulator() throws Exception {
+    File asset = new File(System.getProperty("sample.assets.dir"), MainActivity.CONFIG_ASSET);
+    SampleConfig config = SampleConfig.parse(new String(Files.readAllBytes(asset.toPath()), StandardCharsets.UTF_8));
+
+    assertThat(config.authUrl).isEqualTo("http://10.0.2.2:8080/auth");
+    assertThat(config.baseUrl).isEqualTo("http://10.0.2.2:8080/api");
+    assertThat(config.platformUrl).isEqualTo("http://10.0.2.2:8080/platform");
+    assertThat(config.appid).isEqualTo("5f1a2b3c");
+    assertThat(config.clientId).isEqualTo("vl-speaker-01");
+    assertThat(config.deviceId).isEqualTo("SN-0001-DEMO");
+    assertThat(config.contactsResource).isEqualTo("OS123.contacts");
+    assertThat(config.writeText).isEqualTo("call Old Zhang");
+  }
+
+  @Test
+  void byteOrderMarkAndCommentsAreAccepted() {
+    SampleConfig config = SampleConfig.parse("\uFEFF// cfg\n/* block */" + MINIMAL);
+
+    assertThat(config.authUrl).isEqualTo("http://h:1/auth");
+    assertThat(config.platformUrl).isNull();
+    assertThat(config.writeText).isEqualTo(SampleConfig.DEFAULT_WRITE_TEXT);
+  }
+
+  @Test
+  void missingSettingIsNamed() {
+    assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("\"device_id\":\"d\"", "\"x\":\"d\"")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("auth.device_id is missing from the config; add \"auth\": {\"device_id\": \"...\"}");
+  }
+
+  @Test
+  void emptySettingIsRefused() {
+    assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("\"client_id\":\"c\"", "\"client_id\":\" \"")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("auth.client_id must be a non-empty string");
+  }
+
+  @Test
+  void badAddressIsRefusedBySdkRules() {
+    assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("http://h:1/auth", "ftp://h/auth")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("auth_url must be an http or https address such as https://host[:port][/path]; was: ftp://h/auth");
+  }
+
+  @Test
+  void toStringLeavesTheKeyOut() {
+    SampleConfig config = SampleConfig.parse(MINIMAL.replace("\"auth\":",
+        "\"entity\":{\"account_key\":\"0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a\"},\"auth\":"));
+
+    assertThat(config.toString()).doesNotContain("0f3c9e8a").contains("client_id=c");
+  }
+}
