@@ -27,7 +27,7 @@ java $CP dev.voicelink.benchmarks.harness.StampedeHarness "$RESULTS/stampede.jso
 java $CP dev.voicelink.benchmarks.harness.PollingHarness "$RESULTS/polling.json" 6:1 10:2
 java $CP dev.voicelink.benchmarks.harness.FootprintHarness . \
   sdk-android/target/r8/r8.jar \
-  "$HOME/.m2/repository/org/robolectric/android-all/5.0.2_r3-robolectric-r0/android-all-5.0.2_r3-robolectric-r0.jar" \
+  "$HOME/.m2/repository/org/robolectric/android-all/6.0.1_r3-robolectric-r1/android-all-6.0.1_r3-robolectric-r1.jar" \
   "$RESULTS/footprint.json"
 
 java $CP dev.voicelink.benchmarks.report.ReportGenerator "$RESULTS" docs
