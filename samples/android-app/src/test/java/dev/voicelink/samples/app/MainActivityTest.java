@@ -159,6 +159,25 @@ public final class MainActivityTest {
     awaitUi(() -> eventLog().contains("← EVENT_RESULT"), "the write's result");
     assertThat(line("← EVENT_RESULT")).contains("OS123.contacts", "Zhang San", "Old Zhang");
     assertThat(eventLog()).doesNotContain("EVENT_ERROR");
+    assertThat(eventLog()).as("the screen never shows a token").doesNotContain(accessToken);
+  }
+
+  @Test
+  public void leavingTheActivityStopsTheDeviceFlow() throws Exception {
+    launch(config(server));
+    click(MainActivity.TAG_AUTHORIZE);
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+    advanceUntil(() -> server.journal().count("/oauth/ivs/token") >= 1, "the first poll");
+    awaitUi(() -> !time.pendingDelaysMillis().isEmpty(), "the wait before the next poll");
+
+    controller.pause().stop().destroy();
+    controller = null;
+
+    assertThat(time.pendingDelaysMillis()).as("the wait before the next poll is cancelled").isEmpty();
+    int polls = server.journal().count("/oauth/ivs/token");
+    time.advance(20, TimeUnit.SECONDS);
+    mainLooper().idle();
+    assertThat(server.journal().count("/oauth/ivs/token")).isEqualTo(polls);
   }
 
   @Test
