@@ -163,6 +163,24 @@ public final class MainActivityTest {
   }
 
   @Test
+  public void lostConnectionDisablesTheCommands() throws Exception {
+    launch(config(server));
+    click(MainActivity.TAG_AUTHORIZE);
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+    new SimulatedTester(server).approve(text(MainActivity.TAG_USER_CODE));
+    advanceUntil(() -> button(MainActivity.TAG_SYNC).isEnabled(), "the Agent to connect");
+
+    server.close(); // says goodbye to the channel's client (close frame 1001)
+    awaitUi(() -> eventLog().contains("← EVENT_SERVER_DISCONNECTED"), "the disconnection");
+
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Disconnected");
+    for (String command : new String[] {MainActivity.TAG_SYNC, MainActivity.TAG_QUERY,
+        MainActivity.TAG_SET_PARAMS, MainActivity.TAG_WRITE}) {
+      assertThat(button(command).isEnabled()).as(command).isFalse();
+    }
+  }
+
+  @Test
   public void leavingTheActivityStopsTheDeviceFlow() throws Exception {
     launch(config(server));
     click(MainActivity.TAG_AUTHORIZE);
