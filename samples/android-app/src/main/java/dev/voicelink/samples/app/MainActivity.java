@@ -73,6 +73,9 @@ public final class MainActivity extends Activity {
   static final String TAG_WRITE = "write";
   static final String TAG_EVENT_LOG = "event_log";
 
+  // One scheduler thread per process, whatever the number of Activities that come and go.
+  private static final Scheduler SCHEDULER = Scheduler.system("voicelink-sample");
+
   // Tests drive time by hand: they set both before the Activity starts. Null: the system's.
   static @Nullable Clock clockOverride;
   static @Nullable Scheduler schedulerOverride;
@@ -93,6 +96,7 @@ public final class MainActivity extends Activity {
   private @Nullable Agent agent;
   private @Nullable String lastSid;
   private int syncCount;
+  private boolean destroyed;
 
   private TextView status;
   private Button authorize;
@@ -112,10 +116,9 @@ public final class MainActivity extends Activity {
     setContentView(buildViews());
     try {
       config = SampleConfig.parse(configText());
-      VoiceLinkConfig.Builder core = config.voiceLinkConfig().newBuilder().httpClient(http);
-      if (clockOverride != null && schedulerOverride != null) {
-        core.clock(clockOverride).scheduler(schedulerOverride);
-      }
+      VoiceLinkConfig.Builder core = config.voiceLinkConfig().newBuilder().httpClient(http)
+          .scheduler(scheduler());
+      if (clockOverride != null) core.clock(clockOverride);
       voiceLink = core.build();
       authorizer = DeviceAuthorizer.builder(voiceLink).clientId(config.clientId).build();
       writeText.setText(config.writeText);
@@ -128,6 +131,7 @@ public final class MainActivity extends Activity {
   }
 
   @Override protected void onDestroy() {
+    destroyed = true; // a flow outcome already posted must not start an Agent now
     if (flow != null) flow.cancel();
     if (agent != null) agent.destroy();
     agent = null;
@@ -187,6 +191,7 @@ public final class MainActivity extends Activity {
 
   private void authorizationEnded(DeviceFlowOutcome outcome) {
     flow = null;
+    if (destroyed) return;
     TokenRecord token = outcome.token();
     if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED || token == null) {
       Exception failure = outcome.failure();
@@ -219,10 +224,9 @@ public final class MainActivity extends Activity {
       })
           .httpClient(http)
           .tokenSource(tokens)
-          .resourceDefinition(contactsDefinition(config));
-      if (clockOverride != null && schedulerOverride != null) {
-        builder.clock(clockOverride).scheduler(schedulerOverride);
-      }
+          .resourceDefinition(contactsDefinition(config))
+          .scheduler(scheduler());
+      if (clockOverride != null) builder.clock(clockOverride);
       agent = builder.build();
     } catch (IOException | RuntimeException e) {
       status.setText("Agent error: " + e.getMessage());
@@ -238,6 +242,10 @@ public final class MainActivity extends Activity {
         .secondaryFields("alias")
         .dimension(Dimension.USER)
         .build();
+  }
+
+  private static Scheduler scheduler() {
+    return schedulerOverride != null ? schedulerOverride : SCHEDULER;
   }
 
   private void onAgentEvent(AgentEvent event) {

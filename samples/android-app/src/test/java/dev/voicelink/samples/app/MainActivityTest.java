@@ -159,6 +159,43 @@ public final class MainActivityTest {
     awaitUi(() -> eventLog().contains("← EVENT_RESULT"), "the write's result");
     assertThat(line("← EVENT_RESULT")).contains("OS123.contacts", "Zhang San", "Old Zhang");
     assertThat(eventLog()).doesNotContain("EVENT_ERROR");
+    assertThat(eventLog()).as("the screen never shows a token").doesNotContain(accessToken);
+  }
+
+  @Test
+  public void lostConnectionDisablesTheCommands() throws Exception {
+    launch(config(server));
+    click(MainActivity.TAG_AUTHORIZE);
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+    new SimulatedTester(server).approve(text(MainActivity.TAG_USER_CODE));
+    advanceUntil(() -> button(MainActivity.TAG_SYNC).isEnabled(), "the Agent to connect");
+
+    server.close(); // says goodbye to the channel's client (close frame 1001)
+    awaitUi(() -> eventLog().contains("← EVENT_SERVER_DISCONNECTED"), "the disconnection");
+
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Disconnected");
+    for (String command : new String[] {MainActivity.TAG_SYNC, MainActivity.TAG_QUERY,
+        MainActivity.TAG_SET_PARAMS, MainActivity.TAG_WRITE}) {
+      assertThat(button(command).isEnabled()).as(command).isFalse();
+    }
+  }
+
+  @Test
+  public void leavingTheActivityStopsTheDeviceFlow() throws Exception {
+    launch(config(server));
+    click(MainActivity.TAG_AUTHORIZE);
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+    advanceUntil(() -> server.journal().count("/oauth/ivs/token") >= 1, "the first poll");
+    awaitUi(() -> !time.pendingDelaysMillis().isEmpty(), "the wait before the next poll");
+
+    controller.pause().stop().destroy();
+    controller = null;
+
+    assertThat(time.pendingDelaysMillis()).as("the wait before the next poll is cancelled").isEmpty();
+    int polls = server.journal().count("/oauth/ivs/token");
+    time.advance(20, TimeUnit.SECONDS);
+    mainLooper().idle();
+    assertThat(server.journal().count("/oauth/ivs/token")).isEqualTo(polls);
   }
 
   @Test
