@@ -154,7 +154,7 @@ public final class EncryptedTokenStore implements TokenStore {
       throw new IOException("the Android Keystore failed: " + e, e);
     }
     try {
-      return TokenRecordCodec.decode(plain);
+      return TokenRecord.fromStorageJson(new String(plain, UTF_8));
     } catch (IOException e) {
       return undecryptable("it decrypted to no token record");
     } finally {
@@ -164,7 +164,7 @@ public final class EncryptedTokenStore implements TokenStore {
 
   @Override public synchronized void save(TokenRecord record) throws IOException {
     if (record == null) throw new IllegalArgumentException("record must not be null");
-    byte[] plain = TokenRecordCodec.encode(record);
+    byte[] plain = record.toStorageJson().getBytes(UTF_8);
     String blob;
     try {
       blob = encrypt(plain);

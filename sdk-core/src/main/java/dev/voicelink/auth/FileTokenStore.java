@@ -1,12 +1,11 @@
 package dev.voicelink.auth;
 
-import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.internal.Log;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import javax.annotation.Nullable;
-import okio.Buffer;
 import okio.BufferedSource;
 import okio.Okio;
 
@@ -32,7 +31,6 @@ import okio.Okio;
  * <p>Thread-safe within one process. Two processes must not write the same file at once.
  */
 public final class FileTokenStore implements TokenStore {
-  static final int VERSION = 1;
   private static final long MAX_FILE_BYTES = 64 * 1024;
 
   private final File file;
@@ -73,7 +71,7 @@ public final class FileTokenStore implements TokenStore {
     if (temp.exists() && !temp.delete()) {
       throw new IOException("cannot remove the stale temporary file " + temp);
     }
-    byte[] bytes = encode(record).readByteArray();
+    byte[] bytes = (record.toStorageJson() + "\n").getBytes(StandardCharsets.UTF_8);
     FileOutputStream out = new FileOutputStream(temp);
     try {
       ownerOnly(temp);
@@ -106,66 +104,12 @@ public final class FileTokenStore implements TokenStore {
     file.setWritable(true, true);
   }
 
-  static Buffer encode(TokenRecord record) throws IOException {
-    Buffer buffer = new Buffer();
-    JsonWriter writer = JsonWriter.of(buffer);
-    writer.beginObject();
-    writer.name("version").value(VERSION);
-    writer.name("grant").value(record.grant().wireName());
-    writer.name("client_id").value(record.clientId());
-    writer.name("token_type").value(record.tokenType());
-    writer.name("access_token").value(record.accessToken());
-    if (record.refreshToken() != null) writer.name("refresh_token").value(record.refreshToken());
-    writer.name("expires_in").value(record.expiresInSeconds());
-    writer.name("created_at").value(record.createdAtEpochSeconds());
-    writer.name("received_at_ms").value(record.receivedAtEpochMillis());
-    writer.endObject();
-    writer.close();
-    buffer.writeByte('\n');
-    return buffer;
-  }
-
   private TokenRecord decode(String text) throws CorruptTokenFileException {
-    WireJson json = WireJson.parse(text);
-    if (json == null) throw new CorruptTokenFileException(file, "not a JSON object");
-    long version = json.number("version", -1);
-    if (version == -1) throw new CorruptTokenFileException(file, "no version");
-    if (version != VERSION) {
-      throw new CorruptTokenFileException(file, "version " + version + " is not supported;"
-          + " this SDK reads version " + VERSION);
-    }
-    String grantName = json.string("grant");
-    TokenRecord.Grant grant = grantName == null ? null : TokenRecord.Grant.fromWireName(grantName);
-    if (grant == null) throw new CorruptTokenFileException(file, "grant must be device or cloud");
     try {
-      return TokenRecord.builder()
-          .grant(grant)
-          .clientId(required(json, "client_id"))
-          .tokenType(required(json, "token_type"))
-          .accessToken(required(json, "access_token"))
-          .refreshToken(json.string("refresh_token"))
-          .expiresInSeconds(requiredNumber(json, "expires_in"))
-          .createdAtEpochSeconds(requiredNumber(json, "created_at"))
-          .receivedAtEpochMillis(requiredNumber(json, "received_at_ms"))
-          .build();
-    } catch (IllegalArgumentException | IllegalStateException e) {
+      return TokenRecord.fromStorageJson(text);
+    } catch (IOException e) {
       throw new CorruptTokenFileException(file, e.getMessage());
     }
-  }
-
-  private String required(WireJson json, String name) throws CorruptTokenFileException {
-    String value = json.string(name);
-    if (value == null) throw new CorruptTokenFileException(file, name + " is missing");
-    return value;
-  }
-
-  private long requiredNumber(WireJson json, String name) throws CorruptTokenFileException {
-    long value = json.number(name, Long.MIN_VALUE + 1);
-    if (value == Long.MIN_VALUE + 1) throw new CorruptTokenFileException(file, name + " is missing");
-    if (value == Long.MIN_VALUE) {
-      throw new CorruptTokenFileException(file, name + " is not a whole number");
-    }
-    return value;
   }
 
   @Override public String toString() {

@@ -1,8 +1,11 @@
 package dev.voicelink.auth;
 
+import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.internal.Redact;
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
+import okio.Buffer;
 
 /**
  * A token record issued by the authorization service (spec 2.2), plus what the SDK needs to keep it
@@ -60,6 +63,81 @@ public final class TokenRecord {
     this.expiresInSeconds = builder.expiresInSeconds;
     this.createdAtEpochSeconds = builder.createdAtEpochSeconds;
     this.receivedAtEpochMillis = builder.receivedAtEpochMillis;
+  }
+
+  /** The version of {@link #toStorageJson()}'s format. */
+  static final int STORAGE_VERSION = 1;
+
+  /**
+   * The record in the versioned JSON form that token stores keep (one object, with {@code version}
+   * 1). It holds the access and refresh tokens in clear: keep it in private or encrypted storage.
+   * A custom {@link TokenStore} can store this text and read it back with {@link #fromStorageJson}.
+   */
+  public String toStorageJson() {
+    Buffer buffer = new Buffer();
+    try (JsonWriter writer = JsonWriter.of(buffer)) {
+      writer.beginObject();
+      writer.name("version").value(STORAGE_VERSION);
+      writer.name("grant").value(grant.wireName());
+      writer.name("client_id").value(clientId);
+      writer.name("token_type").value(tokenType);
+      writer.name("access_token").value(accessToken);
+      if (refreshToken != null) writer.name("refresh_token").value(refreshToken);
+      writer.name("expires_in").value(expiresInSeconds);
+      writer.name("created_at").value(createdAtEpochSeconds);
+      writer.name("received_at_ms").value(receivedAtEpochMillis);
+      writer.endObject();
+    } catch (IOException e) {
+      throw new AssertionError(e); // a Buffer does not fail
+    }
+    return buffer.readUtf8();
+  }
+
+  /**
+   * Reads the text of {@link #toStorageJson()}.
+   *
+   * @throws IOException whose message names what is wrong (never a secret), if the text is not a
+   *     record of a supported version
+   */
+  public static TokenRecord fromStorageJson(String json) throws IOException {
+    WireJson wire = WireJson.parse(json);
+    if (wire == null) throw new IOException("not a JSON object");
+    long version = wire.number("version", -1);
+    if (version == -1) throw new IOException("no version");
+    if (version != STORAGE_VERSION) {
+      throw new IOException("version " + version + " is not supported; this SDK reads version "
+          + STORAGE_VERSION);
+    }
+    String grantName = wire.string("grant");
+    Grant grant = grantName == null ? null : Grant.fromWireName(grantName);
+    if (grant == null) throw new IOException("grant must be device or cloud");
+    try {
+      return builder()
+          .grant(grant)
+          .clientId(required(wire, "client_id"))
+          .tokenType(required(wire, "token_type"))
+          .accessToken(required(wire, "access_token"))
+          .refreshToken(wire.string("refresh_token"))
+          .expiresInSeconds(requiredNumber(wire, "expires_in"))
+          .createdAtEpochSeconds(requiredNumber(wire, "created_at"))
+          .receivedAtEpochMillis(requiredNumber(wire, "received_at_ms"))
+          .build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private static String required(WireJson json, String name) throws IOException {
+    String value = json.string(name);
+    if (value == null) throw new IOException(name + " is missing");
+    return value;
+  }
+
+  private static long requiredNumber(WireJson json, String name) throws IOException {
+    long value = json.number(name, Long.MIN_VALUE + 1);
+    if (value == Long.MIN_VALUE + 1) throw new IOException(name + " is missing");
+    if (value == Long.MIN_VALUE) throw new IOException(name + " is not a whole number");
+    return value;
   }
 
   public static Builder builder() {

@@ -19,6 +19,18 @@ class TokenRecordTest {
         .build();
   }
 
+  @Test void storageJsonRoundTripsAndNamesWhatIsWrong() throws Exception {
+    TokenRecord record = record("at-1", "rt-1");
+    String json = record.toStorageJson();
+    assertThat(json).startsWith("{\"version\":1,\"grant\":");
+    assertThat(TokenRecord.fromStorageJson(json)).isEqualTo(record);
+    assertThatThrownBy(() -> TokenRecord.fromStorageJson(json.replace("\"version\":1", "\"version\":2")))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessage("version 2 is not supported; this SDK reads version 1");
+    assertThatThrownBy(() -> TokenRecord.fromStorageJson("{\"version\":1,\"grant\":\"device\"}"))
+        .hasMessage("client_id is missing");
+  }
+
   @Test void toStringShowsFingerprintsOnly() {
     TokenRecord record = record("at-7c1e9d2b5a", "rt-0f4a8e3c6d");
     assertThat(record.toString())
