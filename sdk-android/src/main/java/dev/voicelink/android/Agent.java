@@ -3,7 +3,9 @@ package dev.voicelink.android;
 import android.content.Context;
 import dev.voicelink.android.internal.MainThreadExecutor;
 import dev.voicelink.android.internal.OrderedExecutor;
+import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VoiceLinkConfig;
@@ -26,7 +28,6 @@ import okhttp3.OkHttpClient;
  * Agent agent = Agent.builder(context, configText, event -> {
  *       if (event.eventType() == AgentConstants.EVENT_CONNECTED_TO_SERVER) { ... }
  *     })
- *     .tokenSource(tokenManager)
  *     .resourceDefinition(contacts)
  *     .build();
  * agent.sendMessage(new AgentMessage(AgentConstants.CMD_SYNC, AgentConstants.SYNC_DATA_SCHEMA, 0,
@@ -49,12 +50,24 @@ public final class Agent {
   private final AgentConfig config;
   private final AgentEngine engine;
   private final NetworkWatcher network;
+  private final @Nullable TokenManager tokenManager;
+  private final TokenManager.Listener tokenListener;
+  private final @Nullable EncryptedTokenStore encryptedStore;
+  private final @Nullable EncryptedTokenStore.Listener storeListener;
 
   private Agent(Builder builder) {
     this.config = AgentConfig.parse(builder.configText);
     if (builder.tokenSource == null) {
-      throw new IllegalStateException("tokenSource is required: pass the device's token manager to "
-          + "Agent.Builder.tokenSource(...)");
+      if (config.clientId() == null) {
+        throw new IllegalArgumentException("auth.client_id is missing from the config: it is required"
+            + " for the device's token manager unless a TokenSource is passed to"
+            + " Agent.Builder.tokenSource(...); add \"auth\": {\"client_id\": \"<your client id>\"}");
+      }
+      if (config.authUrl() == null) {
+        throw new IllegalArgumentException("server.auth_url is missing from the config: it is required"
+            + " to refresh the device token unless a TokenSource is passed to"
+            + " Agent.Builder.tokenSource(...); add \"auth_url\" to \"server\"");
+      }
     }
     VoiceLinkConfig.Builder core = VoiceLinkConfig.builder().baseUrl(config.baseUrl());
     if (config.authUrl() != null) core.authUrl(config.authUrl());
@@ -92,16 +105,72 @@ public final class Agent {
         });
       }
     };
+    TokenSource tokens = builder.tokenSource;
+    EncryptedTokenStore encryptedStore = null;
+    if (tokens == null) {
+      TokenStore store = builder.tokenStore;
+      if (store == null) store = EncryptedTokenStore.create(builder.context);
+      if (store instanceof EncryptedTokenStore) encryptedStore = (EncryptedTokenStore) store;
+      tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store).build();
+    }
     this.engine = new AgentEngine(config,
-        new ChannelFactory(voiceLink, builder.tokenSource, builder.maxReconnectAttempts,
-            builder.random),
+        new ChannelFactory(voiceLink, tokens, builder.maxReconnectAttempts, builder.random),
         backend, missing, voiceLink.deviceClock(), voiceLink.scheduler(), sink);
+    if (encryptedStore != null) {
+      this.storeListener = new EncryptedTokenStore.Listener() {
+        @Override public void onReauthorizationRequired(String reason) {
+          engine.notAuthorized(reason);
+        }
+      };
+      encryptedStore.addListener(storeListener);
+    } else {
+      this.storeListener = null;
+    }
+    this.encryptedStore = encryptedStore;
+    this.tokenManager = tokens instanceof TokenManager ? (TokenManager) tokens : null;
+    // An app's own manager may hold a cloud credential, for which having no token yet is normal.
+    final boolean ownManager = builder.tokenSource == null;
+    this.tokenListener = new TokenManager.Listener() {
+      @Override public void onStateChanged(TokenManager.State state) {
+        if (state == TokenManager.State.NO_TOKEN && ownManager) {
+          engine.notAuthorized(AgentEngine.NO_TOKEN);
+        } else if (state == TokenManager.State.REAUTHORIZATION_REQUIRED) {
+          engine.notAuthorized("The device must be authorized again: its refresh token was refused."
+              + " Run the device flow (DeviceAuthorizer) and TokenManager.setRecord, then create a"
+              + " new Agent.");
+        }
+      }
+    };
+    final TokenManager manager = tokenManager;
+    if (manager != null) {
+      // On the worker: the first look at the token store is disk and Keystore I/O.
+      engine.execute(new Runnable() {
+        @Override public void run() {
+          manager.addListener(tokenListener);
+        }
+      });
+    }
     this.network = new NetworkWatcher(builder.context, engine);
     engine.start(network.start());
   }
 
   /**
-   * Creates an agent with the defaults: events on the main thread, a fresh HTTP client.
+   * Creates an agent with the defaults: events on the main thread, a fresh HTTP client, and the
+   * device's tokens from a {@link TokenManager} for the config's {@code auth.client_id} and {@code
+   * server.auth_url}, kept in an {@link EncryptedTokenStore} (store {@code default}). The device must
+   * have been authorized once (the device flow, then {@code TokenManager.setRecord} on a manager with
+   * the same store); if not, the agent reports {@code EVENT_ERROR} {@link
+   * AgentConstants#ERROR_NOT_AUTHORIZED}.
+   *
+   * @throws IllegalArgumentException if the config is invalid, naming the setting (for example a
+   *     missing {@code login.appid} or {@code auth.client_id})
+   */
+  public static Agent create(Context context, String config, AgentListener listener) {
+    return builder(context, config, listener).build();
+  }
+
+  /**
+   * Creates an agent with the defaults and the app's own token source.
    *
    * @throws IllegalArgumentException if the config is invalid, naming the setting (for example a
    *     missing {@code login.appid})
@@ -128,6 +197,8 @@ public final class Agent {
   /** Releases threads, the socket and the network callback. Idempotent; never blocks. */
   public void destroy() {
     network.stop();
+    if (tokenManager != null) tokenManager.removeListener(tokenListener);
+    if (encryptedStore != null && storeListener != null) encryptedStore.removeListener(storeListener);
     engine.destroy();
   }
 
@@ -148,6 +219,7 @@ public final class Agent {
     @Nullable Executor eventExecutor;
     @Nullable OkHttpClient httpClient;
     @Nullable TokenSource tokenSource;
+    @Nullable TokenStore tokenStore;
     @Nullable EntityWebApi entityWebApi;
     final Map<String, ResourceDefinition> definitions = new LinkedHashMap<>();
     @Nullable Clock clock;
@@ -178,7 +250,11 @@ public final class Agent {
       return this;
     }
 
-    /** The device's access tokens (its token manager). Required. */
+    /**
+     * The device's access tokens, instead of the default: a {@link TokenManager} on the config's
+     * {@code auth.client_id} and an {@link EncryptedTokenStore}. A {@code TokenManager} given here
+     * is watched too: {@code REAUTHORIZATION_REQUIRED} becomes {@code ERROR_NOT_AUTHORIZED}.
+     */
     public Builder tokenSource(TokenSource tokens) {
       if (tokens == null) throw new IllegalArgumentException("tokenSource must not be null");
       this.tokenSource = tokens;
@@ -216,6 +292,12 @@ public final class Agent {
       return this;
     }
 
+    /** Where the default token manager keeps its record (tests pass one with a software key). */
+    Builder tokenStore(TokenStore store) {
+      this.tokenStore = store;
+      return this;
+    }
+
     Builder maxReconnectAttempts(int attempts) {
       this.maxReconnectAttempts = attempts;
       return this;
@@ -227,8 +309,8 @@ public final class Agent {
     }
 
     /**
-     * @throws IllegalArgumentException if the config is invalid, naming the setting
-     * @throws IllegalStateException if no token source was given
+     * @throws IllegalArgumentException if the config is invalid, naming the setting (without a
+     *     token source, {@code auth.client_id} and {@code server.auth_url} are required)
      */
     public Agent build() {
       return new Agent(this);

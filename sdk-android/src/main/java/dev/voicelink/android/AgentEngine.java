@@ -96,6 +96,7 @@ final class AgentEngine {
   private @Nullable String setParamsPersParam;
   private int state = STATE_IDLE;
   private boolean closed;
+  private boolean notAuthorizedReported;
   private final Map<Integer, PendingWrite> writes = new LinkedHashMap<>();
   private final Set<PendingCommand> commands = new LinkedHashSet<>();
   private final Map<String, Long> uploadedAtNanos = new LinkedHashMap<String, Long>() {
@@ -156,6 +157,23 @@ final class AgentEngine {
     post(new Runnable() {
       @Override public void run() {
         onNetworkLost();
+      }
+    });
+  }
+
+  /** Runs {@code task} on the worker thread, after everything posted before it. */
+  void execute(Runnable task) {
+    post(task);
+  }
+
+  /**
+   * The device token is gone (none stored, refresh token refused, stored token undecryptable):
+   * {@link AgentConstants#ERROR_NOT_AUTHORIZED}, once until the next connection.
+   */
+  void notAuthorized(final String why) {
+    post(new Runnable() {
+      @Override public void run() {
+        reportNotAuthorized(why);
       }
     });
   }
@@ -452,6 +470,7 @@ final class AgentEngine {
         @Override public void run() {
           if (gen != generation) return;
           uid = connectedUid;
+          notAuthorizedReported = false;
           channels.connected();
           emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", data(KEY_UID, connectedUid));
           updateState();
@@ -499,10 +518,12 @@ final class AgentEngine {
           if (gen != generation) return;
           lostConnection();
           if (reconnecting) return;
-          if (channels.tokenRefused()) {
-            emit(EVENT_ERROR, ERROR_NOT_AUTHORIZED, 0, "The device token was refused (" + reason
-                + "). Authorize the device again, then create a new Agent.",
-                new LinkedHashMap<String, Object>());
+          String noToken = channels.noToken();
+          if (noToken != null) {
+            reportNotAuthorized(NO_TOKEN);
+          } else if (channels.tokenRefused()) {
+            reportNotAuthorized("The device token was refused (" + reason
+                + "). Authorize the device again, then create a new Agent.");
           } else {
             emit(EVENT_ERROR, ERROR_RECONNECT_GAVE_UP, 0, "Gave up connecting (" + reason
                 + "); trying again when the network comes back", new LinkedHashMap<String, Object>());
@@ -510,6 +531,15 @@ final class AgentEngine {
         }
       });
     }
+  }
+
+  static final String NO_TOKEN = "device not authorized: run the device flow (DeviceAuthorizer) and "
+      + "TokenManager.setRecord, then create a new Agent";
+
+  private void reportNotAuthorized(String why) {
+    if (notAuthorizedReported) return;
+    notAuthorizedReported = true;
+    emit(EVENT_ERROR, ERROR_NOT_AUTHORIZED, 0, why, new LinkedHashMap<String, Object>());
   }
 
   /** The connection is gone: fails its writes and tells the app. */

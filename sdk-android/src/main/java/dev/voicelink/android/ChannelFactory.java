@@ -6,6 +6,7 @@ import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.interact.InteractionChannel;
 import java.io.IOException;
 import java.util.Random;
+import javax.annotation.Nullable;
 
 /**
  * Makes the agent's {@link InteractionChannel}s, all on one token source, and remembers whether that
@@ -43,9 +44,15 @@ final class ChannelFactory {
     return tokens.refused;
   }
 
+  /** Why the token source had no token at all (the device was never authorized), or null. */
+  @Nullable String noToken() {
+    return tokens.noToken;
+  }
+
   private static final class WatchedTokens implements TokenSource {
     private final TokenSource delegate;
     volatile boolean refused;
+    volatile @Nullable String noToken;
 
     WatchedTokens(TokenSource delegate) {
       this.delegate = delegate;
@@ -53,10 +60,18 @@ final class ChannelFactory {
 
     @Override public String accessToken() throws IOException, ServerRefusalException {
       try {
-        return delegate.accessToken();
+        String token = delegate.accessToken();
+        noToken = null;
+        return token;
       } catch (ServerRefusalException e) {
         refused = true;
         throw e;
+      } catch (IllegalStateException e) {
+        // A token manager that holds no token: retrying cannot help until the device is authorized,
+        // so it ends the channel's attempts like a refusal does.
+        refused = true;
+        noToken = e.getMessage();
+        throw new ServerRefusalException("not_authorized", String.valueOf(e.getMessage()), null);
       }
     }
 

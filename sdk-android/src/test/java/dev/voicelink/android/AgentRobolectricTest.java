@@ -45,12 +45,14 @@ public final class AgentRobolectricTest {
   private final VirtualTime time = new VirtualTime();
   private ReferenceServer server;
   private String accessToken;
+  private dev.voicelink.auth.TokenRecord record;
   private Agent agent;
   private final List<AgentEvent> events = Collections.synchronizedList(new ArrayList<AgentEvent>());
   private final List<Boolean> onMainThread = Collections.synchronizedList(new ArrayList<Boolean>());
 
   @Before public void startServerAndAuthorize() throws Exception {
     server = ReferenceServer.builder().console(Console.defaults())
+        .recognizer((audio, sampleRate) -> audio.length > 0 && sampleRate == 16000 ? "call 老张" : "")
         .clock(ServerClock.manual(time.wallMillis())).build().start();
     VoiceLinkConfig auth = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time)
         .scheduler(time).build();
@@ -70,35 +72,45 @@ public final class AgentRobolectricTest {
       poller.join(100);
     }
     assertThat(outcome.get()).isNotNull();
-    accessToken = outcome.get().token().accessToken();
+    record = outcome.get().token();
+    accessToken = record.accessToken();
   }
 
   @After public void stop() throws Exception {
     if (agent != null) agent.destroy();
-    try {
-      server.close();
-    } catch (java.io.IOException e) {
-      // The server gives up waiting for the socket's close handshake, which destroy() started
-      // asynchronously; nothing the test checks depends on it.
-    }
+    server.close();
   }
 
-  private Agent createAgent() {
-    String config = "\uFEFF{\n"
+  private String configText() {
+    return "\uFEFF{\n"
         + "  // the platform's cfg style: comments and a BOM are fine\n"
         + "  \"login\": {\"appid\": \"" + DefaultConsole.APPID + "\"},\n"
-        + "  \"server\": {\"base_url\": \"" + server.baseUrl() + "\"}, /* a URL's // stays */\n"
+        + "  \"server\": {\"base_url\": \"" + server.baseUrl() + "\", /* a URL's // stays */\n"
+        + "             \"auth_url\": \"" + server.authUrl() + "\"},\n"
+        + "  \"auth\": {\"client_id\": \"" + DefaultConsole.CLIENT_ID + "\"},\n"
         + "  \"entity\": {\"namespace\": \"OS123\", \"account_key\": \"" + DefaultConsole.ACCOUNT_KEY
         + "\"},\n"
         + "  \"global\": {\"scene\": \"main\"}\n"
         + "}";
-    agent = Agent.builder(RuntimeEnvironment.getApplication(), config, new AgentListener() {
+  }
+
+  /** The agent as Agent.create(context, config, listener) makes it: its own TokenManager. */
+  private Agent createAgent() throws Exception {
+    return createAgent(true);
+  }
+
+  private Agent createAgent(boolean authorized) throws Exception {
+    EncryptedTokenStore store = new EncryptedTokenStore(RuntimeEnvironment.getApplication()
+        .getSharedPreferences("agent-test", 0), new EncryptedTokenStoreTest.SoftwareAesKeys(), "agent",
+        new java.security.SecureRandom());
+    if (authorized) store.save(record);
+    agent = Agent.builder(RuntimeEnvironment.getApplication(), configText(), new AgentListener() {
       @Override public void onEvent(AgentEvent event) {
         onMainThread.add(Looper.myLooper() == Looper.getMainLooper());
         events.add(event);
       }
     })
-        .tokenSource(() -> accessToken)
+        .tokenStore(store)
         .resourceDefinition(ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
             .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
         .clock(time)
@@ -126,7 +138,7 @@ public final class AgentRobolectricTest {
     throw new AssertionError("no event " + type + " after #" + from + "; saw " + events);
   }
 
-  private AgentEvent connect() throws InterruptedException {
+  private AgentEvent connect() throws Exception {
     createAgent();
     time.awaitScheduled(1);
     return awaitEvent(EVENT_CONNECTED_TO_SERVER, 0);
@@ -218,6 +230,167 @@ public final class AgentRobolectricTest {
         .hasMessage("login.appid is missing from the config: it is required because dynamic entities"
             + " cannot take effect without the application id; add \"login\": {\"appid\": \"<your "
             + "appid>\"}");
+  }
+
+  @Test public void anUnauthorizedDeviceGetsAClearErrorNotACrash() throws Exception {
+    createAgent(false);
+
+    AgentEvent error = awaitEvent(EVENT_ERROR, 0);
+
+    assertThat(error.arg1()).isEqualTo(ERROR_NOT_AUTHORIZED);
+    assertThat(error.info()).isEqualTo("device not authorized: run the device flow (DeviceAuthorizer)"
+        + " and TokenManager.setRecord, then create a new Agent");
+    settle();
+    assertThat(types()).containsOnlyOnce(EVENT_ERROR).doesNotContain(EVENT_CONNECTED_TO_SERVER);
+    assertThat(server.journal().toString()).doesNotContain("interact");
+  }
+
+  @Test public void serverDroppingTheSocketIsADisconnectThenAReconnect() throws Exception {
+    connect();
+    int before = events.size();
+
+    server.dropInteractionSessions();
+
+    awaitEvent(EVENT_SERVER_DISCONNECTED, before);
+    AgentEvent again = awaitEventAdvancing(EVENT_CONNECTED_TO_SERVER, before);
+    assertThat(again.data().getString(KEY_UID)).matches("[a-z0-9]{32}");
+    assertThat(types().subList(before, events.size())).containsSubsequence(
+        EVENT_SERVER_DISCONNECTED, EVENT_STATE, EVENT_CONNECTED_TO_SERVER, EVENT_STATE);
+    assertThat(stateArgs()).containsSubsequence(STATE_READY, STATE_IDLE, STATE_READY);
+    assertThat(onMainThread).containsOnly(true);
+  }
+
+  @Test public void networkLossDisconnectsAndItsReturnReconnects() throws Exception {
+    connect();
+    android.net.ConnectivityManager connectivity = (android.net.ConnectivityManager)
+        RuntimeEnvironment.getApplication().getSystemService(android.content.Context.CONNECTIVITY_SERVICE);
+    org.robolectric.shadows.ShadowConnectivityManager shadow = Shadow.extract(connectivity);
+    assertThat(shadow.getNetworkCallbacks()).hasSize(1);
+    android.net.ConnectivityManager.NetworkCallback callback =
+        shadow.getNetworkCallbacks().iterator().next();
+    android.net.Network wifi = org.robolectric.shadows.ShadowNetwork.newInstance(7);
+    callback.onAvailable(wifi);
+    int before = events.size();
+
+    callback.onLost(wifi);
+
+    awaitEvent(EVENT_SERVER_DISCONNECTED, before);
+    for (int i = 0; i < 120; i++) time.advance(1, TimeUnit.SECONDS); // offline: nothing is retried
+    settle();
+    assertThat(types().subList(before, events.size())).doesNotContain(EVENT_CONNECTED_TO_SERVER);
+
+    int offline = events.size();
+    callback.onAvailable(wifi);
+    awaitEventAdvancing(EVENT_CONNECTED_TO_SERVER, offline);
+
+    agent.destroy();
+    assertThat(shadow.getNetworkCallbacks()).isEmpty();
+  }
+
+  @Test public void setParamsAppliesToLaterAudioWrites() throws Exception {
+    connect();
+    agent.sendMessage(contactsSync("c"));
+    assertThat(awaitEvent(EVENT_CMD_RETURN, 0).arg2()).isEqualTo(0);
+    server.clock().advance(5, TimeUnit.MINUTES);
+    time.advance(5, TimeUnit.MINUTES);
+    byte[] audio = new byte[3200];
+
+    int before = events.size();
+    agent.sendMessage(new AgentMessage(CMD_WRITE, 0, 0, "data_type=audio,sample_rate=16000", audio));
+    AgentEvent plain = awaitEvent(EVENT_RESULT, before);
+    assertThat(plain.info()).contains("老张").doesNotContain("OS123.contacts");
+
+    agent.sendMessage(new AgentMessage(CMD_SET_PARAMS, 0, 0,
+        "{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}", null));
+    before = events.size();
+    agent.sendMessage(new AgentMessage(CMD_WRITE, 0, 0, "data_type=audio,sample_rate=16000,tag=a2",
+        audio));
+    AgentEvent personal = awaitEvent(EVENT_RESULT, before);
+
+    assertThat(personal.info()).contains("OS123.contacts").contains("张三");
+    assertThat(personal.data().getString(KEY_TAG)).isEqualTo("a2");
+    assertThat(personal.data().getString(KEY_DATA_TYPE)).isEqualTo("audio");
+    assertThat(types()).doesNotContain(EVENT_ERROR);
+  }
+
+  @Test public void destroyMidFlightAnswersEveryPendingCommandOnce() throws Exception {
+    connect();
+    agent.sendMessage(contactsSync("first"));
+    String sid = awaitEvent(EVENT_CMD_RETURN, 0).data().getString(KEY_SID);
+    int before = events.size();
+    int scheduled = time.scheduledCount();
+    agent.sendMessage(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+        "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
+    time.awaitScheduled(scheduled + 1); // it waits out the platform's 10 s
+    agent.sendMessage(contactsSync("second"));
+    agent.sendMessage(new AgentMessage(CMD_WRITE, 0, 0, "data_type=text,tag=w",
+        "call 老张".getBytes(StandardCharsets.UTF_8)));
+
+    agent.destroy();
+    settle();
+    time.advance(1, TimeUnit.MINUTES);
+    settle();
+
+    List<AgentEvent> after = new ArrayList<>(events.subList(before, events.size()));
+    List<String> replies = new ArrayList<>();
+    for (AgentEvent event : after) {
+      if (event.eventType() == EVENT_CMD_RETURN) {
+        replies.add(event.arg1() + ":" + event.data().getString(KEY_TAG));
+      } else if ((event.eventType() == EVENT_RESULT || event.eventType() == EVENT_ERROR)
+          && event.data().getInt(KEY_CMD) == CMD_WRITE) {
+        replies.add("write:" + event.data().getString(KEY_TAG));
+      }
+    }
+    assertThat(replies).containsExactlyInAnyOrder(CMD_QUERY_SYNC_STATUS + ":q", CMD_SYNC + ":second",
+        "write:w");
+    for (AgentEvent event : after) {
+      if (event.eventType() == EVENT_CMD_RETURN && event.arg1() == CMD_QUERY_SYNC_STATUS) {
+        assertThat(event.arg2()).isEqualTo(ERROR_DESTROYED);
+      }
+    }
+  }
+
+  private List<Integer> types() {
+    List<Integer> types = new ArrayList<>();
+    synchronized (events) {
+      for (AgentEvent event : events) types.add(event.eventType());
+    }
+    return types;
+  }
+
+  private List<Integer> stateArgs() {
+    List<Integer> states = new ArrayList<>();
+    synchronized (events) {
+      for (AgentEvent event : events) {
+        if (event.eventType() == EVENT_STATE) states.add(event.arg1());
+      }
+    }
+    return states;
+  }
+
+  /** Lets the real threads finish what is in flight and delivers their events. */
+  private void settle() throws InterruptedException {
+    for (int i = 0; i < 50; i++) {
+      time.runDueTasks();
+      mainLooper().idle();
+      Thread.sleep(10);
+    }
+  }
+
+  /** Like awaitEvent, moving the virtual clock on a second at a time (reconnect backoff). */
+  private AgentEvent awaitEventAdvancing(int type, int from) throws InterruptedException {
+    for (int i = 0; i < 300; i++) {
+      time.advance(1, TimeUnit.SECONDS);
+      server.clock().advance(1, TimeUnit.SECONDS);
+      mainLooper().idle();
+      synchronized (events) {
+        for (int j = from; j < events.size(); j++) {
+          if (events.get(j).eventType() == type) return events.get(j);
+        }
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no event " + type + " after #" + from + "; saw " + events);
   }
 
   private AgentEvent awaitEventWithoutTime(int type) throws InterruptedException {

@@ -7,6 +7,7 @@ import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,14 @@ final class DevicePoller implements Cancellable {
   private final Backoff backoff;
   private final DeviceFlowListener listener;
   private final Executor events;
+  /**
+   * What the flow decided under {@link #lock}, done in order once the lock is released: listener
+   * calls (handed to the executor) and internal steps (run on the delivering thread). Scheduling the
+   * next wait after the listener call it follows means a listener has heard of a poll before the
+   * next one can start.
+   */
+  private final ArrayDeque<Step> pendingEvents = new ArrayDeque<>();
+  private final Object deliveryLock = new Object();
   private final CountDownLatch ended = new CountDownLatch(1);
 
   private final Object lock = new Object();
@@ -70,11 +79,14 @@ final class DevicePoller implements Cancellable {
           finish(DeviceFlowOutcome.ended(Kind.FAILED, e));
         } catch (IOException e) {
           retryCodeRequest(deviceId, e);
+        } finally {
+          deliver();
         }
       }
 
       @Override public void onFailure(Call call, IOException e) {
         retryCodeRequest(deviceId, e);
+        deliver();
       }
     });
   }
@@ -103,20 +115,27 @@ final class DevicePoller implements Cancellable {
       intervalMillis = TimeUnit.SECONDS.toMillis(issued.intervalSeconds());
       deadlineNanos = issued.receivedAtNanos() + TimeUnit.SECONDS.toNanos(issued.expiresInSeconds());
       Log.info(TAG, "device code issued: " + issued);
-      events.execute(() -> listener.onCodeIssued(issued));
+      pendingEvents.add(new Step(() -> listener.onCodeIssued(issued), false));
       waitThenPoll(intervalMillis);
     }
+    deliver();
   }
 
-  private void waitThenPoll(long delayMillis) {
-    // caller holds lock
-    long remainingNanos = deadlineNanos - clock.monotonicNanos();
-    if (TimeUnit.MILLISECONDS.toNanos(delayMillis) >= remainingNanos) {
-      // The next poll would come after the code expired: end the flow when it does.
-      wait = scheduler.schedule(this::expire, Math.max(0, remainingNanos), TimeUnit.NANOSECONDS);
-    } else {
-      wait = scheduler.schedule(this::poll, delayMillis, TimeUnit.MILLISECONDS);
-    }
+  private void waitThenPoll(final long delayMillis) {
+    // caller holds lock; the wait starts once the listener has been told of what came before
+    pendingEvents.add(new Step(() -> {
+      synchronized (lock) {
+        if (outcome != null) return;
+        long remainingNanos = deadlineNanos - clock.monotonicNanos();
+        if (TimeUnit.MILLISECONDS.toNanos(delayMillis) >= remainingNanos) {
+          // The next poll would come after the code expired: end the flow when it does.
+          wait = scheduler.schedule(this::expire, Math.max(0, remainingNanos),
+              TimeUnit.NANOSECONDS);
+        } else {
+          wait = scheduler.schedule(this::poll, delayMillis, TimeUnit.MILLISECONDS);
+        }
+      }
+    }, true));
   }
 
   private void expire() {
@@ -125,6 +144,7 @@ final class DevicePoller implements Cancellable {
       Log.info(TAG, "the user code expired after " + code.expiresInSeconds() + " s");
       finish(DeviceFlowOutcome.ended(Kind.EXPIRED, null));
     }
+    deliver();
   }
 
   private void poll() {
@@ -133,20 +153,27 @@ final class DevicePoller implements Cancellable {
     synchronized (lock) {
       if (outcome != null) return;
       if (clock.monotonicNanos() - deadlineNanos >= 0) {
-        expire();
-        return;
+        next = null;
+        pollNumber = 0;
+      } else {
+        pollNumber = ++polls;
+        next = client.devicePollCall(clientId, code);
+        call = next;
       }
-      pollNumber = ++polls;
-      next = client.devicePollCall(clientId, code);
-      call = next;
+    }
+    if (next == null) {
+      expire();
+      return;
     }
     next.enqueue(new Callback() {
       @Override public void onResponse(Call call, Response response) {
         polled(pollNumber, client.read(response));
+        deliver();
       }
 
       @Override public void onFailure(Call call, IOException e) {
         polled(pollNumber, new AuthClient.Answer(0, null, null, "", e));
+        deliver();
       }
     });
   }
@@ -201,7 +228,7 @@ final class DevicePoller implements Cancellable {
   private void pending(final int pollNumber, final String result) {
     final long delay = intervalMillis;
     Log.debug(TAG, "poll " + pollNumber + ": " + result + "; next in " + delay + " ms");
-    events.execute(() -> listener.onPoll(pollNumber, result, delay));
+    pendingEvents.add(new Step(() -> listener.onPoll(pollNumber, result, delay), false));
     waitThenPoll(delay);
   }
 
@@ -216,7 +243,8 @@ final class DevicePoller implements Cancellable {
     final long delay = intervalMillis + backoff.delayMillis(transientFailures);
     Log.info(TAG, "poll " + pollNumber + " failed (" + failure.getMessage() + "); retry "
         + transientFailures + " in " + delay + " ms");
-    events.execute(() -> listener.onPoll(pollNumber, "transient_failure", delay));
+    pendingEvents.add(new Step(
+        () -> listener.onPoll(pollNumber, "transient_failure", delay), false));
     waitThenPoll(delay);
   }
 
@@ -228,10 +256,11 @@ final class DevicePoller implements Cancellable {
       if (wait != null) wait.cancel();
       inFlight = call;
       call = null;
-      events.execute(() -> listener.onOutcome(result));
+      pendingEvents.add(new Step(() -> listener.onOutcome(result), false));
+      // await() returns once the outcome is on its way to the listener
+      pendingEvents.add(new Step(ended::countDown, true));
     }
     if (inFlight != null) inFlight.cancel();
-    ended.countDown();
   }
 
   @Override public void cancel() {
@@ -241,6 +270,28 @@ final class DevicePoller implements Cancellable {
       Log.info(TAG, "device flow cancelled");
     }
     finish(DeviceFlowOutcome.ended(Kind.CANCELLED, null));
+    deliver();
+  }
+
+  /**
+   * Hands the listener calls decided so far to the executor, outside {@link #lock} (a listener may
+   * call {@link #cancel()} or block without stalling the flow), one thread at a time, in order.
+   */
+  private void deliver() {
+    synchronized (deliveryLock) {
+      while (true) {
+        Step next;
+        synchronized (lock) {
+          next = pendingEvents.poll();
+        }
+        if (next == null) return;
+        if (next.internal) {
+          next.action.run();
+        } else {
+          events.execute(next.action);
+        }
+      }
+    }
   }
 
   @Override public boolean isCancelled() {
@@ -268,5 +319,15 @@ final class DevicePoller implements Cancellable {
 
   boolean await(long timeout, TimeUnit unit) throws InterruptedException {
     return ended.await(timeout, unit);
+  }
+
+  private static final class Step {
+    final Runnable action;
+    final boolean internal;
+
+    Step(Runnable action, boolean internal) {
+      this.action = action;
+      this.internal = internal;
+    }
   }
 }

@@ -43,7 +43,7 @@ public final class ChecksumSigner implements Interceptor {
   private static final long PEEK_BYTES = 16 * 1024;
 
   private final String namespace;
-  private final String accountKey;
+  private final ChecksumSource checksums;
   private final Clock clock;
   private final Random random;
   /** Learnt offset, used only when the clock does not correct itself. */
@@ -51,7 +51,7 @@ public final class ChecksumSigner implements Interceptor {
 
   private ChecksumSigner(Builder builder) {
     this.namespace = builder.namespace;
-    this.accountKey = builder.accountKey;
+    this.checksums = builder.checksums;
     this.clock = builder.clock;
     this.random = builder.random != null ? builder.random : new SecureRandom();
   }
@@ -86,19 +86,62 @@ public final class ChecksumSigner implements Interceptor {
     return STALE_TIME.equals(code) || CHECKSUM_REFUSED.equals(code);
   }
 
-  private Request sign(Request request, long wallMillis) {
+  private Request sign(Request request, long wallMillis) throws IOException {
     String curTime = Long.toString(wallMillis / 1000L);
     String nonce = nonce();
     return request.newBuilder()
         .header("X-NameSpace", namespace)
         .header("X-Nonce", nonce)
         .header("X-CurTime", curTime)
-        .header("X-CheckSum", checksum(accountKey, nonce, curTime))
+        .header("X-CheckSum", checked(checksums.checksum(nonce, curTime)))
         .build();
   }
 
   static String checksum(String accountKey, String nonce, String curTime) {
     return ByteString.encodeUtf8(accountKey + nonce + curTime).md5().hex();
+  }
+
+  /** A remote source's answer must look like a checksum before it goes on the wire. */
+  private static String checked(@Nullable String checksum) throws IOException {
+    if (checksum == null || !checksum.matches("[0-9a-f]{32}")) {
+      throw new IOException("the checksum source answered " + (checksum == null ? "null"
+          : checksum.length() + " characters") + "; expected 32 lowercase hex digits");
+    }
+    return checksum;
+  }
+
+  /**
+   * Computes {@code X-CheckSum} for a nonce and a time: the lowercase hex MD5 of accountKey + nonce +
+   * curTime. Give the signer an implementation that asks your backend, and the account key never has
+   * to be on the device; see {@link Builder#checksumSource}.
+   *
+   * <p>Called on the thread that makes the request (never the main thread on Android); it may block,
+   * within the HTTP client's timeouts. Must be thread-safe.
+   */
+  public interface ChecksumSource {
+    /**
+     * The checksum for {@code nonce} and {@code curTime} (seconds since the epoch, as sent).
+     *
+     * @throws IOException if it cannot be obtained; the request then fails with it, unsent
+     */
+    String checksum(String nonce, String curTime) throws IOException;
+  }
+
+  /** The account key held on this device. */
+  private static final class LocalKey implements ChecksumSource {
+    private final String accountKey;
+
+    LocalKey(String accountKey) {
+      this.accountKey = accountKey;
+    }
+
+    @Override public String checksum(String nonce, String curTime) {
+      return ChecksumSigner.checksum(accountKey, nonce, curTime);
+    }
+
+    @Override public String toString() {
+      return "accountKey=" + Redact.secret(accountKey);
+    }
   }
 
   private String nonce() {
@@ -139,13 +182,13 @@ public final class ChecksumSigner implements Interceptor {
   }
 
   @Override public String toString() {
-    return "ChecksumSigner{namespace=" + namespace + ", accountKey=" + Redact.secret(accountKey) + "}";
+    return "ChecksumSigner{namespace=" + namespace + ", " + checksums + "}";
   }
 
   /** Builds a {@link ChecksumSigner}. Not thread-safe. */
   public static final class Builder {
     private @Nullable String namespace;
-    private @Nullable String accountKey;
+    private @Nullable ChecksumSource checksums;
     private Clock clock = Clock.system();
     private @Nullable Random random;
 
@@ -167,7 +210,17 @@ public final class ChecksumSigner implements Interceptor {
       if (accountKey == null || accountKey.isEmpty()) {
         throw new IllegalArgumentException("accountKey must not be empty");
       }
-      this.accountKey = accountKey;
+      this.checksums = new LocalKey(accountKey);
+      return this;
+    }
+
+    /**
+     * Where checksums come from instead of an account key on this device: typically your backend,
+     * which holds the key. Replaces {@link #accountKey}.
+     */
+    public Builder checksumSource(ChecksumSource source) {
+      if (source == null) throw new IllegalArgumentException("checksumSource must not be null");
+      this.checksums = source;
       return this;
     }
 
@@ -187,7 +240,9 @@ public final class ChecksumSigner implements Interceptor {
 
     public ChecksumSigner build() {
       if (namespace == null) throw new IllegalStateException("namespace is required");
-      if (accountKey == null) throw new IllegalStateException("accountKey is required");
+      if (checksums == null) {
+        throw new IllegalStateException("accountKey or checksumSource is required");
+      }
       return new ChecksumSigner(this);
     }
 

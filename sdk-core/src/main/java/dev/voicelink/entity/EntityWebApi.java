@@ -63,8 +63,12 @@ public final class EntityWebApi {
     this.config = builder.config;
     ChecksumSigner.Builder signerBuilder = ChecksumSigner.builder()
         .namespace(builder.namespace)
-        .accountKey(builder.accountKey)
         .clock(config.correctedClock());
+    if (builder.checksumSource != null) {
+      signerBuilder.checksumSource(builder.checksumSource);
+    } else {
+      signerBuilder.accountKey(builder.accountKey);
+    }
     Random random = builder.random != null ? builder.random : new SecureRandom();
     signerBuilder.nonceRandom(random);
     this.backoff = new Backoff(FIRST_BACKOFF_MILLIS, MAX_BACKOFF_MILLIS, TimeUnit.MILLISECONDS,
@@ -306,6 +310,7 @@ public final class EntityWebApi {
     private final VoiceLinkConfig config;
     private @Nullable String namespace;
     private @Nullable String accountKey;
+    private @Nullable ChecksumSigner.ChecksumSource checksumSource;
     private @Nullable Random random;
     private long maxResourceBytes = ResourceEncoder.DEFAULT_MAX_RESOURCE_BYTES;
 
@@ -329,6 +334,16 @@ public final class EntityWebApi {
       return this;
     }
 
+    /**
+     * Where checksums come from instead of {@link #accountKey}: an implementation that asks your
+     * backend keeps the account key off the device. See {@link ChecksumSigner.ChecksumSource}.
+     */
+    public Builder checksumSource(ChecksumSigner.ChecksumSource source) {
+      ChecksumSigner.builder().checksumSource(source);
+      this.checksumSource = source;
+      return this;
+    }
+
     /** Where nonces and backoff jitter come from; defaults to a {@link SecureRandom}. */
     public Builder random(Random random) {
       if (random == null) throw new IllegalArgumentException("random must not be null");
@@ -345,8 +360,9 @@ public final class EntityWebApi {
 
     public EntityWebApi build() {
       if (namespace == null) throw new IllegalStateException("namespace is required, e.g. OS123");
-      if (accountKey == null) {
-        throw new IllegalStateException("accountKey is required (console, entity keys page)");
+      if (accountKey == null && checksumSource == null) {
+        throw new IllegalStateException("accountKey (console, entity keys page) or checksumSource"
+            + " (your backend) is required");
       }
       return new EntityWebApi(this);
     }

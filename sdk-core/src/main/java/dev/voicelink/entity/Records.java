@@ -3,6 +3,7 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.List;
 import okio.Buffer;
@@ -71,6 +72,11 @@ final class Records {
 
   private void check(String line, String position, int number, boolean[] seen) throws IOException {
     java.util.Arrays.fill(seen, false);
+    if (line.startsWith("\uFEFF")) {
+      // Only the text's own start may carry one (it is stripped); here files were joined together.
+      throw new InvalidResourceException(position + " of " + name + " starts with a byte-order mark;"
+          + " save the records as UTF-8 without BOM", null, number);
+    }
     JsonReader reader = JsonReader.of(new Buffer().writeUtf8(line));
     try {
       if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) {
@@ -104,6 +110,9 @@ final class Records {
     } catch (JsonEncodingException | JsonDataException e) {
       throw new InvalidResourceException(position + " of " + name + " is not a JSON object: "
           + e.getMessage(), null, number);
+    } catch (EOFException e) {
+      throw new InvalidResourceException(position + " of " + name + " is cut off: its JSON object"
+          + " ends early", null, number);
     }
     for (int i = 0; i < seen.length; i++) {
       if (!seen[i]) {

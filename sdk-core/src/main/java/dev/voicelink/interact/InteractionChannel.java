@@ -306,6 +306,18 @@ public final class InteractionChannel implements Closeable {
       try {
         handleMessage(text);
       } catch (IOException | RuntimeException e) {
+        boolean connecting;
+        synchronized (lock) {
+          connecting = attemptGeneration == generation && state == State.CONNECTING;
+        }
+        if (connecting) {
+          // Only a readable "connected" message ends an attempt: without this, a server that upgrades
+          // and then sends garbage would keep the channel CONNECTING for ever, never retried.
+          connectionLost(attemptGeneration, "unreadable first message from the server: "
+              + e.getMessage(), true);
+          webSocket.cancel();
+          return;
+        }
         Log.warn(TAG, "unreadable message from the interaction channel: " + e.getMessage(), null);
         listener.onWriteError(0, "malformed_message", "unreadable message from the server: "
             + e.getMessage());

@@ -173,6 +173,8 @@ class DeviceAuthorizerTest {
     assertThat(record.clientId()).isEqualTo("vl-speaker-01");
     assertThat(record.expiresInSeconds()).isEqualTo(8_640_000);
     assertThat(record.receivedAtEpochMillis()).isEqualTo(time.wallMillis());
+    assertThat(outcome.toString()).startsWith("DeviceFlowOutcome{AUTHORIZED, TokenRecord{")
+        .doesNotContain("at-1").doesNotContain("rt-1");
     assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 4000L, 6000L);
     assertThat(events.calls).containsExactly("code WDJB-MJHT",
         "poll 1 authorization_pending 2000", "poll 2 authorization_pending 2000",
@@ -311,6 +313,22 @@ class DeviceAuthorizerTest {
     }
     assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
     assertThat(events.calls).contains("poll 8 authorization_pending 2000");
+  }
+
+  @Test void connectionRefusedIsTransient() throws Exception {
+    script.enqueue(deviceCode(2, 600));
+    startFlow();
+    int port = server.getPort();
+    server.shutdown(); // nothing listens on the port any more
+    step(2000);
+    assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
+    try (MockWebServer back = new MockWebServer()) {
+      back.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
+      back.start(port);
+      time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+      assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+      assertThat(back.getRequestCount()).isEqualTo(1);
+    }
   }
 
   @Test void readTimeoutIsTransient() throws Exception {

@@ -26,6 +26,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okio.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -140,6 +141,33 @@ class EntityReferenceServerTest {
         .hasMessageStartingWith("10105: illegal access: X-CheckSum does not match");
     RecordedCall call = server.journal().calls("/check-resource").get(0);
     assertThat(call.header("X-CheckSum")).isNotEmpty();
+  }
+
+  @Test void backendChecksumSourceKeepsTheKeyOffTheDevice() throws Exception {
+    List<String> askedBackend = new ArrayList<>();
+    // Stands in for the app's backend: only it knows the account key.
+    ChecksumSigner.ChecksumSource backend = (nonce, curTime) -> {
+      askedBackend.add(nonce + "/" + curTime);
+      return ByteString.encodeUtf8(DefaultConsole.ACCOUNT_KEY + nonce + curTime).md5().hex();
+    };
+    EntityWebApi keyless = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
+        .checksumSource(backend).build();
+
+    UploadReceipt receipt = keyless.uploadResource(contactsUpload());
+
+    assertThat(receipt.sid()).startsWith("psn");
+    RecordedCall upload = server.journal().calls("/upload-resource").get(0);
+    assertThat(askedBackend).containsExactly(upload.header("X-Nonce") + "/" + upload.header("X-CurTime"));
+    assertThat(keyless.toString()).doesNotContain(DefaultConsole.ACCOUNT_KEY);
+  }
+
+  @Test void checksumSourceAnsweringNonsenseSendsNothing() {
+    EntityWebApi broken = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
+        .checksumSource((nonce, curTime) -> "<html>login</html>").build();
+    assertThatThrownBy(() -> broken.checkResource("psn000000000000"))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessage("the checksum source answered 18 characters; expected 32 lowercase hex digits");
+    assertThat(server.journal().calls("/check-resource")).isEmpty();
   }
 
   // --- platform tools upload: each token kind, and the wrong one

@@ -77,12 +77,13 @@ final class InteractionChannel {
     return new MockResponse().withWebSocketUpgrade(new Session(grant));
   }
 
-  /**
-   * Closes every open session with 1001 (going away) and waits, at most {@code timeoutMillis}, for
-   * the close handshakes to finish, so that stopping the server does not cut the frames off.
-   */
-  void closeAll(long timeoutMillis) throws InterruptedException {
+  /** Sends every open session a 1001 (going away) close frame. */
+  void closeAll() {
     for (WebSocket ws : open) ws.close(GOING_AWAY, "server stopping");
+  }
+
+  /** Waits, at most {@code timeoutMillis}, until every session has finished its close handshake. */
+  void awaitAllClosed(long timeoutMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     synchronized (open) {
       while (!open.isEmpty()) {

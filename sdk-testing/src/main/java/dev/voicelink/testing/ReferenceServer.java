@@ -70,10 +70,19 @@ public final class ReferenceServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Closes every open interaction-channel session with 1001 (going away), as a server restart would,
+   * while the server keeps running: clients see their socket dropped and may reconnect.
+   */
+  public void dropInteractionSessions() {
+    if (interaction != null) interaction.closeAll();
+  }
+
   @Override public void close() throws IOException {
     if (interaction != null) {
       try {
-        interaction.closeAll(CLOSE_HANDSHAKE_MILLIS);
+        interaction.closeAll();
+        interaction.awaitAllClosed(CLOSE_HANDSHAKE_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

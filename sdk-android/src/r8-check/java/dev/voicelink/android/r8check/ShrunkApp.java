@@ -2,6 +2,13 @@ package dev.voicelink.android.r8check;
 
 import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
+import android.content.Context;
+import dev.voicelink.android.Agent;
+import dev.voicelink.android.AgentConstants;
+import dev.voicelink.android.AgentEvent;
+import dev.voicelink.android.AgentListener;
+import dev.voicelink.android.AgentMessage;
+import dev.voicelink.android.EncryptedTokenStore;
 import dev.voicelink.android.internal.MainThreadExecutor;
 import java.io.IOException;
 import okhttp3.HttpUrl;
@@ -15,6 +22,28 @@ import okio.Buffer;
  */
 public final class ShrunkApp {
   private ShrunkApp() {}
+
+  /** The Agent as an app drives it: R8 traces every path from here with the consumer rules. */
+  public static void useAgent(Context context) throws IOException {
+    String config = "{\"login\":{\"appid\":\"5f1a2b3c\"},"
+        + "\"server\":{\"base_url\":\"https://api.example.com\",\"auth_url\":\"https://auth.example.com\"},"
+        + "\"auth\":{\"client_id\":\"vl-speaker-01\"}}";
+    AgentListener listener = new AgentListener() {
+      @Override public void onEvent(AgentEvent event) {
+        if (event.eventType() == AgentConstants.EVENT_ERROR) System.out.println(event.info());
+      }
+    };
+    Agent agent = Agent.create(context, config, listener);
+    agent.sendMessage(new AgentMessage(AgentConstants.CMD_SET_PARAMS, 0, 0,
+        "{\"audioparams\":{\"pers_param\":\"{}\"}}", null));
+    agent.sendMessage(new AgentMessage(AgentConstants.CMD_WRITE, 0, 0, "data_type=text",
+        "hello".getBytes("UTF-8")));
+    agent.destroy();
+    Agent other = Agent.builder(context, config, listener).tokenSource(() -> "token").build();
+    other.destroy();
+    EncryptedTokenStore store = EncryptedTokenStore.create(context, "second");
+    System.out.println(store.load());
+  }
 
   public static void main(String[] args) throws IOException {
     new MainThreadExecutor().execute(new Runnable() {

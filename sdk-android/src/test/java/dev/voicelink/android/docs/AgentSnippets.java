@@ -4,7 +4,10 @@ import android.content.Context;
 import dev.voicelink.android.Agent;
 import dev.voicelink.android.AgentConstants;
 import dev.voicelink.android.AgentMessage;
-import dev.voicelink.auth.TokenSource;
+import dev.voicelink.android.EncryptedTokenStore;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.entity.ResourceDefinition;
 
 /**
@@ -15,8 +18,8 @@ final class AgentSnippets {
   private AgentSnippets() {
   }
 
-  static void quickStart(Context context, String configText, TokenSource deviceTokens,
-      ResourceDefinition contacts, byte[] syncData) {
+  static void quickStart(Context context, String configText, ResourceDefinition contacts,
+      byte[] syncData) {
     // snippet:agent-quick-start
     Agent agent = Agent.builder(context, configText, event -> {
           switch (event.eventType()) {
@@ -25,13 +28,25 @@ final class AgentSnippets {
             case AgentConstants.EVENT_RESULT: /* result of a CMD_WRITE */ break;
           }
         })
-        .tokenSource(deviceTokens)            // required: the device's access tokens
+        // tokens: a TokenManager for auth.client_id in an EncryptedTokenStore (override: .tokenSource)
         .resourceDefinition(contacts)         // each resource CMD_SYNC may upload
         .build();
     agent.sendMessage(new AgentMessage(AgentConstants.CMD_SYNC, AgentConstants.SYNC_DATA_SCHEMA, 0,
         "{\"tag\":\"contacts-1\"}", syncData));
     // ...
     agent.destroy();
+    // end-snippet
+  }
+
+  static void encryptedTokenStore(Context context, VoiceLinkConfig voiceLinkConfig,
+      DeviceFlowOutcome outcome) throws java.io.IOException {
+    // snippet:android-token-store
+    EncryptedTokenStore store = EncryptedTokenStore.create(context);          // store "default"
+    TokenManager tokens = TokenManager.builder(voiceLinkConfig)
+        .deviceGrant("vl-speaker-01")
+        .store(store)
+        .build();
+    tokens.setRecord(outcome.token());   // once, after the device flow (DeviceAuthorizer) authorized
     // end-snippet
   }
 }

@@ -175,6 +175,7 @@ final class DemoCommand implements Callable<Integer> {
               + " (valid " + seconds(time.realMillis(code.expiresInSeconds() * 1000))
               + " of real time; the device polls every " + code.intervalSeconds()
               + " s of demo time).");
+      out.say(QrCode.encode(code.link()).toText());
       BlockingQueue<DeviceFlowOutcome> outcome = new LinkedBlockingQueue<>();
       int[] polls = {0};
       DeviceFlow flow = authorizer.start(code, new DeviceFlowListener() {

@@ -1,6 +1,7 @@
 package dev.voicelink.samples.speaker;
 
 import java.io.PrintWriter;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -25,10 +26,23 @@ import picocli.CommandLine.Command;
         "5:re-authorization required",
         "6:the server refused the request (its code and message are printed)"
     },
-    subcommands = {DemoCommand.class, SyncCommand.class, CheckCommand.class,
-        UploadEntitiesCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+        LoginCommand.class,
+        RefreshCommand.class,
+        CloudTokenCommand.class,
+        DemoCommand.class,
+        SyncCommand.class,
+        CheckCommand.class,
+        UploadEntitiesCommand.class,
+        CommandLine.HelpCommand.class
+    })
 public final class SpeakerCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** The process environment; tests pass their own. */
+  Map<String, String> env = System.getenv();
+  /** Whether stdout is a terminal (then login also draws the link as a QR code). */
+  boolean terminal = System.console() != null;
 
   public static void main(String[] args) {
     System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
@@ -36,7 +50,12 @@ public final class SpeakerCli implements Runnable {
 
   /** Runs the CLI with the given streams and returns its exit code; used by main and by tests. */
   static int run(PrintWriter out, PrintWriter err, String... args) {
-    CommandLine commandLine = new CommandLine(new SpeakerCli())
+    return run(new SpeakerCli(), out, err, args);
+  }
+
+  /** Runs {@code cli} (with its environment) with the given streams and returns its exit code. */
+  static int run(SpeakerCli cli, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine commandLine = new CommandLine(cli)
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler((ex, arguments) -> {

@@ -1,0 +1,66 @@
+package dev.voicelink.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.benchmarks.harness.HeapChildAccess;
+import dev.voicelink.testing.ReferenceServer;
+import java.io.File;
+import java.nio.file.Path;
+import okio.Buffer;
+import okio.ByteString;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every benchmark method and harness step runs once, on small inputs, so a broken one fails the build. */
+class BenchmarksSmokeTest {
+  @Test void encodingVariantsAllProduceTheSameResource() throws Exception {
+    EncodingBenchmark benchmark = new EncodingBenchmark();
+    benchmark.size = 10_000;
+    benchmark.setUp();
+    assertThat(benchmark.textBytes()).isGreaterThanOrEqualTo(10_000);
+
+    String floor = benchmark.floorBase64();
+    assertThat(ByteString.decodeBase64(floor).size()).isEqualTo(benchmark.textBytes());
+    assertThat(benchmark.byHand()).isEqualTo(200);
+    assertThat(benchmark.sdkUpload().sid()).isEqualTo("psn0001");
+    benchmark.sdkBase64();
+
+    // the SDK's encoder writes exactly the floor's Base64 for the same records
+    Buffer sdk = new Buffer();
+    dev.voicelink.entity.ResourceEncoder.writeBase64(Workloads.contacts(),
+        dev.voicelink.entity.RecordSource.of(Workloads.records(10_000)), 1 << 20, sdk);
+    assertThat(sdk.readUtf8()).isEqualTo(floor);
+  }
+
+  @Test void requestOverheadVariantsReachTheLoopbackServer() throws Exception {
+    RequestOverheadBenchmark benchmark = new RequestOverheadBenchmark();
+    benchmark.setUp();
+    try {
+      assertThat(benchmark.bare()).isEqualTo(LoopbackServer.BODY.length());
+      assertThat(benchmark.checksumSigned()).isEqualTo(LoopbackServer.BODY.length());
+      assertThat(benchmark.sdkInterceptors()).isEqualTo(LoopbackServer.BODY.length());
+    } finally {
+      benchmark.tearDown();
+    }
+  }
+
+  @Test void tokenHotPathServesTheStoredToken() throws Exception {
+    TokenBenchmark benchmark = new TokenBenchmark();
+    benchmark.setUp();
+    assertThat(benchmark.accessToken1()).isEqualTo("a1b2c3d4e5f60718293a4b5c6d7e8f90");
+    assertThat(benchmark.accessToken8()).isEqualTo("a1b2c3d4e5f60718293a4b5c6d7e8f90");
+    assertThat(benchmark.volatileRead1()).isEqualTo("floor-token");
+  }
+
+  @Test void heapChildUploadsBothWaysToTheReferenceServer(@TempDir Path dir) throws Exception {
+    File file = dir.resolve("r.jsonl").toFile();
+    Workloads.writeResourceFile(file, 20_000);
+    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+      assertThat(HeapChildAccess.upload("sdk", server.baseUrl(), file)).startsWith("psn");
+      assertThat(HeapChildAccess.upload("by-hand", server.baseUrl(), file)).contains("\"00000\"");
+      assertThat(server.journal().count("/entity/upload-resource")).isEqualTo(2);
+      // same form, byte for byte: the comparison is of how it is built, not of what is sent
+      assertThat(server.journal().get(0).body()).isEqualTo(server.journal().get(1).body());
+    }
+  }
+}

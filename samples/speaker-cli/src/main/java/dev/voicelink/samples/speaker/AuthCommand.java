@@ -1,0 +1,112 @@
+package dev.voicelink.samples.speaker;
+
+import dev.voicelink.auth.AuthorizationException;
+import dev.voicelink.auth.CorruptTokenFileException;
+import dev.voicelink.auth.ReauthorizationRequiredException;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import okio.ByteString;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/** What the authorization commands share: options, output and the mapping of errors to exit codes. */
+abstract class AuthCommand implements Callable<Integer> {
+  static final String DEFAULT_TOKEN_FILE = "voicelink-token.json";
+
+  @CommandLine.ParentCommand SpeakerCli parent;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--auth-url", required = true, paramLabel = "URL",
+      description = "Address of the authorization service, e.g. https://auth.example.com")
+  String authUrl;
+
+  @Option(names = "--token-file", paramLabel = "FILE", defaultValue = DEFAULT_TOKEN_FILE,
+      description = "Where the token record is kept (default: ${DEFAULT-VALUE}); owner-only")
+  File tokenFile;
+
+  @Option(names = "--json", description = "One JSON object per line on stdout")
+  boolean json;
+
+  Output output;
+
+  @Override public final Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    output = new Output(out, err, json);
+    try {
+      VoiceLinkConfig config;
+      try {
+        config = VoiceLinkConfig.builder().authUrl(authUrl).build();
+      } catch (IllegalArgumentException e) {
+        return invalid(e.getMessage().replace("auth_url", "--auth-url"));
+      }
+      return run(config);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return invalid(e.getMessage());
+    } catch (CorruptTokenFileException e) {
+      return invalid(e.getMessage());
+    } catch (ReauthorizationRequiredException e) {
+      output.record(Output.fields("status", "reauthorization_required", "error", e.code(),
+          "message", e.description()),
+          "Re-authorization required: " + e.getMessage() + ". Run 'speaker-cli login' again.");
+      return ExitCodes.REAUTHORIZATION_REQUIRED;
+    } catch (AuthorizationException e) {
+      return refused(e);
+    } catch (IOException e) {
+      output.record(Output.fields("status", "failed", "message", String.valueOf(e.getMessage())),
+          "Failed: " + e.getMessage());
+      return ExitCodes.FAILURE;
+    } finally {
+      out.flush();
+    }
+  }
+
+  abstract int run(VoiceLinkConfig config) throws IOException, AuthorizationException;
+
+  Map<String, String> env() {
+    return parent.env;
+  }
+
+  int invalid(String message) {
+    output.problem(message);
+    return ExitCodes.INVALID_INPUT;
+  }
+
+  int refused(AuthorizationException e) {
+    output.record(Output.fields("status", "refused", "error", e.code(), "message", e.description()),
+        "The server refused: " + e.getMessage());
+    return ExitCodes.SERVER_REFUSED;
+  }
+
+  /** The fields that describe a token record without revealing it. */
+  static Map<String, Object> describe(TokenRecord record, File file, String status) {
+    Map<String, Object> fields = Output.fields(
+        "status", status,
+        "grant", record.grant().wireName(),
+        "client_id", record.clientId(),
+        "access_token_fingerprint", fingerprint(record.accessToken()),
+        "refresh_token_fingerprint",
+        record.refreshToken() == null ? null : fingerprint(record.refreshToken()),
+        "expires_in", record.expiresInSeconds(),
+        "created_at", record.createdAtEpochSeconds(),
+        "token_file", file.getPath());
+    return fields;
+  }
+
+  static String describeText(TokenRecord record, File file) {
+    return "access token " + fingerprint(record.accessToken())
+        + (record.refreshToken() == null ? "" : ", refresh token "
+        + fingerprint(record.refreshToken()))
+        + ", valid " + record.expiresInSeconds() + " s; saved to " + file.getPath();
+  }
+
+  /** First 8 hex digits of the SHA-256 of a secret: enough to match two outputs, useless to steal. */
+  static String fingerprint(String secret) {
+    return ByteString.encodeUtf8(secret).sha256().hex().substring(0, 8);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.voicelink.samples.speaker;
+
+import dev.voicelink.auth.AuthorizationException;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.File;
+import java.io.IOException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cloud-token}: a cloud token by the client credentials grant, or its refresh. */
+@Command(name = "cloud-token", mixinStandardHelpOptions = true,
+    description = {"Obtains a cloud token (client credentials) and saves it to the token file;"
+        + " with --refresh, refreshes the cloud token already saved there.",
+        "The client secret comes from --client-secret-file or the environment variable"
+            + " VOICELINK_CLIENT_SECRET, never from the command line."})
+final class CloudTokenCommand extends AuthCommand {
+  static final String SECRET_ENV = "VOICELINK_CLIENT_SECRET";
+
+  @Option(names = "--client-id", required = true, paramLabel = "ID",
+      description = "client_id from the device-access console")
+  String clientId;
+
+  @Option(names = "--client-secret-file", paramLabel = "FILE",
+      description = "File holding the client secret (else $" + SECRET_ENV + ")")
+  File clientSecretFile;
+
+  @Option(names = "--refresh", description = "Refresh the saved cloud token instead of a new one")
+  boolean refresh;
+
+  @Override int run(VoiceLinkConfig config) throws IOException, AuthorizationException {
+    String secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
+    FileTokenStore file = new FileTokenStore(tokenFile);
+    TokenRecord record;
+    if (refresh) {
+      TokenRecord stored = file.load();
+      if (stored == null) {
+        return invalid("no token record in " + tokenFile + ": run 'speaker-cli cloud-token' first");
+      }
+      if (stored.grant() != TokenRecord.Grant.CLOUD) {
+        return invalid(tokenFile + " holds a " + stored.grant().wireName() + " token, not a cloud"
+            + " token: use 'speaker-cli refresh' for it");
+      }
+      record = TokenManager.builder(config).cloudGrant(clientId, secret).store(file).build()
+          .refresh();
+    } else {
+      record = TokenManager.builder(config).cloudGrant(clientId, secret)
+          .store(new InMemoryTokenStore()).build().refresh();
+      file.save(record);
+    }
+    output.record(describe(record, tokenFile, refresh ? "refreshed" : "issued"),
+        (refresh ? "Refreshed cloud token: " : "Cloud token: ") + describeText(record, tokenFile));
+    return ExitCodes.SUCCESS;
+  }
+}

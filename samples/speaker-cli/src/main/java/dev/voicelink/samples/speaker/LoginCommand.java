@@ -1,0 +1,88 @@
+package dev.voicelink.samples.speaker;
+
+import dev.voicelink.auth.AuthorizationException;
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlow;
+import dev.voicelink.auth.DeviceFlowListener;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code login}: the device authorization flow, from user code to a saved token record. */
+@Command(name = "login", mixinStandardHelpOptions = true,
+    description = {"Signs this device in: shows a link and a user code (and a QR code on a terminal),"
+        + " waits while the user authorizes on a phone, then saves the token record.",
+        "With --json the first line is the user_code event and the last the status."})
+final class LoginCommand extends AuthCommand {
+  @Option(names = "--client-id", required = true, paramLabel = "ID",
+      description = "client_id from the device-access console")
+  String clientId;
+
+  @Option(names = "--device-id", required = true, paramLabel = "ID",
+      description = "This device's ID as imported in the console (its serial number)")
+  String deviceId;
+
+  @Override int run(VoiceLinkConfig config) throws IOException, AuthorizationException {
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId(clientId).build();
+    FileTokenStore store = new FileTokenStore(tokenFile);
+    DeviceCode code = authorizer.requestCode(deviceId);
+    output.record(Output.fields(
+        "event", "user_code",
+        "user_code", code.userCode(),
+        "verification_uri", code.verificationUri(),
+        "link", code.link(),
+        "expires_in", code.expiresInSeconds(),
+        "interval", code.intervalSeconds()),
+        "To sign this speaker in, open\n\n    " + code.link() + "\n\nand confirm the code "
+            + code.userCode() + " (valid " + code.expiresInSeconds() + " s).");
+    if (!json && parent.terminal) {
+      output.say(QrCode.encode(code.link()).toText());
+    }
+    output.say("Waiting for authorization...");
+
+    DeviceFlow flow = authorizer.start(code, new DeviceFlowListener() {
+      @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+        if (json) {
+          output.record(Output.fields("event", "poll", "poll", pollNumber, "result", result,
+              "next_poll_ms", nextPollDelayMillis), "");
+        }
+      }
+
+      @Override public void onOutcome(DeviceFlowOutcome outcome) {
+      }
+    }, Runnable::run);
+    DeviceFlowOutcome outcome = flow.await();
+    switch (outcome.kind()) {
+      case AUTHORIZED:
+        TokenRecord record = outcome.token();
+        store.save(record);
+        output.record(describe(record, tokenFile, "authorized"),
+            "Authorized: " + describeText(record, tokenFile));
+        return ExitCodes.SUCCESS;
+      case DENIED:
+        output.record(Output.fields("status", "denied"), "The user refused to authorize this device.");
+        return ExitCodes.ACCESS_DENIED;
+      case EXPIRED:
+        output.record(Output.fields("status", "expired"),
+            "The code expired before anyone authorized it. Run login again.");
+        return ExitCodes.CODE_EXPIRED;
+      case CANCELLED:
+        output.record(Output.fields("status", "cancelled"), "Cancelled.");
+        return ExitCodes.FAILURE;
+      default:
+        Exception failure = outcome.failure();
+        if (failure instanceof AuthorizationException) {
+          return refused((AuthorizationException) failure);
+        }
+        output.record(Output.fields("status", "failed", "message",
+            String.valueOf(failure == null ? null : failure.getMessage())),
+            "Failed: " + (failure == null ? "unknown" : failure.getMessage()));
+        return ExitCodes.FAILURE;
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.voicelink.samples.speaker;
+
+import dev.voicelink.auth.AuthorizationException;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import picocli.CommandLine.Command;
+
+/** {@code refresh}: the refresh token grant for the record in the token file. */
+@Command(name = "refresh", mixinStandardHelpOptions = true,
+    description = "Refreshes the token in the token file now and saves the rotated record"
+        + " (device tokens at oauth/ivs/token, cloud tokens at oauth/token).")
+final class RefreshCommand extends AuthCommand {
+  @Override int run(VoiceLinkConfig config) throws IOException, AuthorizationException {
+    FileTokenStore store = new FileTokenStore(tokenFile);
+    if (store.load() == null) {
+      return invalid("no token record in " + tokenFile + ": run 'speaker-cli login' first");
+    }
+    TokenManager manager = TokenManager.builder(config).store(store).build();
+    TokenRecord record = manager.refresh();
+    output.record(describe(record, tokenFile, "refreshed"),
+        "Refreshed: " + describeText(record, tokenFile));
+    return ExitCodes.SUCCESS;
+  }
+}

@@ -1,0 +1,257 @@
+package dev.voicelink.android;
+
+import android.content.Context;
+import android.content.SharedPreferences;
+import android.os.Build;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.auth.TokenStore;
+import dev.voicelink.core.internal.Log;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.annotation.Nullable;
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.GCMParameterSpec;
+import okio.ByteString;
+
+/**
+ * sdk-core's {@link TokenStore} on Android: the token record, encrypted with AES-256/GCM, in the
+ * app's private {@link SharedPreferences}.
+ *
+ * <pre>{@code
+ * EncryptedTokenStore store = EncryptedTokenStore.create(context);
+ * TokenManager tokens = TokenManager.builder(config).deviceGrant(clientId).store(store).build();
+ * }</pre>
+ *
+ * <p><b>Keys.</b> On API 23 and later the AES key is generated inside the Android Keystore and never
+ * leaves it. On API 21–22 the Keystore cannot hold AES keys: a random AES key is stored wrapped
+ * (RSA/ECB/PKCS1Padding) with an RSA-2048 key pair generated in the Keystore ({@code
+ * KeyPairGeneratorSpec}). Both protect the record against anyone who gets the preferences file
+ * without this device's Keystore: a copied or restored backup, a file read through another app's bug
+ * or off a rooted device's storage dump. Neither protects against code running as this app.
+ *
+ * <p><b>Undecryptable data.</b> If the stored record cannot be decrypted or read (the key was
+ * invalidated or wiped, a backup was restored to another device, the data was altered), {@link
+ * #load()} returns null, {@link #reauthorizationRequired()} becomes true and the listeners are told;
+ * it never throws for that. The unreadable record and its key are deleted, because nothing can ever
+ * read them again; the next {@link #save} creates a fresh key. The device must run the device flow
+ * again. A Keystore that fails for a moment (its service restarting) is not that: {@code load} then
+ * throws an {@link IOException} and keeps the data.
+ *
+ * <p><b>Backups.</b> Exclude the preferences file {@code dev.voicelink.tokens.<name>.xml} from backups
+ * (see docs/android-token-store.md): a restored copy can never be decrypted anyway.
+ *
+ * <p>Thread-safe. {@code load}, {@code save} and {@code clear} do file and Keystore I/O: call them off
+ * the main thread (a token manager does).
+ */
+public final class EncryptedTokenStore implements TokenStore {
+  /** Told when stored data turned out to be undecryptable: the device must be authorized again. */
+  public interface Listener {
+    /** Called on the thread that called {@link #load()}; {@code reason} contains no secret. */
+    void onReauthorizationRequired(String reason);
+  }
+
+  static final String PREFS_PREFIX = "dev.voicelink.tokens.";
+  static final String RECORD = "record";
+  private static final String TAG = "VoiceLinkTokens";
+  private static final byte FORMAT = 1;
+  private static final int IV_BYTES = 12;
+  private static final int TAG_BITS = 128;
+  private static final Charset UTF_8 = Charset.forName("UTF-8");
+
+  private final SharedPreferences prefs;
+  private final KeyProvider keys;
+  private final String name;
+  private final SecureRandom random;
+  private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
+  private volatile boolean reauthorizationRequired;
+
+  EncryptedTokenStore(SharedPreferences prefs, KeyProvider keys, String name, SecureRandom random) {
+    this.prefs = prefs;
+    this.keys = keys;
+    this.name = name;
+    this.random = random;
+  }
+
+  /** The store named {@code default}. */
+  public static EncryptedTokenStore create(Context context) {
+    return create(context, "default");
+  }
+
+  /**
+   * The store {@code name} (letters, digits, {@code .}, {@code _}, {@code -}): one per credential.
+   * Its data is in the private preferences file {@code dev.voicelink.tokens.<name>} and its key under
+   * the Keystore alias {@code dev.voicelink.tokens.<name>}.
+   */
+  public static EncryptedTokenStore create(Context context, String name) {
+    if (context == null) throw new IllegalArgumentException("context must not be null");
+    if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new IllegalArgumentException("name must be 1 to 64 letters, digits, '.', '_' or '-'; "
+          + "was: " + name);
+    }
+    Context app = context.getApplicationContext() != null ? context.getApplicationContext() : context;
+    String id = PREFS_PREFIX + name;
+    SharedPreferences prefs = app.getSharedPreferences(id, Context.MODE_PRIVATE);
+    return new EncryptedTokenStore(prefs, keyProviderFor(Build.VERSION.SDK_INT, app, prefs, id),
+        name, new SecureRandom());
+  }
+
+  /** The Keystore AES key on API 23+, the RSA-wrapped key below. The 23+ class is not loaded on 21. */
+  static KeyProvider keyProviderFor(int sdk, Context context, SharedPreferences prefs, String alias) {
+    if (sdk >= 23) return new KeystoreAesKeyProvider(alias);
+    return new RsaWrappedKeyProvider(prefs, new KeystoreRsaKeyPairs(context, alias),
+        new SecureRandom());
+  }
+
+  KeyProvider keyProvider() {
+    return keys;
+  }
+
+  /** Tells {@code listener} of undecryptable data from now on. */
+  public void addListener(Listener listener) {
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    listeners.add(listener);
+  }
+
+  public void removeListener(Listener listener) {
+    listeners.remove(listener);
+  }
+
+  /**
+   * Whether the last {@link #load()} found a record it could not decrypt, so the device must be
+   * authorized again. Cleared by {@link #save} and {@link #clear}.
+   */
+  public boolean reauthorizationRequired() {
+    return reauthorizationRequired;
+  }
+
+  @Override public synchronized @Nullable TokenRecord load() throws IOException {
+    String stored = prefs.getString(RECORD, null);
+    if (stored == null) return null;
+    ByteString blob = ByteString.decodeBase64(stored);
+    if (blob == null || blob.size() < 1 + IV_BYTES + TAG_BITS / 8 || blob.getByte(0) != FORMAT) {
+      return undecryptable("the stored record is not in this SDK's format");
+    }
+    byte[] plain;
+    try {
+      SecretKey key = keys.existingKey();
+      if (key == null) return undecryptable("its key is gone (wiped, or a backup from elsewhere)");
+      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+      cipher.init(Cipher.DECRYPT_MODE, key,
+          new GCMParameterSpec(TAG_BITS, blob.substring(1, 1 + IV_BYTES).toByteArray()));
+      cipher.updateAAD(associatedData());
+      plain = cipher.doFinal(blob.substring(1 + IV_BYTES).toByteArray());
+    } catch (GeneralSecurityException e) {
+      // AEADBadTagException (altered data, another key), KeyPermanentlyInvalidatedException (an
+      // InvalidKeyException), UnrecoverableKeyException: none of them ever goes away.
+      return undecryptable("it cannot be decrypted (" + e.getClass().getSimpleName() + ")");
+    } catch (RuntimeException e) {
+      // ProviderException and kin: the Keystore service failed this time; the data may be fine.
+      throw new IOException("the Android Keystore failed: " + e, e);
+    }
+    try {
+      return TokenRecordCodec.decode(plain);
+    } catch (IOException e) {
+      return undecryptable("it decrypted to no token record");
+    } finally {
+      Arrays.fill(plain, (byte) 0);
+    }
+  }
+
+  @Override public synchronized void save(TokenRecord record) throws IOException {
+    if (record == null) throw new IllegalArgumentException("record must not be null");
+    byte[] plain = TokenRecordCodec.encode(record);
+    String blob;
+    try {
+      blob = encrypt(plain);
+    } finally {
+      Arrays.fill(plain, (byte) 0);
+    }
+    // commit(), not apply(): the token manager hands out a rotated token only once it is durable.
+    if (!prefs.edit().putString(RECORD, blob).commit()) {
+      throw new IOException("cannot write the token record to the preferences " + PREFS_PREFIX
+          + name);
+    }
+    reauthorizationRequired = false;
+  }
+
+  @Override public synchronized void clear() throws IOException {
+    if (!prefs.edit().remove(RECORD).commit()) {
+      throw new IOException("cannot remove the token record from the preferences " + PREFS_PREFIX
+          + name);
+    }
+    reauthorizationRequired = false;
+  }
+
+  private String encrypt(byte[] plain) throws IOException {
+    try {
+      SecretKey key = keys.existingKey();
+      if (key == null) key = keys.createKey();
+      Cipher cipher;
+      try {
+        cipher = encryptingCipher(key);
+      } catch (java.security.InvalidKeyException e) {
+        // An invalidated Keystore key (the lock screen was removed): start over with a new one.
+        Log.warn(TAG, "token store " + name + ": its key is unusable (" + e.getClass().getSimpleName()
+            + "); making a new one", null);
+        keys.deleteKey();
+        cipher = encryptingCipher(keys.createKey());
+      }
+      byte[] iv = cipher.getIV();
+      if (iv == null || iv.length != IV_BYTES) {
+        throw new GeneralSecurityException("the cipher chose no 12-byte IV");
+      }
+      byte[] sealed = cipher.doFinal(plain);
+      byte[] out = new byte[1 + IV_BYTES + sealed.length];
+      out[0] = FORMAT;
+      System.arraycopy(iv, 0, out, 1, IV_BYTES);
+      System.arraycopy(sealed, 0, out, 1 + IV_BYTES, sealed.length);
+      return ByteString.of(out).base64();
+    } catch (GeneralSecurityException | RuntimeException e) {
+      throw new IOException("cannot encrypt the token record with " + keys + ": " + e, e);
+    }
+  }
+
+  private Cipher encryptingCipher(SecretKey key) throws GeneralSecurityException {
+    Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+    if (keys.cipherChoosesIv()) {
+      cipher.init(Cipher.ENCRYPT_MODE, key);
+    } else {
+      byte[] iv = new byte[IV_BYTES];
+      random.nextBytes(iv);
+      cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
+    }
+    cipher.updateAAD(associatedData());
+    return cipher;
+  }
+
+  /** Binds a blob to its format and store: a record copied into another store does not decrypt. */
+  private byte[] associatedData() {
+    return ("voicelink-token-store:" + FORMAT + ":" + name).getBytes(UTF_8);
+  }
+
+  private @Nullable TokenRecord undecryptable(String why) {
+    String reason = "the stored device token of store " + name + " is lost: " + why
+        + "; authorize the device again (DeviceAuthorizer, then TokenManager.setRecord)";
+    Log.warn(TAG, reason, null);
+    prefs.edit().remove(RECORD).commit();
+    try {
+      keys.deleteKey();
+    } catch (GeneralSecurityException | RuntimeException e) {
+      Log.warn(TAG, "token store " + name + ": cannot delete its key: " + e, null);
+    }
+    reauthorizationRequired = true;
+    for (Listener listener : listeners) {
+      listener.onReauthorizationRequired(reason);
+    }
+    return null;
+  }
+
+  @Override public String toString() {
+    return "EncryptedTokenStore{" + name + "}";
+  }
+}

@@ -1,0 +1,308 @@
+package dev.voicelink.android;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import android.content.Context;
+import android.content.SharedPreferences;
+import android.os.Build;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.ProviderException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.Nullable;
+import javax.crypto.KeyGenerator;
+import javax.crypto.SecretKey;
+import okio.ByteString;
+import org.junit.Before;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.robolectric.RobolectricTestRunner;
+import org.robolectric.RuntimeEnvironment;
+
+/**
+ * The encrypted token store at SDK 21, 28 and 35. Robolectric has no Android Keystore, so the keys sit
+ * behind {@link KeyProvider}: a software AES key (as the Keystore's would be) and a software RSA pair
+ * (as the API 21–22 fallback's would be); the AES-GCM, the wrapping and the recovery are the real code.
+ */
+@RunWith(RobolectricTestRunner.class)
+public final class EncryptedTokenStoreTest {
+  private static final TokenRecord RECORD = TokenRecord.builder()
+      .grant(TokenRecord.Grant.DEVICE)
+      .clientId("vl-speaker-01")
+      .accessToken("at-secret-0123456789")
+      .refreshToken("rt-secret-9876543210")
+      .expiresInSeconds(8_640_000)
+      .createdAtEpochSeconds(1_763_712_000L)
+      .receivedAtEpochMillis(1_763_712_000_123L)
+      .build();
+
+  private SharedPreferences prefs;
+  private final SoftwareAesKeys aesKeys = new SoftwareAesKeys();
+  private final List<String> reasons = new ArrayList<>();
+
+  @Before public void prefs() {
+    prefs = RuntimeEnvironment.getApplication()
+        .getSharedPreferences(EncryptedTokenStore.PREFS_PREFIX + "test", Context.MODE_PRIVATE);
+  }
+
+  private EncryptedTokenStore store(KeyProvider keys) {
+    EncryptedTokenStore store = new EncryptedTokenStore(prefs, keys, "test", new SecureRandom());
+    store.addListener(reasons::add);
+    return store;
+  }
+
+  @Test public void roundTripsAndStoresNoTokenInTheClear() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    assertThat(store.load()).isNull();
+
+    store.save(RECORD);
+
+    String blob = prefs.getString(EncryptedTokenStore.RECORD, null);
+    assertThat(blob).isNotNull();
+    String decoded = ByteString.decodeBase64(blob).string(java.nio.charset.StandardCharsets.ISO_8859_1);
+    assertThat(decoded).doesNotContain("at-secret").doesNotContain("rt-secret")
+        .doesNotContain("vl-speaker-01");
+    // A new instance (the next process) reads it back, field for field.
+    assertThat(store(aesKeys).load()).isEqualTo(RECORD);
+    assertThat(store.reauthorizationRequired()).isFalse();
+    assertThat(reasons).isEmpty();
+  }
+
+  @Test public void eachSaveUsesAFreshIv() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    String first = prefs.getString(EncryptedTokenStore.RECORD, null);
+    store.save(RECORD);
+    String second = prefs.getString(EncryptedTokenStore.RECORD, null);
+    assertThat(second).isNotEqualTo(first);
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
+  @Test public void aKeystoreChosenIvRoundTripsToo() throws Exception {
+    aesKeys.cipherChoosesIv = true;
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    assertThat(store(aesKeys).load()).isEqualTo(RECORD);
+  }
+
+  @Test public void tamperedDataMeansReauthorizationNotACrash() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    byte[] blob = ByteString.decodeBase64(prefs.getString(EncryptedTokenStore.RECORD, null))
+        .toByteArray();
+    blob[blob.length - 20] ^= 1;
+    prefs.edit().putString(EncryptedTokenStore.RECORD, ByteString.of(blob).base64()).commit();
+
+    assertThat(store.load()).isNull();
+
+    assertThat(store.reauthorizationRequired()).isTrue();
+    assertThat(reasons).containsExactly("the stored device token of store test is lost: it cannot be"
+        + " decrypted (AEADBadTagException); authorize the device again (DeviceAuthorizer, then "
+        + "TokenManager.setRecord)");
+    // The bad blob and its key are gone; a new authorization saves and reads back normally.
+    assertThat(prefs.contains(EncryptedTokenStore.RECORD)).isFalse();
+    assertThat(aesKeys.key).isNull();
+    store.save(RECORD);
+    assertThat(store.reauthorizationRequired()).isFalse();
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
+  @Test public void garbageIsReauthorizationToo() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    prefs.edit().putString(EncryptedTokenStore.RECORD, "not base64 at all!").commit();
+    assertThat(store.load()).isNull();
+    assertThat(reasons).singleElement().asString()
+        .contains("the stored record is not in this SDK's format");
+  }
+
+  @Test public void wipedKeyMeansReauthorization() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    aesKeys.key = null; // the Keystore lost it (lock screen removed, app data restored elsewhere)
+
+    assertThat(store.load()).isNull();
+
+    assertThat(store.reauthorizationRequired()).isTrue();
+    assertThat(reasons).singleElement().asString().contains("its key is gone");
+    assertThat(prefs.contains(EncryptedTokenStore.RECORD)).isFalse();
+  }
+
+  @Test public void anotherKeyMeansReauthorization() throws Exception {
+    store(aesKeys).save(RECORD);
+    aesKeys.key = KeyGenerator.getInstance("AES").generateKey(); // a restore onto another device
+
+    assertThat(store(aesKeys).load()).isNull();
+    assertThat(reasons).singleElement().asString().contains("AEADBadTagException");
+  }
+
+  @Test public void aFailingKeystoreIsAnIoErrorAndKeepsTheData() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    aesKeys.failWith = new ProviderException("Keystore operation failed");
+
+    assertThatThrownBy(store::load).isInstanceOf(IOException.class)
+        .hasMessage("the Android Keystore failed: java.security.ProviderException: Keystore "
+            + "operation failed");
+
+    assertThat(store.reauthorizationRequired()).isFalse();
+    aesKeys.failWith = null;
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
+  @Test public void clearRemovesTheRecord() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    store.clear();
+    assertThat(store.load()).isNull();
+    assertThat(reasons).isEmpty();
+  }
+
+  @Test public void aRecordCopiedToAnotherStoreDoesNotDecrypt() throws Exception {
+    store(aesKeys).save(RECORD);
+    EncryptedTokenStore other = new EncryptedTokenStore(prefs, aesKeys, "other", new SecureRandom());
+    assertThat(other.load()).isNull();
+    assertThat(other.reauthorizationRequired()).isTrue();
+  }
+
+  // The API 21-22 fallback: an AES key wrapped with an RSA key pair.
+
+  @Test public void rsaWrappedKeyRoundTrips() throws Exception {
+    SoftwareRsaPairs pairs = new SoftwareRsaPairs();
+    store(wrapped(pairs)).save(RECORD);
+
+    assertThat(prefs.getString(RsaWrappedKeyProvider.WRAPPED_KEY, null)).isNotNull();
+    assertThat(store(wrapped(pairs)).load()).isEqualTo(RECORD);
+    assertThat(pairs.created).isEqualTo(1);
+  }
+
+  @Test public void rsaWrappedWipedKeyPairMeansReauthorization() throws Exception {
+    SoftwareRsaPairs pairs = new SoftwareRsaPairs();
+    store(wrapped(pairs)).save(RECORD);
+    pairs.pair = null;
+
+    EncryptedTokenStore store = store(wrapped(pairs));
+    assertThat(store.load()).isNull();
+
+    assertThat(store.reauthorizationRequired()).isTrue();
+    assertThat(reasons).singleElement().asString().contains("its key is gone");
+    assertThat(prefs.contains(RsaWrappedKeyProvider.WRAPPED_KEY)).isFalse();
+    store.save(RECORD); // a fresh pair and key
+    assertThat(pairs.created).isEqualTo(2);
+    assertThat(store(wrapped(pairs)).load()).isEqualTo(RECORD);
+  }
+
+  @Test public void rsaWrappedWithAnotherPairMeansReauthorization() throws Exception {
+    SoftwareRsaPairs pairs = new SoftwareRsaPairs();
+    store(wrapped(pairs)).save(RECORD);
+    pairs.pair = pairs.create(); // a backup restored onto another device: same prefs, other Keystore
+
+    assertThat(store(wrapped(pairs)).load()).isNull();
+    assertThat(reasons).singleElement().asString().contains("it cannot be decrypted");
+  }
+
+  @Test public void theKeyProviderFollowsTheApiLevel() {
+    Context context = RuntimeEnvironment.getApplication();
+    assertThat(EncryptedTokenStore.keyProviderFor(21, context, prefs, "a"))
+        .isInstanceOf(RsaWrappedKeyProvider.class);
+    assertThat(EncryptedTokenStore.keyProviderFor(22, context, prefs, "a"))
+        .isInstanceOf(RsaWrappedKeyProvider.class);
+    assertThat(EncryptedTokenStore.keyProviderFor(23, context, prefs, "a"))
+        .isInstanceOf(KeystoreAesKeyProvider.class);
+    assertThat(EncryptedTokenStore.create(context).keyProvider()).isInstanceOf(
+        Build.VERSION.SDK_INT >= 23 ? KeystoreAesKeyProvider.class : RsaWrappedKeyProvider.class);
+  }
+
+  @Test public void createChecksTheName() {
+    assertThatThrownBy(() -> EncryptedTokenStore.create(RuntimeEnvironment.getApplication(), "a/b"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("name must be 1 to 64 letters, digits, '.', '_' or '-'; was: a/b");
+  }
+
+  @Test public void aTokenManagerSeesNoTokenAfterUndecryptableData() throws Exception {
+    VirtualTime time = new VirtualTime();
+    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl("https://auth.example.com")
+        .clock(time).scheduler(time).build();
+    EncryptedTokenStore store = store(aesKeys);
+    TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store).build().setRecord(RECORD);
+    assertThat(TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store(aesKeys))
+        .build().record()).isEqualTo(RECORD);
+
+    aesKeys.key = null;
+    TokenManager restarted = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(store).build();
+
+    assertThat(restarted.state()).isEqualTo(TokenManager.State.NO_TOKEN);
+    assertThat(store.reauthorizationRequired()).isTrue();
+  }
+
+  @Test public void toStringAndReasonsHoldNoSecret() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    aesKeys.key = null;
+    store.load();
+    assertThat(store.toString()).isEqualTo("EncryptedTokenStore{test}");
+    assertThat(reasons).singleElement().asString().doesNotContain("secret");
+  }
+
+  private RsaWrappedKeyProvider wrapped(SoftwareRsaPairs pairs) {
+    return new RsaWrappedKeyProvider(prefs, pairs, new SecureRandom());
+  }
+
+  /** Stands in for the Keystore's AES key. */
+  static final class SoftwareAesKeys implements KeyProvider {
+    @Nullable SecretKey key;
+    boolean cipherChoosesIv;
+    @Nullable RuntimeException failWith;
+
+    @Override public @Nullable SecretKey existingKey() {
+      if (failWith != null) throw failWith;
+      return key;
+    }
+
+    @Override public SecretKey createKey() throws GeneralSecurityException {
+      KeyGenerator generator = KeyGenerator.getInstance("AES");
+      generator.init(256);
+      key = generator.generateKey();
+      return key;
+    }
+
+    @Override public void deleteKey() {
+      key = null;
+    }
+
+    @Override public boolean cipherChoosesIv() {
+      return cipherChoosesIv;
+    }
+  }
+
+  /** Stands in for the Keystore's RSA key pair. */
+  static final class SoftwareRsaPairs implements RsaWrappedKeyProvider.KeyPairs {
+    @Nullable KeyPair pair;
+    int created;
+
+    @Override public @Nullable KeyPair existing() {
+      return pair;
+    }
+
+    @Override public KeyPair create() throws GeneralSecurityException {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+      generator.initialize(2048);
+      pair = generator.generateKeyPair();
+      created++;
+      return pair;
+    }
+
+    @Override public void delete() {
+      pair = null;
+    }
+  }
+}

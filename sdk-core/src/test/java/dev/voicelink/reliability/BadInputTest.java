@@ -1,0 +1,284 @@
+package dev.voicelink.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.EntityWebApi;
+import dev.voicelink.entity.PersParam;
+import dev.voicelink.entity.PlatformToolsClient;
+import dev.voicelink.entity.RecordSource;
+import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.entity.ResourceName;
+import dev.voicelink.entity.UploadRequest;
+import dev.voicelink.interact.InteractionChannel;
+import dev.voicelink.interact.InteractionResult;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.MockWebServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Bad input given to the public API: each is refused at once with an error that names the problem,
+ * and nothing reaches the network. The messages are published in docs/reliability.md (and pinned by
+ * it: a changed message fails the build until the page is regenerated).
+ */
+class BadInputTest {
+  static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
+  static final String KEY = "0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a";
+
+  static final MockWebServer server = new MockWebServer();
+  /** Counts every request the SDK started, including those that never reached a server. */
+  static final AtomicInteger started = new AtomicInteger();
+  static VoiceLinkConfig config;
+  static File dir;
+  static final AtomicInteger files = new AtomicInteger();
+  static final Map<String, String> table = new LinkedHashMap<>();
+
+  static final ResourceDefinition CONTACTS = ResourceDefinition.builder()
+      .name("OS123.contacts").mainField("name").secondaryFields("alias")
+      .dimension(Dimension.USER).build();
+
+  interface Operation {
+    void run() throws Exception;
+  }
+
+  @BeforeAll static void start() throws IOException {
+    server.start();
+    OkHttpClient app = new OkHttpClient.Builder()
+        .addInterceptor(chain -> {
+          started.incrementAndGet();
+          return chain.proceed(chain.request());
+        })
+        .build();
+    VirtualTime time = new VirtualTime();
+    String url = server.url("/").toString();
+    config = VoiceLinkConfig.builder().authUrl(url).platformUrl(url).baseUrl(url)
+        .httpClient(app).clock(time).scheduler(time).build();
+    // A fixed place, so that file names in messages are the same on every run.
+    dir = new File("target/bad-input");
+    dir.mkdirs();
+  }
+
+  @AfterAll static void publish() throws IOException {
+    server.shutdown();
+    assertThat(table).as("distinct bad inputs").hasSizeGreaterThanOrEqualTo(60);
+    StringBuilder md = new StringBuilder("| # | Bad input | Error (type: message) |\n|---|---|---|\n");
+    int n = 0;
+    for (Map.Entry<String, String> row : table.entrySet()) {
+      md.append("| ").append(++n).append(" | ").append(cell(row.getKey())).append(" | ")
+          .append(cell(row.getValue())).append(" |\n");
+    }
+    DocSection.check("reliability.md", "bad-input", md.toString());
+  }
+
+  static String cell(String text) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '|') {
+        out.append("\\|");
+      } else if (c < 0x20 || c == 0x7f || c == '\uFEFF' || c == '\uFFFD') {
+        out.append(String.format("U+%04X", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  static EntityWebApi api() {
+    return EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).build();
+  }
+
+  static UploadRequest.Builder upload(RecordSource records) {
+    return UploadRequest.builder().appid("5f1a2b3c").definition(CONTACTS)
+        .persParam(PersParam.user(AUTH_ID)).records(records);
+  }
+
+  static void uploadText(String text) throws Exception {
+    api().uploadResource(upload(RecordSource.fromText(text)).build());
+  }
+
+  static void uploadBytes(byte[] bytes) throws Exception {
+    File file = new File(dir, "records-" + files.incrementAndGet() + ".jsonl");
+    Files.write(file.toPath(), bytes);
+    api().uploadResource(upload(RecordSource.fromFile(file)).build());
+  }
+
+  static String repeat(char c, int n) {
+    char[] chars = new char[n];
+    Arrays.fill(chars, c);
+    return new String(chars);
+  }
+
+  static InteractionChannel.Listener quietListener() {
+    return new InteractionChannel.Listener() {
+      @Override public void onConnected(String uid) {
+      }
+
+      @Override public void onResult(InteractionResult result) {
+      }
+
+      @Override public void onWriteError(int seq, String code, String description) {
+      }
+
+      @Override public void onDisconnected(String reason, boolean reconnecting) {
+      }
+    };
+  }
+
+  static Map<String, Operation> cases() {
+    Map<String, Operation> c = new LinkedHashMap<>();
+    // Configuration
+    c.put("VoiceLinkConfig auth_url empty", () -> VoiceLinkConfig.builder().authUrl(""));
+    c.put("VoiceLinkConfig auth_url not an address", () -> VoiceLinkConfig.builder().authUrl("auth.example.com"));
+    c.put("VoiceLinkConfig auth_url ftp scheme", () -> VoiceLinkConfig.builder().authUrl("ftp://auth.example.com"));
+    c.put("VoiceLinkConfig base_url with a query", () -> VoiceLinkConfig.builder().baseUrl("https://api.example.com/?a=1"));
+    c.put("VoiceLinkConfig base_url with a fragment", () -> VoiceLinkConfig.builder().baseUrl("https://api.example.com/#x"));
+    c.put("VoiceLinkConfig platform_url with user credentials", () -> VoiceLinkConfig.builder().platformUrl("https://user:pw@platform.example.com"));
+    c.put("EntityWebApi without base_url configured", () -> EntityWebApi.builder(VoiceLinkConfig.builder().build()));
+    c.put("DeviceAuthorizer without auth_url configured", () -> DeviceAuthorizer.builder(VoiceLinkConfig.builder().build()).clientId("vl-speaker-01").build());
+    c.put("PlatformToolsClient without platform_url configured", () -> PlatformToolsClient.builder(VoiceLinkConfig.builder().build()));
+    // Device authorization
+    c.put("client_id empty", () -> DeviceAuthorizer.builder(config).clientId(""));
+    c.put("client_id with a space", () -> DeviceAuthorizer.builder(config).clientId("vl speaker"));
+    c.put("DeviceAuthorizer without client_id", () -> DeviceAuthorizer.builder(config).build());
+    c.put("device_id empty", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode(""));
+    c.put("device_id with a line break", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode("SN-1\nSN-2"));
+    c.put("device_id of 1,000 characters", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode(repeat('7', 1000)));
+    c.put("device_id with a control character (flow start)", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().start("SN\u0000", outcome -> { }, Runnable::run));
+    c.put("poll(null) device code", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().poll(null));
+    // Tokens
+    c.put("TokenManager deviceGrant client_id empty", () -> TokenManager.builder(config).deviceGrant(""));
+    c.put("TokenManager cloudGrant client_secret empty", () -> TokenManager.builder(config).cloudGrant("vl-backend", ""));
+    c.put("TokenManager negative refresh margin", () -> TokenManager.builder(config).refreshMargin(-1, TimeUnit.SECONDS));
+    c.put("TokenManager access token before any device authorization", () -> TokenManager.builder(config).deviceGrant("vl-speaker-01").store(new InMemoryTokenStore()).build().accessToken());
+    c.put("TokenManager.setRecord(null)", () -> TokenManager.builder(config).deviceGrant("vl-speaker-01").store(new InMemoryTokenStore()).build().setRecord(null));
+    c.put("TokenRecord access_token empty", () -> TokenRecord.builder().accessToken(""));
+    c.put("TokenRecord negative expires_in", () -> TokenRecord.builder().expiresInSeconds(-1));
+    c.put("TokenRecord without access_token", () -> TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("vl-speaker-01").expiresInSeconds(60).build());
+    c.put("token file that is not JSON", () -> {
+      File file = new File(dir, "garbage-token.json");
+      Files.write(file.toPath(), "not json at all".getBytes(StandardCharsets.UTF_8));
+      new FileTokenStore(file).load();
+    });
+    c.put("token file truncated mid-record", () -> {
+      File file = new File(dir, "truncated-token.json");
+      Files.write(file.toPath(), "{\"grant\":\"device\",\"access_token\":\"at-1".getBytes(StandardCharsets.UTF_8));
+      new FileTokenStore(file).load();
+    });
+    // Resource names and definitions
+    c.put("res_name null", () -> ResourceName.parse(null));
+    c.put("res_name empty", () -> ResourceName.parse(""));
+    c.put("res_name without namespace", () -> ResourceName.parse("contacts"));
+    c.put("res_name with empty namespace", () -> ResourceName.parse(".contacts"));
+    c.put("res_name with empty name", () -> ResourceName.parse("OS123."));
+    c.put("res_name with a space", () -> ResourceName.parse("OS123.my contacts"));
+    c.put("res_name with a line break", () -> ResourceName.parse("OS123.con\ntacts"));
+    c.put("definition without name", () -> ResourceDefinition.builder().mainField("name").dimension(Dimension.USER).build());
+    c.put("definition without main field", () -> ResourceDefinition.builder().name("OS123.contacts").dimension(Dimension.USER).build());
+    c.put("definition without dimension", () -> ResourceDefinition.builder().name("OS123.contacts").mainField("name").build());
+    c.put("definition main field empty", () -> ResourceDefinition.builder().mainField(""));
+    c.put("definition secondary field repeats the main field", () -> ResourceDefinition.builder().name("OS123.contacts").mainField("name").secondaryFields("name").dimension(Dimension.USER).build());
+    c.put("custom dimension name empty", () -> Dimension.custom(""));
+    c.put("custom dimension name null", () -> Dimension.custom(null));
+    c.put("custom dimension name with a space", () -> Dimension.custom("car model"));
+    // pers_param and auth_id
+    c.put("auth_id of 31 characters", () -> PersParam.user(AUTH_ID.substring(1)));
+    c.put("auth_id of 33 characters", () -> PersParam.user(AUTH_ID + "a"));
+    c.put("auth_id with uppercase letters", () -> PersParam.user(AUTH_ID.toUpperCase()));
+    c.put("auth_id with a symbol", () -> PersParam.user(AUTH_ID.substring(1) + "!"));
+    c.put("custom pers_param without a value", () -> PersParam.custom("car_model", ""));
+    c.put("custom pers_param with an empty name", () -> PersParam.custom("", "sedan"));
+    c.put("pers_param dimension does not match the definition", () -> upload(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).persParam(PersParam.application("5f1a2b3c")).build());
+    c.put("upload appid empty", () -> UploadRequest.builder().appid(""));
+    c.put("upload without records", () -> UploadRequest.builder().appid("5f1a2b3c").definition(CONTACTS).persParam(PersParam.user(AUTH_ID)).build());
+    // Records
+    c.put("records: empty text", () -> uploadText(""));
+    c.put("records: line is not JSON", () -> uploadText("name=Li Lei"));
+    c.put("records: line is a JSON array", () -> uploadText("[\"Li Lei\"]"));
+    c.put("records: main field missing", () -> uploadText("{\"alias\":\"Lei\"}"));
+    c.put("records: secondary field missing", () -> uploadText("{\"name\":\"Li Lei\"}"));
+    c.put("records: main field empty", () -> uploadText("{\"name\":\"\",\"alias\":\"\"}"));
+    c.put("records: field is a number", () -> uploadText("{\"name\":42,\"alias\":\"\"}"));
+    c.put("records: second line broken", () -> uploadText("{\"name\":\"Li Lei\",\"alias\":\"\"}\n{\"name\":"));
+    c.put("records file: invalid UTF-8", () -> uploadBytes(new byte[] {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', ',', '"', 'a', 'l', 'i', 'a', 's', '"', ':', '"', '"', '}'}));
+    c.put("records file: byte-order mark on the second line", () -> uploadBytes(("{\"name\":\"A\",\"alias\":\"\"}\n\uFEFF{\"name\":\"B\",\"alias\":\"\"}").getBytes(StandardCharsets.UTF_8)));
+    c.put("records over the size limit", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).maxResourceBytes(64).build()
+        .uploadResource(upload(RecordSource.fromText("{\"name\":\"" + repeat('x', 100) + "\",\"alias\":\"\"}")).build()));
+    c.put("records: res_name in another namespace than the account", () -> EntityWebApi.builder(config).namespace("OS999").accountKey(KEY).build()
+        .uploadResource(upload(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).build()));
+    // Web API client
+    c.put("namespace empty", () -> EntityWebApi.builder(config).namespace(""));
+    c.put("namespace with a space", () -> EntityWebApi.builder(config).namespace("OS 123"));
+    c.put("account key empty", () -> EntityWebApi.builder(config).accountKey(""));
+    c.put("EntityWebApi without account key", () -> EntityWebApi.builder(config).namespace("OS123").build());
+    c.put("maxResourceBytes zero", () -> EntityWebApi.builder(config).maxResourceBytes(0));
+    c.put("check-resource sid empty", () -> api().checkResource(""));
+    c.put("awaitProcessed without a receipt", () -> api().awaitProcessed(null, 1, TimeUnit.SECONDS));
+    // Platform tools
+    c.put("PlatformToolsClient without any token source", () -> PlatformToolsClient.builder(config).build());
+    c.put("upload_entities with a custom dimension", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
+        .uploadEntities(Dimension.custom("car_model"), ResourceName.parse("OS123.cars"), RecordSource.fromText("{\"name\":\"x\"}"), null));
+    c.put("upload_entities appid blank", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
+        .uploadEntities(CONTACTS, RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), "  "));
+    c.put("upload_entities type client without cloud tokens", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
+        .uploadEntities(Dimension.APPLICATION, ResourceName.parse("OS123.apps"), RecordSource.fromText("{\"name\":\"x\"}"), null));
+    c.put("upload_entities record missing a field", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
+        .uploadEntities(CONTACTS, RecordSource.fromText("{\"alias\":\"x\"}"), null));
+    // Interaction channel
+    c.put("channel without listener", () -> InteractionChannel.builder(config, () -> "at").build());
+    c.put("channel negative reconnect attempts", () -> InteractionChannel.builder(config, () -> "at").maxReconnectAttempts(-1));
+    c.put("channel write before connect", () -> InteractionChannel.builder(config, () -> "at").listener(quietListener()).build().writeText("hello", null));
+    c.put("channel audio with sample rate 0", () -> InteractionChannel.builder(config, () -> "at").listener(quietListener()).build().writeAudio(new byte[4], 0, null));
+    return c;
+  }
+
+  @TestFactory List<DynamicTest> everyBadInputIsRefusedBeforeAnythingIsSent() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Map.Entry<String, Operation> entry : cases().entrySet()) {
+      tests.add(DynamicTest.dynamicTest(entry.getKey(), () -> {
+        int before = started.get();
+        Throwable thrown = null;
+        try {
+          entry.getValue().run();
+        } catch (Throwable e) {
+          thrown = e;
+        }
+        assertThat(thrown).as("refused").isNotNull();
+        assertThat(thrown).as("a typed refusal, not a crash")
+            .isNotInstanceOf(NullPointerException.class)
+            .isNotInstanceOf(ClassCastException.class)
+            .isNotInstanceOf(IndexOutOfBoundsException.class)
+            .isNotInstanceOf(AssertionError.class);
+        assertThat(thrown.getMessage()).as("message").isNotBlank();
+        assertThat(started.get() - before).as("requests started").isZero();
+        assertThat(server.getRequestCount()).as("requests received").isZero();
+        synchronized (table) {
+          table.put(entry.getKey(), thrown.getClass().getSimpleName() + ": " + thrown.getMessage());
+        }
+      }));
+    }
+    return tests;
+  }
+}
