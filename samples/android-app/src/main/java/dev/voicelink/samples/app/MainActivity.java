@@ -39,6 +39,7 @@ import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -226,6 +227,11 @@ public final class MainActivity extends Activity {
           .tokenSource(tokens)
           .resourceDefinition(contactsDefinition(config))
           .scheduler(scheduler());
+      if (config.checksumUrl != null && config.namespace != null) {
+        // The account key stays on the backend: it signs each web API request for this device.
+        builder.entityWebApi(EntityWebApi.builder(voiceLink).namespace(config.namespace)
+            .checksumSource(new BackendChecksums(http, config.checksumUrl, tokens)).build());
+      }
       if (clockOverride != null) builder.clock(clockOverride);
       agent = builder.build();
     } catch (IOException | RuntimeException e) {

@@ -5,6 +5,7 @@ import dev.voicelink.core.VoiceLinkConfig;
 import java.io.IOException;
 import java.util.Map;
 import javax.annotation.Nullable;
+import okhttp3.HttpUrl;
 import okio.Buffer;
 
 /**
@@ -26,6 +27,8 @@ final class SampleConfig {
   final String deviceId;
   final String contactsResource;
   final String writeText;
+  final @Nullable String namespace;
+  final @Nullable HttpUrl checksumUrl;
 
   private SampleConfig(String text, Map<?, ?> root) {
     this.text = text;
@@ -38,6 +41,16 @@ final class SampleConfig {
     this.contactsResource = required(root, "sample", "contacts_resource");
     String write = optional(root, "sample", "write_text");
     this.writeText = write != null ? write : DEFAULT_WRITE_TEXT;
+    this.namespace = optional(root, "entity", "namespace");
+    String checksum = optional(root, "sample", "checksum_url");
+    this.checksumUrl = checksum == null ? null : HttpUrl.parse(checksum);
+    if (checksum != null && checksumUrl == null) {
+      throw new IllegalArgumentException("sample.checksum_url must be an http or https address; was: " + checksum);
+    }
+    if (checksumUrl != null && namespace == null) {
+      throw new IllegalArgumentException("entity.namespace is missing from the config: the web API needs it"
+          + " with sample.checksum_url; add \"entity\": {\"namespace\": \"...\"}");
+    }
     // The SDK's own checks, so that a bad address is reported here and not at the first request.
     voiceLinkConfig();
   }

@@ -24,12 +24,19 @@ import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import dev.voicelink.testing.SimulatedTester;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URLDecoder;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import okio.ByteString;
 import org.junit.After;
 import org.junit.Before;
@@ -51,12 +58,26 @@ public final class MainActivityTest {
 
   private final VirtualTime time = new VirtualTime(START);
   private ReferenceServer server;
+  // The app's backend: it alone holds the account key and signs for the device.
+  private final MockWebServer backend = new MockWebServer();
+  private final List<RecordedRequest> signings = Collections.synchronizedList(new ArrayList<RecordedRequest>());
   private ActivityController<MainActivity> controller;
   private MainActivity activity;
 
   @Before
   public void startServer() throws Exception {
     server = ReferenceServer.builder().clock(ServerClock.manual(START)).build().start();
+    backend.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) {
+        signings.add(request);
+        String body = request.getBody().clone().readUtf8();
+        String nonce = body.replaceAll(".*\"nonce\":\"([^\"]*)\".*", "$1");
+        String curTime = body.replaceAll(".*\"cur_time\":\"([^\"]*)\".*", "$1");
+        String checksum = ByteString.encodeUtf8(DefaultConsole.ACCOUNT_KEY + nonce + curTime).md5().hex();
+        return new MockResponse().setBody("{\"checksum\":\"" + checksum + "\"}");
+      }
+    });
+    backend.start(InetAddress.getLoopbackAddress(), 0);
     MainActivity.clockOverride = time;
     MainActivity.schedulerOverride = time;
   }
@@ -66,6 +87,7 @@ public final class MainActivityTest {
     if (controller != null) controller.pause().stop().destroy();
     MainActivity.clockOverride = null;
     MainActivity.schedulerOverride = null;
+    backend.shutdown();
     try {
       server.close();
     } catch (IOException e) {
@@ -160,6 +182,18 @@ public final class MainActivityTest {
     assertThat(line("← EVENT_RESULT")).contains("OS123.contacts", "Zhang San", "Old Zhang");
     assertThat(eventLog()).doesNotContain("EVENT_ERROR");
     assertThat(eventLog()).as("the screen never shows a token").doesNotContain(accessToken);
+
+    // The backend signed each web API request for this device, and nothing else
+    List<RecordedCall> webApi = new ArrayList<>(uploads);
+    webApi.addAll(checks);
+    assertThat(signings).hasSize(webApi.size());
+    for (int i = 0; i < webApi.size(); i++) {
+      RecordedRequest signing = signings.get(i);
+      assertThat(signing.getPath()).isEqualTo("/sign");
+      assertThat(signing.getHeader("Authorization")).isEqualTo(accessToken);
+      assertThat(signing.getBody().clone().readUtf8()).isEqualTo("{\"nonce\":\"" + webApi.get(i).header("X-Nonce")
+          + "\",\"cur_time\":\"" + webApi.get(i).header("X-CurTime") + "\"}");
+    }
   }
 
   @Test
@@ -222,16 +256,16 @@ public final class MainActivityTest {
     assertThat(server.journal()).isEmpty();
   }
 
-  static String config(ReferenceServer server) {
+  private String config(ReferenceServer server) {
     return "// test config\n{\n"
         + "\"login\": {\"appid\": \"" + DefaultConsole.APPID + "\"},\n"
         + "\"server\": {\"auth_url\": \"" + server.authUrl() + "\", \"platform_url\": \"" + server.platformUrl()
         + "\", \"base_url\": \"" + server.baseUrl() + "\"},\n"
         + "\"auth\": {\"client_id\": \"" + DefaultConsole.CLIENT_ID + "\", \"device_id\": \""
         + DefaultConsole.DEVICE_ID + "\"},\n"
-        + "\"entity\": {\"namespace\": \"" + DefaultConsole.NAMESPACE + "\", \"account_key\": \""
-        + DefaultConsole.ACCOUNT_KEY + "\"},\n"
-        + "\"sample\": {\"contacts_resource\": \"" + DefaultConsole.CONTACTS + "\"}\n}";
+        + "\"entity\": {\"namespace\": \"" + DefaultConsole.NAMESPACE + "\"},\n"
+        + "\"sample\": {\"contacts_resource\": \"" + DefaultConsole.CONTACTS + "\", \"checksum_url\": \""
+        + backend.url("/sign") + "\"}\n}";
   }
 
   private void launch(String config) {

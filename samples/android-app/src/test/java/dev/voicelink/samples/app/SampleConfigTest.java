@@ -27,6 +27,19 @@ class SampleConfigTest {
     assertThat(config.deviceId).isEqualTo("SN-0001-DEMO");
     assertThat(config.contactsResource).isEqualTo("OS123.contacts");
     assertThat(config.writeText).isEqualTo("call Old Zhang");
+    assertThat(config.namespace).isEqualTo("OS123");
+    assertThat(config.checksumUrl).as("no backend by default").isNull();
+  }
+
+  @Test
+  void checksumUrlNeedsTheNamespace() {
+    String withBackend = MINIMAL.replace("\"contacts_resource\"", "\"checksum_url\":\"https://backend.example/sign\",\"contacts_resource\"");
+    assertThatThrownBy(() -> SampleConfig.parse(withBackend))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("entity.namespace is missing from the config: the web API needs it with sample.checksum_url;"
+            + " add \"entity\": {\"namespace\": \"...\"}");
+    assertThat(SampleConfig.parse(withBackend.replace("\"auth\":", "\"entity\":{\"namespace\":\"OS123\"},\"auth\":"))
+        .checksumUrl.toString()).isEqualTo("https://backend.example/sign");
   }
 
   @Test
