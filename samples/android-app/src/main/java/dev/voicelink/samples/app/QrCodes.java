@@ -1,5 +1,7 @@
 package dev.voicelink.samples.app;
 
+import dev.voicelink.samples.qr.QrCode;
+
 import android.graphics.Bitmap;
 import android.graphics.Color;
 

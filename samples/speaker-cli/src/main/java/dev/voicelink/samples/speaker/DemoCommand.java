@@ -1,5 +1,7 @@
 package dev.voicelink.samples.speaker;
 
+import dev.voicelink.samples.qr.QrCode;
+
 import static dev.voicelink.samples.speaker.Output.fields;
 
 import dev.voicelink.auth.DeviceAuthorizer;

@@ -1,5 +1,7 @@
 package dev.voicelink.samples.speaker;
 
+import dev.voicelink.samples.qr.QrCode;
+
 import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;

@@ -1,4 +1,4 @@
-package dev.voicelink.samples.speaker;
+package dev.voicelink.samples.qr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,6 +62,12 @@ class QrCodeTest {
     assertThatThrownBy(() -> QrCode.encode(text(214)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("text is too long for a QR code of version 10: 214 bytes");
+  }
+
+  @Test void maskOutOfRangeIsRefused() {
+    assertThatThrownBy(() -> QrCode.encode("x", 8))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("mask must be -1..7; was 8");
   }
 
   @Test void everyMaskDecodes() throws Exception {

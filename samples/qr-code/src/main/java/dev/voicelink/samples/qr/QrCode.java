@@ -1,14 +1,17 @@
-package dev.voicelink.samples.speaker;
+package dev.voicelink.samples.qr;
 
 import java.nio.charset.StandardCharsets;
 
 /**
  * A small QR code encoder (ISO/IEC 18004): byte mode, versions 1 to 10, error correction level M
  * (15% of the symbol may be damaged), the mask with the lowest penalty. Enough for a verification
- * link; it lets a speaker with a console show the link as a code the user scans with a phone.
+ * link: the speaker CLI prints it on a terminal, the Android sample draws it on screen, and the user
+ * scans it with a phone.
+ *
+ * <p>Immutable; {@link #encode} may be called from any thread.
  */
-final class QrCode {
-  static final int MAX_VERSION = 10;
+public final class QrCode {
+  public static final int MAX_VERSION = 10;
   /** Error correction codewords per block, level M, versions 1..10. */
   private static final int[] EC_PER_BLOCK = {0, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26};
   /** Number of blocks, level M, versions 1..10. */
@@ -49,12 +52,13 @@ final class QrCode {
   }
 
   /** Encodes {@code text} as UTF-8 in the smallest version that holds it. */
-  static QrCode encode(String text) {
+  public static QrCode encode(String text) {
     return encode(text, -1);
   }
 
   /** Encodes with a given mask (0..7), or the best one for -1. */
-  static QrCode encode(String text, int mask) {
+  public static QrCode encode(String text, int mask) {
+    if (mask < -1 || mask > 7) throw new IllegalArgumentException("mask must be -1..7; was " + mask);
     byte[] data = text.getBytes(StandardCharsets.UTF_8);
     for (int version = 1; version <= MAX_VERSION; version++) {
       int capacityBits = dataCodewords(version) * 8;
@@ -67,19 +71,19 @@ final class QrCode {
         + MAX_VERSION + ": " + data.length + " bytes");
   }
 
-  int version() {
+  public int version() {
     return version;
   }
 
-  int size() {
+  public int size() {
     return size;
   }
 
-  int mask() {
+  public int mask() {
     return mask;
   }
 
-  boolean isDark(int row, int column) {
+  public boolean isDark(int row, int column) {
     return dark[row][column];
   }
 
@@ -87,7 +91,7 @@ final class QrCode {
    * The symbol as text for a terminal: two modules per character cell vertically (half blocks),
    * dark on light, with the four-module quiet zone the standard asks for.
    */
-  String toText() {
+  public String toText() {
     int quiet = 4;
     StringBuilder out = new StringBuilder();
     for (int row = -quiet; row < size + quiet; row += 2) {
@@ -108,6 +112,27 @@ final class QrCode {
       out.append('\n');
     }
     return out.toString();
+  }
+
+  /** Side in pixels of {@link #pixels}. */
+  public int side(int pixelsPerModule, int quietZone) {
+    return (size + 2 * quietZone) * pixelsPerModule;
+  }
+
+  /**
+   * The symbol as a square of ARGB pixels, row by row, with a light quiet zone of {@code quietZone}
+   * modules: what a screen shows (Android's {@code Bitmap.createBitmap(int[], w, h, ARGB_8888)}).
+   */
+  public int[] pixels(int pixelsPerModule, int quietZone, int darkColor, int lightColor) {
+    int side = side(pixelsPerModule, quietZone);
+    int[] pixels = new int[side * side];
+    for (int y = 0; y < side; y++) {
+      for (int x = 0; x < side; x++) {
+        boolean isDark = module(y / pixelsPerModule - quietZone, x / pixelsPerModule - quietZone);
+        pixels[y * side + x] = isDark ? darkColor : lightColor;
+      }
+    }
+    return pixels;
   }
 
   private boolean module(int row, int column) {
