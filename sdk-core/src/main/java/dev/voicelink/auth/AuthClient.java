@@ -1,7 +1,9 @@
 package dev.voicelink.auth;
 
 import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.HttpFailure;
 import java.io.IOException;
 import javax.annotation.Nullable;
 import okhttp3.Call;
@@ -137,13 +139,15 @@ final class AuthClient {
 
   /** Reads a token endpoint answer, whatever its status. Never throws for what the server said. */
   Answer read(Response response) {
+    long retryAfterMillis = HttpFailure.retryAfterMillis(response);
     try (ResponseBody body = response.body()) {
       String text = "";
       if (body != null) {
         BufferedSource source = body.source();
         if (source.request(MAX_BODY_BYTES + 1)) {
-          return new Answer(response.code(), null, null, "", new IOException("HTTP "
-              + response.code() + " with a body larger than " + MAX_BODY_BYTES + " bytes"));
+          return new Answer(response.code(), null, null, "", failure(response, "HTTP "
+              + response.code() + " with a body larger than " + MAX_BODY_BYTES + " bytes"),
+              retryAfterMillis);
         }
         text = source.getBuffer().readUtf8();
       }
@@ -152,16 +156,20 @@ final class AuthClient {
       String message = json != null && json.string("message") != null ? json.string("message") : "";
       IOException problem = null;
       if (json == null) {
-        problem = new IOException("HTTP " + response.code() + " with "
+        problem = failure(response, "HTTP " + response.code() + " with "
             + (text.trim().isEmpty() ? "an empty body" : "a body that is not a JSON object"));
       } else if (error == null && json.string("access_token") == null
           && json.string("device_code") == null) {
-        problem = new IOException("HTTP " + response.code() + " with neither a token nor an error");
+        problem = failure(response, "HTTP " + response.code() + " with neither a token nor an error");
       }
-      return new Answer(response.code(), json, error, message, problem);
+      return new Answer(response.code(), json, error, message, problem, retryAfterMillis);
     } catch (IOException e) {
-      return new Answer(response.code(), null, null, "", e);
+      return new Answer(response.code(), null, null, "", e, retryAfterMillis);
     }
+  }
+
+  private static IOException failure(Response response, String message) {
+    return HttpFailure.of(response, message);
   }
 
   /** Builds the record of a token answer, learning the server's time from its created_at. */
@@ -202,14 +210,17 @@ final class AuthClient {
     final @Nullable String error;
     final String message;
     final @Nullable IOException problem;
+    /** The server's Retry-After in milliseconds, or -1 (see {@link HttpFailure#retryAfterMillis}). */
+    final long retryAfterMillis;
 
     Answer(int status, @Nullable WireJson json, @Nullable String error, String message,
-        @Nullable IOException problem) {
+        @Nullable IOException problem, long retryAfterMillis) {
       this.status = status;
       this.json = json;
       this.error = error;
       this.message = message;
       this.problem = problem;
+      this.retryAfterMillis = retryAfterMillis;
     }
 
     boolean hasToken() {
@@ -235,8 +246,11 @@ final class AuthClient {
 
     IOException transientFailure(String what) {
       if (problem != null) return problem;
-      return new IOException(what + " failed: HTTP " + status
-          + (error != null ? " " + error : "") + (message.isEmpty() ? "" : ": " + message));
+      String text = what + " failed: HTTP " + status
+          + (error != null ? " " + error : "") + (message.isEmpty() ? "" : ": " + message);
+      return retryAfterMillis >= 0
+          ? new ServerBusyException(text, status, retryAfterMillis)
+          : new IOException(text);
     }
   }
 }

@@ -36,7 +36,8 @@ import okhttp3.Response;
  * <p>Polling rules: never faster than the server's {@code interval} (5 s if it sends none or 0); a
  * {@code slow_down} answer adds 5 s for the rest of the flow; transient failures (connection
  * refused/reset, timeouts, 5xx, empty or unreadable bodies) do not end the flow but are retried with
- * a jittered backoff on top of the interval, at most {@value #MAX_TRANSIENT_RETRIES} times in a row;
+ * a jittered backoff on top of the interval (or after the server's {@code Retry-After}, up to 60 s),
+ * at most {@value #MAX_TRANSIENT_RETRIES} times in a row;
  * the flow ends by itself when {@code expires_in} has elapsed on the monotonic clock.
  *
  * <p>Immutable and thread-safe; one instance may run any number of flows.

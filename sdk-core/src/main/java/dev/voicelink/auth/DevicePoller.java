@@ -99,7 +99,7 @@ final class DevicePoller implements Cancellable {
         finish(DeviceFlowOutcome.ended(Kind.FAILED, failure));
         return;
       }
-      long delay = backoff.delayMillis(transientFailures);
+      long delay = backoff.honouringRetryAfter(failure, backoff.delayMillis(transientFailures));
       Log.info(TAG, "device code request failed (" + failure.getMessage() + "); retry "
           + transientFailures + " in " + delay + " ms");
       wait = scheduler.schedule(() -> requestCode(deviceId), delay, TimeUnit.MILLISECONDS);
@@ -172,7 +172,7 @@ final class DevicePoller implements Cancellable {
       }
 
       @Override public void onFailure(Call call, IOException e) {
-        polled(pollNumber, new AuthClient.Answer(0, null, null, "", e));
+        polled(pollNumber, new AuthClient.Answer(0, null, null, "", e, -1));
         deliver();
       }
     });
@@ -240,7 +240,8 @@ final class DevicePoller implements Cancellable {
       return;
     }
     // Never faster than the interval: the backoff comes on top of it.
-    final long delay = intervalMillis + backoff.delayMillis(transientFailures);
+    final long delay = backoff.honouringRetryAfter(failure,
+        intervalMillis + backoff.delayMillis(transientFailures));
     Log.info(TAG, "poll " + pollNumber + " failed (" + failure.getMessage() + "); retry "
         + transientFailures + " in " + delay + " ms");
     pendingEvents.add(new Step(

@@ -47,7 +47,8 @@ import okhttp3.Response;
  * record is kept. (A cloud credential with its client secret obtains a new token with the client
  * credentials grant instead.) A transient failure (I/O, 5xx, unreadable answer) while the current
  * token is still valid is not an error: the valid token is served and the refresh is retried with a
- * jittered backoff on a later call; once the token has expired the failure is thrown.
+ * jittered backoff (at least the server's {@code Retry-After}, up to 5 minutes) on a later call; once
+ * the token has expired the failure is thrown.
  *
  * <p><b>OkHttp.</b> {@link #interceptor()} adds {@code Authorization: <token>} (the raw token, as
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
@@ -417,7 +418,8 @@ public final class TokenManager implements TokenSource {
       inFlight = null;
       transientFailures++;
       long now = clock.monotonicNanos();
-      long delay = backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries()));
+      long delay = backoff.honouringRetryAfter(failure,
+          backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries())));
       retryNotBeforeNanos = now + TimeUnit.MILLISECONDS.toNanos(delay);
       if (base != null && base == current && now - expiresAtNanos < 0) {
         Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"

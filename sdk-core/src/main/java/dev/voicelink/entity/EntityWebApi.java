@@ -145,7 +145,8 @@ public final class EntityWebApi {
    * result ({@link CheckResult#processed()} tells which). The first check is made 10 seconds after the
    * upload, later ones with a jittered doubling backoff (up to 2 s, 4 s, ... 30 s; at least 1 s; at most
    * {@value #MAX_CHECKS} checks, spread so that they last at least until the upload's in-effect time;
-   * the last one is made at the deadline).
+   * the last one is made at the deadline). A check answered with {@code Retry-After} waits that long,
+   * up to 30 s.
    *
    * @throws WebApiException if the server refused a check
    * @throws IOException if the last attempt failed in transport
@@ -269,8 +270,8 @@ public final class EntityWebApi {
         finish(result, failure);
         return;
       }
-      long delayNanos = TimeUnit.MILLISECONDS.toNanos(
-          Math.max(MIN_BACKOFF_MILLIS, backoff.delayMillis(checks)));
+      long delayNanos = TimeUnit.MILLISECONDS.toNanos(backoff.honouringRetryAfter(failure,
+          Math.max(MIN_BACKOFF_MILLIS, backoff.delayMillis(checks))));
       // Spread what is left of the check budget at least until the upload takes effect, so that a
       // burst of early checks cannot use it up while the platform is still within its 5 minutes.
       long inEffectNanos = receipt.uploadedAtNanos()

@@ -3,6 +3,8 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.internal.HttpFailure;
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.Map;
 import javax.annotation.Nullable;
@@ -64,6 +66,8 @@ final class Envelope {
       reader.endObject();
     } catch (JsonDataException | JsonEncodingException e) {
       throw malformed(operation, response, e.getMessage());
+    } catch (EOFException e) {
+      throw malformed(operation, response, "the body is empty or cut off");
     }
     if (code == null) throw malformed(operation, response, "code is missing");
     if (desc == null) throw malformed(operation, response, "desc is missing");
@@ -101,7 +105,7 @@ final class Envelope {
   }
 
   private static IOException malformed(String operation, Response response, @Nullable String problem) {
-    return new IOException("malformed " + operation + " response (HTTP " + response.code() + "): "
-        + problem);
+    return HttpFailure.of(response, "malformed " + operation + " response (HTTP " + response.code()
+        + "): " + problem);
   }
 }

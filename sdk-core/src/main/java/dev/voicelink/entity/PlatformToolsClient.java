@@ -5,9 +5,11 @@ import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.Log;
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.Collections;
 import javax.annotation.Nullable;
@@ -165,8 +167,11 @@ public final class PlatformToolsClient {
       }
       reader.endObject();
     } catch (JsonDataException | JsonEncodingException e) {
-      throw new IOException("malformed upload_entities response (HTTP " + response.code() + "): "
-          + e.getMessage());
+      throw HttpFailure.of(response, "malformed upload_entities response (HTTP " + response.code()
+          + "): " + e.getMessage());
+    } catch (EOFException e) {
+      throw HttpFailure.of(response, "malformed upload_entities response (HTTP " + response.code()
+          + "): the body is empty or cut off");
     }
     if (response.isSuccessful() && code == null) {
       if (sid == null) {
@@ -176,7 +181,8 @@ public final class PlatformToolsClient {
       return sid;
     }
     if (code == null) {
-      throw new IOException("upload_entities failed with HTTP " + response.code() + " and no code");
+      throw HttpFailure.of(response, "upload_entities failed with HTTP " + response.code()
+          + " and no code");
     }
     throw new PlatformUploadException(response.code(), code, message != null ? message : "", sid);
   }

@@ -7,6 +7,7 @@ import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.Log;
 import java.io.Closeable;
 import java.io.IOException;
@@ -273,6 +274,12 @@ public final class InteractionChannel implements Closeable {
 
   /** Ends the current attempt and decides whether to try again. */
   private void connectionLost(int attemptGeneration, String reason, boolean mayRetry) {
+    connectionLost(attemptGeneration, reason, mayRetry, -1);
+  }
+
+  /** As above; {@code retryAfterMillis} is the server's Retry-After on a refused upgrade, or -1. */
+  private void connectionLost(int attemptGeneration, String reason, boolean mayRetry,
+      long retryAfterMillis) {
     boolean reconnecting;
     synchronized (lock) {
       if (attemptGeneration != generation || state == State.CLOSED) return;
@@ -285,7 +292,8 @@ public final class InteractionChannel implements Closeable {
       } else if (paused) {
         state = State.PAUSED;
       } else {
-        scheduleAttemptLocked(reconnectBackoff.delayMillis(failedAttempts), true);
+        scheduleAttemptLocked(reconnectBackoff.honouringRetryAfter(retryAfterMillis,
+            reconnectBackoff.delayMillis(failedAttempts)), true);
       }
     }
     Log.info(TAG, "interaction channel lost: " + reason
@@ -393,7 +401,8 @@ public final class InteractionChannel implements Closeable {
       String reason = response != null
           ? "HTTP " + response.code() + " on upgrade"
           : t.getClass().getSimpleName() + (t.getMessage() != null ? ": " + t.getMessage() : "");
-      connectionLost(attemptGeneration, reason, true);
+      connectionLost(attemptGeneration, reason, true,
+          response != null ? HttpFailure.retryAfterMillis(response) : -1);
     }
   }
 

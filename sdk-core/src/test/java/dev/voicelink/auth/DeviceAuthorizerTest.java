@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkConfig;
 import java.io.IOException;
@@ -313,6 +314,47 @@ class DeviceAuthorizerTest {
     }
     assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
     assertThat(events.calls).contains("poll 8 authorization_pending 2000");
+  }
+
+  @Test void retryAfterOfA503IsHonouredUpToTheBackoffCap() throws Exception {
+    script.enqueue(deviceCode(2, 600),
+        new MockResponse().setResponseCode(503).setHeader("Retry-After", "45"),
+        new MockResponse().setResponseCode(503).setHeader("Retry-After", "3600"),
+        pending(),
+        token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    List<Long> waits = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      long wait = time.pendingDelaysMillis().get(0);
+      waits.add(wait);
+      step(wait);
+    }
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+
+    // 45 s asked and granted; an hour asked is cut to the device flow's 60 s cap.
+    assertThat(waits).containsExactly(2000L, 45_000L, 60_000L);
+    List<Long> arrivals = script.arrivalsMillis();
+    assertThat(arrivals.get(2) - arrivals.get(1)).isEqualTo(45_000L);
+    assertThat(arrivals.get(3) - arrivals.get(2)).isEqualTo(60_000L);
+    assertThat(events.calls.get(1)).isEqualTo("poll 1 transient_failure 45000");
+  }
+
+  @Test void aFlowThatGivesUpOnBusyAnswersReportsTheServersRetryAfter() throws Exception {
+    script.enqueue(deviceCode(2, 6000));
+    for (int i = 0; i < 9; i++) {
+      script.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "7"));
+    }
+    startFlow();
+    for (int i = 0; i < 8; i++) step(time.pendingDelaysMillis().get(0));
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(ServerBusyException.class)
+        .hasMessage("HTTP 503 with an empty body; the server asks to retry after 7 s");
+    assertThat(((ServerBusyException) outcome.failure()).retryAfterMillis())
+        .isEqualTo(7000L);
   }
 
   @Test void connectionRefusedIsTransient() throws Exception {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.TokenManager.State;
+import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkConfig;
 import java.io.IOException;
@@ -200,6 +201,35 @@ class TokenManagerTest {
     assertThat(manager.accessToken()).isEqualTo("at-1"); // inside the backoff: no request
     assertThat(server.getRequestCount()).isEqualTo(1);
     time.advance(1, TimeUnit.SECONDS); // beyond the first backoff ceiling (1 s)
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test void retryAfterHoldsBackTheNextRefreshWhileTheTokenIsValid() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    time.advance(3600 - 300, TimeUnit.SECONDS);
+    script.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "90"),
+        token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    time.advance(89_999, TimeUnit.MILLISECONDS); // far beyond the backoff's 1 s, inside Retry-After
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    time.advance(1, TimeUnit.MILLISECONDS);
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test void anExpiredTokenIsRefreshedDespiteRetryAfterAndTheAppLearnsTheWait() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(json(503, "{\"error\":\"temporarily_unavailable\"}").setHeader("Retry-After", "30"),
+        token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    assertThatThrownBy(manager::accessToken).isInstanceOf(ServerBusyException.class)
+        .hasMessage("token refresh failed: HTTP 503 temporarily_unavailable; the server asks to retry"
+            + " after 30 s")
+        .extracting(e -> ((ServerBusyException) e).retryAfterMillis()).isEqualTo(30_000L);
+    // Without a token the app decides: a call now is sent (the pause only holds back a valid token's refresh).
     assertThat(manager.accessToken()).isEqualTo("at-2");
     assertThat(server.getRequestCount()).isEqualTo(2);
   }

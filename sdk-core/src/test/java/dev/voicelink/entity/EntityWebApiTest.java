@@ -6,6 +6,7 @@ import static dev.voicelink.entity.WireAssertions.form;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.VoiceLinkLog;
@@ -309,6 +310,41 @@ class EntityWebApiTest {
     assertThat(outcomes).hasSize(1);
     assertThat(((CheckResult) outcomes.get(0)).reply()).isEqualTo("processed");
     assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void aCheckAnsweredWithRetryAfterWaitsThatLongUpToTheCap() throws Exception {
+    server.enqueue(uploaded("psn9"));
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "25"));
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "600"));
+    server.enqueue(checked("psn9", 0, "processed"));
+    UploadReceipt receipt = api.uploadResource(request().build());
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 1, TimeUnit.HOURS, collect(outcomes));
+
+    time.advance(10, TimeUnit.SECONDS);
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    // 25 s asked: longer than the spread (290 s / 19) and the backoff, so it decides.
+    assertThat(time.pendingDelaysMillis()).containsExactly(25_000L);
+    time.advance(25, TimeUnit.SECONDS);
+    assertThat(server.getRequestCount()).isEqualTo(3);
+    // 10 minutes asked: the check backoff's 30 s cap keeps the wait bounded.
+    assertThat(time.pendingDelaysMillis()).containsExactly(30_000L);
+    time.advance(30, TimeUnit.SECONDS);
+    assertThat(server.getRequestCount()).isEqualTo(4);
+    assertThat(outcomes).hasSize(1);
+    assertThat(((CheckResult) outcomes.get(0)).processed()).isTrue();
+  }
+
+  @Test void anUploadRefusedWithRetryAfterTellsTheAppHowLongToWait() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "120")
+        .setBody("busy"));
+    assertThatThrownBy(() -> api.uploadResource(request().build()))
+        .isInstanceOf(ServerBusyException.class)
+        .hasMessageStartingWith("malformed upload-resource response (HTTP 503): ")
+        .hasMessageEndingWith("; the server asks to retry after 120 s")
+        .extracting(e -> ((ServerBusyException) e).retryAfterMillis()).isEqualTo(120_000L);
+    // Uploads are not retried by the SDK: only the app knows whether to send this one again.
+    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   @Test void checksStopAfterTheBound() throws Exception {

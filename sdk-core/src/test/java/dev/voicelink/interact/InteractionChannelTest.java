@@ -207,6 +207,24 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isEqualTo(4); // the first try + 3 reconnects, no more
   }
 
+  @Test void aRefusedUpgradeWithRetryAfterIsRetriedNoSoonerUpToTheCap() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "5"));
+    server.enqueue(new MockResponse().setResponseCode(429).setHeader("Retry-After", "3600"));
+    server.enqueue(greetingSocket());
+    channel = channelBuilder().build();
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=true");
+    assertThat(time.pendingDelaysMillis()).containsExactly(5_000L); // jitter alone would be ≤ 1 s
+    time.advance(5, TimeUnit.SECONDS);
+    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=true");
+    assertThat(time.pendingDelaysMillis()).containsExactly(8_000L); // an hour asked, the 8 s cap
+    time.advance(8, TimeUnit.SECONDS);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(server.getRequestCount()).isEqualTo(3);
+  }
+
   @Test void rejectedTokenIsInvalidatedAndRetriedOnceWithTheNewOne() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(401));
     server.enqueue(greetingSocket());

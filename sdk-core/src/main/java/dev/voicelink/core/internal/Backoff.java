@@ -1,6 +1,8 @@
 package dev.voicelink.core.internal;
 
+import dev.voicelink.core.ServerBusyException;
 import java.util.Random;
+import javax.annotation.Nullable;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -62,6 +64,21 @@ public final class Backoff {
   public long delayMillis(int retry) {
     long ceiling = ceilingMillis(retry);
     return (long) (random.nextDouble() * (ceiling + 1));
+  }
+
+  /**
+   * {@code delayMillis}, or longer when {@code failure} carries the server's Retry-After: the server's
+   * wish is honoured up to this backoff's cap, so a loop stays bounded whatever the server says.
+   */
+  public long honouringRetryAfter(@Nullable Throwable failure, long delayMillis) {
+    return failure instanceof ServerBusyException
+        ? honouringRetryAfter(((ServerBusyException) failure).retryAfterMillis(), delayMillis)
+        : delayMillis;
+  }
+
+  /** As {@link #honouringRetryAfter(Throwable, long)}, for a Retry-After of -1 (none) or more ms. */
+  public long honouringRetryAfter(long retryAfterMillis, long delayMillis) {
+    return Math.max(delayMillis, Math.min(capMillis, retryAfterMillis));
   }
 
   @Override public String toString() {

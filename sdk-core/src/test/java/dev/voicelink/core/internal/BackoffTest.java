@@ -3,6 +3,8 @@ package dev.voicelink.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.ServerBusyException;
+import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -60,5 +62,18 @@ class BackoffTest {
         .hasMessage("cap must be at least base (2); was: 1");
     assertThatThrownBy(() -> new Backoff(1, 1, TimeUnit.SECONDS, -1, new Random()))
         .hasMessage("maxRetries must be 0 or more; was: -1");
+  }
+
+  @Test void theBackoffHonoursRetryAfterUpToItsCap() {
+    Backoff backoff = new Backoff(1, 30, TimeUnit.SECONDS, 3,
+        new Random(1));
+    IOException busy = new ServerBusyException("HTTP 503", 503, 12_000L);
+    assertThat(backoff.honouringRetryAfter(busy, 500L)).isEqualTo(12_000L);
+    assertThat(backoff.honouringRetryAfter(busy, 20_000L)).isEqualTo(20_000L);
+    assertThat(backoff.honouringRetryAfter(new ServerBusyException("HTTP 503", 503, 3_600_000L), 500L))
+        .isEqualTo(30_000L);
+    assertThat(backoff.honouringRetryAfter(new IOException("reset"), 500L)).isEqualTo(500L);
+    assertThat(backoff.honouringRetryAfter(null, 500L)).isEqualTo(500L);
+    assertThat(backoff.honouringRetryAfter(-1L, 500L)).isEqualTo(500L);
   }
 }
