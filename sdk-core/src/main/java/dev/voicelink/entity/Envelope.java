@@ -86,11 +86,13 @@ final class Envelope {
 
   long dataInteger(String field) throws IOException {
     Object value = dataField(field);
-    if (!(value instanceof Number) || ((Number) value).doubleValue() != Math.rint(
-        ((Number) value).doubleValue())) {
+    double d = value instanceof Number ? ((Number) value).doubleValue() : Double.NaN;
+    // Beyond 2^53 a JSON number is no longer an exact integer, and longValue() would clamp it to
+    // Long.MAX_VALUE: a code the server never sent.
+    if (d != Math.rint(d) || Math.abs(d) > 9.0e15) {
       throw malformed(field + " must be an integer");
     }
-    return ((Number) value).longValue();
+    return (long) d;
   }
 
   private @Nullable Object dataField(String field) throws IOException {

@@ -1,5 +1,6 @@
 package dev.voicelink.interact;
 
+import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.voicelink.auth.TokenSource;
@@ -333,28 +334,10 @@ public final class InteractionChannel implements Closeable {
     }
 
     private void handleMessage(String text) throws IOException {
-      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
-      String type = null;
-      String connectedUid = null;
-      String resultText = "";
-      String code = "";
-      String desc = "";
-      int seq = 0;
-      List<RecognizedEntity> entities = new ArrayList<>();
-      reader.beginObject();
-      while (reader.hasNext()) {
-        switch (reader.nextName()) {
-          case "type": type = reader.nextString(); break;
-          case "uid": connectedUid = reader.nextString(); break;
-          case "seq": seq = reader.nextInt(); break;
-          case "text": resultText = reader.nextString(); break;
-          case "code": code = readScalar(reader); break;
-          case "desc": desc = reader.nextString(); break;
-          case "entities": readEntities(reader, entities); break;
-          default: reader.skipValue();
-        }
-      }
-      reader.endObject();
+      Message message = Message.parse(text);
+      String type = message.type;
+      String connectedUid = message.uid;
+      int seq = message.seq;
       if ("connected".equals(type)) {
         if (connectedUid == null) throw new IOException("connected message without uid");
         synchronized (lock) {
@@ -366,9 +349,9 @@ public final class InteractionChannel implements Closeable {
         }
         listener.onConnected(connectedUid);
       } else if ("result".equals(type)) {
-        listener.onResult(new InteractionResult(seq, resultText, entities, text));
+        listener.onResult(new InteractionResult(seq, message.text, message.entities, text));
       } else if ("error".equals(type)) {
-        listener.onWriteError(seq, code, desc);
+        listener.onWriteError(seq, message.code, message.desc);
       } else {
         Log.debug(TAG, "ignoring interaction message of type " + type);
       }
@@ -403,6 +386,42 @@ public final class InteractionChannel implements Closeable {
           : t.getClass().getSimpleName() + (t.getMessage() != null ? ": " + t.getMessage() : "");
       connectionLost(attemptGeneration, reason, true,
           response != null ? HttpFailure.retryAfterMillis(response) : -1);
+    }
+  }
+
+  /** One text frame from the server, read strictly; unknown members are skipped. */
+  static final class Message {
+    @Nullable String type;
+    @Nullable String uid;
+    int seq;
+    String text = "";
+    String code = "";
+    String desc = "";
+    final List<RecognizedEntity> entities = new ArrayList<>();
+
+    /** Throws IOException (never a runtime exception) when the frame is not such a message. */
+    static Message parse(String frame) throws IOException {
+      Message m = new Message();
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(frame));
+      try {
+        reader.beginObject();
+        while (reader.hasNext()) {
+          switch (reader.nextName()) {
+            case "type": m.type = reader.nextString(); break;
+            case "uid": m.uid = reader.nextString(); break;
+            case "seq": m.seq = reader.nextInt(); break;
+            case "text": m.text = reader.nextString(); break;
+            case "code": m.code = readScalar(reader); break;
+            case "desc": m.desc = reader.nextString(); break;
+            case "entities": readEntities(reader, m.entities); break;
+            default: reader.skipValue();
+          }
+        }
+        reader.endObject();
+      } catch (JsonDataException e) {
+        throw new IOException(e.getMessage(), e);
+      }
+      return m;
     }
   }
 

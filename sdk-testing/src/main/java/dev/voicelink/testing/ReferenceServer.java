@@ -70,6 +70,11 @@ public final class ReferenceServer implements AutoCloseable {
     return this;
   }
 
+  /** The request router, for tests that feed it requests without a socket (fuzzing). */
+  okhttp3.mockwebserver.Dispatcher dispatcher() {
+    return server.getDispatcher();
+  }
+
   /**
    * Closes every open interaction-channel session with 1001 (going away), as a server restart would,
    * while the server keeps running: clients see their socket dropped and may reconnect.

@@ -1,0 +1,116 @@
+package dev.voicelink.auth;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.voicelink.core.CapturedLog;
+import dev.voicelink.core.FakeTransport;
+import dev.voicelink.core.SecretScan;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Fuzzes what the authorization service answers: the device_code answer (spec 2.1), token answers of the
+ * refresh and client-credentials grants (2.2, 2.3) and the stored form of a token record. Each input runs
+ * the real request-and-parse path over an in-process transport. Property: a value or the documented
+ * error (IOException, AuthorizationException), never another exception, never a secret in a message,
+ * never a stored token lost.
+ *
+ * <p>Input layout: first byte picks the HTTP status ({@link FakeTransport#STATUSES}, index = byte % 8;
+ * in {@link #tokenAnswer} bit 3 of it also picks the cloud grant), the rest is the body.
+ */
+class AuthResponseFuzzTest {
+  private static final String CLIENT_ID = "vl-speaker-01";
+  private static final String CLIENT_SECRET = "cs-9f2e4d6b8a0c1e3f";
+  private static final String OLD_ACCESS = "AT-old-5c7e9a1b3d5f7a9c";
+  private static final String OLD_REFRESH = "RT-old-8d1f3a5c2b4e6a8c";
+  private static final String[] SECRET_FIELDS = {"access_token", "refresh_token", "device_code"};
+
+  private final FakeTransport transport = new FakeTransport();
+  private final VirtualTime time = new VirtualTime();
+  private final VoiceLinkConfig config = VoiceLinkConfig.builder()
+      .authUrl("https://auth.example/")
+      .httpClient(transport.client())
+      .clock(time)
+      .scheduler(time)
+      .build();
+  private final DeviceAuthorizer authorizer =
+      DeviceAuthorizer.builder(config).clientId(CLIENT_ID).build();
+
+  @FuzzTest
+  void deviceCodeAnswer(byte[] input) {
+    byte[] body = FakeTransport.body(input);
+    transport.answer(FakeTransport.status(input), "application/json; charset=utf-8", body);
+    List<String> secrets = SecretScan.secretsIn(new String(body, UTF_8), SECRET_FIELDS);
+    CapturedLog log = CapturedLog.install();
+    try {
+      DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+      assertThat(code.deviceCode()).isNotEmpty();
+      assertThat(code.userCode()).isNotEmpty();
+      assertThat(code.intervalSeconds()).isPositive();
+      assertThat(code.expiresInSeconds()).isPositive();
+      SecretScan.assertNotIn(code.toString(), Arrays.asList(code.deviceCode()), "DeviceCode");
+    } catch (AuthorizationException | IOException e) {
+      SecretScan.assertNotIn(e, secrets);
+    }
+    SecretScan.assertNotIn(log.text(), secrets, "log");
+  }
+
+  @FuzzTest
+  void tokenAnswer(byte[] input) throws IOException {
+    boolean cloud = input.length > 0 && (input[0] & 8) != 0;
+    byte[] body = FakeTransport.body(input);
+    transport.answer(FakeTransport.status(input), "application/json; charset=utf-8", body);
+    TokenRecord old = TokenRecord.builder()
+        .grant(cloud ? TokenRecord.Grant.CLOUD : TokenRecord.Grant.DEVICE)
+        .clientId(CLIENT_ID)
+        .accessToken(OLD_ACCESS)
+        .refreshToken(OLD_REFRESH)
+        .expiresInSeconds(3600)
+        .receivedAtEpochMillis(time.wallMillis())
+        .build();
+    InMemoryTokenStore store = new InMemoryTokenStore(old);
+    TokenManager.Builder builder = TokenManager.builder(config).store(store);
+    if (cloud) builder.cloudGrant(CLIENT_ID, CLIENT_SECRET);
+    else builder.deviceGrant(CLIENT_ID);
+    TokenManager manager = builder.build();
+
+    List<String> secrets = new ArrayList<>(SecretScan.secretsIn(new String(body, UTF_8), SECRET_FIELDS));
+    String bodyText = new String(body, UTF_8);
+    for (String own : new String[] {OLD_ACCESS, OLD_REFRESH, CLIENT_SECRET}) {
+      if (!bodyText.contains(own)) secrets.add(own); // the server did not echo it: only a leak can show it
+    }
+    CapturedLog log = CapturedLog.install();
+    try {
+      TokenRecord fresh = manager.refresh();
+      assertThat(fresh.accessToken()).isNotEmpty();
+      assertThat(store.load()).isEqualTo(fresh);
+      SecretScan.assertNotIn(fresh.toString(), secrets, "TokenRecord");
+      SecretScan.assertNotIn(fresh.toString(), Arrays.asList(fresh.accessToken(), fresh.refreshToken()),
+          "TokenRecord");
+    } catch (AuthorizationException | IOException e) {
+      SecretScan.assertNotIn(e, secrets);
+      assertThat(store.load()).as("the stored record after a failed refresh").isEqualTo(old);
+    }
+    SecretScan.assertNotIn(manager.toString(), secrets, "TokenManager");
+    SecretScan.assertNotIn(log.text(), secrets, "log");
+  }
+
+  @FuzzTest
+  void storageJson(byte[] input) {
+    String text = new String(input, UTF_8);
+    List<String> secrets = SecretScan.secretsIn(text, SECRET_FIELDS);
+    try {
+      TokenRecord record = TokenRecord.fromStorageJson(text);
+      assertThat(TokenRecord.fromStorageJson(record.toStorageJson())).isEqualTo(record);
+      SecretScan.assertNotIn(record.toString(), secrets, "TokenRecord");
+    } catch (IOException e) {
+      SecretScan.assertNotIn(e, secrets);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.voicelink.core;
+
+import com.squareup.moshi.JsonReader;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import okio.Buffer;
+
+/**
+ * Finds secrets in a fuzzed JSON text and asserts that none of them shows in what the SDK produced from
+ * it (exception messages along the cause chain, toString of values).
+ */
+public final class SecretScan {
+  private SecretScan() {
+  }
+
+  /**
+   * The string values of {@code secretFields} at the top level of {@code json} that are worth looking
+   * for: at least 12 characters, no white space, with a letter and a digit (so they cannot be a piece of
+   * the SDK's own message templates), and found in the text only as those values, not also elsewhere
+   * (a server that echoes a token in its error message is not the SDK leaking it).
+   */
+  public static List<String> secretsIn(String json, String... secretFields) {
+    List<String> out = new ArrayList<>();
+    Object value;
+    try {
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(json));
+      value = reader.readJsonValue();
+    } catch (Exception e) {
+      return out;
+    }
+    if (!(value instanceof Map)) return out;
+    Map<?, ?> map = (Map<?, ?>) value;
+    for (String field : secretFields) {
+      Object v = map.get(field);
+      if (v instanceof String && worthScanning((String) v) && !echoedElsewhere(map, field, (String) v)) {
+        out.add((String) v);
+      }
+    }
+    return out;
+  }
+
+  private static boolean worthScanning(String s) {
+    if (s.length() < 12) return false;
+    boolean letter = false;
+    boolean digit = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isWhitespace(c)) return false;
+      if (Character.isLetter(c)) letter = true;
+      if (Character.isDigit(c)) digit = true;
+    }
+    return letter && digit;
+  }
+
+  private static boolean echoedElsewhere(Map<?, ?> map, String field, String secret) {
+    for (Map.Entry<?, ?> e : map.entrySet()) {
+      if (String.valueOf(e.getKey()).contains(secret)) return true;
+      if (e.getKey().equals(field)) continue;
+      if (String.valueOf(e.getValue()).contains(secret)) return true;
+    }
+    return false;
+  }
+
+  /** Throws AssertionError if any of {@code secrets} appears in {@code t}'s messages or causes. */
+  public static void assertNotIn(Throwable t, Collection<String> secrets) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      assertNotIn(String.valueOf(c.getMessage()), secrets, c.getClass().getName() + " message");
+      assertNotIn(c.toString(), secrets, c.getClass().getName() + " toString");
+    }
+  }
+
+  /** Throws AssertionError if any of {@code secrets} appears in {@code text}. */
+  public static void assertNotIn(String text, Collection<String> secrets, String where) {
+    for (String secret : secrets) {
+      if (secret != null && !secret.isEmpty() && text.contains(secret)) {
+        throw new AssertionError("a secret shows in the " + where + ": " + text);
+      }
+    }
+  }
+}

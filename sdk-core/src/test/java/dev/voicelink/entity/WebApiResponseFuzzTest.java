@@ -1,0 +1,112 @@
+package dev.voicelink.entity;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.voicelink.core.CapturedLog;
+import dev.voicelink.core.FakeTransport;
+import dev.voicelink.core.SecretScan;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Fuzzes what the entity services answer: the web API envelope {@code {code, data, desc, sid}} of
+ * upload-resource and check-resource (spec 2.6, 4.8, 4.9) and the platform tools upload answer (4.7).
+ * Each input runs the real signed call over an in-process transport. Property: a value or the documented
+ * error (IOException, WebApiException, PlatformUploadException), never another exception, never the
+ * account key or a token in a message or the log.
+ *
+ * <p>Input layout: first byte picks the HTTP status ({@link FakeTransport#STATUSES}), the rest is the
+ * body.
+ */
+class WebApiResponseFuzzTest {
+  private static final String ACCOUNT_KEY = "0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a";
+  private static final String USER_TOKEN = "AT-user-3e5a7c9e1b3d5f7a";
+  private static final List<String> SECRETS = Arrays.asList(ACCOUNT_KEY, USER_TOKEN);
+
+  private final FakeTransport transport = new FakeTransport();
+  private final VirtualTime time = new VirtualTime();
+  private final VoiceLinkConfig config = VoiceLinkConfig.builder()
+      .baseUrl("https://api.example/")
+      .platformUrl("https://platform.example/")
+      .httpClient(transport.client())
+      .clock(time)
+      .scheduler(time)
+      .build();
+  private final EntityWebApi api = EntityWebApi.builder(config)
+      .namespace("OS123").accountKey(ACCOUNT_KEY).build();
+  private final PlatformToolsClient platform = PlatformToolsClient.builder(config)
+      .userTokens(() -> USER_TOKEN).build();
+  private final ResourceDefinition contacts = ResourceDefinition.builder()
+      .name("OS123.contacts").mainField("name").secondaryFields("alias")
+      .dimension(Dimension.USER).build();
+
+  @FuzzTest
+  void uploadAnswer(byte[] input) {
+    answer(input);
+    CapturedLog log = CapturedLog.install();
+    try {
+      UploadReceipt receipt = api.uploadResource(UploadRequest.builder().appid("5f1a2b3c")
+          .definition(contacts).persParam(PersParam.user("0123456789abcdef0123456789abcdef"))
+          .records(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).build());
+      assertThat(receipt.sid()).isNotNull();
+      SecretScan.assertNotIn(receipt.toString(), secretsNotIn(input), "UploadReceipt");
+    } catch (WebApiException e) {
+      assertThat(e.code()).isNotEqualTo(Envelope.SUCCESS);
+      SecretScan.assertNotIn(e, secretsNotIn(input));
+    } catch (IOException e) {
+      SecretScan.assertNotIn(e, secretsNotIn(input));
+    }
+    SecretScan.assertNotIn(log.text(), secretsNotIn(input), "log");
+  }
+
+  @FuzzTest
+  void checkAnswer(byte[] input) {
+    answer(input);
+    CapturedLog log = CapturedLog.install();
+    try {
+      CheckResult result = api.checkResource("psn0001");
+      assertThat(result.sid()).isNotNull();
+      assertThat(result.processed()).isEqualTo(result.error() == 0);
+      SecretScan.assertNotIn(result.toString(), secretsNotIn(input), "CheckResult");
+    } catch (WebApiException e) {
+      assertThat(e.code()).isNotEqualTo(Envelope.SUCCESS);
+      SecretScan.assertNotIn(e, secretsNotIn(input));
+    } catch (IOException e) {
+      SecretScan.assertNotIn(e, secretsNotIn(input));
+    }
+    SecretScan.assertNotIn(log.text(), secretsNotIn(input), "log");
+  }
+
+  @FuzzTest
+  void platformUploadAnswer(byte[] input) {
+    answer(input);
+    CapturedLog log = CapturedLog.install();
+    try {
+      String sid = platform.uploadEntities(contacts,
+          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null);
+      assertThat(sid).isNotNull();
+    } catch (PlatformUploadException e) {
+      SecretScan.assertNotIn(e, secretsNotIn(input));
+    } catch (ServerRefusalException | IOException e) {
+      SecretScan.assertNotIn(e, secretsNotIn(input));
+    }
+    SecretScan.assertNotIn(log.text(), secretsNotIn(input), "log");
+  }
+
+  private void answer(byte[] input) {
+    transport.answer(FakeTransport.status(input), "application/json; charset=utf-8",
+        FakeTransport.body(input));
+  }
+
+  /** The SDK's own secrets that the answer did not echo: only a leak can make them show. */
+  private static List<String> secretsNotIn(byte[] input) {
+    String body = new String(input, UTF_8);
+    return body.contains(ACCOUNT_KEY) || body.contains(USER_TOKEN) ? Arrays.<String>asList() : SECRETS;
+  }
+}
