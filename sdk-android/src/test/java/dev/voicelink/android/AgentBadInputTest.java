@@ -72,6 +72,7 @@ class AgentBadInputTest {
   /** Never connected: for commands sent in the wrong state. */
   static AgentEngine offline;
   static final Map<String, String> table = new LinkedHashMap<>();
+  static final List<WebSocket> serverSockets = new java.util.concurrent.CopyOnWriteArrayList<>();
   static int barriers;
 
   @BeforeAll static void start() throws Exception {
@@ -80,6 +81,7 @@ class AgentBadInputTest {
         if (request.getPath() != null && request.getPath().endsWith("/v2/voicelink/interact")) {
           return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
             @Override public void onOpen(WebSocket webSocket, Response response) {
+              serverSockets.add(webSocket);
               webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
             }
 
@@ -89,6 +91,10 @@ class AgentBadInputTest {
 
             @Override public void onMessage(WebSocket webSocket, ByteString bytes) {
               frames.add("binary:" + bytes.hex());
+            }
+
+            @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+              webSocket.close(1000, null);
             }
           });
         }
@@ -135,6 +141,8 @@ class AgentBadInputTest {
   @AfterAll static void publish() throws IOException {
     engine.destroy();
     offline.destroy();
+    // The server's end closes too, or shutdown waits for a socket the client may not have closed yet.
+    for (WebSocket socket : serverSockets) socket.close(1001, "test over");
     server.shutdown();
     assertThat(table).as("distinct bad inputs").hasSizeGreaterThanOrEqualTo(25);
     StringBuilder md = new StringBuilder("| # | Bad input | Outcome |\n|---|---|---|\n");
