@@ -101,9 +101,9 @@ public final class AgentConfig {
             + reader.getPath());
       }
     } catch (JsonEncodingException | JsonDataException e) {
-      throw new IllegalArgumentException("config is not valid JSON: " + e.getMessage(), e);
+      throw new IllegalArgumentException("config is not valid JSON: " + JsonObjects.reason(e), e);
     } catch (IOException e) {
-      throw new IllegalArgumentException("config is not valid JSON: " + e.getMessage(), e);
+      throw new IllegalArgumentException("config is not valid JSON: " + JsonObjects.reason(e), e);
     }
     if (!(value instanceof Map)) {
       throw new IllegalArgumentException("config must be a JSON object; was " + JsonObjects.describe(value));

@@ -10,6 +10,10 @@ import dev.voicelink.entity.ResourceName;
 import dev.voicelink.entity.UploadRequest;
 import dev.voicelink.entity.WebApiException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import okio.ByteString;
@@ -37,13 +41,24 @@ final class WebApiEntityBackend implements EntityBackend {
     }
     ByteString decoded = ByteString.decodeBase64(request.dataBase64);
     if (decoded == null) {
-      throw new IllegalArgumentException("CMD_SYNC data.data must be Base64 of the resource text");
+      throw new IllegalArgumentException("data.data must be Base64 of the resource text");
+    }
+    String text;
+    try {
+      // Strict: a lenient decode would upload U+FFFD in place of every broken byte, silently.
+      text = Charset.forName("UTF-8").newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(decoded.toByteArray()))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException("data.data of " + name.value() + " is not UTF-8 once"
+          + " Base64-decoded; encode the records as UTF-8 before Base64");
     }
     UploadRequest upload = UploadRequest.builder()
         .appid(request.appid)
         .definition(definition)
         .persParam(persParam(request.idName, request.idValue))
-        .records(RecordSource.fromText(decoded.utf8()))
+        .records(RecordSource.fromText(text))
         .build();
     return api.uploadResource(upload).sid();
   }

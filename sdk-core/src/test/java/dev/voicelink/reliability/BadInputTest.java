@@ -85,25 +85,10 @@ class BadInputTest {
     StringBuilder md = new StringBuilder("| # | Bad input | Error (type: message) |\n|---|---|---|\n");
     int n = 0;
     for (Map.Entry<String, String> row : table.entrySet()) {
-      md.append("| ").append(++n).append(" | ").append(cell(row.getKey())).append(" | ")
-          .append(cell(row.getValue())).append(" |\n");
+      md.append("| ").append(++n).append(" | ").append(DocSection.cell(row.getKey())).append(" | ")
+          .append(DocSection.cell(row.getValue())).append(" |\n");
     }
     DocSection.check("reliability.md", "bad-input", md.toString());
-  }
-
-  static String cell(String text) {
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '|') {
-        out.append("\\|");
-      } else if (c < 0x20 || c == 0x7f || c == '\uFEFF' || c == '\uFFFD') {
-        out.append(String.format("U+%04X", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
   }
 
   static EntityWebApi api() {

@@ -12,19 +12,57 @@ import java.nio.file.Files;
  * <!-- name:end -->}. Every run writes the section to {@code target/reliability/}; the test then
  * requires the committed page to hold exactly that text, so the page cannot drift from the code.
  * {@code -Dreliability.write=true} rewrites the page instead.
+ *
+ * <p>Shared with the other modules' tests through sdk-core's test-jar, so that every module publishes
+ * its figures into the same pages the same way. Not thread-safe: call it once per section, at the end
+ * of a test class.
  */
-final class DocSection {
-  static final File DOCS = new File("../docs");
-
+public final class DocSection {
   private DocSection() {
   }
 
-  static void check(String page, String name, String generated) throws IOException {
+  /**
+   * The project's {@code docs/} directory: the nearest one above the working directory (the module's
+   * base directory under Maven), so a module at any depth finds it.
+   */
+  public static File docs() {
+    File dir = new File("").getAbsoluteFile();
+    for (File at = dir; at != null; at = at.getParentFile()) {
+      File docs = new File(at, "docs");
+      if (docs.isDirectory() && new File(at, "pom.xml").isFile()
+          && new File(docs, "index.md").isFile()) {
+        return docs;
+      }
+    }
+    throw new IllegalStateException("no docs/ directory above " + dir);
+  }
+
+  /** Checks (or, with {@code -Dreliability.write=true}, writes) section {@code name} of {@code page}. */
+  public static void check(String page, String name, String generated) throws IOException {
+    check(page, name, generated, false);
+  }
+
+  /**
+   * Like {@link #check(String, String, String)} for measured figures (counts, times, heap) that differ
+   * from run to run: the committed section shows the run that wrote it, and later runs must match it
+   * in everything but the numbers. Each run asserts its own figures against its bounds.
+   */
+  public static void checkIgnoringNumbers(String page, String name, String generated)
+      throws IOException {
+    check(page, name, generated, true);
+  }
+
+  private static String numbersMasked(String text) {
+    return text.replaceAll("\\d+(\\.\\d+)?", "#");
+  }
+
+  private static void check(String page, String name, String generated, boolean ignoreNumbers)
+      throws IOException {
     File out = new File("target/reliability/" + name + ".md");
     out.getParentFile().mkdirs();
     Files.write(out.toPath(), generated.getBytes(StandardCharsets.UTF_8));
 
-    File file = new File(DOCS, page);
+    File file = new File(docs(), page);
     String begin = "<!-- " + name + ":begin -->\n";
     String end = "<!-- " + name + ":end -->";
     String text = file.exists()
@@ -44,11 +82,28 @@ final class DocSection {
       return;
     }
     assertThat(from).as("docs/%s has the %s section; regenerate with"
-        + " mvn -pl sdk-core -am verify -Dreliability.write=true", page, name).isGreaterThanOrEqualTo(0);
+        + " -Dreliability.write=true", page, name).isGreaterThanOrEqualTo(0);
     assertThat(to).as("docs/%s closes the %s section", page, name).isGreaterThan(from);
-    assertThat(text.substring(from + begin.length(), to))
+    String committed = text.substring(from + begin.length(), to);
+    assertThat(ignoreNumbers ? numbersMasked(committed) : committed)
         .as("docs/%s section %s matches the run (target/reliability/%s.md); regenerate with"
             + " -Dreliability.write=true", page, name, name)
-        .isEqualTo(generated);
+        .isEqualTo(ignoreNumbers ? numbersMasked(generated) : generated);
+  }
+
+  /** A Markdown table cell: pipes escaped, control characters, BOM and U+FFFD shown as U+XXXX. */
+  public static String cell(String text) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '|') {
+        out.append("\\|");
+      } else if (c < 0x20 || c == 0x7f || c == '\uFEFF' || c == '\uFFFD') {
+        out.append(String.format("U+%04X", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 }

@@ -28,9 +28,9 @@ public final class JsonObjects {
             + reader.getPath());
       }
     } catch (JsonEncodingException | JsonDataException e) {
-      throw new IllegalArgumentException(name + " must be a JSON object text: " + e.getMessage(), e);
+      throw new IllegalArgumentException(name + " must be a JSON object text: " + reason(e), e);
     } catch (IOException e) {
-      throw new IllegalArgumentException(name + " must be a JSON object text: " + e.getMessage(), e);
+      throw new IllegalArgumentException(name + " must be a JSON object text: " + reason(e), e);
     }
     if (!(value instanceof Map)) {
       throw new IllegalArgumentException(name + " must be a JSON object text such as {\"uid\":\"\"}; was: "
@@ -39,6 +39,16 @@ public final class JsonObjects {
     @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
     Map<String, Object> map = (Map<String, Object>) value;
     return map;
+  }
+
+  /**
+   * The JSON parser's message for app developers: Moshi advises its own lenient mode, which means
+   * nothing to someone who passed a command's params; say what is wrong and where instead.
+   */
+  public static String reason(Exception e) {
+    String message = String.valueOf(e.getMessage());
+    return message.replace("Use JsonReader.setLenient(true) to accept malformed JSON",
+        "malformed JSON (not a quoted string, number, object, array, true, false or null)");
   }
 
   /** A string member, or null when absent. Anything other than a string is an error naming {@code path}. */

@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
     description = {"Checks an upload (web API check-resource). Call it at least 10 s after the upload.",
         "The account key comes from --account-key-file or VOICELINK_ACCOUNT_KEY."})
 final class CheckCommand implements Callable<Integer> {
+  @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--base-url", required = true, description = "web API address (base_url)")
@@ -31,7 +32,7 @@ final class CheckCommand implements Callable<Integer> {
     Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
     return EntityCommands.run(output, () -> {
       String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
-          "VOICELINK_ACCOUNT_KEY", System.getenv());
+          "VOICELINK_ACCOUNT_KEY", parent.env);
       EntityWebApi api = EntityWebApi.builder(VoiceLinkConfig.builder().baseUrl(baseUrl).build())
           .namespace(namespace).accountKey(accountKey).build();
       CheckResult result = api.checkResource(sid);

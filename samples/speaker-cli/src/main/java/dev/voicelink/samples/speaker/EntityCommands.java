@@ -1,5 +1,6 @@
 package dev.voicelink.samples.speaker;
 
+import dev.voicelink.auth.CorruptTokenFileException;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.entity.InvalidResourceException;
 import dev.voicelink.entity.IpNotWhitelistedException;
@@ -25,6 +26,10 @@ final class EntityCommands {
       output.problem("invalid resource, nothing was sent: " + e.getMessage());
       return ExitCodes.INVALID_INPUT;
     } catch (IllegalArgumentException | IllegalStateException e) {
+      output.problem("invalid input, nothing was sent: " + e.getMessage());
+      return ExitCodes.INVALID_INPUT;
+    } catch (CorruptTokenFileException e) {
+      // A bad --token-file is the user's input, not a failure of the network.
       output.problem("invalid input, nothing was sent: " + e.getMessage());
       return ExitCodes.INVALID_INPUT;
     } catch (IpNotWhitelistedException e) {

@@ -1,6 +1,9 @@
 package dev.voicelink.samples.speaker;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,12 +62,39 @@ public final class SpeakerCli implements Runnable {
         .setOut(out)
         .setErr(err)
         .setParameterExceptionHandler((ex, arguments) -> {
-          ex.getCommandLine().getErr().println("speaker-cli: " + ex.getMessage());
-          ex.getCommandLine().getErr().println("Try 'speaker-cli "
-              + ex.getCommandLine().getCommandName() + " --help' for usage.");
+          ex.getCommandLine().getErr().println("speaker-cli: " + describe(ex));
+          CommandLine where = ex.getCommandLine();
+          where.getErr().println("Try 'speaker-cli " + (where.getParent() == null ? ""
+              : where.getCommandName() + " ") + "--help' for usage.");
           return ExitCodes.INVALID_INPUT;
         });
     return commandLine.execute(args);
+  }
+
+  /**
+   * The problem with the command line, without echoing what follows an unknown option: picocli's own
+   * message repeats every unmatched word, so {@code --client-secret s3cr3t} would print the secret.
+   */
+  static String describe(CommandLine.ParameterException ex) {
+    if (!(ex instanceof CommandLine.UnmatchedArgumentException)) return ex.getMessage();
+    List<String> options = new ArrayList<>();
+    for (String word : ((CommandLine.UnmatchedArgumentException) ex).getUnmatched()) {
+      if (!word.startsWith("-")) continue;
+      int equals = word.indexOf('=');
+      options.add("'" + (equals < 0 ? word : word.substring(0, equals)) + "'");
+    }
+    if (options.isEmpty()) return ex.getMessage();
+    StringBuilder message = new StringBuilder(options.size() == 1 ? "Unknown option: "
+        : "Unknown options: ");
+    for (int i = 0; i < options.size(); i++) {
+      message.append(i == 0 ? "" : ", ").append(options.get(i));
+    }
+    String joined = message.toString().toLowerCase(Locale.ROOT);
+    if (joined.contains("secret") || joined.contains("key") || joined.contains("password")) {
+      message.append(" (secrets are never command-line arguments, which every user of the machine"
+          + " can see: use the --...-file option or the environment variable named in --help)");
+    }
+    return message.toString();
   }
 
   @Override public void run() {

@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
         "The account key comes from --account-key-file or the environment variable"
         + " VOICELINK_ACCOUNT_KEY, never from an argument."})
 final class SyncCommand implements Callable<Integer> {
+  @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--base-url", required = true, description = "web API address (base_url)")
@@ -61,8 +62,26 @@ final class SyncCommand implements Callable<Integer> {
   @Override public Integer call() {
     final Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
     return EntityCommands.run(output, () -> {
+      // Every option is checked before the upload: a mistake found after it would have sent data.
+      if (await && timeoutSeconds <= 0) {
+        throw new IllegalArgumentException("--timeout must be a positive number of seconds; was: "
+            + timeoutSeconds);
+      }
       String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
-          "VOICELINK_ACCOUNT_KEY", System.getenv());
+          "VOICELINK_ACCOUNT_KEY", parent.env);
+      if (!level.equals("app") && !level.equals("user") && !level.equals("custom")) {
+        throw new IllegalArgumentException("--level must be app, user or custom; was: " + level);
+      }
+      // An option that the level ignores is a mistake to report, not to drop: uploading for another
+      // owner than the one the user named would be silently wrong.
+      if (authId != null && !level.equals("user")) {
+        throw new IllegalArgumentException("--auth-id is for --level user; was given with --level "
+            + level);
+      }
+      if ((dimension != null || value != null) && !level.equals("custom")) {
+        throw new IllegalArgumentException("--dimension and --value are for --level custom; were given"
+            + " with --level " + level);
+      }
       Dimension dim;
       PersParam owner;
       switch (level) {
@@ -83,7 +102,7 @@ final class SyncCommand implements Callable<Integer> {
           owner = PersParam.custom(dimension, value);
           break;
         default:
-          throw new IllegalArgumentException("--level must be app, user or custom; was: " + level);
+          throw new AssertionError(level);
       }
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
       ResourceDefinition definition = ResourceDefinition.builder().name(resName)

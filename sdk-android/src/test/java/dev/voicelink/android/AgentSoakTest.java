@@ -1,0 +1,239 @@
+package dev.voicelink.android;
+
+import static dev.voicelink.android.AgentConstants.EVENT_CONNECTED_TO_SERVER;
+import static dev.voicelink.android.AgentConstants.EVENT_ERROR;
+import static dev.voicelink.android.AgentConstants.EVENT_SERVER_DISCONNECTED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.reliability.DocSection;
+import dev.voicelink.testing.Console;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import dev.voicelink.testing.SimulatedTester;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import android.os.Looper;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.robolectric.RobolectricTestRunner;
+import org.robolectric.RuntimeEnvironment;
+import org.robolectric.annotation.Config;
+import org.robolectric.annotation.LooperMode;
+import org.robolectric.shadow.api.Shadow;
+import org.robolectric.shadows.ShadowLooper;
+
+/**
+ * Soak: an Agent whose interaction channel the reference server drops again and again (1,000 times
+ * by default, {@code -Dsoak.agent.cycles=N} for another count) reconnects every time, and the process
+ * ends with as many threads, open sockets and as much live heap as it started with, within a small
+ * tolerance. Reconnect delays run on the virtual clock, so the backoff costs no real time; the run is
+ * bounded by {@link #WALL_LIMIT_SECONDS}. The figures are published in docs/reliability.md.
+ */
+@RunWith(RobolectricTestRunner.class)
+@LooperMode(LooperMode.Mode.PAUSED)
+@Config(sdk = 35) // one level: the soak measures the SDK's resources, not the framework's
+public final class AgentSoakTest {
+  static final int CYCLES = Integer.getInteger("soak.agent.cycles", 1000);
+  static final int WARM_UP = 20;
+  static final long WALL_LIMIT_SECONDS = 120;
+  static final int THREAD_TOLERANCE = 2;
+  /**
+   * OkHttp's and MockWebServer's task runners keep idle threads for 60 s of real time, and how many
+   * are alive at a given moment depends on timing, not on the number of cycles (a leak of one per
+   * cycle would show as hundreds).
+   */
+  static final int POOL_THREAD_TOLERANCE = 24;
+  static final int SOCKET_TOLERANCE = 4;
+  static final long HEAP_TOLERANCE_BYTES = 8L * 1024 * 1024;
+
+  private final VirtualTime time = new VirtualTime();
+  private ReferenceServer server;
+  private Agent agent;
+  private final AtomicInteger connected = new AtomicInteger();
+  private final AtomicInteger disconnected = new AtomicInteger();
+  private final AtomicReference<AgentEvent> error = new AtomicReference<>();
+  private final Semaphore news = new Semaphore(0);
+
+  @Before public void start() throws Exception {
+    server = ReferenceServer.builder().console(Console.defaults())
+        .clock(ServerClock.manual(time.wallMillis())).build().start();
+  }
+
+  @After public void stop() throws Exception {
+    if (agent != null) agent.destroy();
+    server.close();
+  }
+
+  private String authorize() throws Exception {
+    VoiceLinkConfig auth = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time)
+        .scheduler(time).build();
+    final DeviceAuthorizer authorizer = DeviceAuthorizer.builder(auth)
+        .clientId(DefaultConsole.CLIENT_ID).build();
+    final DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+    new SimulatedTester(server).approve(code.userCode());
+    final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    Thread poller = new Thread(() -> outcome.set(authorizer.poll(code)));
+    poller.start();
+    for (int i = 0; i < 50 && outcome.get() == null; i++) {
+      time.advance(1, TimeUnit.SECONDS);
+      poller.join(100);
+    }
+    assertThat(outcome.get()).isNotNull();
+    return outcome.get().token().accessToken();
+  }
+
+  /**
+   * Waits (real time, bounded) until {@code counter} reaches {@code target}, running due tasks and the
+   * main looper (network callbacks arrive there) but moving no clock.
+   */
+  private void await(AtomicInteger counter, int target, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (counter.get() < target) {
+      assertThat(error.get()).as("no error event").isNull();
+      assertThat(deadline - System.nanoTime()).as("%s #%s within 10 s", what, target).isPositive();
+      time.runDueTasks();
+      ((ShadowLooper) Shadow.extract(Looper.getMainLooper())).idle();
+      news.tryAcquire(5, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** One forced disconnect and the reconnect, the backoff run on the virtual clock. */
+  private void cycle(int n) throws InterruptedException {
+    int scheduled = time.scheduledCount();
+    server.dropInteractionSessions();
+    await(disconnected, n, "EVENT_SERVER_DISCONNECTED");
+    time.awaitScheduled(scheduled + 1); // the reconnect, after its backoff
+    time.advance(60, TimeUnit.SECONDS); // longer than any first-retry backoff
+    await(connected, n + 1, "EVENT_CONNECTED_TO_SERVER");
+  }
+
+  @Test public void survivesForcedReconnectsWithoutGrowth() throws Exception {
+    final String token = authorize();
+    String config = "{\"login\":{\"appid\":\"" + DefaultConsole.APPID + "\"},"
+        + "\"server\":{\"base_url\":\"" + server.baseUrl() + "\"}}";
+    agent = Agent.builder(RuntimeEnvironment.getApplication(), config, event -> {
+      if (event.eventType() == EVENT_CONNECTED_TO_SERVER) connected.incrementAndGet();
+      if (event.eventType() == EVENT_SERVER_DISCONNECTED) disconnected.incrementAndGet();
+      if (event.eventType() == EVENT_ERROR) error.set(event);
+      news.release();
+    })
+        .tokenSource(() -> token)
+        // events straight from the agent's worker: the soak needs no looper to drive
+        .eventExecutor(Runnable::run)
+        .clock(time)
+        .scheduler(time)
+        .build();
+    time.awaitScheduled(1);
+    time.runDueTasks();
+    await(connected, 1, "EVENT_CONNECTED_TO_SERVER");
+
+    // Warm-up: thread pools, connection machinery and class loading reach their steady state first.
+    for (int n = 1; n <= WARM_UP; n++) cycle(n);
+    Snapshot before = Snapshot.take();
+    long start = System.nanoTime();
+    for (int n = WARM_UP + 1; n <= WARM_UP + CYCLES; n++) {
+      cycle(n);
+      assertThat(System.nanoTime() - start).as("wall time of the soak")
+          .isLessThan(TimeUnit.SECONDS.toNanos(WALL_LIMIT_SECONDS));
+    }
+    long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    Snapshot after = Snapshot.take();
+
+    assertThat(connected.get()).isEqualTo(WARM_UP + CYCLES + 1);
+    assertThat(disconnected.get()).isEqualTo(WARM_UP + CYCLES);
+    assertThat(error.get()).as("no error event").isNull();
+    assertThat(after.threads - before.threads).as("thread growth").isLessThanOrEqualTo(THREAD_TOLERANCE);
+    assertThat(after.poolThreads - before.poolThreads).as("idle pool thread growth")
+        .isLessThanOrEqualTo(POOL_THREAD_TOLERANCE);
+    assertThat(after.sockets - before.sockets).as("socket growth").isLessThanOrEqualTo(SOCKET_TOLERANCE);
+    assertThat(after.heapBytes - before.heapBytes).as("heap growth")
+        .isLessThanOrEqualTo(HEAP_TOLERANCE_BYTES);
+
+    String md = "| Measure | Before | After | Allowed growth |\n|---|---|---|---|\n"
+        + "| forced disconnect/reconnect cycles | " + WARM_UP + " (warm-up) | " + (WARM_UP + CYCLES)
+        + " | n/a |\n"
+        + "| live threads (whole JVM) but idle task-runner threads | " + before.threads + " | "
+        + after.threads + " | " + THREAD_TOLERANCE + " |\n"
+        + "| idle task-runner threads (OkHttp, MockWebServer; 60 s keep-alive) | " + before.poolThreads
+        + " | " + after.poolThreads + " | " + POOL_THREAD_TOLERANCE + " |\n"
+        + "| open sockets (/proc/self/fd, client and server) | " + before.sockets + " | "
+        + after.sockets + " | " + SOCKET_TOLERANCE + " |\n"
+        + "| used heap after GC (MiB) | " + mib(before.heapBytes) + " | " + mib(after.heapBytes)
+        + " | " + mib(HEAP_TOLERANCE_BYTES) + " |\n"
+        + "| wall time of the " + CYCLES + " cycles (ms) | | " + wallMillis + " | bound "
+        + TimeUnit.SECONDS.toMillis(WALL_LIMIT_SECONDS) + " |\n";
+    DocSection.checkIgnoringNumbers("reliability.md", "agent-soak", md);
+  }
+
+  static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f", bytes / (1024.0 * 1024.0));
+  }
+
+  static final class Snapshot {
+    final int threads;
+    final int poolThreads;
+    final int sockets;
+    final long heapBytes;
+
+    Snapshot(int threads, int poolThreads, int sockets, long heapBytes) {
+      this.threads = threads;
+      this.poolThreads = poolThreads;
+      this.sockets = sockets;
+      this.heapBytes = heapBytes;
+    }
+
+    static Snapshot take() throws IOException, InterruptedException {
+      // Sockets closed a moment ago may still be in their close handshake; give them a moment.
+      int sockets = Integer.MAX_VALUE;
+      for (int i = 0; i < 20; i++) {
+        sockets = Math.min(sockets, sockets());
+        Thread.sleep(25);
+      }
+      Runtime runtime = Runtime.getRuntime();
+      long heap = Long.MAX_VALUE;
+      for (int i = 0; i < 3; i++) {
+        System.gc();
+        Thread.sleep(50);
+        heap = Math.min(heap, runtime.totalMemory() - runtime.freeMemory());
+      }
+      int threads = 0;
+      int pool = 0;
+      for (Thread thread : Thread.getAllStackTraces().keySet()) {
+        if (thread.getName().endsWith("TaskRunner")) {
+          pool++;
+        } else {
+          threads++;
+        }
+      }
+      return new Snapshot(threads, pool, sockets, heap);
+    }
+
+    static int sockets() throws IOException {
+      File[] fds = new File("/proc/self/fd").listFiles();
+      assertThat(fds).as("/proc/self/fd (Linux)").isNotNull();
+      int count = 0;
+      for (File fd : fds) {
+        try {
+          if (Files.readSymbolicLink(fd.toPath()).toString().startsWith("socket:")) count++;
+        } catch (IOException closedMeanwhile) {
+          // the descriptor was closed while listing
+        }
+      }
+      return count;
+    }
+  }
+}
