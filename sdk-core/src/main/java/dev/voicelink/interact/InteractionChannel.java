@@ -8,6 +8,7 @@ import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Scrub;
@@ -282,6 +283,7 @@ public final class InteractionChannel implements Closeable {
         .build();
     synchronized (lock) {
       if (attemptGeneration != generation) return;
+      HttpLogger.logUpgrade(config.httpLogging(), request);
       socket = client.newWebSocket(request, new SocketListener(attemptGeneration, token));
     }
   }
@@ -315,6 +317,10 @@ public final class InteractionChannel implements Closeable {
     SocketListener(int attemptGeneration, String token) {
       this.attemptGeneration = attemptGeneration;
       this.token = token;
+    }
+
+    @Override public void onOpen(WebSocket webSocket, Response response) {
+      HttpLogger.logUpgradeResponse(config.httpLogging(), response);
     }
 
     @Override public void onMessage(WebSocket webSocket, String text) {
@@ -388,6 +394,7 @@ public final class InteractionChannel implements Closeable {
     }
 
     @Override public void onFailure(WebSocket webSocket, Throwable t, @Nullable Response response) {
+      if (response != null) HttpLogger.logUpgradeResponse(config.httpLogging(), response);
       if (response != null && response.code() == 401) {
         boolean retryNow;
         synchronized (lock) {

@@ -85,6 +85,28 @@ public final class HttpLogger implements Interceptor {
     return response;
   }
 
+  /**
+   * Logs a WebSocket upgrade request: OkHttp does not pass WebSocket calls through network
+   * interceptors, so the channel reports its own.
+   */
+  public static void logUpgrade(HttpLogLevel level, Request request) {
+    if (level == HttpLogLevel.NONE || !Log.isLoggable(Level.DEBUG, TAG)) return;
+    StringBuilder line = new StringBuilder("--> ").append(request.method()).append(' ')
+        .append(Scrub.url(request.url())).append(" (WebSocket upgrade)");
+    if (level != HttpLogLevel.BASIC) appendHeaders(line, request.headers());
+    Log.debug(TAG, line.toString());
+  }
+
+  /** Logs the answer to a WebSocket upgrade (101 when it was accepted). */
+  public static void logUpgradeResponse(HttpLogLevel level, Response response) {
+    if (level == HttpLogLevel.NONE || !Log.isLoggable(Level.DEBUG, TAG)) return;
+    StringBuilder line = new StringBuilder("<-- ").append(response.code());
+    if (!response.message().isEmpty()) line.append(' ').append(response.message());
+    line.append(' ').append(Scrub.url(response.request().url())).append(" (WebSocket upgrade)");
+    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers());
+    Log.debug(TAG, line.toString());
+  }
+
   private void logRequestBody(Request request, @Nullable CapturingBody capture) {
     if (level != HttpLogLevel.BODY || request.body() == null) return;
     StringBuilder text = new StringBuilder("--> body of ").append(request.method()).append(' ')

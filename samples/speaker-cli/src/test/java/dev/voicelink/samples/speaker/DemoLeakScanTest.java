@@ -39,7 +39,7 @@ class DemoLeakScanTest {
           .contains("D/http: --> POST ").contains("D/http: --> body of POST ")
           .contains("/oauth/ivs/device_code").contains("/oauth/ivs/token").contains("/oauth/token")
           .contains("/entity/upload-resource").contains("/entity/check-resource")
-          .contains("/tools/upload_entities").contains("/interact")
+          .contains("/tools/upload_entities").contains("/v2/voicelink/interact (WebSocket upgrade)")
           .contains("\"access_token\":\"‹secret ").contains("\"refresh_token\":\"‹secret ")
           .contains("\"device_code\":\"‹secret ").contains("X-CheckSum: ‹secret ")
           .contains("Authorization: ‹secret ").contains("V/interact: frame --> ")
