@@ -33,28 +33,28 @@ class DemoLeakScanTest {
           : SpeakerCli.run(cli, new PrintWriter(out, true), new PrintWriter(err, true), "demo",
               "--verbose", "--speed", "100", "--token-file", tokenFile.getPath());
 
-      assertThat(exit).as(out.toString()).isZero();
-      // Logging really was on, at every level and with bodies, and secrets were there to leak.
-      assertThat(err.toString())
-          .contains("D/http: --> POST ").contains("D/http: --> body of POST ")
-          .contains("/oauth/ivs/device_code").contains("/oauth/ivs/token").contains("/oauth/token")
-          .contains("/entity/upload-resource").contains("/entity/check-resource")
-          .contains("/tools/upload_entities").contains("/v2/voicelink/interact (WebSocket upgrade)")
-          .contains("\"access_token\":\"‹secret ").contains("\"refresh_token\":\"‹secret ")
-          .contains("\"device_code\":\"‹secret ").contains("X-CheckSum: ‹secret ")
-          .contains("Authorization: ‹secret ").contains("V/interact: frame --> ")
-          .contains("V/interact: frame <-- ").contains("I/auth: ");
+      // Scanned before anything else is asserted: a failing assertion prints the text it looked at.
       ReferenceServer server = cli.embeddedServers.get(0);
       LeakScan scan = LeakScan.of(server);
-      assertThat(scan.counts()).containsKeys("client_secret", "account_key", "device_code",
-          "access_token", "refresh_token", "sms_code", "x_checksum");
-      assertThat(scan.counts().get("access_token")).isGreaterThanOrEqualTo(3); // device, cloud, refreshed
-
       scan.scan("stdout", out.toString()).scan("stderr", err.toString());
-
       keep("demo" + (json ? "-json" : "") + "-stderr.txt", err.toString());
       keep("demo" + (json ? "-json" : "") + "-stdout.txt", out.toString());
       scan.assertNoLeak();
+
+      assertThat(exit).as("exit code; stdout in target/leak-scan").isZero();
+      assertThat(scan.counts()).containsKeys("client_secret", "account_key", "device_code",
+          "access_token", "refresh_token", "sms_code", "x_checksum");
+      assertThat(scan.counts().get("access_token")).isGreaterThanOrEqualTo(3); // device, cloud, refreshed
+      // Logging really was on, at every level and with bodies, where the secrets go by.
+      for (String expected : new String[] {"D/http: --> POST ", "D/http: --> body of POST ",
+          "/oauth/ivs/device_code", "/oauth/ivs/token", "/oauth/token", "/entity/upload-resource",
+          "/entity/check-resource", "/tools/upload_entities",
+          "/v2/voicelink/interact (WebSocket upgrade)", "\"access_token\":\"‹secret ",
+          "\"refresh_token\":\"‹secret ", "\"device_code\":\"‹secret ",
+          "\"client_secret\":\"‹secret ", "X-CheckSum: ‹secret ", "Authorization: ‹secret ",
+          "V/interact: frame --> ", "V/interact: frame <-- ", "I/auth: ", "D/auth: "}) {
+        assertThat(err.toString().contains(expected)).as("stderr has " + expected).isTrue();
+      }
       System.out.println("demo leak scan (" + (json ? "--json" : "text") + "): " + scan.secretCount()
           + " secrets " + scan.counts() + ", " + scan.scannedChars() + " characters scanned");
     }
