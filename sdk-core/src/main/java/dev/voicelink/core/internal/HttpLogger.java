@@ -114,6 +114,8 @@ public final class HttpLogger implements Interceptor {
     RequestBody body = request.body();
     if (capture == null) {
       text.append("(duplex body, not logged)");
+    } else if (capture.written == 0 && contentLength(body) != 0) {
+      text.append("(nothing written)");
     } else {
       boolean truncated = capture.written > capture.captured.size();
       text.append(bodyText(capture.captured.readByteString().toByteArray(), body.contentType(),
@@ -124,6 +126,14 @@ public final class HttpLogger implements Interceptor {
       }
     }
     Log.debug(TAG, text.toString());
+  }
+
+  private static long contentLength(RequestBody body) {
+    try {
+      return body.contentLength();
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   private static String responseBodyText(Response response) {
