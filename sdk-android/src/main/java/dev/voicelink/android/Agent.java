@@ -7,6 +7,7 @@ import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.Clock;
+import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.entity.EntityWebApi;
@@ -75,6 +76,7 @@ public final class Agent {
     if (builder.httpClient != null) core.httpClient(builder.httpClient);
     if (builder.clock != null) core.clock(builder.clock);
     if (builder.scheduler != null) core.scheduler(builder.scheduler);
+    core.httpLogging(builder.httpLogging);
     VoiceLinkConfig voiceLink = core.build();
 
     EntityWebApi api = builder.entityWebApi;
@@ -224,6 +226,7 @@ public final class Agent {
     final Map<String, ResourceDefinition> definitions = new LinkedHashMap<>();
     @Nullable Clock clock;
     @Nullable Scheduler scheduler;
+    HttpLogLevel httpLogging = HttpLogLevel.NONE;
     int maxReconnectAttempts = 10;
     Random random = new SecureRandom();
 
@@ -275,6 +278,17 @@ public final class Agent {
     public Builder resourceDefinition(ResourceDefinition definition) {
       if (definition == null) throw new IllegalArgumentException("definition must not be null");
       definitions.put(definition.name().value(), definition);
+      return this;
+    }
+
+    /**
+     * Logs the agent's HTTP traffic and, at {@link HttpLogLevel#BODY}, its interaction frames
+     * through {@code VoiceLinkLog}, secrets redacted. Default {@link HttpLogLevel#NONE}; for
+     * development builds only.
+     */
+    public Builder httpLogging(HttpLogLevel level) {
+      if (level == null) throw new IllegalArgumentException("httpLogging must not be null");
+      this.httpLogging = level;
       return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.voicelink.core;
 
+import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.ServerDateInterceptor;
 import javax.annotation.Nullable;
 import okhttp3.HttpUrl;
@@ -32,10 +33,13 @@ public final class VoiceLinkConfig {
   private final @Nullable HttpUrl authUrl;
   private final @Nullable HttpUrl platformUrl;
   private final @Nullable HttpUrl baseUrl;
+  /** The app's client as given (null: none), so that newBuilder() does not stack our interceptors. */
+  private final @Nullable OkHttpClient appHttpClient;
   private final OkHttpClient httpClient;
   private final Clock deviceClock;
   private final SkewCorrectedClock correctedClock;
   private final Scheduler scheduler;
+  private final HttpLogLevel httpLogging;
 
   private VoiceLinkConfig(Builder builder) {
     this.authUrl = builder.authUrl;
@@ -46,10 +50,16 @@ public final class VoiceLinkConfig {
     this.scheduler = builder.scheduler != null
         ? builder.scheduler
         : Scheduler.system("voicelink-scheduler");
+    this.httpLogging = builder.httpLogging;
+    this.appHttpClient = builder.httpClient;
     OkHttpClient base = builder.httpClient != null ? builder.httpClient : new OkHttpClient();
-    this.httpClient = base.newBuilder()
-        .addNetworkInterceptor(new ServerDateInterceptor(correctedClock))
-        .build();
+    OkHttpClient.Builder derived = base.newBuilder()
+        .addNetworkInterceptor(new ServerDateInterceptor(correctedClock));
+    if (httpLogging != HttpLogLevel.NONE) {
+      // Last network interceptor: it logs what goes over the wire, after every header is set.
+      derived.addNetworkInterceptor(new HttpLogger(httpLogging));
+    }
+    this.httpClient = derived.build();
   }
 
   public static Builder builder() {
@@ -120,6 +130,11 @@ public final class VoiceLinkConfig {
     return scheduler;
   }
 
+  /** How much HTTP traffic is logged; {@link HttpLogLevel#NONE} unless set. */
+  public HttpLogLevel httpLogging() {
+    return httpLogging;
+  }
+
   private static HttpUrl require(@Nullable HttpUrl url, String setting, String method) {
     if (url == null) {
       throw new IllegalStateException(setting + " is not configured; set it with VoiceLinkConfig"
@@ -144,6 +159,7 @@ public final class VoiceLinkConfig {
     private @Nullable OkHttpClient httpClient;
     private Clock clock = Clock.system();
     private @Nullable Scheduler scheduler;
+    private HttpLogLevel httpLogging = HttpLogLevel.NONE;
 
     Builder() {
     }
@@ -152,9 +168,10 @@ public final class VoiceLinkConfig {
       this.authUrl = config.authUrl;
       this.platformUrl = config.platformUrl;
       this.baseUrl = config.baseUrl;
-      this.httpClient = config.httpClient;
+      this.httpClient = config.appHttpClient;
       this.clock = config.deviceClock;
       this.scheduler = config.scheduler;
+      this.httpLogging = config.httpLogging;
     }
 
     /** The authorization service address, e.g. {@code https://auth.example.com}. */
@@ -193,6 +210,18 @@ public final class VoiceLinkConfig {
     public Builder scheduler(Scheduler scheduler) {
       if (scheduler == null) throw new IllegalArgumentException("scheduler must not be null");
       this.scheduler = scheduler;
+      return this;
+    }
+
+    /**
+     * Logs the SDK's HTTP traffic through {@link VoiceLinkLog} (tag {@code http}, level {@code
+     * DEBUG}), secrets redacted; see {@link HttpLogLevel}. Default {@link HttpLogLevel#NONE}. Meant
+     * for development: {@link HttpLogLevel#BODY} writes personal data such as user codes, entity
+     * names and recognized text.
+     */
+    public Builder httpLogging(HttpLogLevel level) {
+      if (level == null) throw new IllegalArgumentException("httpLogging must not be null");
+      this.httpLogging = level;
       return this;
     }
 

@@ -5,8 +5,9 @@ import javax.annotation.Nullable;
 
 /**
  * The SDK's logging hook. By default the SDK logs through {@code java.util.logging} under logger
- * names starting with {@code dev.voicelink}; the Android module installs a sink that writes to {@code
- * android.util.Log}. An app may install its own sink to route SDK logs anywhere.
+ * names starting with {@code dev.voicelink}. An app may install its own sink to route SDK logs
+ * anywhere (on Android, one that writes to {@code android.util.Log}). HTTP traffic is logged only when
+ * {@link VoiceLinkConfig.Builder#httpLogging(HttpLogLevel)} asks for it.
  *
  * <p>The SDK never writes a secret (account key, tokens, client secret, device code) to a log: where
  * one must be identified it appears as a short fingerprint such as {@code ‹secret 1a2b3c4d›}.

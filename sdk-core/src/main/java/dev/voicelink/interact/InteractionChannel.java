@@ -5,11 +5,15 @@ import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.Cancellable;
+import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Scrub;
 import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -161,7 +165,7 @@ public final class InteractionChannel implements Closeable {
     synchronized (lock) {
       WebSocket open = requireConnectedLocked();
       int seq = nextSeq++;
-      open.send(writeHeader(seq, "text", text, 0, persParam));
+      send(open, writeHeader(seq, "text", text, 0, persParam));
       return seq;
     }
   }
@@ -181,12 +185,13 @@ public final class InteractionChannel implements Closeable {
     synchronized (lock) {
       WebSocket open = requireConnectedLocked();
       int seq = nextSeq++;
-      open.send(writeHeader(seq, "audio", null, sampleRate, persParam));
+      send(open, writeHeader(seq, "audio", null, sampleRate, persParam));
       for (int offset = 0; offset < audio.length; offset += AUDIO_FRAME_BYTES) {
         int count = Math.min(AUDIO_FRAME_BYTES, audio.length - offset);
+        if (logFrames()) Log.verbose(TAG, "frame --> binary, " + count + " bytes");
         open.send(ByteString.of(audio, offset, count));
       }
-      open.send(endMessage(seq));
+      send(open, endMessage(seq));
       return seq;
     }
   }
@@ -225,6 +230,17 @@ public final class InteractionChannel implements Closeable {
       socket = null;
     }
     if (toClose != null) toClose.close(NORMAL_CLOSURE, "closed by client");
+  }
+
+  private void send(WebSocket open, String frame) {
+    if (logFrames()) Log.verbose(TAG, "frame --> " + Scrub.json(frame, null, false));
+    open.send(frame);
+  }
+
+  /** Frames are logged with HTTP bodies, at the finest level. */
+  private boolean logFrames() {
+    return config.httpLogging() == HttpLogLevel.BODY
+        && Log.isLoggable(VoiceLinkLog.Level.VERBOSE, TAG);
   }
 
   private WebSocket requireConnectedLocked() {
@@ -269,6 +285,7 @@ public final class InteractionChannel implements Closeable {
         .build();
     synchronized (lock) {
       if (attemptGeneration != generation) return;
+      HttpLogger.logUpgrade(config.httpLogging(), request);
       socket = client.newWebSocket(request, new SocketListener(attemptGeneration, token));
     }
   }
@@ -311,7 +328,12 @@ public final class InteractionChannel implements Closeable {
       this.token = token;
     }
 
+    @Override public void onOpen(WebSocket webSocket, Response response) {
+      HttpLogger.logUpgradeResponse(config.httpLogging(), response);
+    }
+
     @Override public void onMessage(WebSocket webSocket, String text) {
+      if (logFrames()) Log.verbose(TAG, "frame <-- " + Scrub.json(text, null, false));
       try {
         handleMessage(text);
       } catch (IOException | RuntimeException e) {
@@ -363,6 +385,7 @@ public final class InteractionChannel implements Closeable {
     }
 
     @Override public void onFailure(WebSocket webSocket, Throwable t, @Nullable Response response) {
+      if (response != null) HttpLogger.logUpgradeResponse(config.httpLogging(), response);
       if (response != null && response.code() == 401) {
         boolean retryNow;
         synchronized (lock) {

@@ -13,7 +13,9 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.internal.Redact;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
@@ -46,6 +48,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -69,6 +72,7 @@ final class DemoCommand implements Callable<Integer> {
   private static final String SONG_REQUEST = "play blue lotus";
 
   @Spec CommandSpec spec;
+  @ParentCommand SpeakerCli cli;
 
   @Option(names = "--interactive",
       description = "Wait for a person to approve the device in a browser at the printed link.")
@@ -85,6 +89,11 @@ final class DemoCommand implements Callable<Integer> {
       description = "Where the device token is stored (default: a temporary file, deleted at exit).")
   File tokenFile;
 
+  @Option(names = "--verbose",
+      description = {"Also write every SDK log line and the HTTP traffic with bodies (secrets redacted)",
+          "to stderr."})
+  boolean verbose;
+
   private Output out;
   private int step;
 
@@ -96,6 +105,16 @@ final class DemoCommand implements Callable<Integer> {
       return ExitCodes.INVALID_INPUT;
     }
     quietLogs();
+    VoiceLinkLog.Sink previousSink = VoiceLinkLog.sink();
+    if (verbose) VoiceLinkLog.setSink(new StderrLog(spec.commandLine().getErr()));
+    try {
+      return runDemo();
+    } finally {
+      VoiceLinkLog.setSink(previousSink);
+    }
+  }
+
+  private int runDemo() throws Exception {
     AcceleratedTime time = new AcceleratedTime(speed);
     Console console = Console.defaults();
     // Whoever approves (a person, or the simulated tester on a busy machine) needs real time:
@@ -111,6 +130,7 @@ final class DemoCommand implements Callable<Integer> {
         .clock(ServerClock.scaled(speed))
         .build()
         .start()) {
+      if (cli != null) cli.embeddedServers.add(server);
       return new Session(server, time, tokens).run();
     } catch (DemoFailure failure) {
       out.record(fields("step", step, "status", "failed", "reason", failure.getMessage()),
@@ -137,6 +157,7 @@ final class DemoCommand implements Callable<Integer> {
           .baseUrl(server.baseUrl())
           .clock(time)
           .scheduler(time)
+          .httpLogging(verbose ? HttpLogLevel.BODY : HttpLogLevel.NONE)
           .build();
     }
 
@@ -154,8 +175,10 @@ final class DemoCommand implements Callable<Integer> {
       TokenManager cloudTokens = cloudToken();
       try (DemoChannel channel = new DemoChannel(config, deviceTokens)) {
         String uid = connect(channel);
-        UploadReceipt contacts = syncContacts(uid);
+        // Songs first: the demo waits for the contacts to take effect, and the songs, uploaded
+        // earlier, are then in effect too; the other way round they could miss by a moment.
         uploadSongs(cloudTokens);
+        UploadReceipt contacts = syncContacts(uid);
         checkAfterTenSeconds(contacts);
         waitUntilInEffect(contacts);
         interact(channel);

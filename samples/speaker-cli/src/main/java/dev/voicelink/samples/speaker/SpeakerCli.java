@@ -1,5 +1,6 @@
 package dev.voicelink.samples.speaker;
 
+import dev.voicelink.testing.ReferenceServer;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,8 @@ public final class SpeakerCli implements Runnable {
   Map<String, String> env = System.getenv();
   /** Whether stdout is a terminal (then login also draws the link as a QR code). */
   boolean terminal = System.console() != null;
+  /** The reference servers that {@code demo} started, so that tests can read their journals. */
+  final List<ReferenceServer> embeddedServers = new ArrayList<>();
 
   public static void main(String[] args) {
     System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));

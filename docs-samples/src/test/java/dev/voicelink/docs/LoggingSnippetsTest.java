@@ -1,0 +1,42 @@
+package dev.voicelink.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.core.HttpLogLevel;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkLog;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.ReferenceServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class LoggingSnippetsTest {
+  @AfterEach void restore() {
+    VoiceLinkLog.setSink(VoiceLinkLog.javaUtilLogging());
+  }
+
+  @Test void debugBuildsLogTrafficWithTheDeviceCodeRedacted() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+      VoiceLinkConfig config = LoggingSnippets.debugConfig(server.authUrl(), server.baseUrl(), true,
+          new PrintStream(bytes, true, "UTF-8"));
+      String deviceCode = DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID).build()
+          .requestCode(DefaultConsole.DEVICE_ID).deviceCode();
+
+      String logged = new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+      assertThat(config.httpLogging()).isEqualTo(HttpLogLevel.BODY);
+      assertThat(logged).contains("DEBUG http: --> POST " + server.authUrl() + "/oauth/ivs/device_code")
+          .contains("\"device_code\":\"‹secret ").doesNotContain(deviceCode);
+    }
+  }
+
+  @Test void releaseBuildsLogNoTraffic() {
+    VoiceLinkConfig config = LoggingSnippets.debugConfig("https://auth.example.com",
+        "https://api.example.com", false, System.out);
+    assertThat(config.httpLogging()).isEqualTo(HttpLogLevel.NONE);
+  }
+}

@@ -1,0 +1,212 @@
+package dev.voicelink.android;
+
+import static dev.voicelink.android.AgentConstants.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import android.os.Looper;
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.core.HttpLogLevel;
+import dev.voicelink.core.LogCapture;
+import dev.voicelink.core.ToStringSweep;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.testing.Console;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.LeakScan;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import dev.voicelink.testing.SimulatedTester;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import okio.ByteString;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.robolectric.RobolectricTestRunner;
+import org.robolectric.RuntimeEnvironment;
+import org.robolectric.annotation.LooperMode;
+import org.robolectric.shadow.api.Shadow;
+import org.robolectric.shadows.ShadowLog;
+import org.robolectric.shadows.ShadowLooper;
+
+/**
+ * The Agent's whole flow (device flow login, connect, sync, query, set params, writes, a reconnect,
+ * destroy) with every log level and HTTP logging at BODY: no secret the reference server knows or
+ * handed out appears in the SDK's log, logcat, the events (info and data), or the toString() of the
+ * public types of the Android module.
+ */
+@RunWith(RobolectricTestRunner.class)
+@LooperMode(LooperMode.Mode.PAUSED)
+public final class AgentLeakScanTest {
+  private final VirtualTime time = new VirtualTime();
+  private final List<AgentEvent> events = Collections.synchronizedList(new ArrayList<AgentEvent>());
+
+  @Test public void noSecretInLogsLogcatEventsOrToString() throws Exception {
+    ShadowLog.clear();
+    List<Object> objects = new ArrayList<>();
+    LeakScan scan;
+    String logText;
+    try (LogCapture log = LogCapture.install();
+        ReferenceServer server = ReferenceServer.builder().console(Console.defaults())
+            .recognizer((audio, rate) -> audio.length > 0 ? "call 老张" : "")
+            .clock(ServerClock.manual(time.wallMillis())).build().start()) {
+      // Login through the device flow, logged too.
+      VoiceLinkConfig auth = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time)
+          .scheduler(time).httpLogging(HttpLogLevel.BODY).build();
+      final DeviceAuthorizer authorizer = DeviceAuthorizer.builder(auth)
+          .clientId(DefaultConsole.CLIENT_ID).build();
+      final DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+      new SimulatedTester(server).approve(code.userCode());
+      final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+      Thread poller = new Thread(() -> outcome.set(authorizer.poll(code)));
+      poller.start();
+      for (int i = 0; i < 50 && outcome.get() == null; i++) {
+        time.advance(1, TimeUnit.SECONDS);
+        poller.join(100);
+      }
+      assertThat(outcome.get().kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+
+      EncryptedTokenStore store = new EncryptedTokenStore(RuntimeEnvironment.getApplication()
+          .getSharedPreferences("leak-scan", 0), new EncryptedTokenStoreTest.SoftwareAesKeys(),
+          "agent", new java.security.SecureRandom());
+      store.save(outcome.get().token());
+      String config = "{\"login\":{\"appid\":\"" + DefaultConsole.APPID + "\"},"
+          + "\"server\":{\"base_url\":\"" + server.baseUrl() + "\",\"auth_url\":\""
+          + server.authUrl() + "\"},\"auth\":{\"client_id\":\"" + DefaultConsole.CLIENT_ID + "\"},"
+          + "\"entity\":{\"namespace\":\"OS123\",\"account_key\":\"" + DefaultConsole.ACCOUNT_KEY
+          + "\"}}";
+      Agent agent = Agent.builder(RuntimeEnvironment.getApplication(), config, events::add)
+          .tokenStore(store)
+          .resourceDefinition(ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
+              .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
+          .clock(time).scheduler(time).httpLogging(HttpLogLevel.BODY)
+          .build();
+      List<AgentMessage> messages = new ArrayList<>();
+      time.awaitScheduled(1);
+      awaitEvent(EVENT_CONNECTED_TO_SERVER, 0);
+
+      String records = "{\"name\":\"张三\",\"alias\":\"小张|老张\"}";
+      messages.add(new AgentMessage(CMD_SYNC, SYNC_DATA_SCHEMA, 0, "{\"tag\":\"t1\"}",
+          ("{\"param\":{\"id_name\":\"uid\",\"id_value\":\"\",\"res_name\":\"OS123.contacts\"},"
+              + "\"data\":\"" + ByteString.encodeUtf8(records).base64() + "\"}")
+              .getBytes(StandardCharsets.UTF_8)));
+      agent.sendMessage(messages.get(0));
+      String sid = awaitEvent(EVENT_CMD_RETURN, 0).data().getString(KEY_SID);
+
+      int before = events.size();
+      int scheduled = time.scheduledCount();
+      messages.add(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+          "{\"sid\":\"" + sid + "\"}", null));
+      agent.sendMessage(messages.get(1));
+      time.awaitScheduled(scheduled + 1);
+      server.clock().advance(10, TimeUnit.SECONDS);
+      time.advance(10, TimeUnit.SECONDS);
+      awaitEvent(EVENT_CMD_RETURN, before);
+
+      server.clock().advance(5, TimeUnit.MINUTES);
+      time.advance(5, TimeUnit.MINUTES);
+      messages.add(new AgentMessage(CMD_SET_PARAMS, 0, 0,
+          "{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}", null));
+      messages.add(new AgentMessage(CMD_WRITE, 0, 0, "data_type=audio,sample_rate=16000",
+          new byte[3200]));
+      messages.add(new AgentMessage(CMD_WRITE, 0, 0, "data_type=text,pers_param={\"uid\":\"\"}",
+          "call 老张".getBytes(StandardCharsets.UTF_8)));
+      before = events.size();
+      agent.sendMessage(messages.get(2));
+      agent.sendMessage(messages.get(3));
+      awaitEvent(EVENT_RESULT, before);
+      before = events.size();
+      agent.sendMessage(messages.get(4));
+      assertThat(awaitEvent(EVENT_RESULT, before).info()).contains("张三");
+
+      before = events.size();
+      server.dropInteractionSessions();
+      awaitEvent(EVENT_SERVER_DISCONNECTED, before);
+      for (int i = 0; i < 300 && !seen(EVENT_CONNECTED_TO_SERVER, before); i++) {
+        time.advance(1, TimeUnit.SECONDS);
+        server.clock().advance(1, TimeUnit.SECONDS);
+        mainLooper().idle();
+        Thread.sleep(10);
+      }
+      assertThat(seen(EVENT_CONNECTED_TO_SERVER, before)).as("reconnected").isTrue();
+      Collections.addAll(objects, agent, agent.config(), store, outcome.get().token(), code);
+      objects.addAll(messages);
+      agent.destroy();
+      mainLooper().idle();
+
+      scan = LeakScan.of(server);
+      logText = log.text();
+    }
+
+    scan.scan("VoiceLinkLog", logText);
+    StringBuilder logcat = new StringBuilder();
+    for (ShadowLog.LogItem item : ShadowLog.getLogs()) {
+      logcat.append(item.type).append(' ').append(item.tag).append(' ').append(item.msg).append('\n');
+      if (item.throwable != null) ToStringSweep.scanThrowable(scan, "logcat", item.throwable);
+    }
+    scan.scan("logcat", logcat.toString());
+    synchronized (events) {
+      for (AgentEvent event : events) {
+        scan.scan("event info", event.info());
+        scan.scan("event data", event.data().toString());
+        for (String key : event.data().keySet()) scan.scan("event data", event.data().get(key) + "");
+        objects.add(event);
+      }
+    }
+    Map<String, String> noInstance = new LinkedHashMap<>();
+    TreeSet<String> missing = ToStringSweep.scan(scan,
+        ToStringSweep.classesOverridingToString(new File("target/classes")), objects, noInstance);
+    scan.assertNoLeak();
+
+    assertThat(missing).as("public types with their own toString() and no object in this run")
+        .isEmpty();
+    assertThat(scan.counts()).containsKeys("client_secret", "account_key", "device_code",
+        "access_token", "refresh_token", "sms_code", "x_checksum");
+    for (String expected : new String[] {"\"access_token\":\"‹secret ", "X-CheckSum: ‹secret ",
+        "(WebSocket upgrade)\nAuthorization: ‹secret ", "VERBOSE interact frame --> ",
+        "data=‹"}) {
+      assertThat(logText.contains(expected)).as("logged: " + expected).isTrue();
+    }
+    System.out.println("agent leak scan: " + scan.secretCount() + " secrets " + scan.counts() + ", "
+        + scan.totalScannedChars() + " characters scanned in " + scan.scannedChars().size()
+        + " places; " + events.size() + " events");
+  }
+
+  private boolean seen(int type, int from) {
+    synchronized (events) {
+      for (int j = from; j < events.size(); j++) {
+        if (events.get(j).eventType() == type) return true;
+      }
+    }
+    return false;
+  }
+
+  private AgentEvent awaitEvent(int type, int from) throws InterruptedException {
+    for (int i = 0; i < 500; i++) {
+      time.runDueTasks();
+      mainLooper().idle();
+      synchronized (events) {
+        for (int j = from; j < events.size(); j++) {
+          if (events.get(j).eventType() == type) return events.get(j);
+        }
+      }
+      Thread.sleep(10); // the worker and OkHttp threads are real
+    }
+    throw new AssertionError("no event " + type + " after #" + from);
+  }
+
+  private static ShadowLooper mainLooper() {
+    return Shadow.extract(Looper.getMainLooper());
+  }
+}

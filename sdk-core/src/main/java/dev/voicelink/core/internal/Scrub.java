@@ -1,0 +1,214 @@
+package dev.voicelink.core.internal;
+
+import com.squareup.moshi.JsonReader;
+import com.squareup.moshi.JsonWriter;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.annotation.Nullable;
+import okhttp3.HttpUrl;
+import okio.Buffer;
+import okio.BufferedSink;
+
+/**
+ * Takes the secrets out of text that is about to be logged: header values, query strings, form and
+ * JSON bodies. What counts as a secret is decided by name, so that a value never seen before is
+ * caught too.
+ */
+public final class Scrub {
+  static final String REDACTED = "‹redacted›";
+  /** Shorter values are shown as {@link #REDACTED}: a fingerprint of a 6-digit code is reversible. */
+  private static final int FINGERPRINT_MIN_LENGTH = 16;
+  private static final Pattern TEXT_SECRET = Pattern.compile(
+      "(?i)((?:access_token|refresh_token|id_token|client_secret|device_code|sms_code|account_?key"
+          + "|password)[\"']?\\s*[:=]\\s*[\"']?)([^\"'&\\s,;}<]+)");
+  private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]+");
+
+  private Scrub() {
+  }
+
+  /** Whether a header, form field, query parameter or JSON member of this name holds a secret. */
+  public static boolean isSecretName(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    return n.endsWith("token") || n.contains("secret") || n.contains("password")
+        || n.equals("device_code") || n.equals("sms_code") || n.equals("verification_code")
+        || n.replace("_", "").replace("-", "").equals("accountkey")
+        || n.equals("authorization") || n.equals("proxy-authorization")
+        || n.equals("cookie") || n.equals("set-cookie")
+        // The web API's signature: whoever has it can replay the request for 5 minutes.
+        || n.equals("x-checksum") || n.equals("x-nonce");
+  }
+
+  /** A secret value as it may be logged: a fingerprint when it is long enough, else nothing. */
+  public static String value(String secret) {
+    return secret.length() >= FINGERPRINT_MIN_LENGTH ? Redact.secret(secret) : REDACTED;
+  }
+
+  /** The value of a header as it may be logged. */
+  public static String header(String name, String value) {
+    return isSecretName(name) ? value(value) : value;
+  }
+
+  /** The address with the values of secret query parameters redacted. */
+  public static String url(HttpUrl url) {
+    if (url.querySize() == 0) return url.toString();
+    String text = url.toString();
+    StringBuilder out = new StringBuilder(text.substring(0, text.indexOf('?') + 1));
+    for (int i = 0; i < url.querySize(); i++) {
+      if (i > 0) out.append('&');
+      String name = url.queryParameterName(i);
+      String value = url.queryParameterValue(i);
+      out.append(name);
+      if (value != null) {
+        out.append('=').append(isSecretName(name) ? value(value) : value);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * A form body ({@code a=1&b=2}) with the values of secret fields redacted. {@code bulkField}, when
+   * given, names a field shown only by its length. A cut-off body ({@code truncated}) may end inside
+   * a value: a secret one is then redacted without a fingerprint.
+   */
+  public static String form(String body, @Nullable String bulkField, boolean truncated) {
+    StringBuilder out = new StringBuilder(body.length());
+    String[] pairs = body.split("&", -1);
+    for (int i = 0; i < pairs.length; i++) {
+      if (i > 0) out.append('&');
+      String pair = pairs[i];
+      int eq = pair.indexOf('=');
+      if (eq < 0) {
+        out.append(pair);
+        continue;
+      }
+      String name = decodeForm(pair.substring(0, eq));
+      String raw = pair.substring(eq + 1);
+      boolean last = i == pairs.length - 1;
+      out.append(pair, 0, eq + 1);
+      if (name.equals(bulkField)) {
+        out.append("‹").append(raw.length()).append(last && truncated ? "+" : "")
+            .append(" characters›");
+      } else if (isSecretName(name)) {
+        out.append(last && truncated ? REDACTED : value(decodeForm(raw)));
+      } else {
+        out.append(raw);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * A JSON text with the values of secret members redacted, compacted. {@code bulkField}, when given,
+   * names a member shown only by its size. Text after a point where the JSON ends early ({@code
+   * truncated}) or is not JSON is left out, with a note.
+   */
+  public static String json(String text, @Nullable String bulkField, boolean truncated) {
+    Buffer out = new Buffer();
+    JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
+    reader.setLenient(true);
+    JsonWriter writer = JsonWriter.of(out);
+    writer.setLenient(true);
+    writer.setSerializeNulls(true);
+    String note = "";
+    try {
+      copy(reader, writer, bulkField);
+    } catch (IOException | RuntimeException e) {
+      note = truncated || e instanceof EOFException ? "…" : "… (not JSON from here on; left out)";
+    }
+    return out.readUtf8() + note;
+  }
+
+  private static void copy(JsonReader reader, JsonWriter writer, @Nullable String bulkField)
+      throws IOException {
+    while (true) {
+      switch (reader.peek()) {
+        case BEGIN_OBJECT: reader.beginObject(); writer.beginObject(); break;
+        case END_OBJECT: reader.endObject(); writer.endObject(); break;
+        case BEGIN_ARRAY: reader.beginArray(); writer.beginArray(); break;
+        case END_ARRAY: reader.endArray(); writer.endArray(); break;
+        case NAME: {
+          String name = reader.nextName();
+          writer.name(name);
+          if (isSecretName(name)) {
+            writer.value(reader.peek() == JsonReader.Token.STRING
+                ? value(reader.nextString()) : skip(reader, REDACTED));
+          } else if (name.equals(bulkField)) {
+            writer.value(bulk(reader));
+          }
+          break;
+        }
+        case STRING: writer.value(reader.nextString()); break;
+        case NUMBER: {
+          String number = reader.nextString();
+          try (BufferedSink sink = writer.valueSink()) {
+            sink.writeUtf8(number);
+          }
+          break;
+        }
+        case BOOLEAN: writer.value(reader.nextBoolean()); break;
+        case NULL: writer.nullValue(); reader.nextNull(); break;
+        case END_DOCUMENT: return;
+        default: throw new IOException("unexpected " + reader.peek());
+      }
+    }
+  }
+
+  private static String bulk(JsonReader reader) throws IOException {
+    switch (reader.peek()) {
+      case STRING: return "‹" + reader.nextString().length() + " characters›";
+      case BEGIN_ARRAY: {
+        int items = 0;
+        reader.beginArray();
+        while (reader.hasNext()) {
+          reader.skipValue();
+          items++;
+        }
+        reader.endArray();
+        return "‹" + items + " records›";
+      }
+      default: return skip(reader, "‹left out›");
+    }
+  }
+
+  private static String skip(JsonReader reader, String shown) throws IOException {
+    reader.skipValue();
+    return shown;
+  }
+
+  /** Any other text: values after secret-looking names, and bearer credentials, are redacted. */
+  public static String text(String text) {
+    Matcher m = TEXT_SECRET.matcher(text);
+    String named = m.replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
+    return BEARER.matcher(named).replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
+  }
+
+  /** Percent-decoding of a form name or value; a malformed escape is kept as it is. */
+  private static String decodeForm(String encoded) {
+    Buffer out = new Buffer();
+    for (int i = 0; i < encoded.length(); i++) {
+      char c = encoded.charAt(i);
+      if (c == '+') {
+        out.writeByte(' ');
+      } else if (c == '%' && i + 2 < encoded.length() && hex(encoded.charAt(i + 1)) >= 0
+          && hex(encoded.charAt(i + 2)) >= 0) {
+        out.writeByte(hex(encoded.charAt(i + 1)) * 16 + hex(encoded.charAt(i + 2)));
+        i += 2;
+      } else {
+        int codePoint = encoded.codePointAt(i);
+        out.writeUtf8CodePoint(codePoint);
+        i += Character.charCount(codePoint) - 1;
+      }
+    }
+    return out.readUtf8();
+  }
+
+  private static int hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+}

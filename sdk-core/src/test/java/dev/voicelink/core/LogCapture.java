@@ -1,0 +1,61 @@
+package dev.voicelink.core;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * A {@link VoiceLinkLog.Sink} that keeps every line at every level, with the full stack trace (every
+ * cause's message) of each logged exception. Install with {@link #install()}, undo with {@link
+ * #close()}.
+ */
+public final class LogCapture implements VoiceLinkLog.Sink, AutoCloseable {
+  private final List<String> lines = new ArrayList<>();
+  private final VoiceLinkLog.Sink previous = VoiceLinkLog.sink();
+
+  public static LogCapture install() {
+    LogCapture capture = new LogCapture();
+    VoiceLinkLog.setSink(capture);
+    return capture;
+  }
+
+  @Override public boolean isLoggable(VoiceLinkLog.Level level, String tag) {
+    return true;
+  }
+
+  @Override public synchronized void log(VoiceLinkLog.Level level, String tag, String message,
+      @Nullable Throwable error) {
+    StringBuilder line = new StringBuilder(level + " " + tag + " " + message);
+    if (error != null) {
+      StringWriter trace = new StringWriter();
+      error.printStackTrace(new PrintWriter(trace));
+      line.append('\n').append(trace);
+    }
+    lines.add(line.toString());
+  }
+
+  public synchronized List<String> lines() {
+    return new ArrayList<>(lines);
+  }
+
+  /** The lines of {@code tag}, messages only. */
+  public synchronized List<String> messages(String tag) {
+    List<String> out = new ArrayList<>();
+    String prefix = " " + tag + " ";
+    for (String line : lines) {
+      int at = line.indexOf(prefix);
+      if (at >= 0 && at == line.indexOf(' ')) out.add(line.substring(at + prefix.length()));
+    }
+    return out;
+  }
+
+  public synchronized String text() {
+    return String.join("\n", lines);
+  }
+
+  @Override public void close() {
+    VoiceLinkLog.setSink(previous);
+  }
+}

@@ -1,0 +1,72 @@
+package dev.voicelink.core.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import okhttp3.HttpUrl;
+import org.junit.jupiter.api.Test;
+
+class ScrubTest {
+  private static final String TOKEN = "at_0123456789abcdef0123456789abcdef";
+
+  @Test void secretNames() {
+    assertThat(Scrub.isSecretName("access_token")).isTrue();
+    assertThat(Scrub.isSecretName("Refresh_Token")).isTrue();
+    assertThat(Scrub.isSecretName("client_secret")).isTrue();
+    assertThat(Scrub.isSecretName("device_code")).isTrue();
+    assertThat(Scrub.isSecretName("sms_code")).isTrue();
+    assertThat(Scrub.isSecretName("accountKey")).isTrue();
+    assertThat(Scrub.isSecretName("account_key")).isTrue();
+    assertThat(Scrub.isSecretName("X-CheckSum")).isTrue();
+    assertThat(Scrub.isSecretName("x-nonce")).isTrue();
+    assertThat(Scrub.isSecretName("Authorization")).isTrue();
+    assertThat(Scrub.isSecretName("token_type")).isFalse();
+    assertThat(Scrub.isSecretName("user_code")).isFalse();
+    assertThat(Scrub.isSecretName("code")).isFalse(); // the web API's result code
+    assertThat(Scrub.isSecretName("sid")).isFalse();
+    assertThat(Scrub.isSecretName("X-CurTime")).isFalse();
+  }
+
+  @Test void shortSecretsGetNoFingerprint() {
+    assertThat(Scrub.value("123456")).isEqualTo("‹redacted›");
+    assertThat(Scrub.value(TOKEN)).isEqualTo(Redact.secret(TOKEN));
+  }
+
+  @Test void jsonRedactsNestedAndNonStringSecretValues() {
+    assertThat(Scrub.json("{\"a\":[{\"refresh_token\":\"" + TOKEN + "\"}],\"password\":{\"x\":1},"
+        + "\"n\":1.5e3,\"ok\":true,\"none\":null}", null, false))
+        .isEqualTo("{\"a\":[{\"refresh_token\":\"" + Redact.secret(TOKEN) + "\"}],"
+            + "\"password\":\"‹redacted›\",\"n\":1.5e3,\"ok\":true,\"none\":null}");
+  }
+
+  @Test void truncatedJsonStopsAtTheCut() {
+    assertThat(Scrub.json("{\"sid\":\"psn1\",\"access_token\":\"at_0123", null, true))
+        .isEqualTo("{\"sid\":\"psn1\"…");
+  }
+
+  @Test void textThatIsNotJsonIsLeftOutAfterTheBreak() {
+    assertThat(Scrub.json("{\"sid\":\"psn1\" \"access_token\" " + TOKEN, null, false))
+        .isEqualTo("{\"sid\":\"psn1\"… (not JSON from here on; left out)");
+  }
+
+  @Test void bulkMembersShowOnlyTheirSize() {
+    assertThat(Scrub.json("{\"type\":\"user\",\"data\":[{\"name\":\"Zhang San\"},{\"name\":\"Li\"}]}",
+        "data", false)).isEqualTo("{\"type\":\"user\",\"data\":\"‹2 records›\"}");
+  }
+
+  @Test void formValuesAreDecodedBeforeTheirFingerprintIsTaken() {
+    assertThat(Scrub.form("refresh_token=a%2Bb%20c%E5%BC%A0&sms_code=123456&x=1", null, false))
+        .isEqualTo("refresh_token=" + Scrub.value("a+b c张") + "&sms_code=‹redacted›&x=1");
+    assertThat(Scrub.form("x=1&device_code=dc_0011223344556677", null, true))
+        .isEqualTo("x=1&device_code=‹redacted›");
+  }
+
+  @Test void plainTextLosesValuesAfterSecretNamesAndBearerCredentials() {
+    assertThat(Scrub.text("<p>refresh_token: " + TOKEN + "</p> Authorization: Bearer abc.def"))
+        .isEqualTo("<p>refresh_token: ‹redacted›</p> Authorization: Bearer ‹redacted›");
+  }
+
+  @Test void urlQuery() {
+    assertThat(Scrub.url(HttpUrl.get("http://h/p?a=1&client_secret=xyz&flag")))
+        .isEqualTo("http://h/p?a=1&client_secret=‹redacted›&flag");
+  }
+}
