@@ -6,20 +6,35 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A generated section of a committed Markdown page, between {@code <!-- name:begin -->} and {@code
  * <!-- name:end -->}. Every run writes the section to {@code target/reliability/}; the test then
  * requires the committed page to hold exactly that text, so the page cannot drift from the code.
  * {@code -Dreliability.write=true} rewrites the page instead.
+ *
+ * <p>Measured figures (times, counts that depend on scheduling) are written in italics, {@code
+ * _12.3 s_}, {@code _42_}: the comparison accepts any number there, so the page shows the figure of
+ * its last regeneration while everything else is checked exactly. Public for sdk-android's tests.
  */
-final class DocSection {
+public final class DocSection {
   static final File DOCS = new File("../docs");
+  private static final Pattern MEASURED = Pattern.compile("_\\d[\\d.,]*(?: ms| s| %)?_");
 
   private DocSection() {
   }
 
-  static void check(String page, String name, String generated) throws IOException {
+  /** A measured figure, shown in italics and compared as "some number". */
+  public static String measured(String figure) {
+    if (!MEASURED.matcher("_" + figure + "_").matches()) {
+      throw new IllegalArgumentException("not a measured figure: " + figure);
+    }
+    return "_" + figure + "_";
+  }
+
+  public static void check(String page, String name, String generated) throws IOException {
     File out = new File("target/reliability/" + name + ".md");
     out.getParentFile().mkdirs();
     Files.write(out.toPath(), generated.getBytes(StandardCharsets.UTF_8));
@@ -49,6 +64,23 @@ final class DocSection {
     assertThat(text.substring(from + begin.length(), to))
         .as("docs/%s section %s matches the run (target/reliability/%s.md); regenerate with"
             + " -Dreliability.write=true", page, name, name)
-        .isEqualTo(generated);
+        .isEqualTo(masked(text.substring(from + begin.length(), to), generated));
+  }
+
+  /**
+   * {@code generated} with each measured figure replaced by the committed page's figure at the same
+   * place, when the page has one: so only a change of the unmeasured text is a difference.
+   */
+  private static String masked(String committed, String generated) {
+    Matcher page = MEASURED.matcher(committed);
+    Matcher run = MEASURED.matcher(generated);
+    StringBuilder out = new StringBuilder();
+    int at = 0;
+    while (run.find()) {
+      out.append(generated, at, run.start());
+      out.append(page.find() ? page.group() : run.group());
+      at = run.end();
+    }
+    return out.append(generated.substring(at)).toString();
   }
 }
