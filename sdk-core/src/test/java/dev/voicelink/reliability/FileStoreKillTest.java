@@ -37,18 +37,10 @@ class FileStoreKillTest {
     }
     assertThat(leftovers).isEmpty();
 
-    String row = row("`FileTokenStore` (sdk-core): temporary file, fsync, rename", result);
+    String row = KillLoop.row("`FileTokenStore` (sdk-core): temporary file, fsync, rename", result);
     System.out.println("crash safety: " + row);
     if (KillLoop.isDefaultRun()) {
       DocSection.check("reliability.md", "crash-file-store", row);
     }
-  }
-
-  /** One row of the crash-safety table; the measured cells in italics. */
-  public static String row(String store, KillLoop.Result result) {
-    return "| " + store + " | " + result.kills + " | "
-        + DocSection.measured(String.valueOf(result.midWrite)) + " | " + result.losses + " | "
-        + DocSection.measured(String.format(java.util.Locale.ROOT, "%.1f s",
-            result.wallMillis / 1000.0)) + " |\n";
   }
 }

@@ -138,4 +138,12 @@ public final class KillLoop {
         new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
     return reader.readLine();
   }
+
+  /** One row of the crash-safety table; the measured cells in italics. */
+  public static String row(String store, KillLoop.Result result) {
+    return "| " + store + " | " + result.kills + " | "
+        + DocSection.measured(String.valueOf(result.midWrite)) + " | " + result.losses + " | "
+        + DocSection.measured(String.format(java.util.Locale.ROOT, "%.1f s",
+            result.wallMillis / 1000.0)) + " |\n";
+  }
 }
