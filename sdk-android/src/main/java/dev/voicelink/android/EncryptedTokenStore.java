@@ -5,7 +5,9 @@ import android.content.SharedPreferences;
 import android.os.Build;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenStore;
+import dev.voicelink.core.internal.AtomicFiles;
 import dev.voicelink.core.internal.Log;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.security.GeneralSecurityException;
@@ -16,11 +18,13 @@ import javax.annotation.Nullable;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
+import okio.BufferedSource;
 import okio.ByteString;
+import okio.Okio;
 
 /**
- * sdk-core's {@link TokenStore} on Android: the token record, encrypted with AES-256/GCM, in the
- * app's private {@link SharedPreferences}.
+ * sdk-core's {@link TokenStore} on Android: the token record, encrypted with AES-256/GCM, in a file
+ * of the app's private {@linkplain Context#getNoBackupFilesDir() no-backup directory}.
  *
  * <pre>{@code
  * EncryptedTokenStore store = EncryptedTokenStore.create(context);
@@ -30,7 +34,7 @@ import okio.ByteString;
  * <p><b>Keys.</b> On API 23 and later the AES key is generated inside the Android Keystore and never
  * leaves it. On API 21–22 the Keystore cannot hold AES keys: a random AES key is stored wrapped
  * (RSA/ECB/PKCS1Padding) with an RSA-2048 key pair generated in the Keystore ({@code
- * KeyPairGeneratorSpec}). Both protect the record against anyone who gets the preferences file
+ * KeyPairGeneratorSpec}). Both protect the record against anyone who gets the record file
  * without this device's Keystore: a copied or restored backup, a file read through another app's bug
  * or off a rooted device's storage dump. Neither protects against code running as this app.
  *
@@ -42,8 +46,15 @@ import okio.ByteString;
  * again. A Keystore that fails for a moment (its service restarting) is not that: {@code load} then
  * throws an {@link IOException} and keeps the data.
  *
- * <p><b>Backups.</b> Exclude the preferences file {@code dev.voicelink.tokens.<name>.xml} from backups
- * (see docs/android-token-store.md): a restored copy can never be decrypted anyway.
+ * <p><b>Crash safety.</b> {@link #save} writes a temporary file, forces it to the storage device and
+ * renames it over the record file (sdk-core's {@code FileTokenStore} does the same): a process killed
+ * at any moment leaves the old record or the new one, never a torn one that would read as
+ * undecryptable.
+ *
+ * <p><b>Backups.</b> The record file {@code no_backup/dev.voicelink.tokens.<name>} is never backed up.
+ * On API 21–22 the wrapped key lives in the preferences file {@code dev.voicelink.tokens.<name>.xml};
+ * exclude it from backups (see docs/android-token-store.md), though without this device's Keystore it
+ * is useless.
  *
  * <p>Thread-safe. {@code load}, {@code save} and {@code clear} do file and Keystore I/O: call them off
  * the main thread (a token manager does).
@@ -56,22 +67,23 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   static final String PREFS_PREFIX = "dev.voicelink.tokens.";
-  static final String RECORD = "record";
   private static final String TAG = "VoiceLinkTokens";
   private static final byte FORMAT = 1;
   private static final int IV_BYTES = 12;
   private static final int TAG_BITS = 128;
   private static final Charset UTF_8 = Charset.forName("UTF-8");
 
-  private final SharedPreferences prefs;
+  private static final long MAX_FILE_BYTES = 64 * 1024;
+
+  private final File file;
   private final KeyProvider keys;
   private final String name;
   private final SecureRandom random;
   private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean reauthorizationRequired;
 
-  EncryptedTokenStore(SharedPreferences prefs, KeyProvider keys, String name, SecureRandom random) {
-    this.prefs = prefs;
+  EncryptedTokenStore(File file, KeyProvider keys, String name, SecureRandom random) {
+    this.file = file;
     this.keys = keys;
     this.name = name;
     this.random = random;
@@ -84,8 +96,8 @@ public final class EncryptedTokenStore implements TokenStore {
 
   /**
    * The store {@code name} (letters, digits, {@code .}, {@code _}, {@code -}): one per credential.
-   * Its data is in the private preferences file {@code dev.voicelink.tokens.<name>} and its key under
-   * the Keystore alias {@code dev.voicelink.tokens.<name>}.
+   * Its record is in the file {@code dev.voicelink.tokens.<name>} of the app's no-backup directory and
+   * its key under the Keystore alias {@code dev.voicelink.tokens.<name>}.
    */
   public static EncryptedTokenStore create(Context context, String name) {
     if (context == null) throw new IllegalArgumentException("context must not be null");
@@ -96,8 +108,8 @@ public final class EncryptedTokenStore implements TokenStore {
     Context app = context.getApplicationContext() != null ? context.getApplicationContext() : context;
     String id = PREFS_PREFIX + name;
     SharedPreferences prefs = app.getSharedPreferences(id, Context.MODE_PRIVATE);
-    return new EncryptedTokenStore(prefs, keyProviderFor(Build.VERSION.SDK_INT, app, prefs, id),
-        name, new SecureRandom());
+    return new EncryptedTokenStore(new File(app.getNoBackupFilesDir(), id),
+        keyProviderFor(Build.VERSION.SDK_INT, app, prefs, id), name, new SecureRandom());
   }
 
   /** The Keystore AES key on API 23+, the RSA-wrapped key below. The 23+ class is not loaded on 21. */
@@ -130,7 +142,7 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   @Override public synchronized @Nullable TokenRecord load() throws IOException {
-    String stored = prefs.getString(RECORD, null);
+    String stored = read();
     if (stored == null) return null;
     ByteString blob = ByteString.decodeBase64(stored);
     if (blob == null || blob.size() < 1 + IV_BYTES + TAG_BITS / 8 || blob.getByte(0) != FORMAT) {
@@ -171,20 +183,28 @@ public final class EncryptedTokenStore implements TokenStore {
     } finally {
       Arrays.fill(plain, (byte) 0);
     }
-    // commit(), not apply(): the token manager hands out a rotated token only once it is durable.
-    if (!prefs.edit().putString(RECORD, blob).commit()) {
-      throw new IOException("cannot write the token record to the preferences " + PREFS_PREFIX
-          + name);
+    try {
+      AtomicFiles.replace(file, blob.getBytes(UTF_8));
+    } catch (IOException e) {
+      throw new IOException("cannot write the token record of store " + name + ": "
+          + e.getMessage(), e);
     }
     reauthorizationRequired = false;
   }
 
   @Override public synchronized void clear() throws IOException {
-    if (!prefs.edit().remove(RECORD).commit()) {
-      throw new IOException("cannot remove the token record from the preferences " + PREFS_PREFIX
-          + name);
+    if (file.exists() && !file.delete()) {
+      throw new IOException("cannot remove the token record of store " + name);
     }
     reauthorizationRequired = false;
+  }
+
+  private @Nullable String read() throws IOException {
+    if (!file.exists()) return null;
+    if (file.length() > MAX_FILE_BYTES) return "";
+    try (BufferedSource source = Okio.buffer(Okio.source(file))) {
+      return source.readUtf8();
+    }
   }
 
   private String encrypt(byte[] plain) throws IOException {
@@ -238,7 +258,9 @@ public final class EncryptedTokenStore implements TokenStore {
     String reason = "the stored device token of store " + name + " is lost: " + why
         + "; authorize the device again (DeviceAuthorizer, then TokenManager.setRecord)";
     Log.warn(TAG, reason, null);
-    prefs.edit().remove(RECORD).commit();
+    if (file.exists() && !file.delete()) {
+      Log.warn(TAG, "token store " + name + ": cannot delete its unreadable record", null);
+    }
     try {
       keys.deleteKey();
     } catch (GeneralSecurityException | RuntimeException e) {

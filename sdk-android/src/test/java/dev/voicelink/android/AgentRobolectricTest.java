@@ -100,9 +100,11 @@ public final class AgentRobolectricTest {
   }
 
   private Agent createAgent(boolean authorized) throws Exception {
-    EncryptedTokenStore store = new EncryptedTokenStore(RuntimeEnvironment.getApplication()
-        .getSharedPreferences("agent-test", 0), new EncryptedTokenStoreTest.SoftwareAesKeys(), "agent",
-        new java.security.SecureRandom());
+    java.io.File recordFile = new java.io.File(RuntimeEnvironment.getApplication()
+        .getNoBackupFilesDir(), "agent-test");
+    recordFile.delete();
+    EncryptedTokenStore store = new EncryptedTokenStore(recordFile,
+        new EncryptedTokenStoreTest.SoftwareAesKeys(), "agent", new java.security.SecureRandom());
     if (authorized) store.save(record);
     agent = Agent.builder(RuntimeEnvironment.getApplication(), configText(), new AgentListener() {
       @Override public void onEvent(AgentEvent event) {

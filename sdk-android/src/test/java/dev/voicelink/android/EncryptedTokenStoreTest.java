@@ -10,7 +10,10 @@ import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkConfig;
+import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -46,16 +49,29 @@ public final class EncryptedTokenStoreTest {
       .build();
 
   private SharedPreferences prefs;
+  private File recordFile;
   private final SoftwareAesKeys aesKeys = new SoftwareAesKeys();
   private final List<String> reasons = new ArrayList<>();
 
   @Before public void prefs() {
     prefs = RuntimeEnvironment.getApplication()
         .getSharedPreferences(EncryptedTokenStore.PREFS_PREFIX + "test", Context.MODE_PRIVATE);
+    recordFile = new File(RuntimeEnvironment.getApplication().getNoBackupFilesDir(),
+        EncryptedTokenStore.PREFS_PREFIX + "test");
+    recordFile.delete();
+  }
+
+  private @Nullable String blob() throws IOException {
+    return recordFile.exists()
+        ? new String(Files.readAllBytes(recordFile.toPath()), StandardCharsets.UTF_8) : null;
+  }
+
+  private void putBlob(String blob) throws IOException {
+    Files.write(recordFile.toPath(), blob.getBytes(StandardCharsets.UTF_8));
   }
 
   private EncryptedTokenStore store(KeyProvider keys) {
-    EncryptedTokenStore store = new EncryptedTokenStore(prefs, keys, "test", new SecureRandom());
+    EncryptedTokenStore store = new EncryptedTokenStore(recordFile, keys, "test", new SecureRandom());
     store.addListener(reasons::add);
     return store;
   }
@@ -66,7 +82,7 @@ public final class EncryptedTokenStoreTest {
 
     store.save(RECORD);
 
-    String blob = prefs.getString(EncryptedTokenStore.RECORD, null);
+    String blob = blob();
     assertThat(blob).isNotNull();
     String decoded = ByteString.decodeBase64(blob).string(java.nio.charset.StandardCharsets.ISO_8859_1);
     assertThat(decoded).doesNotContain("at-secret").doesNotContain("rt-secret")
@@ -80,9 +96,9 @@ public final class EncryptedTokenStoreTest {
   @Test public void eachSaveUsesAFreshIv() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
     store.save(RECORD);
-    String first = prefs.getString(EncryptedTokenStore.RECORD, null);
+    String first = blob();
     store.save(RECORD);
-    String second = prefs.getString(EncryptedTokenStore.RECORD, null);
+    String second = blob();
     assertThat(second).isNotEqualTo(first);
     assertThat(store.load()).isEqualTo(RECORD);
   }
@@ -97,10 +113,10 @@ public final class EncryptedTokenStoreTest {
   @Test public void tamperedDataMeansReauthorizationNotACrash() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
     store.save(RECORD);
-    byte[] blob = ByteString.decodeBase64(prefs.getString(EncryptedTokenStore.RECORD, null))
+    byte[] blob = ByteString.decodeBase64(blob())
         .toByteArray();
     blob[blob.length - 20] ^= 1;
-    prefs.edit().putString(EncryptedTokenStore.RECORD, ByteString.of(blob).base64()).commit();
+    putBlob(ByteString.of(blob).base64());
 
     assertThat(store.load()).isNull();
 
@@ -109,7 +125,7 @@ public final class EncryptedTokenStoreTest {
         + " decrypted (AEADBadTagException); authorize the device again (DeviceAuthorizer, then "
         + "TokenManager.setRecord)");
     // The bad blob and its key are gone; a new authorization saves and reads back normally.
-    assertThat(prefs.contains(EncryptedTokenStore.RECORD)).isFalse();
+    assertThat(recordFile.exists()).isFalse();
     assertThat(aesKeys.key).isNull();
     store.save(RECORD);
     assertThat(store.reauthorizationRequired()).isFalse();
@@ -118,7 +134,7 @@ public final class EncryptedTokenStoreTest {
 
   @Test public void garbageIsReauthorizationToo() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
-    prefs.edit().putString(EncryptedTokenStore.RECORD, "not base64 at all!").commit();
+    putBlob("not base64 at all!");
     assertThat(store.load()).isNull();
     assertThat(reasons).singleElement().asString()
         .contains("the stored record is not in this SDK's format");
@@ -133,7 +149,7 @@ public final class EncryptedTokenStoreTest {
 
     assertThat(store.reauthorizationRequired()).isTrue();
     assertThat(reasons).singleElement().asString().contains("its key is gone");
-    assertThat(prefs.contains(EncryptedTokenStore.RECORD)).isFalse();
+    assertThat(recordFile.exists()).isFalse();
   }
 
   @Test public void anotherKeyMeansReauthorization() throws Exception {
@@ -168,7 +184,7 @@ public final class EncryptedTokenStoreTest {
 
   @Test public void aRecordCopiedToAnotherStoreDoesNotDecrypt() throws Exception {
     store(aesKeys).save(RECORD);
-    EncryptedTokenStore other = new EncryptedTokenStore(prefs, aesKeys, "other", new SecureRandom());
+    EncryptedTokenStore other = new EncryptedTokenStore(recordFile, aesKeys, "other", new SecureRandom());
     assertThat(other.load()).isNull();
     assertThat(other.reauthorizationRequired()).isTrue();
   }

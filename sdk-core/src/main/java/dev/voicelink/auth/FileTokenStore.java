@@ -1,8 +1,8 @@
 package dev.voicelink.auth;
 
+import dev.voicelink.core.internal.AtomicFiles;
 import dev.voicelink.core.internal.Log;
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import javax.annotation.Nullable;
@@ -63,27 +63,10 @@ public final class FileTokenStore implements TokenStore {
   @Override public synchronized void save(TokenRecord record) throws IOException {
     if (record == null) throw new IllegalArgumentException("record must not be null");
     File target = file.getAbsoluteFile();
-    File dir = target.getParentFile();
-    if (dir != null && !dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) {
-      throw new IOException("cannot create the directory of the token file: " + dir);
-    }
-    File temp = new File(dir, target.getName() + ".tmp");
-    if (temp.exists() && !temp.delete()) {
-      throw new IOException("cannot remove the stale temporary file " + temp);
-    }
-    byte[] bytes = (record.toStorageJson() + "\n").getBytes(StandardCharsets.UTF_8);
-    FileOutputStream out = new FileOutputStream(temp);
     try {
-      ownerOnly(temp);
-      out.write(bytes);
-      out.flush();
-      out.getFD().sync();
-    } finally {
-      out.close();
-    }
-    if (!temp.renameTo(target)) {
-      temp.delete();
-      throw new IOException("cannot replace the token file " + target);
+      AtomicFiles.replace(target, (record.toStorageJson() + "\n").getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new IOException("cannot save the token file: " + e.getMessage(), e);
     }
     Log.debug("auth", "saved token record to " + target + ": " + record);
   }
@@ -92,16 +75,6 @@ public final class FileTokenStore implements TokenStore {
     if (file.exists() && !file.delete()) {
       throw new IOException("cannot delete the token file " + file);
     }
-  }
-
-  private static void ownerOnly(File file) {
-    // Each call returns false where the file system has no such permission bits (FAT on an SD card):
-    // then there is nothing better to do than to carry on.
-    file.setReadable(false, false);
-    file.setWritable(false, false);
-    file.setExecutable(false, false);
-    file.setReadable(true, true);
-    file.setWritable(true, true);
   }
 
   private TokenRecord decode(String text) throws CorruptTokenFileException {

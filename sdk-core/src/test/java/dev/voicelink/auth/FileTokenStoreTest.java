@@ -9,10 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,51 +89,5 @@ class FileTokenStoreTest {
     store.clear();
     assertThat(file).doesNotExist();
     assertThat(store.load()).isNull();
-  }
-
-  /**
-   * A child JVM rewrites the file as fast as it can and is killed at random moments: every load must
-   * find a whole record, never an older one than seen before, never nothing once one was written.
-   */
-  @Test void survivesAWriterKilledAtRandomMoments() throws Exception {
-    File file = new File(dir, "token.json");
-    Random random = new Random(20261121L);
-    String java = new File(System.getProperty("java.home"), "bin/java").getPath();
-    long lastSeen = -1;
-    int kills = 12;
-    for (int i = 0; i < kills; i++) {
-      ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-          FileTokenStoreWriter.class.getName(), file.getPath(), String.valueOf(lastSeen + 1))
-          .redirectErrorStream(true).redirectOutput(new File(dir, "writer.log"));
-      Process writer = builder.start();
-      // wait until the child has written at least one new record, then kill it a random moment later
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (number(new FileTokenStore(file).load()) <= lastSeen
-          && System.nanoTime() < deadline && writer.isAlive()) {
-        Thread.sleep(5);
-      }
-      Thread.sleep(random.nextInt(150));
-      writer.destroyForcibly();
-      assertThat(writer.waitFor(10, TimeUnit.SECONDS)).isTrue();
-
-      TokenRecord loaded = new FileTokenStore(file).load();
-      assertThat(loaded).isNotNull();
-      long n = number(loaded);
-      assertThat(loaded).isEqualTo(FileTokenStoreWriter.recordNumber(n));
-      assertThat(n).as("each writer saved at least one new record before it was killed")
-          .isGreaterThan(lastSeen);
-      lastSeen = n;
-    }
-    List<String> leftovers = new ArrayList<>();
-    for (String name : dir.list()) {
-      if (!name.equals("token.json") && !name.equals("token.json.tmp") && !name.equals("writer.log")) {
-        leftovers.add(name);
-      }
-    }
-    assertThat(leftovers).isEmpty();
-  }
-
-  private static long number(TokenRecord record) {
-    return record == null ? -1 : Long.parseLong(record.accessToken().substring("at-".length()));
   }
 }

@@ -2,12 +2,16 @@ package dev.voicelink.auth;
 
 import java.io.File;
 
-/** Child process of {@link FileTokenStoreTest}: saves records 0, 1, 2, ... until it is killed. */
+/**
+ * Child process of the crash-safety test: saves records {@code first, first + 1, ...} until it is
+ * killed, and says {@code saved <first>} once the first save returned.
+ */
 public final class FileTokenStoreWriter {
   private FileTokenStoreWriter() {
   }
 
-  static TokenRecord recordNumber(long n) {
+  /** Record {@code n}: its fields and its length vary with n, so a torn write cannot pass for one. */
+  public static TokenRecord recordNumber(long n) {
     return TokenRecord.builder()
         .grant(n % 2 == 0 ? TokenRecord.Grant.DEVICE : TokenRecord.Grant.CLOUD)
         .clientId("client-" + n)
@@ -19,7 +23,19 @@ public final class FileTokenStoreWriter {
         .build();
   }
 
-  // Records of varying length, so that a torn write could not pass for a whole one.
+  /**
+   * The number of {@code record}; throws unless it is exactly a record {@link #recordNumber} makes,
+   * -1 for none.
+   */
+  public static long numberOf(TokenRecord record) {
+    if (record == null) return -1;
+    long n = Long.parseLong(record.accessToken().substring("at-".length()));
+    if (!record.equals(recordNumber(n))) {
+      throw new AssertionError("record " + n + " differs from the one saved: " + record);
+    }
+    return n;
+  }
+
   private static String repeat(long n) {
     StringBuilder result = new StringBuilder();
     for (long i = 0; i < n % 500; i++) result.append('x');
@@ -28,7 +44,11 @@ public final class FileTokenStoreWriter {
 
   public static void main(String[] args) throws Exception {
     FileTokenStore store = new FileTokenStore(new File(args[0]));
-    for (long n = Long.parseLong(args[1]); ; n++) {
+    long first = Long.parseLong(args[1]);
+    store.save(recordNumber(first));
+    System.out.println("saved " + first);
+    System.out.flush();
+    for (long n = first + 1; ; n++) {
       store.save(recordNumber(n));
     }
   }

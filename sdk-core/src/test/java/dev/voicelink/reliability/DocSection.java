@@ -6,6 +6,8 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A generated section of a committed Markdown page, between {@code <!-- name:begin -->} and {@code
@@ -13,12 +15,26 @@ import java.nio.file.Files;
  * requires the committed page to hold exactly that text, so the page cannot drift from the code.
  * {@code -Dreliability.write=true} rewrites the page instead.
  *
+ * <p>Measured figures (times, counts that depend on scheduling) are written in italics, {@code
+ * _12.3 s_}, {@code _42_}, by {@link #measured}: the comparison accepts any number there, so the page
+ * shows the figure of its last regeneration while everything else is checked exactly.
+ *
  * <p>Shared with the other modules' tests through sdk-core's test-jar, so that every module publishes
  * its figures into the same pages the same way. Not thread-safe: call it once per section, at the end
  * of a test class.
  */
 public final class DocSection {
+  private static final Pattern MEASURED = Pattern.compile("_\\d[\\d.,]*(?: ms| s| %| MiB)?_");
+
   private DocSection() {
+  }
+
+  /** A measured figure, shown in italics and compared as "some number". */
+  public static String measured(String figure) {
+    if (!MEASURED.matcher("_" + figure + "_").matches()) {
+      throw new IllegalArgumentException("not a measured figure: " + figure);
+    }
+    return "_" + figure + "_";
   }
 
   /**
@@ -39,25 +55,6 @@ public final class DocSection {
 
   /** Checks (or, with {@code -Dreliability.write=true}, writes) section {@code name} of {@code page}. */
   public static void check(String page, String name, String generated) throws IOException {
-    check(page, name, generated, false);
-  }
-
-  /**
-   * Like {@link #check(String, String, String)} for measured figures (counts, times, heap) that differ
-   * from run to run: the committed section shows the run that wrote it, and later runs must match it
-   * in everything but the numbers. Each run asserts its own figures against its bounds.
-   */
-  public static void checkIgnoringNumbers(String page, String name, String generated)
-      throws IOException {
-    check(page, name, generated, true);
-  }
-
-  private static String numbersMasked(String text) {
-    return text.replaceAll("\\d+(\\.\\d+)?", "#");
-  }
-
-  private static void check(String page, String name, String generated, boolean ignoreNumbers)
-      throws IOException {
     File out = new File("target/reliability/" + name + ".md");
     out.getParentFile().mkdirs();
     Files.write(out.toPath(), generated.getBytes(StandardCharsets.UTF_8));
@@ -85,10 +82,27 @@ public final class DocSection {
         + " -Dreliability.write=true", page, name).isGreaterThanOrEqualTo(0);
     assertThat(to).as("docs/%s closes the %s section", page, name).isGreaterThan(from);
     String committed = text.substring(from + begin.length(), to);
-    assertThat(ignoreNumbers ? numbersMasked(committed) : committed)
+    assertThat(committed)
         .as("docs/%s section %s matches the run (target/reliability/%s.md); regenerate with"
             + " -Dreliability.write=true", page, name, name)
-        .isEqualTo(ignoreNumbers ? numbersMasked(generated) : generated);
+        .isEqualTo(masked(committed, generated));
+  }
+
+  /**
+   * {@code generated} with each measured figure replaced by the committed page's figure at the same
+   * place, when the page has one: so only a change of the unmeasured text is a difference.
+   */
+  private static String masked(String committed, String generated) {
+    Matcher page = MEASURED.matcher(committed);
+    Matcher run = MEASURED.matcher(generated);
+    StringBuilder out = new StringBuilder();
+    int at = 0;
+    while (run.find()) {
+      out.append(generated, at, run.start());
+      out.append(page.find() ? page.group() : run.group());
+      at = run.end();
+    }
+    return out.append(generated.substring(at)).toString();
   }
 
   /** A Markdown table cell: pipes escaped, control characters, BOM and U+FFFD shown as U+XXXX. */

@@ -1,0 +1,57 @@
+package dev.voicelink.core.internal;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+
+/**
+ * Replacing a small file so that a crash at any moment leaves the old content or the new one: a
+ * sibling temporary file, written, forced to the device, renamed over the target (atomic within a
+ * directory on POSIX file systems). Shared by the file token store and the Android token store.
+ */
+public final class AtomicFiles {
+  private AtomicFiles() {
+  }
+
+  /** The temporary file that {@link #replace} writes next to {@code target}. */
+  public static File temporaryFileOf(File target) {
+    File absolute = target.getAbsoluteFile();
+    return new File(absolute.getParentFile(), absolute.getName() + ".tmp");
+  }
+
+  /** Replaces the content of {@code target} with {@code bytes}; the file is its owner's only. */
+  public static void replace(File target, byte[] bytes) throws IOException {
+    File absolute = target.getAbsoluteFile();
+    File dir = absolute.getParentFile();
+    if (dir != null && !dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) {
+      throw new IOException("cannot create the directory of " + absolute);
+    }
+    File temp = temporaryFileOf(absolute);
+    if (temp.exists() && !temp.delete()) {
+      throw new IOException("cannot remove the stale temporary file " + temp);
+    }
+    FileOutputStream out = new FileOutputStream(temp);
+    try {
+      ownerOnly(temp);
+      out.write(bytes);
+      out.flush();
+      out.getFD().sync();
+    } finally {
+      out.close();
+    }
+    if (!temp.renameTo(absolute)) {
+      temp.delete();
+      throw new IOException("cannot replace " + absolute);
+    }
+  }
+
+  private static void ownerOnly(File file) {
+    // Each call returns false where the file system has no such permission bits (FAT on an SD card):
+    // then there is nothing better to do than to carry on.
+    file.setReadable(false, false);
+    file.setWritable(false, false);
+    file.setExecutable(false, false);
+    file.setReadable(true, true);
+    file.setWritable(true, true);
+  }
+}
