@@ -77,9 +77,11 @@ public final class AgentLeakScanTest {
       }
       assertThat(outcome.get().kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
 
-      EncryptedTokenStore store = new EncryptedTokenStore(RuntimeEnvironment.getApplication()
-          .getSharedPreferences("leak-scan", 0), new EncryptedTokenStoreTest.SoftwareAesKeys(),
-          "agent", new java.security.SecureRandom());
+      java.io.File recordFile = new java.io.File(RuntimeEnvironment.getApplication()
+          .getNoBackupFilesDir(), "leak-scan");
+      recordFile.delete();
+      EncryptedTokenStore store = new EncryptedTokenStore(recordFile,
+          new EncryptedTokenStoreTest.SoftwareAesKeys(), "agent", new java.security.SecureRandom());
       store.save(outcome.get().token());
       String config = "{\"login\":{\"appid\":\"" + DefaultConsole.APPID + "\"},"
           + "\"server\":{\"base_url\":\"" + server.baseUrl() + "\",\"auth_url\":\""
