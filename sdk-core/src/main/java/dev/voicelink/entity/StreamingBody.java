@@ -4,28 +4,26 @@ import java.io.IOException;
 import javax.annotation.Nullable;
 import okhttp3.MediaType;
 import okhttp3.RequestBody;
-import okio.Buffer;
 import okio.BufferedSink;
 import okio.ByteString;
-import okio.Okio;
-import okio.Sink;
-import okio.Timeout;
 
 /**
  * A request body whose records are read, checked and encoded while it is written, so that a large
  * resource never sits in memory. It is built by a first full pass that checks every record and
- * measures the body: a bad record fails before any request starts, and the body has an exact length.
- * It can be written again (a retried request reads the source again).
+ * measures the body without encoding it: a bad record fails before any request starts, and the body
+ * has an exact length. It can be written again (a retried request reads the source again).
  */
 final class StreamingBody extends RequestBody {
   enum Encoding {
     /** Base64 of the resource text, escaped as the value of a form field. */
     FORM_BASE64,
+    /** Base64 of the resource text. */
+    BASE64,
     /** The records as the elements of a JSON array. */
     JSON_ARRAY
   }
 
-  private final MediaType contentType;
+  private final @Nullable MediaType contentType;
   private final ByteString prefix;
   private final Records records;
   private final RecordSource source;
@@ -33,23 +31,19 @@ final class StreamingBody extends RequestBody {
   private final Encoding encoding;
   private final long contentLength;
 
-  private StreamingBody(MediaType contentType, ByteString prefix, Records records, RecordSource source,
-      ByteString suffix, Encoding encoding) throws IOException {
+  private StreamingBody(@Nullable MediaType contentType, ByteString prefix, Records records,
+      RecordSource source, ByteString suffix, Encoding encoding) throws IOException {
     this.contentType = contentType;
     this.prefix = prefix;
     this.records = records;
     this.source = source;
     this.suffix = suffix;
     this.encoding = encoding;
-    CountingSink counter = new CountingSink();
-    BufferedSink sink = Okio.buffer(counter);
-    write(sink);
-    sink.flush();
-    this.contentLength = counter.count;
+    this.contentLength = prefix.size() + encode(null) + suffix.size();
   }
 
   /** Checks every record (throwing {@link InvalidResourceException}) and measures the body. */
-  static StreamingBody create(MediaType contentType, ByteString prefix, Records records,
+  static StreamingBody create(@Nullable MediaType contentType, ByteString prefix, Records records,
       RecordSource source, ByteString suffix, Encoding encoding) throws IOException {
     return new StreamingBody(contentType, prefix, records, source, suffix, encoding);
   }
@@ -63,37 +57,41 @@ final class StreamingBody extends RequestBody {
   }
 
   @Override public void writeTo(BufferedSink sink) throws IOException {
-    write(sink);
-  }
-
-  private void write(BufferedSink sink) throws IOException {
     sink.write(prefix);
-    if (encoding == Encoding.FORM_BASE64) {
-      Records.Base64Writer writer = new Records.Base64Writer(sink, true);
-      records.forEach(source, writer);
-      writer.finish();
-    } else {
-      records.forEach(source, new Records.ArrayWriter(sink));
-    }
+    encode(sink);
     sink.write(suffix);
   }
 
-  private static final class CountingSink implements Sink {
-    long count;
+  /** One pass over the records: writes them to {@code sink}, or only counts when it is null. */
+  private long encode(@Nullable BufferedSink sink) throws IOException {
+    if (encoding == Encoding.JSON_ARRAY) {
+      ArrayWriter writer = new ArrayWriter(sink);
+      records.forEach(source, writer);
+      return writer.length;
+    }
+    Base64Encoder writer = new Base64Encoder(sink, encoding == Encoding.FORM_BASE64);
+    records.forEach(source, writer);
+    return writer.finish();
+  }
 
-    @Override public void write(Buffer source, long byteCount) throws IOException {
-      source.skip(byteCount);
-      count += byteCount;
+  /** Writes records as the elements of a JSON array (without the brackets), or counts them. */
+  private static final class ArrayWriter implements Records.LineSink {
+    private final @Nullable BufferedSink out;
+    private boolean first = true;
+    long length;
+
+    ArrayWriter(@Nullable BufferedSink out) {
+      this.out = out;
     }
 
-    @Override public void flush() {
-    }
-
-    @Override public Timeout timeout() {
-      return Timeout.NONE;
-    }
-
-    @Override public void close() {
+    @Override public void line(byte[] utf8, int count) throws IOException {
+      if (!first) {
+        if (out != null) out.writeByte(',');
+        length++;
+      }
+      first = false;
+      if (out != null) out.write(utf8, 0, count);
+      length += count;
     }
   }
 }
