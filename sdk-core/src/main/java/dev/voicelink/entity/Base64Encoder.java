@@ -20,12 +20,16 @@ final class Base64Encoder implements Records.LineSink {
   private static final byte[] NEWLINE = {'\n'};
   /** For each 12 bits: how many of its two sextets are 62 or 63 ({@code +} or {@code /}). */
   private static final byte[] SPECIAL = new byte[4096];
+  /** For each 12 bits: its two Base64 characters, plus {@code ESCAPE} if either needs escaping. */
+  private static final int[] PAIRS = new int[4096];
+  private static final int ESCAPE = 0x10000;
 
   static {
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (int i = 0; i < 64; i++) ALPHABET[i] = (byte) alphabet.charAt(i);
     for (int i = 0; i < 4096; i++) {
       SPECIAL[i] = (byte) (((i >>> 6) >= 62 ? 1 : 0) + ((i & 63) >= 62 ? 1 : 0));
+      PAIRS[i] = (ALPHABET[i >>> 6] << 8) | ALPHABET[i & 63] | (SPECIAL[i] != 0 ? ESCAPE : 0);
     }
   }
 
@@ -94,7 +98,8 @@ final class Base64Encoder implements Records.LineSink {
       return;
     }
     byte[] b = buffer;
-    byte[] alphabet = ALPHABET;
+    int[] pairs = PAIRS;
+    int escape = formEscape ? ESCAPE : 0;
     while (groups > 0) {
       int room = (b.length - position) / 12;
       if (room == 0) {
@@ -106,16 +111,18 @@ final class Base64Encoder implements Records.LineSink {
       int p = position;
       for (int end = offset + 3 * n; offset < end; offset += 3) {
         int g = (in[offset] & 0xff) << 16 | (in[offset + 1] & 0xff) << 8 | (in[offset + 2] & 0xff);
-        if (formEscape && (SPECIAL[g >>> 12] | SPECIAL[g & 0xfff]) != 0) {
+        int high = pairs[g >>> 12];
+        int low = pairs[g & 0xfff];
+        if (((high | low) & escape) != 0) {
           p = escaped(b, p, g >>> 18);
           p = escaped(b, p, (g >>> 12) & 63);
           p = escaped(b, p, (g >>> 6) & 63);
           p = escaped(b, p, g & 63);
         } else {
-          b[p] = alphabet[g >>> 18];
-          b[p + 1] = alphabet[(g >>> 12) & 63];
-          b[p + 2] = alphabet[(g >>> 6) & 63];
-          b[p + 3] = alphabet[g & 63];
+          b[p] = (byte) (high >>> 8);
+          b[p + 1] = (byte) high;
+          b[p + 2] = (byte) (low >>> 8);
+          b[p + 3] = (byte) low;
           p += 4;
         }
       }

@@ -52,6 +52,7 @@ final class Records {
     int count = 0;
     boolean[] seen = new boolean[fields.size()];
     Utf8Line line = new Utf8Line();
+    KeyCache keys = new KeyCache();
     try (RecordSource.Cursor cursor = source.open()) {
       for (Object record; (record = cursor.next()) != null; ) {
         count++;
@@ -63,11 +64,14 @@ final class Records {
         } else {
           @SuppressWarnings("unchecked") // RecordSource.of takes only maps of strings
           Map<String, String> map = (Map<String, String>) record;
-          if (!line.appendJsonObject(map)) {
-            // A null key: Moshi refuses it, in its own words, as it always has.
-            line.appendUtf8(moshiJson(map));
+          if (!quickJson(map, line, keys, seen)) {
+            line.clear();
+            if (!line.appendJsonObject(map)) {
+              // A null key: Moshi refuses it, in its own words, as it always has.
+              line.appendUtf8(moshiJson(map));
+            }
+            check(map, cursor, count, seen);
           }
-          check(map, cursor, count, seen);
         }
         textBytes += (count > 1 ? 1 : 0) + line.length;
         if (textBytes > maxBytes) {
@@ -96,6 +100,69 @@ final class Records {
     writer.flush();
     return buffer.readUtf8();
   }
+
+  /**
+   * The JSON text of keys seen at each position of a record, by identity: records built in a loop
+   * share their key strings, so each key is escaped and looked up among the fields once per upload.
+   */
+  private static final class KeyCache {
+    static final int SIZE = 16;
+    final String[] keys = new String[SIZE];
+    /** {@code "key":} as UTF-8. */
+    final byte[][] json = new byte[SIZE][];
+    final int[] fieldIndex = new int[SIZE];
+  }
+
+  /**
+   * Writes a good record's JSON text and checks it in one walk over the map. Returns false when the
+   * record is not certainly good (a null key or value of a field, an empty main field, a field
+   * missing): the caller then writes and checks it the long way, which words the error.
+   */
+  private boolean quickJson(Map<String, String> record, Utf8Line line, KeyCache cache,
+      boolean[] seen) {
+    Arrays.fill(seen, false);
+    line.appendByte('{');
+    int position = 0;
+    for (Map.Entry<String, String> field : record.entrySet()) {
+      String key = field.getKey();
+      String value = field.getValue();
+      if (key == null) return false;
+      if (position > 0) line.appendByte(',');
+      int index;
+      if (position < KeyCache.SIZE && cache.keys[position] == key) {
+        line.append(cache.json[position]);
+        index = cache.fieldIndex[position];
+      } else {
+        int start = line.length;
+        line.appendJsonString(key);
+        line.appendByte(':');
+        index = fields.indexOf(key);
+        if (position < KeyCache.SIZE) {
+          cache.keys[position] = key;
+          cache.json[position] = Arrays.copyOfRange(line.bytes, start, line.length);
+          cache.fieldIndex[position] = index;
+        }
+      }
+      position++;
+      if (value == null) {
+        if (index >= 0) return false;
+        line.append(NULL);
+        continue;
+      }
+      if (index >= 0) {
+        if (index == 0 && hasMainField && value.isEmpty()) return false;
+        seen[index] = true;
+      }
+      line.appendJsonString(value);
+    }
+    line.appendByte('}');
+    for (boolean found : seen) {
+      if (!found) return false;
+    }
+    return true;
+  }
+
+  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
 
   /**
    * Checks a record given as a map, with the result and messages the check of its JSON text gives:
@@ -195,7 +262,8 @@ final class Records {
     return -1;
   }
 
-  private void check(String line, RecordSource.Cursor cursor, int number, boolean[] seen)
+  /** The full check of a line of text, with Moshi's reader. */
+  void check(String line, RecordSource.Cursor cursor, int number, boolean[] seen)
       throws IOException {
     Arrays.fill(seen, false);
     if (line.startsWith("\uFEFF")) {

@@ -15,6 +15,13 @@ final class Utf8Line {
     '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
   };
 
+  /** Printable ASCII that a JSON string holds as is: no quote, no backslash. */
+  private static final boolean[] PLAIN = new boolean[128];
+
+  static {
+    for (int c = 0x20; c < 0x80; c++) PLAIN[c] = c != '"' && c != '\\';
+  }
+
   byte[] bytes = new byte[256];
   int length;
   /** The chars of the string being written: a loop over an array is faster than charAt. */
@@ -37,6 +44,17 @@ final class Utf8Line {
     if (chars.length < n) chars = new char[Math.max(n, 2 * chars.length)];
     text.getChars(0, n, chars, 0);
     return chars;
+  }
+
+  void appendByte(int b) {
+    require(1);
+    bytes[length++] = (byte) b;
+  }
+
+  void append(byte[] source) {
+    require(source.length);
+    System.arraycopy(source, 0, bytes, length, source.length);
+    length += source.length;
   }
 
   /** Appends {@code text} as okio's {@code writeUtf8} would. */
@@ -109,7 +127,7 @@ final class Utf8Line {
     for (int i = 0; i < n; i++) {
       char c = cs[i];
       if (c < 0x80) {
-        if (c >= 0x20 && c != '"' && c != '\\') {
+        if (PLAIN[c]) {
           b[p++] = (byte) c;
           continue;
         }
