@@ -4,6 +4,7 @@ import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceEncoder;
+import dev.voicelink.entity.UploadBodies;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
 import dev.voicelink.entity.WebApiException;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
+import okhttp3.RequestBody;
 import okhttp3.Response;
 import okio.BufferedSink;
 import okio.ByteString;
@@ -32,19 +34,23 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Resource encoding, records to the bytes of the upload's form body, three ways on the same records:
+ * Resource encoding, records to the bytes of the upload's form body, on the same records:
  *
  * <ul>
  *   <li>{@code floorBase64}: okio's Base64 of the resource text's bytes, prepared in advance. Nothing
  *       can encode faster; the SDK's target is half of it.
- *   <li>{@code byHand}: one String, getBytes, Base64 to a String, a FormBody, sent.
- *   <li>{@code sdkUpload}: {@link EntityWebApi#uploadResource} as an app calls it (records checked,
- *       body measured, then streamed).
- *   <li>{@code sdkBase64}: {@link ResourceEncoder#writeBase64}, the encoder alone.
+ *   <li>{@code byHandEncoding}: one String, getBytes, Base64 to a String, a FormBody, written to a
+ *       discarding sink.
+ *   <li>{@code sdkEncoding}: the form body {@link EntityWebApi#uploadResource} sends, built from the
+ *       records (checked and measured) and written to the same kind of sink.
+ *   <li>{@code byHand} and {@code sdkUpload}: the same two, each sent as a whole HTTP call (the SDK's
+ *       with its signing interceptor) through {@link Workloads#discardingTransport()}, which reads the
+ *       body fully.
+ *   <li>{@code sdkBase64}: {@link ResourceEncoder#writeBase64}, the plain Base64 alone.
  * </ul>
  *
- * Sent bodies go through {@link Workloads#discardingTransport()}, which reads them fully. Throughput is
- * operations per second; MB/s is that times the resource text's size ({@link #textBytes}).
+ * Throughput is operations per second; MB/s is that times the resource text's size ({@link
+ * #textBytes}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -101,6 +107,25 @@ public class EncodingBenchmark {
     try (Response response = transport.newCall(post).execute()) {
       return response.code();
     }
+  }
+
+  @Benchmark
+  public BufferedSink byHandEncoding() throws IOException {
+    RequestBody body =
+        Workloads.byHandForm(DefaultConsole.APPID, DefaultConsole.CONTACTS, persParam, records);
+    BufferedSink sink = Okio.buffer(Okio.blackhole());
+    body.writeTo(sink);
+    sink.flush();
+    return sink;
+  }
+
+  @Benchmark
+  public BufferedSink sdkEncoding() throws IOException {
+    RequestBody body = UploadBodies.of(webApi, request);
+    BufferedSink sink = Okio.buffer(Okio.blackhole());
+    body.writeTo(sink);
+    sink.flush();
+    return sink;
   }
 
   @Benchmark

@@ -24,6 +24,26 @@ class BenchmarksSmokeTest {
     assertThat(benchmark.byHand()).isEqualTo(200);
     assertThat(benchmark.sdkUpload().sid()).isEqualTo("psn0001");
     benchmark.sdkBase64();
+    benchmark.byHandEncoding();
+    benchmark.sdkEncoding();
+
+    // the SDK's upload body and the by-hand FormBody are the same bytes: only the way differs
+    Buffer sdkBody = new Buffer();
+    okhttp3.RequestBody body = dev.voicelink.entity.UploadBodies.of(
+        Workloads.webApi("http://127.0.0.1:9/", Workloads.discardingTransport(), 1 << 20),
+        dev.voicelink.entity.UploadRequest.builder()
+            .appid(dev.voicelink.testing.DefaultConsole.APPID)
+            .definition(Workloads.contacts())
+            .persParam(Workloads.owner())
+            .records(dev.voicelink.entity.RecordSource.of(Workloads.records(10_000)))
+            .build());
+    body.writeTo(sdkBody);
+    assertThat(sdkBody.size()).isEqualTo(body.contentLength());
+    Buffer handBody = new Buffer();
+    Workloads.byHandForm(dev.voicelink.testing.DefaultConsole.APPID,
+        dev.voicelink.testing.DefaultConsole.CONTACTS, Workloads.owner().toJson(),
+        Workloads.records(10_000)).writeTo(handBody);
+    assertThat(sdkBody.readUtf8()).isEqualTo(handBody.readUtf8());
 
     // the SDK's encoder writes exactly the floor's Base64 for the same records
     Buffer sdk = new Buffer();

@@ -94,6 +94,21 @@ public final class EntityWebApi {
    */
   public UploadReceipt uploadResource(UploadRequest request) throws IOException, WebApiException {
     ResourceName name = request.definition().name();
+    RequestBody body = uploadBody(request);
+    Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
+    try (Response response = client.newCall(post("entity/upload-resource", body)).execute()) {
+      Envelope envelope = Envelope.read("upload-resource", response);
+      UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"),
+          envelope.dataString("csid"), config.correctedClock().wallMillis(),
+          config.deviceClock().monotonicNanos());
+      Log.info(TAG, "uploaded " + name + ": sid " + receipt.sid());
+      return receipt;
+    }
+  }
+
+  /** The form body of an upload, its records checked and measured (nothing is sent). */
+  RequestBody uploadBody(UploadRequest request) throws IOException {
+    ResourceName name = request.definition().name();
     if (!name.namespace().equals(signer.namespace())) {
       throw new IllegalArgumentException("res_name " + name + " is in namespace " + name.namespace()
           + " but this client signs for namespace " + signer.namespace());
@@ -106,18 +121,9 @@ public final class EntityWebApi {
         .build()
         .writeTo(head);
     head.writeUtf8("&data=");
-    RequestBody body = StreamingBody.create(FORM, head.readByteString(),
+    return StreamingBody.create(FORM, head.readByteString(),
         Records.of(request.definition(), maxResourceBytes), request.records(), ByteString.EMPTY,
         StreamingBody.Encoding.FORM_BASE64);
-    Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
-    try (Response response = client.newCall(post("entity/upload-resource", body)).execute()) {
-      Envelope envelope = Envelope.read("upload-resource", response);
-      UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"),
-          envelope.dataString("csid"), config.correctedClock().wallMillis(),
-          config.deviceClock().monotonicNanos());
-      Log.info(TAG, "uploaded " + name + ": sid " + receipt.sid());
-      return receipt;
-    }
   }
 
   /**

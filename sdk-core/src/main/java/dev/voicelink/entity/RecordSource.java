@@ -1,6 +1,5 @@
 package dev.voicelink.entity;
 
-import com.squareup.moshi.JsonWriter;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.File;
@@ -16,7 +15,6 @@ import java.nio.charset.CodingErrorAction;
 import java.util.Iterator;
 import java.util.Map;
 import javax.annotation.Nullable;
-import okio.Buffer;
 
 /**
  * The records of a resource, read as many times as an upload needs (once to check them, once to send
@@ -86,26 +84,17 @@ public abstract class RecordSource {
     return new RecordSource() {
       @Override Cursor open() {
         final Iterator<? extends Map<String, String>> iterator = records.iterator();
-        final Buffer buffer = new Buffer();
         return new Cursor() {
           int number;
 
-          @Override public @Nullable String next() throws IOException {
+          @Override public @Nullable Object next() throws IOException {
             if (!iterator.hasNext()) return null;
             Map<String, String> record = iterator.next();
             number++;
             if (record == null) {
               throw new InvalidResourceException("record " + number + " is null", null, number);
             }
-            JsonWriter writer = JsonWriter.of(buffer);
-            writer.setSerializeNulls(true);
-            writer.beginObject();
-            for (Map.Entry<String, String> field : record.entrySet()) {
-              writer.name(field.getKey()).value(field.getValue());
-            }
-            writer.endObject();
-            writer.flush();
-            return buffer.readUtf8();
+            return record;
           }
 
           @Override public String position() {
@@ -133,9 +122,12 @@ public abstract class RecordSource {
   /** Whether the raw source starts with a byte-order mark (which the SDK strips). */
   abstract boolean startsWithByteOrderMark() throws IOException;
 
-  /** One read over the records: JSON text of each, in order, then null. */
+  /**
+   * One read over the records, in order, then null: each is a line of JSON text (a String) or a
+   * non-null {@code Map<String, String>} from {@link #of}, which {@link Records} writes as JSON itself.
+   */
   interface Cursor extends Closeable {
-    @Nullable String next() throws IOException;
+    @Nullable Object next() throws IOException;
 
     /** Where the last record returned came from, for messages: "line 3" or "record 3". */
     String position();
@@ -166,7 +158,7 @@ public abstract class RecordSource {
         int line;
         int records;
 
-        @Override public @Nullable String next() throws IOException {
+        @Override public @Nullable Object next() throws IOException {
           while (true) {
             String text;
             try {

@@ -3,24 +3,24 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import com.squareup.moshi.JsonWriter;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import okio.Buffer;
-import okio.BufferedSink;
-import okio.ByteString;
 
 /**
- * Reads records, checks each against the definition's fields, and writes them out as the resource
- * text (JSON lines), its Base64, or a JSON array, streaming through small buffers.
+ * Reads records, checks each against the definition's fields, and hands each one's JSON text to a
+ * {@link LineSink} (a {@link Base64Encoder}, a JSON array, or a counter), streaming through one reused
+ * buffer. Records given as maps are checked as maps; lines of text are checked by a scan of the common
+ * shape first, and by Moshi's reader when the scan is not sure, so errors keep Moshi's wording.
  */
 final class Records {
-  /** 3-byte aligned, so that Base64 of consecutive chunks concatenates without padding inside. */
-  private static final int CHUNK = 3 * 4096;
-
-  /** Receives each checked record's JSON text. */
+  /** Receives each checked record's JSON text as UTF-8, in a buffer that is reused afterwards. */
   interface LineSink {
-    void line(String json) throws IOException;
+    void line(byte[] utf8, int length) throws IOException;
   }
 
   private final ResourceName name;
@@ -44,24 +44,42 @@ final class Records {
   }
 
   /**
-   * Reads every record, checks it, and passes its JSON text to {@code sink}. Returns the size in bytes
-   * of the resource text (records joined by {@code \n}).
+   * Reads every record, checks it, and passes its JSON text (UTF-8) to {@code sink}. Returns the size
+   * in bytes of the resource text (records joined by {@code \n}).
    */
   long forEach(RecordSource source, LineSink sink) throws IOException {
     long textBytes = 0;
     int count = 0;
     boolean[] seen = new boolean[fields.size()];
+    Utf8Line line = new Utf8Line();
+    KeyCache keys = new KeyCache();
     try (RecordSource.Cursor cursor = source.open()) {
-      for (String line; (line = cursor.next()) != null; ) {
+      for (Object record; (record = cursor.next()) != null; ) {
         count++;
-        check(line, cursor.position(), count, seen);
-        textBytes += (count > 1 ? 1 : 0) + utf8Length(line);
+        line.clear();
+        if (record instanceof String) {
+          String text = (String) record;
+          if (!quickCheck(text, seen)) check(text, cursor, count, seen);
+          line.appendUtf8(text);
+        } else {
+          @SuppressWarnings("unchecked") // RecordSource.of takes only maps of strings
+          Map<String, String> map = (Map<String, String>) record;
+          if (!quickJson(map, line, keys, seen)) {
+            line.clear();
+            if (!line.appendJsonObject(map)) {
+              // A null key: Moshi refuses it, in its own words, as it always has.
+              line.appendUtf8(moshiJson(map));
+            }
+            check(map, cursor, count, seen);
+          }
+        }
+        textBytes += (count > 1 ? 1 : 0) + line.length;
         if (textBytes > maxBytes) {
           throw new InvalidResourceException("the resource text of " + name + " exceeds the maximum of "
               + maxBytes + " bytes at " + cursor.position()
               + "; split the resource or raise maxResourceBytes", null, count);
         }
-        sink.line(line);
+        sink.line(line.bytes, line.length);
       }
     }
     if (count == 0) {
@@ -70,13 +88,190 @@ final class Records {
     return textBytes;
   }
 
-  private void check(String line, String position, int number, boolean[] seen) throws IOException {
-    java.util.Arrays.fill(seen, false);
+  private static String moshiJson(Map<String, String> record) throws IOException {
+    Buffer buffer = new Buffer();
+    JsonWriter writer = JsonWriter.of(buffer);
+    writer.setSerializeNulls(true);
+    writer.beginObject();
+    for (Map.Entry<String, String> field : record.entrySet()) {
+      writer.name(field.getKey()).value(field.getValue());
+    }
+    writer.endObject();
+    writer.flush();
+    return buffer.readUtf8();
+  }
+
+  /**
+   * The JSON text of keys seen at each position of a record, by identity: records built in a loop
+   * share their key strings, so each key is escaped and looked up among the fields once per upload.
+   */
+  private static final class KeyCache {
+    static final int SIZE = 16;
+    final String[] keys = new String[SIZE];
+    /** {@code "key":} as UTF-8. */
+    final byte[][] json = new byte[SIZE][];
+    final int[] fieldIndex = new int[SIZE];
+  }
+
+  /**
+   * Writes a good record's JSON text and checks it in one walk over the map. Returns false when the
+   * record is not certainly good (a null key or value of a field, an empty main field, a field
+   * missing): the caller then writes and checks it the long way, which words the error.
+   */
+  private boolean quickJson(Map<String, String> record, Utf8Line line, KeyCache cache,
+      boolean[] seen) {
+    Arrays.fill(seen, false);
+    line.appendByte('{');
+    int position = 0;
+    for (Map.Entry<String, String> field : record.entrySet()) {
+      String key = field.getKey();
+      String value = field.getValue();
+      if (key == null) return false;
+      if (position > 0) line.appendByte(',');
+      int index;
+      if (position < KeyCache.SIZE && cache.keys[position] == key) {
+        line.append(cache.json[position]);
+        index = cache.fieldIndex[position];
+      } else {
+        int start = line.length;
+        line.appendJsonString(key);
+        line.appendByte(':');
+        index = fields.indexOf(key);
+        if (position < KeyCache.SIZE) {
+          cache.keys[position] = key;
+          cache.json[position] = Arrays.copyOfRange(line.bytes, start, line.length);
+          cache.fieldIndex[position] = index;
+        }
+      }
+      position++;
+      if (value == null) {
+        if (index >= 0) return false;
+        line.append(NULL);
+        continue;
+      }
+      if (index >= 0) {
+        if (index == 0 && hasMainField && value.isEmpty()) return false;
+        seen[index] = true;
+      }
+      line.appendJsonString(value);
+    }
+    line.appendByte('}');
+    for (boolean found : seen) {
+      if (!found) return false;
+    }
+    return true;
+  }
+
+  private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
+  /**
+   * Checks a record given as a map, with the result and messages the check of its JSON text gives:
+   * fields in the map's order, a null value is JSON {@code null}.
+   */
+  private void check(Map<String, String> record, RecordSource.Cursor cursor, int number,
+      boolean[] seen) throws IOException {
+    Arrays.fill(seen, false);
+    for (Map.Entry<String, String> field : record.entrySet()) {
+      String key = field.getKey();
+      int index = fields.indexOf(key);
+      if (index < 0) continue;
+      String value = field.getValue();
+      if (value == null) {
+        throw new InvalidResourceException(cursor.position() + " of " + name + ": field " + key
+            + " must be a string; was " + JsonReader.Token.NULL, key, number);
+      }
+      if (index == 0 && hasMainField && value.isEmpty()) {
+        throw new InvalidResourceException(cursor.position() + " of " + name + ": main field " + key
+            + " must not be empty", key, number);
+      }
+      seen[index] = true;
+    }
+    checkSeen(cursor, number, seen);
+  }
+
+  /**
+   * Whether {@code line} is certainly a good record: one JSON object whose values are strings without
+   * escapes, every field present, the main field non-empty. False means "not sure": {@link
+   * #check(String, RecordSource.Cursor, int, boolean[])} then decides, and words any error.
+   */
+  boolean quickCheck(String line, boolean[] seen) {
+    Arrays.fill(seen, false);
+    int n = line.length();
+    int i = skipWhitespace(line, 0, n);
+    if (i == n || line.charAt(i) != '{') return false;
+    i = skipWhitespace(line, i + 1, n);
+    if (i < n && line.charAt(i) == '}') {
+      i++;
+    } else {
+      while (true) {
+        if (i == n || line.charAt(i) != '"') return false;
+        int keyStart = i + 1;
+        int keyEnd = endOfPlainString(line, keyStart, n);
+        if (keyEnd < 0) return false;
+        i = skipWhitespace(line, keyEnd + 1, n);
+        if (i == n || line.charAt(i) != ':') return false;
+        i = skipWhitespace(line, i + 1, n);
+        if (i == n || line.charAt(i) != '"') return false;
+        int valueStart = i + 1;
+        int valueEnd = endOfPlainString(line, valueStart, n);
+        if (valueEnd < 0) return false;
+        int index = fieldIndex(line, keyStart, keyEnd - keyStart);
+        if (index >= 0) {
+          if (index == 0 && hasMainField && valueEnd == valueStart) return false;
+          seen[index] = true;
+        }
+        i = skipWhitespace(line, valueEnd + 1, n);
+        if (i == n) return false;
+        char c = line.charAt(i++);
+        if (c == '}') break;
+        if (c != ',') return false;
+        i = skipWhitespace(line, i, n);
+      }
+    }
+    if (skipWhitespace(line, i, n) != n) return false;
+    for (boolean field : seen) {
+      if (!field) return false;
+    }
+    return true;
+  }
+
+  /** JSON whitespace, as Moshi's strict reader takes it. */
+  private static int skipWhitespace(String text, int i, int n) {
+    for (; i < n; i++) {
+      char c = text.charAt(i);
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+    }
+    return i;
+  }
+
+  /** The index of the closing quote of a string without escapes or control characters, else -1. */
+  private static int endOfPlainString(String text, int i, int n) {
+    for (; i < n; i++) {
+      char c = text.charAt(i);
+      if (c == '"') return i;
+      if (c == '\\' || c < 0x20) return -1;
+    }
+    return -1;
+  }
+
+  private int fieldIndex(String text, int start, int length) {
+    for (int i = 0, size = fields.size(); i < size; i++) {
+      String field = fields.get(i);
+      if (field.length() == length && text.regionMatches(start, field, 0, length)) return i;
+    }
+    return -1;
+  }
+
+  /** The full check of a line of text, with Moshi's reader. */
+  void check(String line, RecordSource.Cursor cursor, int number, boolean[] seen)
+      throws IOException {
+    Arrays.fill(seen, false);
     if (line.startsWith("\uFEFF")) {
       // Only the text's own start may carry one (it is stripped); here files were joined together.
-      throw new InvalidResourceException(position + " of " + name + " starts with a byte-order mark;"
+      throw new InvalidResourceException(cursor.position() + " of " + name + " starts with a byte-order mark;"
           + " save the records as UTF-8 without BOM", null, number);
     }
+    String position = cursor.position();
     JsonReader reader = JsonReader.of(new Buffer().writeUtf8(line));
     try {
       if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) {
@@ -114,9 +309,13 @@ final class Records {
       throw new InvalidResourceException(position + " of " + name + " is cut off: its JSON object"
           + " ends early", null, number);
     }
+    checkSeen(cursor, number, seen);
+  }
+
+  private void checkSeen(RecordSource.Cursor cursor, int number, boolean[] seen) {
     for (int i = 0; i < seen.length; i++) {
       if (!seen[i]) {
-        throw new InvalidResourceException(position + " of " + name + " lacks the field "
+        throw new InvalidResourceException(cursor.position() + " of " + name + " lacks the field "
             + fields.get(i) + "; every record needs " + describeFields(), fields.get(i), number);
       }
     }
@@ -132,81 +331,4 @@ final class Records {
     return result.toString();
   }
 
-  static long utf8Length(String text) {
-    long length = 0;
-    for (int i = 0, n = text.length(); i < n; i++) {
-      char c = text.charAt(i);
-      if (c < 0x80) {
-        length++;
-      } else if (c < 0x800) {
-        length += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-        length += 4;
-        i++;
-      } else {
-        length += 3; // lone surrogates are written as '?' by okio, one byte; overcounting is harmless
-      }
-    }
-    return length;
-  }
-
-  /** Writes the resource text's Base64 (no line breaks), optionally escaped for a form body. */
-  static final class Base64Writer implements LineSink {
-    private final Buffer pending = new Buffer();
-    private final BufferedSink out;
-    private final boolean formEscape;
-    private boolean first = true;
-
-    Base64Writer(BufferedSink out, boolean formEscape) {
-      this.out = out;
-      this.formEscape = formEscape;
-    }
-
-    @Override public void line(String json) throws IOException {
-      if (!first) pending.writeByte('\n');
-      first = false;
-      pending.writeUtf8(json);
-      while (pending.size() >= CHUNK) emit(pending.readByteString(CHUNK));
-    }
-
-    void finish() throws IOException {
-      if (pending.size() > 0) emit(pending.readByteString());
-    }
-
-    private void emit(ByteString bytes) throws IOException {
-      String base64 = bytes.base64();
-      if (!formEscape) {
-        out.writeUtf8(base64);
-        return;
-      }
-      for (int i = 0, n = base64.length(); i < n; i++) {
-        char c = base64.charAt(i);
-        if (c == '+') {
-          out.writeUtf8("%2B");
-        } else if (c == '/') {
-          out.writeUtf8("%2F");
-        } else if (c == '=') {
-          out.writeUtf8("%3D");
-        } else {
-          out.writeByte(c);
-        }
-      }
-    }
-  }
-
-  /** Writes records as the elements of a JSON array (without the brackets). */
-  static final class ArrayWriter implements LineSink {
-    private final BufferedSink out;
-    private boolean first = true;
-
-    ArrayWriter(BufferedSink out) {
-      this.out = out;
-    }
-
-    @Override public void line(String json) throws IOException {
-      if (!first) out.writeByte(',');
-      first = false;
-      out.writeUtf8(json);
-    }
-  }
 }

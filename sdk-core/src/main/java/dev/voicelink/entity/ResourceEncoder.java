@@ -3,6 +3,7 @@ package dev.voicelink.entity;
 import java.io.IOException;
 import okio.Buffer;
 import okio.BufferedSink;
+import okio.ByteString;
 
 /**
  * Turns records into what the platform takes: the resource text (UTF-8 JSON lines joined by {@code
@@ -36,7 +37,7 @@ public final class ResourceEncoder {
       throws IOException {
     checkLimit(maxBytes);
     return Records.of(definition, maxBytes).forEach(records, new Records.LineSink() {
-      @Override public void line(String json) {
+      @Override public void line(byte[] utf8, int length) {
       }
     });
   }
@@ -47,10 +48,10 @@ public final class ResourceEncoder {
    */
   public static void writeBase64(ResourceDefinition definition, RecordSource records, long maxBytes,
       BufferedSink sink) throws IOException {
-    check(definition, records, maxBytes);
-    Records.Base64Writer writer = new Records.Base64Writer(sink, false);
-    Records.of(definition, maxBytes).forEach(records, writer);
-    writer.finish();
+    checkLimit(maxBytes);
+    // Creating the body checks every record (and counts the Base64) before anything is written.
+    StreamingBody.create(null, ByteString.EMPTY, Records.of(definition, maxBytes), records,
+        ByteString.EMPTY, StreamingBody.Encoding.BASE64).writeTo(sink);
   }
 
   /** The Base64 of the resource text as one string (for small resources); see {@link #writeBase64}. */

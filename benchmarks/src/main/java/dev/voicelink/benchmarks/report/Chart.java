@@ -10,9 +10,9 @@ final class Chart {
 
   static {
     LABELS.put("floorBase64", "floor: okio Base64");
-    LABELS.put("byHand", "by hand");
-    LABELS.put("sdkUpload", "SDK upload");
-    LABELS.put("sdkBase64", "SDK encoder");
+    LABELS.put("byHandEncoding", "by hand (form body)");
+    LABELS.put("sdkEncoding", "SDK (form body)");
+    LABELS.put("sdkUpload", "SDK upload (HTTP call)");
   }
 
   private Chart() {
