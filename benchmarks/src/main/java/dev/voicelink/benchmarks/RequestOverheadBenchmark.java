@@ -43,16 +43,25 @@ public class RequestOverheadBenchmark {
     Workloads.quietSdkLog();
     server = new LoopbackServer();
     url = server.url("/v2/voicelink/entity/check-resource");
-    bare = new OkHttpClient();
-    signed = bare.newBuilder()
+    OkHttpClient[] clients = clients();
+    bare = clients[0];
+    signed = clients[1];
+    signedWithToken = clients[2];
+  }
+
+  /** The three clients compared: bare, with the checksum signer, with the signer and the token's. */
+  public static OkHttpClient[] clients() throws IOException {
+    OkHttpClient bare = new OkHttpClient();
+    OkHttpClient signed = bare.newBuilder()
         .addInterceptor(ChecksumSigner.builder()
             .namespace(DefaultConsole.NAMESPACE)
             .accountKey(DefaultConsole.ACCOUNT_KEY)
             .build())
         .build();
-    signedWithToken = signed.newBuilder()
+    OkHttpClient signedWithToken = signed.newBuilder()
         .addInterceptor(TokenBenchmark.manager().interceptor())
         .build();
+    return new OkHttpClient[] {bare, signed, signedWithToken};
   }
 
   @TearDown(Level.Trial)
@@ -63,21 +72,22 @@ public class RequestOverheadBenchmark {
 
   @Benchmark
   public int bare() throws IOException {
-    return call(bare);
+    return call(bare, url);
   }
 
   @Benchmark
   public int checksumSigned() throws IOException {
-    return call(signed);
+    return call(signed, url);
   }
 
   /** Both of the SDK's interceptors: the checksum signer and the token manager's. */
   @Benchmark
   public int sdkInterceptors() throws IOException {
-    return call(signedWithToken);
+    return call(signedWithToken, url);
   }
 
-  private int call(OkHttpClient client) throws IOException {
+  /** One small form POST to {@code url}: what every variant and the paired harness send. */
+  public static int call(OkHttpClient client, String url) throws IOException {
     Request request = new Request.Builder()
         .url(url)
         .post(new FormBody.Builder().add("sid", "psn0000000001").build())

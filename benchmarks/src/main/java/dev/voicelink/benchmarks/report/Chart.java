@@ -3,7 +3,10 @@ package dev.voicelink.benchmarks.report;
 import java.util.Locale;
 import java.util.Map;
 
-/** A hand-written SVG: two grouped bar charts (MB/s, bytes allocated per input byte) by resource size. */
+/**
+ * A hand-written SVG: two grouped bar charts (MB/s, bytes allocated per input byte) by resource size,
+ * of the variants in {@link #LABELS} (the other encoding figures are in the page's table only).
+ */
 final class Chart {
   private static final String[] COLORS = {"#9e9e9e", "#e07b39", "#2f6db5", "#6aa84f"};
   private static final Map<String, String> LABELS = new java.util.LinkedHashMap<>();
@@ -45,7 +48,8 @@ final class Chart {
     int plotWidth = 400;
     double max = 0;
     double min = Double.MAX_VALUE;
-    for (double[] values : figures.values()) {
+    for (String variant : LABELS.keySet()) {
+      double[] values = figures.get(variant);
       for (int i = 0; i < sizes.length; i++) {
         double v = values[offset + i];
         if (!Double.isNaN(v) && v > 0) {
@@ -78,12 +82,12 @@ final class Chart {
       }
     }
     int groupWidth = (plotWidth - 50) / sizes.length;
-    int barWidth = (groupWidth - 20) / figures.size();
+    int barWidth = (groupWidth - 20) / LABELS.size();
     for (int s = 0; s < sizes.length; s++) {
       int groupLeft = left + 50 + s * groupWidth;
       int v = 0;
-      for (double[] values : figures.values()) {
-        double value = values[offset + s];
+      for (String variant : LABELS.keySet()) {
+        double value = figures.get(variant)[offset + s];
         if (!Double.isNaN(value) && value > 0) {
           double h = scale(value, lo, hi, log) * plotHeight;
           svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\">"
