@@ -1,11 +1,15 @@
 package dev.voicelink.entity;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.SkewCorrectedClock;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Date;
 import java.util.Random;
@@ -13,7 +17,6 @@ import javax.annotation.Nullable;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
-import okio.ByteString;
 
 /**
  * Signs dynamic entity web API requests (an OkHttp {@link Interceptor}): it adds {@code X-NameSpace},
@@ -41,11 +44,16 @@ public final class ChecksumSigner implements Interceptor {
   public static final String STALE_TIME = "10113";
   private static final String TAG = "entity";
   private static final long PEEK_BYTES = 16 * 1024;
+  private static final char[] HEX_DIGITS = "0123456789abcdef".toCharArray();
+  private static final int NONCE_BYTES = 16;
+  private static final int NONCES_PER_DRAW = 16;
 
   private final String namespace;
   private final ChecksumSource checksums;
   private final Clock clock;
   private final Random random;
+  private final byte[] noncePool = new byte[NONCE_BYTES * NONCES_PER_DRAW];
+  private int noncePoolUsed = noncePool.length; // guarded by noncePool
   /** Learnt offset, used only when the clock does not correct itself. */
   private volatile long learntOffsetMillis;
 
@@ -98,16 +106,35 @@ public final class ChecksumSigner implements Interceptor {
   }
 
   static String checksum(String accountKey, String nonce, String curTime) {
-    return ByteString.encodeUtf8(accountKey + nonce + curTime).md5().hex();
+    return new LocalKey(accountKey).checksum(nonce, curTime);
   }
 
   /** A remote source's answer must look like a checksum before it goes on the wire. */
   private static String checked(@Nullable String checksum) throws IOException {
-    if (checksum == null || !checksum.matches("[0-9a-f]{32}")) {
+    if (checksum == null || !isLowerHex(checksum, 32)) {
       throw new IOException("the checksum source answered " + (checksum == null ? "null"
           : checksum.length() + " characters") + "; expected 32 lowercase hex digits");
     }
     return checksum;
+  }
+
+  private static boolean isLowerHex(String s, int length) {
+    if (s.length() != length) return false;
+    for (int i = 0; i < length; i++) {
+      char c = s.charAt(i);
+      if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) return false;
+    }
+    return true;
+  }
+
+  private static String hex(byte[] bytes, int offset, int length) {
+    char[] out = new char[length * 2];
+    for (int i = 0; i < length; i++) {
+      byte b = bytes[offset + i];
+      out[2 * i] = HEX_DIGITS[(b >> 4) & 0xf];
+      out[2 * i + 1] = HEX_DIGITS[b & 0xf];
+    }
+    return new String(out);
   }
 
   /**
@@ -127,16 +154,40 @@ public final class ChecksumSigner implements Interceptor {
     String checksum(String nonce, String curTime) throws IOException;
   }
 
-  /** The account key held on this device. */
+  /**
+   * The account key held on this device. The key is fed to MD5 once; each checksum continues a copy
+   * of that digest, which also spares the provider look-up per request.
+   */
   private static final class LocalKey implements ChecksumSource {
     private final String accountKey;
+    private final MessageDigest keyed;
 
     LocalKey(String accountKey) {
       this.accountKey = accountKey;
+      this.keyed = md5();
+      keyed.update(accountKey.getBytes(UTF_8));
     }
 
     @Override public String checksum(String nonce, String curTime) {
-      return ChecksumSigner.checksum(accountKey, nonce, curTime);
+      MessageDigest digest;
+      try {
+        digest = (MessageDigest) keyed.clone();
+      } catch (CloneNotSupportedException e) {
+        digest = md5(); // a provider without copies: hash the key again
+        digest.update(accountKey.getBytes(UTF_8));
+      }
+      digest.update(nonce.getBytes(UTF_8));
+      digest.update(curTime.getBytes(UTF_8));
+      byte[] md5 = digest.digest();
+      return hex(md5, 0, md5.length);
+    }
+
+    private static MessageDigest md5() {
+      try {
+        return MessageDigest.getInstance("MD5");
+      } catch (NoSuchAlgorithmException e) {
+        throw new AssertionError("every Java and Android runtime has MD5", e);
+      }
     }
 
     @Override public String toString() {
@@ -144,12 +195,21 @@ public final class ChecksumSigner implements Interceptor {
     }
   }
 
+  /**
+   * 16 random bytes as hex. The random bytes are drawn {@value #NONCES_PER_DRAW} nonces at a time: a
+   * nonce is public (it goes over the wire) and only has to be unique, and one draw instead of one
+   * per request takes a lock and a system random read off most requests.
+   */
   private String nonce() {
-    byte[] bytes = new byte[16];
-    synchronized (random) {
-      random.nextBytes(bytes);
+    synchronized (noncePool) {
+      if (noncePoolUsed == noncePool.length) {
+        random.nextBytes(noncePool);
+        noncePoolUsed = 0;
+      }
+      String nonce = hex(noncePool, noncePoolUsed, NONCE_BYTES);
+      noncePoolUsed += NONCE_BYTES;
+      return nonce;
     }
-    return ByteString.of(bytes).hex();
   }
 
   private long nowMillis() {

@@ -30,6 +30,8 @@ import okio.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Against the reference server: device and server clocks start together and move together. */
 class EntityReferenceServerTest {
@@ -167,6 +169,19 @@ class EntityReferenceServerTest {
     assertThatThrownBy(() -> broken.checkResource("psn000000000000"))
         .isInstanceOf(java.io.IOException.class)
         .hasMessage("the checksum source answered 18 characters; expected 32 lowercase hex digits");
+    assertThat(server.journal().calls("/check-resource")).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0123456789ABCDEF0123456789abcdef", "0123456789abcdef0123456789abcdeg",
+      "0123456789abcdef 123456789abcdef", "0123456789abcdef0123456789abcdef0"})
+  void checksumSourceAnsweringAlmostAChecksumSendsNothing(String answer) {
+    EntityWebApi broken = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
+        .checksumSource((nonce, curTime) -> answer).build();
+    assertThatThrownBy(() -> broken.checkResource("psn000000000000"))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessage("the checksum source answered " + answer.length()
+            + " characters; expected 32 lowercase hex digits");
     assertThat(server.journal().calls("/check-resource")).isEmpty();
   }
 

@@ -101,14 +101,14 @@ class EntityWebApiTest {
   }
 
   @Test void nonceIsFreshForEveryRequest() throws Exception {
+    // 40 requests: nonces are drawn 16 at a time, so this crosses two refills
+    int checks = 39;
     server.enqueue(uploaded("psn1"));
-    server.enqueue(checked("psn1", 0, "ok"));
-    server.enqueue(checked("psn1", 0, "ok"));
+    for (int i = 0; i < checks; i++) server.enqueue(checked("psn1", 0, "ok"));
     api.uploadResource(request().build());
-    api.checkResource("psn1");
-    api.checkResource("psn1");
+    for (int i = 0; i < checks; i++) api.checkResource("psn1");
     List<String> nonces = new ArrayList<>();
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 1 + checks; i++) {
       RecordedRequest sent = server.takeRequest();
       assertSigned(sent, "OS123", KEY);
       nonces.add(sent.getHeader("X-Nonce"));
