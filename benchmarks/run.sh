@@ -23,7 +23,7 @@ java -jar "$JAR" -prof gc -foe true -rf json -rff "$RESULTS/jmh.json" \
   'EncodingBenchmark|RequestOverheadBenchmark|TokenBenchmark'
 
 java -Xmx2g $CP dev.voicelink.benchmarks.harness.HeapHarness 50 48 "$RESULTS/heap.json"
-java $CP dev.voicelink.benchmarks.harness.OverheadHarness "$RESULTS/overhead.json" 40 400
+java $CP dev.voicelink.benchmarks.harness.OverheadHarness "$RESULTS/overhead.json" 40 1000
 java $CP dev.voicelink.benchmarks.harness.StampedeHarness "$RESULTS/stampede.json" 15 64
 java $CP dev.voicelink.benchmarks.harness.PollingHarness "$RESULTS/polling.json" 6:1 10:2
 java $CP dev.voicelink.benchmarks.harness.FootprintHarness . \

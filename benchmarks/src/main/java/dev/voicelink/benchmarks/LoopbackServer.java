@@ -1,6 +1,5 @@
 package dev.voicelink.benchmarks;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,7 +7,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * A minimal HTTP/1.1 server on the loopback interface that answers every request with the same small
@@ -22,6 +20,7 @@ public final class LoopbackServer implements AutoCloseable {
       + "Content-Length: " + BODY.length() + "\r\n"
       + "\r\n"
       + BODY).getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
 
   private final ServerSocket socket;
   private volatile boolean closed;
@@ -51,32 +50,33 @@ public final class LoopbackServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Serves one kept-alive connection: reads each request head in bulk, finds its end and its
+   * Content-Length without building strings, skips the body and answers. The per-byte cost stays far
+   * below a round trip's, as in a production server, so a client that sends more header bytes (the
+   * signer's four) is not charged this server's parsing speed.
+   */
   private void serve(Socket connection) {
     try (Socket c = connection) {
-      InputStream in = new BufferedInputStream(c.getInputStream(), 16 * 1024);
+      InputStream in = c.getInputStream();
       OutputStream out = c.getOutputStream();
-      StringBuilder line = new StringBuilder();
+      byte[] buffer = new byte[16 * 1024];
+      int filled = 0;
       while (!closed) {
-        long contentLength = 0;
-        boolean any = false;
-        while (true) {
-          line.setLength(0);
-          int b;
-          while ((b = in.read()) != -1 && b != '\n') {
-            if (b != '\r') line.append((char) b);
-          }
-          if (b == -1) return;
-          if (line.length() == 0) {
-            if (any) break;
-            continue;
-          }
-          any = true;
-          String header = line.toString().toLowerCase(Locale.ROOT);
-          if (header.startsWith("content-length:")) {
-            contentLength = Long.parseLong(header.substring(15).trim());
-          }
+        int headEnd;
+        while ((headEnd = headEnd(buffer, filled)) < 0) {
+          if (filled == buffer.length) return; // a head this server does not expect
+          int read = in.read(buffer, filled, buffer.length - filled);
+          if (read == -1) return;
+          filled += read;
         }
-        for (long left = contentLength; left > 0; ) {
+        long left = contentLength(buffer, headEnd);
+        int bodyInBuffer = (int) Math.min(left, filled - headEnd);
+        int consumed = headEnd + bodyInBuffer;
+        left -= bodyInBuffer;
+        System.arraycopy(buffer, consumed, buffer, 0, filled - consumed);
+        filled -= consumed;
+        for (; left > 0; ) {
           long skipped = in.skip(left);
           if (skipped <= 0) {
             if (in.read() == -1) return;
@@ -90,6 +90,38 @@ public final class LoopbackServer implements AutoCloseable {
     } catch (IOException e) {
       // the client went away
     }
+  }
+
+  /** The index just past the head's blank line, or -1 if it has not all arrived. */
+  private static int headEnd(byte[] b, int length) {
+    for (int i = 3; i < length; i++) {
+      if (b[i] == '\n' && b[i - 1] == '\r' && b[i - 2] == '\n' && b[i - 3] == '\r') return i + 1;
+    }
+    return -1;
+  }
+
+  private static long contentLength(byte[] b, int headEnd) {
+    int lineStart = 0;
+    for (int i = 0; i < headEnd; i++) {
+      if (b[i] != '\n') continue;
+      if (startsWithIgnoringCase(b, lineStart, i, CONTENT_LENGTH)) {
+        long value = 0;
+        for (int k = lineStart + CONTENT_LENGTH.length; k < i; k++) {
+          if (b[k] >= '0' && b[k] <= '9') value = value * 10 + (b[k] - '0');
+        }
+        return value;
+      }
+      lineStart = i + 1;
+    }
+    return 0;
+  }
+
+  private static boolean startsWithIgnoringCase(byte[] b, int from, int to, byte[] prefix) {
+    if (to - from < prefix.length) return false;
+    for (int k = 0; k < prefix.length; k++) {
+      if (Character.toLowerCase((char) b[from + k]) != prefix[k]) return false;
+    }
+    return true;
   }
 
   @Override public void close() throws IOException {

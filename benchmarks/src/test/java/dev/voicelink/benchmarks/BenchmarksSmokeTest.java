@@ -6,6 +6,10 @@ import dev.voicelink.benchmarks.harness.HeapChildAccess;
 import dev.voicelink.testing.ReferenceServer;
 import java.io.File;
 import java.nio.file.Path;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import okio.Buffer;
 import okio.ByteString;
 import org.junit.jupiter.api.Test;
@@ -57,10 +61,32 @@ class BenchmarksSmokeTest {
     benchmark.setUp();
     try {
       assertThat(benchmark.bare()).isEqualTo(LoopbackServer.BODY.length());
+      assertThat(benchmark.fixedHeaders()).isEqualTo(LoopbackServer.BODY.length());
       assertThat(benchmark.checksumSigned()).isEqualTo(LoopbackServer.BODY.length());
       assertThat(benchmark.sdkInterceptors()).isEqualTo(LoopbackServer.BODY.length());
+      assertThat(benchmark.signerCpu().header("X-CheckSum")).hasSize(32);
+      assertThat(benchmark.tokenInterceptorCpu().header("Authorization"))
+          .isEqualTo("a1b2c3d4e5f60718293a4b5c6d7e8f90");
     } finally {
       benchmark.tearDown();
+    }
+  }
+
+  /** The fixed-headers variant must cost the wire what the signer's headers cost, or it explains nothing. */
+  @Test void fixedHeadersVariantSendsTheSignersHeaderBytes() throws Exception {
+    try (MockWebServer server = new MockWebServer()) {
+      OkHttpClient[] clients = RequestOverheadBenchmark.clients();
+      for (int i = 0; i < clients.length; i++) server.enqueue(new MockResponse().setBody(LoopbackServer.BODY));
+      for (OkHttpClient client : clients) RequestOverheadBenchmark.call(client, server.url("/c").toString());
+      RecordedRequest bare = server.takeRequest();
+      RecordedRequest fixed = server.takeRequest();
+      RecordedRequest signed = server.takeRequest();
+      assertThat(bare.getHeader("X-CheckSum")).isNull();
+      for (String name : new String[] {"X-NameSpace", "X-Nonce", "X-CurTime", "X-CheckSum"}) {
+        assertThat(fixed.getHeader(name)).as(name).hasSameSizeAs(signed.getHeader(name));
+      }
+      assertThat(fixed.getHeaders().size()).isEqualTo(signed.getHeaders().size());
+      assertThat(fixed.getBody().readUtf8()).isEqualTo(signed.getBody().readUtf8());
     }
   }
 
