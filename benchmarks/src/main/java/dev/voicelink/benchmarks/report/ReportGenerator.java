@@ -44,6 +44,7 @@ public final class ReportGenerator {
     md.append(BEGIN).append("\n\n");
     machine(md, new File(results, "machine.json"));
     Map<String, double[]> encoding = encoding(jmh);
+    targets(md, encoding, results);
     encodingTable(md, encoding);
     Files.createDirectories(new File(docs, "images").toPath());
     Files.write(new File(docs, "images/encoding.svg").toPath(),
@@ -115,6 +116,100 @@ public final class ReportGenerator {
       figures.put(variant, values);
     }
     return figures;
+  }
+
+  /** One row per target of the issue: what this run measured, and whether it meets the target. */
+  @SuppressWarnings("unchecked")
+  private static void targets(StringBuilder md, Map<String, double[]> encoding, File results)
+      throws IOException {
+    md.append("### Targets in this run\n\n| # | target | this run | met |\n|---|---|---|---|\n");
+    int n = SIZES.length;
+    StringBuilder speed = new StringBuilder();
+    StringBuilder alloc = new StringBuilder();
+    boolean speedMet = true;
+    boolean allocMet = true;
+    for (int i = 0; i < n; i++) {
+      double s = encoding.get("sdkEncoding")[i] / encoding.get("floorBase64")[i];
+      double a = encoding.get("sdkEncoding")[n + i] / encoding.get("byHandEncoding")[n + i];
+      speedMet &= s >= 0.5;
+      allocMet &= a <= 1.0 / 3;
+      speed.append(i > 0 ? ", " : "").append(pct(s)).append(" at ").append(SIZE_LABELS[i]);
+      alloc.append(i > 0 ? ", " : "").append(ratio(a)).append(" at ").append(SIZE_LABELS[i]);
+    }
+    targetRow(md, "1", "encoding ≥ 50% of the okio Base64 floor's MB/s", speed.toString(), speedMet);
+    targetRow(md, "1", "allocation per input byte ≤ ⅓ of by hand's", alloc.toString(), allocMet);
+
+    File heapFile = new File(results, "heap.json");
+    if (heapFile.isFile()) {
+      Map<String, Object> h = (Map<String, Object>) Results.read(heapFile);
+      Map<String, Object> sdk = (Map<String, Object>) h.get("sdk");
+      Map<String, Object> hand = (Map<String, Object>) h.get("by-hand");
+      boolean sdkOk = Boolean.TRUE.equals(sdk.get("succeedsAtDeviceHeap"));
+      boolean handFails = !Boolean.TRUE.equals(hand.get("succeedsAtDeviceHeap"));
+      targetRow(md, "2", "50 MB upload at -Xmx" + intOf(h.get("deviceHeapMB")) + "m; by hand fails there",
+          "SDK " + (sdkOk ? "succeeds" : "fails") + " (needs " + intOf(sdk.get("smallestHeapMB"))
+              + " MB); by hand " + (handFails ? "fails" : "succeeds") + " (needs "
+              + intOf(hand.get("smallestHeapMB")) + " MB)", sdkOk && handFails);
+    }
+
+    File overheadFile = new File(results, "overhead.json");
+    if (overheadFile.isFile()) {
+      Map<String, Object> variants =
+          (Map<String, Object>) ((Map<String, Object>) Results.read(overheadFile)).get("variants");
+      double signer = addedOf(variants, "checksumSigned");
+      double both = addedOf(variants, "sdkInterceptors");
+      targetRow(md, "3", "≤ 5% median latency added (call by call)", pct(signer) + " with the signer, "
+          + pct(both) + " with the signer and token interceptor", Math.max(signer, both) <= 0.05);
+    }
+
+    File stampedeFile = new File(results, "stampede.json");
+    if (stampedeFile.isFile()) {
+      Map<String, Object> st = (Map<String, Object>) Results.read(stampedeFile);
+      boolean oneEach = true;
+      for (Object requests : (List<Object>) st.get("refreshRequestsPerTrial")) {
+        oneEach &= ((Number) requests).intValue() == 1;
+      }
+      double r = ((Number) st.get("ratioMedian")).doubleValue();
+      targetRow(md, "4", "stampede of " + intOf(st.get("threads")) + " threads: 1 refresh request, ≤ 1.5 × one "
+          + "round trip", (oneEach ? "1 request in every trial" : "more than 1 request in a trial") + "; "
+          + ratio(r), oneEach && r <= 1.5);
+    }
+
+    File pollingFile = new File(results, "polling.json");
+    if (pollingFile.isFile()) {
+      StringBuilder text = new StringBuilder();
+      boolean ideal = true;
+      for (Object o : (List<Object>) ((Map<String, Object>) Results.read(pollingFile)).get("scenarios")) {
+        Map<String, Object> sc = (Map<String, Object>) o;
+        ideal &= ((Number) sc.get("tokenRequests")).intValue() <= ((Number) sc.get("idealRequests")).intValue();
+        text.append(text.length() > 0 ? "; " : "").append(intOf(sc.get("tokenRequests"))).append(" of ideal ")
+            .append(intOf(sc.get("idealRequests"))).append(", waiting thread ")
+            .append(num(((Number) sc.get("waitingThreadCpuMillis")).doubleValue())).append(" ms CPU over ")
+            .append(num(((Number) sc.get("waitWallMillis")).doubleValue() / 1000)).append(" s");
+      }
+      targetRow(md, "5", "token requests ≤ ⌈T/i⌉+1, CPU ≈ 0 while waiting", text.toString(), ideal);
+    }
+
+    File footprintFile = new File(results, "footprint.json");
+    if (footprintFile.isFile()) {
+      Map<String, Object> f = (Map<String, Object>) Results.read(footprintFile);
+      double jar = ((Number) f.get("sdkCoreJarBytes")).doubleValue() / 1024;
+      double aar = ((Number) f.get("aarClassesJarBytes")).doubleValue() / 1024;
+      targetRow(md, "6", "sdk-core jar ≤ 150 KB", num(jar) + " KB", jar <= 150);
+      targetRow(md, "6", "AAR classes.jar ≤ 100 KB", num(aar) + " KB", aar <= 100);
+    }
+    md.append("\n");
+  }
+
+  private static double addedOf(Map<String, Object> variants, String variant) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> v = (Map<String, Object>) variants.get(variant);
+    return ((Number) v.get("pairedAddedFraction")).doubleValue();
+  }
+
+  private static void targetRow(StringBuilder md, String number, String target, String figure, boolean met) {
+    md.append("| ").append(number).append(" | ").append(target).append(" | ").append(figure).append(" | ")
+        .append(met ? "met" : "**not met**").append(" |\n");
   }
 
   @SuppressWarnings("unchecked")
