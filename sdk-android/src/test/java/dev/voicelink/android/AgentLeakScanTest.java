@@ -3,7 +3,6 @@ package dev.voicelink.android;
 import static dev.voicelink.android.AgentConstants.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import android.os.Looper;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
@@ -36,9 +35,7 @@ import org.junit.runner.RunWith;
 import org.robolectric.RobolectricTestRunner;
 import org.robolectric.RuntimeEnvironment;
 import org.robolectric.annotation.LooperMode;
-import org.robolectric.shadow.api.Shadow;
 import org.robolectric.shadows.ShadowLog;
-import org.robolectric.shadows.ShadowLooper;
 
 /**
  * The Agent's whole flow (device flow login, connect, sync, query, set params, writes, a reconnect,
@@ -50,7 +47,7 @@ import org.robolectric.shadows.ShadowLooper;
 @LooperMode(LooperMode.Mode.PAUSED)
 public final class AgentLeakScanTest {
   private final VirtualTime time = new VirtualTime();
-  private final List<AgentEvent> events = Collections.synchronizedList(new ArrayList<AgentEvent>());
+  private final AgentEvents events = new AgentEvents();
 
   @Test public void noSecretInLogsLogcatEventsOrToString() throws Exception {
     ShadowLog.clear();
@@ -88,7 +85,8 @@ public final class AgentLeakScanTest {
           + server.authUrl() + "\"},\"auth\":{\"client_id\":\"" + DefaultConsole.CLIENT_ID + "\"},"
           + "\"entity\":{\"namespace\":\"OS123\",\"account_key\":\"" + DefaultConsole.ACCOUNT_KEY
           + "\"}}";
-      Agent agent = Agent.builder(RuntimeEnvironment.getApplication(), config, events::add)
+      Agent agent = Agent.builder(RuntimeEnvironment.getApplication(), config, events)
+          .eventExecutor(events)
           .tokenStore(store)
           .resourceDefinition(ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
               .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
@@ -135,17 +133,14 @@ public final class AgentLeakScanTest {
       before = events.size();
       server.dropInteractionSessions();
       awaitEvent(EVENT_SERVER_DISCONNECTED, before);
-      for (int i = 0; i < 300 && !seen(EVENT_CONNECTED_TO_SERVER, before); i++) {
+      events.await(EVENT_CONNECTED_TO_SERVER, before, 300, () -> {
         time.advance(1, TimeUnit.SECONDS);
         server.clock().advance(1, TimeUnit.SECONDS);
-        mainLooper().idle();
-        Thread.sleep(10);
-      }
-      assertThat(seen(EVENT_CONNECTED_TO_SERVER, before)).as("reconnected").isTrue();
+      });
       Collections.addAll(objects, agent, agent.config(), store, outcome.get().token(), code);
       objects.addAll(messages);
       agent.destroy();
-      mainLooper().idle();
+      AgentEvents.mainLooper().idle();
 
       scan = LeakScan.of(server);
       logText = log.text();
@@ -158,13 +153,11 @@ public final class AgentLeakScanTest {
       if (item.throwable != null) ToStringSweep.scanThrowable(scan, "logcat", item.throwable);
     }
     scan.scan("logcat", logcat.toString());
-    synchronized (events) {
-      for (AgentEvent event : events) {
-        scan.scan("event info", event.info());
-        scan.scan("event data", event.data().toString());
-        for (String key : event.data().keySet()) scan.scan("event data", event.data().get(key) + "");
-        objects.add(event);
-      }
+    for (AgentEvent event : events.all()) {
+      scan.scan("event info", event.info());
+      scan.scan("event data", event.data().toString());
+      for (String key : event.data().keySet()) scan.scan("event data", event.data().get(key) + "");
+      objects.add(event);
     }
     Map<String, String> noInstance = new LinkedHashMap<>();
     TreeSet<String> missing = ToStringSweep.scan(scan,
@@ -185,30 +178,7 @@ public final class AgentLeakScanTest {
         + " places; " + events.size() + " events");
   }
 
-  private boolean seen(int type, int from) {
-    synchronized (events) {
-      for (int j = from; j < events.size(); j++) {
-        if (events.get(j).eventType() == type) return true;
-      }
-    }
-    return false;
-  }
-
   private AgentEvent awaitEvent(int type, int from) throws InterruptedException {
-    for (int i = 0; i < 500; i++) {
-      time.runDueTasks();
-      mainLooper().idle();
-      synchronized (events) {
-        for (int j = from; j < events.size(); j++) {
-          if (events.get(j).eventType() == type) return events.get(j);
-        }
-      }
-      Thread.sleep(10); // the worker and OkHttp threads are real
-    }
-    throw new AssertionError("no event " + type + " after #" + from);
-  }
-
-  private static ShadowLooper mainLooper() {
-    return Shadow.extract(Looper.getMainLooper());
+    return events.await(type, from, 500, time::runDueTasks);
   }
 }
