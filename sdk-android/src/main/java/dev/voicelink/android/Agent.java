@@ -18,7 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Executor;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.OkHttpClient;
 
 /**
@@ -54,7 +54,7 @@ public final class Agent {
   private final @Nullable TokenManager tokenManager;
   private final TokenManager.Listener tokenListener;
   private final @Nullable EncryptedTokenStore encryptedStore;
-  private final @Nullable EncryptedTokenStore.Listener storeListener;
+  private final EncryptedTokenStore.@Nullable Listener storeListener;
 
   private Agent(Builder builder) {
     this.config = AgentConfig.parse(builder.configText);

@@ -1,7 +1,7 @@
 package dev.voicelink.android;
 
 import java.util.Arrays;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A command for {@link Agent#sendMessage}: a message type ({@link AgentConstants#CMD_SYNC} and the
@@ -20,11 +20,11 @@ public final class AgentMessage {
   private final int arg1;
   private final int arg2;
   private final String params;
-  private final @Nullable byte[] data;
+  private final byte @Nullable [] data;
 
   /** A message; {@code params} null means none, {@code data} null means no data. */
   public AgentMessage(int msgType, int arg1, int arg2, @Nullable String params,
-      @Nullable byte[] data) {
+      byte @Nullable [] data) {
     this.msgType = msgType;
     this.arg1 = arg1;
     this.arg2 = arg2;
@@ -58,7 +58,7 @@ public final class AgentMessage {
   }
 
   /** A copy of the data bytes, or null when none were given. */
-  public @Nullable byte[] data() {
+  public byte @Nullable [] data() {
     return data == null ? null : data.clone();
   }
 
@@ -66,7 +66,7 @@ public final class AgentMessage {
     return data == null ? 0 : data.length;
   }
 
-  @Nullable byte[] dataUnsafe() {
+  byte @Nullable [] dataUnsafe() {
     return data;
   }
 
@@ -93,7 +93,7 @@ public final class AgentMessage {
     private int arg1;
     private int arg2;
     private String params = "";
-    private @Nullable byte[] data;
+    private byte @Nullable [] data;
 
     Builder(int msgType) {
       this.msgType = msgType;
@@ -114,7 +114,7 @@ public final class AgentMessage {
       return this;
     }
 
-    public Builder data(@Nullable byte[] data) {
+    public Builder data(byte @Nullable [] data) {
       this.data = data == null ? null : data.clone();
       return this;
     }

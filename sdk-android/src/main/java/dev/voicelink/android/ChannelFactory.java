@@ -6,7 +6,7 @@ import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.interact.InteractionChannel;
 import java.io.IOException;
 import java.util.Random;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Makes the agent's {@link InteractionChannel}s, all on one token source, and remembers whether that

@@ -3,7 +3,7 @@ package dev.voicelink.android;
 import dev.voicelink.android.internal.JsonObjects;
 import java.nio.charset.Charset;
 import java.util.Map;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** Reads the params and data of the JSON-based commands. Errors name the field. */
 final class CommandParams {
@@ -60,7 +60,7 @@ final class CommandParams {
    * The upload a CMD_SYNC data object asks for, with empty {@code uid}/{@code appid} values filled from
    * the connection and the config.
    */
-  static SyncRequest syncRequest(@Nullable byte[] data, String uid, String configAppid) {
+  static SyncRequest syncRequest(byte @Nullable [] data, String uid, String configAppid) {
     if (data == null || data.length == 0) {
       throw new IllegalArgumentException("CMD_SYNC data is required: the UTF-8 bytes of "
           + "{\"param\":{\"id_name\":..,\"id_value\":..,\"res_name\":..},\"data\":\"<Base64>\"}");

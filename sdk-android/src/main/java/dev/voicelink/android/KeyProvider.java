@@ -1,7 +1,7 @@
 package dev.voicelink.android;
 
 import java.security.GeneralSecurityException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import javax.crypto.SecretKey;
 
 /**

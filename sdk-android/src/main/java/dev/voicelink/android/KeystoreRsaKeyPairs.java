@@ -8,7 +8,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.util.Calendar;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import javax.security.auth.x500.X500Principal;
 
 /** An RSA-2048 key pair in the Android Keystore, made with the API 18 {@code KeyPairGeneratorSpec}. */

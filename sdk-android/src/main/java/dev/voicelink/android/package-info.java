@@ -3,7 +3,7 @@
  * from a config text, send it {@link dev.voicelink.android.AgentMessage}s and receive {@link
  * dev.voicelink.android.AgentEvent}s on the main thread.
  */
-@ParametersAreNonnullByDefault
+@NullMarked
 package dev.voicelink.android;
 
-import javax.annotation.ParametersAreNonnullByDefault;
+import org.jspecify.annotations.NullMarked;

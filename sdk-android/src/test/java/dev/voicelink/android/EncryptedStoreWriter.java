@@ -3,7 +3,7 @@ package dev.voicelink.android;
 import dev.voicelink.auth.FileTokenStoreWriter;
 import java.io.File;
 import java.security.SecureRandom;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 

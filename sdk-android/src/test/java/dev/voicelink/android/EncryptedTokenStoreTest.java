@@ -21,7 +21,7 @@ import java.security.ProviderException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
 import okio.ByteString;

@@ -17,7 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import okhttp3.WebSocket;
@@ -73,7 +73,7 @@ final class EngineHarness implements AutoCloseable {
   }
 
   /** Serves the next upgrade: greets with {@code uid} (null: no greeting). */
-  void acceptNextConnection(@Nullable final String uid) {
+  void acceptNextConnection(final @Nullable String uid) {
     server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
       @Override public void onOpen(WebSocket webSocket, Response response) {
         serverSockets.add(webSocket);

@@ -5,7 +5,7 @@ import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.HttpFailure;
 import java.io.IOException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.Call;
 import okhttp3.FormBody;
 import okhttp3.MediaType;

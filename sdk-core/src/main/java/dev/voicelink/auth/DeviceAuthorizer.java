@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.Call;
 import okhttp3.Response;
 

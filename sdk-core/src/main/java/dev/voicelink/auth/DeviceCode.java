@@ -1,7 +1,7 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Redact;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 
 /**

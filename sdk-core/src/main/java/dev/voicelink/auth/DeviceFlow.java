@@ -2,7 +2,7 @@ package dev.voicelink.auth;
 
 import dev.voicelink.core.Cancellable;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A running device flow, returned by {@link DeviceAuthorizer#start}. Cancel it at any moment from any

@@ -1,6 +1,6 @@
 package dev.voicelink.auth;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a device flow ended. Exactly one outcome per flow.

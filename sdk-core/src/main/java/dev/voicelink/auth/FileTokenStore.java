@@ -5,7 +5,7 @@ import dev.voicelink.core.internal.Log;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okio.BufferedSource;
 import okio.Okio;
 

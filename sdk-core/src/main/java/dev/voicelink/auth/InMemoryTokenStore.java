@@ -1,6 +1,6 @@
 package dev.voicelink.auth;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link TokenStore} that keeps the record in memory only: for tests and short-lived tools. Nothing

@@ -3,7 +3,7 @@ package dev.voicelink.auth;
 import dev.voicelink.core.internal.Log;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** Runs tasks one at a time, in submission order, on a caller's executor (which may be a pool). */
 final class SerialExecutor implements Executor {

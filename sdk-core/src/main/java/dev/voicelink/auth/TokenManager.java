@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Interceptor;
@@ -86,7 +86,7 @@ public final class TokenManager implements TokenSource {
   private final AuthClient client;
   private final Clock clock;
   private final TokenStore store;
-  private final @Nullable TokenRecord.Grant grant;
+  private final TokenRecord.@Nullable Grant grant;
   private final @Nullable String clientId;
   private final @Nullable String clientSecret;
   private final long fixedMarginMillis;
@@ -569,7 +569,7 @@ public final class TokenManager implements TokenSource {
   /** Builds a {@link TokenManager}. Not thread-safe. */
   public static final class Builder {
     private final VoiceLinkConfig config;
-    private @Nullable TokenRecord.Grant grant;
+    private TokenRecord.@Nullable Grant grant;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
     private @Nullable TokenStore store;

@@ -4,7 +4,7 @@ import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okio.Buffer;
 
 /**

@@ -1,7 +1,7 @@
 package dev.voicelink.auth;
 
 import java.io.IOException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a token manager keeps its one token record across restarts.

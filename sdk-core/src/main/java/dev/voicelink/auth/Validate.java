@@ -1,6 +1,6 @@
 package dev.voicelink.auth;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 final class Validate {
   static final int MAX_IDENTIFIER_LENGTH = 256;

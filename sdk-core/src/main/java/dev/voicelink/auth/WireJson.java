@@ -4,7 +4,7 @@ import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import java.io.IOException;
 import java.util.Map;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okio.Buffer;
 
 /** Reads the flat JSON objects of the authorization service without reflection. */

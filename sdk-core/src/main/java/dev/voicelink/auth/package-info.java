@@ -4,7 +4,7 @@
  *
  * <p>Parameters and return values are non-null unless annotated {@code @Nullable}.
  */
-@ParametersAreNonnullByDefault
+@NullMarked
 package dev.voicelink.auth;
 
-import javax.annotation.ParametersAreNonnullByDefault;
+import org.jspecify.annotations.NullMarked;

@@ -1,6 +1,6 @@
 package dev.voicelink.core;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server understood the request and said no. Carries what the server said so that it can be

@@ -2,7 +2,7 @@ package dev.voicelink.core;
 
 import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.ServerDateInterceptor;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 

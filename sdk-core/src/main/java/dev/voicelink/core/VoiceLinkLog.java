@@ -1,7 +1,7 @@
 package dev.voicelink.core;
 
 import java.util.logging.Logger;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SDK's logging hook. By default the SDK logs through {@code java.util.logging} under logger

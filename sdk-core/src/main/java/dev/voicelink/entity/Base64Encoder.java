@@ -1,7 +1,7 @@
 package dev.voicelink.entity;
 
 import java.io.IOException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okio.BufferedSink;
 
 /**

@@ -13,7 +13,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Date;
 import java.util.Random;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;

@@ -1,6 +1,6 @@
 package dev.voicelink.entity;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a dynamic entity resource takes effect: for one application, one user, one device, or one

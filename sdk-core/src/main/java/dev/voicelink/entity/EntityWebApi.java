@@ -10,7 +10,7 @@ import java.security.SecureRandom;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.FormBody;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -317,7 +317,7 @@ public final class EntityWebApi {
     private final VoiceLinkConfig config;
     private @Nullable String namespace;
     private @Nullable String accountKey;
-    private @Nullable ChecksumSigner.ChecksumSource checksumSource;
+    private ChecksumSigner.@Nullable ChecksumSource checksumSource;
     private @Nullable Random random;
     private long maxResourceBytes = ResourceEncoder.DEFAULT_MAX_RESOURCE_BYTES;
 

@@ -7,7 +7,7 @@ import dev.voicelink.core.internal.HttpFailure;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Map;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 

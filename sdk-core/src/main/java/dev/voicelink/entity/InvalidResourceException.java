@@ -1,6 +1,6 @@
 package dev.voicelink.entity;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Resource data that the platform would refuse or silently misuse, found before anything was sent: a

@@ -1,6 +1,6 @@
 package dev.voicelink.entity;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The web API refused the call ({@code code} {@value #CODE}) because the account's IP whitelist is on

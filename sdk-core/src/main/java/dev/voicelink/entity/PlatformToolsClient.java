@@ -12,7 +12,7 @@ import dev.voicelink.core.internal.Log;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Collections;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.MediaType;
 import okhttp3.Request;
 import okhttp3.RequestBody;

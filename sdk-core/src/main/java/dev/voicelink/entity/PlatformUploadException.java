@@ -1,7 +1,7 @@
 package dev.voicelink.entity;
 
 import dev.voicelink.core.ServerRefusalException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The platform tools endpoint refused an entity upload (HTTP 400 with {@code code}, {@code message} and

@@ -3,7 +3,7 @@ package dev.voicelink.entity;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A dynamic entity resource as defined in the skill-studio console: its {@linkplain ResourceName

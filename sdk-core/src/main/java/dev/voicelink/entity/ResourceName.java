@@ -1,6 +1,6 @@
 package dev.voicelink.entity;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The name of a dynamic entity resource: {@code <namespace>.<name>}, for example {@code

@@ -1,7 +1,7 @@
 package dev.voicelink.entity;
 
 import java.io.IOException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.MediaType;
 import okhttp3.RequestBody;
 import okio.Buffer;

@@ -1,6 +1,6 @@
 package dev.voicelink.entity;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One web API upload: which application uploads ({@code appid}), which resource ({@link

@@ -1,7 +1,7 @@
 package dev.voicelink.entity;
 
 import dev.voicelink.core.ServerRefusalException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The dynamic entity web API answered with a {@code code} other than {@code "00000"}. Keeps the

@@ -11,7 +11,7 @@
  *
  * <p>Parameters and return values are non-null unless annotated {@code @Nullable}.
  */
-@ParametersAreNonnullByDefault
+@NullMarked
 package dev.voicelink.entity;
 
-import javax.annotation.ParametersAreNonnullByDefault;
+import org.jspecify.annotations.NullMarked;

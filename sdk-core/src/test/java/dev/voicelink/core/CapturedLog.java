@@ -1,6 +1,6 @@
 package dev.voicelink.core;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A log sink for fuzz tests: keeps what one input made the SDK log (instead of printing it a million

@@ -7,7 +7,7 @@ import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.VoiceLinkConfig;
 import java.io.File;
 import java.io.IOException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Child process of {@link RotatedRefreshCrashTest}: refreshes the token in {@code <token file>}

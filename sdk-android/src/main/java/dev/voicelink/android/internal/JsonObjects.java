@@ -6,7 +6,7 @@ import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.Json;
 import java.io.IOException;
 import java.util.Map;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okio.Buffer;
 
 /** Parses JSON object texts into maps, with errors that name the field and the JSON path. */

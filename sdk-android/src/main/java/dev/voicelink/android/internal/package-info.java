@@ -2,7 +2,7 @@
  * Implementation details of the VoiceLink Android SDK. Not public API: anything here may change or
  * disappear in any release without notice. Apps must not use these types directly.
  */
-@ParametersAreNonnullByDefault
+@NullMarked
 package dev.voicelink.android.internal;
 
-import javax.annotation.ParametersAreNonnullByDefault;
+import org.jspecify.annotations.NullMarked;

@@ -2,7 +2,7 @@ package dev.voicelink.core.internal;
 
 import dev.voicelink.core.ServerBusyException;
 import java.util.Random;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import java.util.concurrent.TimeUnit;
 
 /**

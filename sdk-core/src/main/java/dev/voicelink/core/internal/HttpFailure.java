@@ -3,7 +3,7 @@ package dev.voicelink.core.internal;
 import dev.voicelink.core.ServerBusyException;
 import java.io.IOException;
 import java.util.Date;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.Response;
 
 /**

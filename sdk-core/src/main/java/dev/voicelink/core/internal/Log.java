@@ -2,7 +2,7 @@ package dev.voicelink.core.internal;
 
 import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.VoiceLinkLog.Level;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** What SDK code calls to log. Messages must already have their secrets redacted ({@link Redact}). */
 public final class Log {

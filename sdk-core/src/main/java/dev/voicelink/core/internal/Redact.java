@@ -1,6 +1,6 @@
 package dev.voicelink.core.internal;
 
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okio.ByteString;
 
 /**

@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okio.Buffer;
 import okio.BufferedSink;

@@ -2,7 +2,7 @@
  * Implementation details of the VoiceLink SDK. Not part of the public API: anything here may change
  * or disappear in any release.
  */
-@ParametersAreNonnullByDefault
+@NullMarked
 package dev.voicelink.core.internal;
 
-import javax.annotation.ParametersAreNonnullByDefault;
+import org.jspecify.annotations.NullMarked;

@@ -2,7 +2,7 @@
  * Implementation details of dynamic entities. Not part of the public API: anything here may change or
  * disappear in any release.
  */
-@ParametersAreNonnullByDefault
+@NullMarked
 package dev.voicelink.entity.internal;
 
-import javax.annotation.ParametersAreNonnullByDefault;
+import org.jspecify.annotations.NullMarked;

@@ -5,7 +5,7 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.entity.ChecksumSigner;
 import java.io.IOException;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;

@@ -46,7 +46,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executor;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.OkHttpClient;
 
 /**
@@ -308,7 +308,7 @@ public final class MainActivity extends Activity {
     send(CMD_WRITE, 0, Commands.textWriteParams(Commands.USER_PERS_PARAM), text);
   }
 
-  private void send(int msgType, int arg1, String params, @Nullable byte[] data) {
+  private void send(int msgType, int arg1, String params, byte @Nullable [] data) {
     if (agent == null) return;
     AgentMessage message = new AgentMessage(msgType, arg1, 0, params, data);
     log(EventLog.command(message));

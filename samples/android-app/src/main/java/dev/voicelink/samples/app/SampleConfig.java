@@ -4,7 +4,7 @@ import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.VoiceLinkConfig;
 import java.io.IOException;
 import java.util.Map;
-import javax.annotation.Nullable;
+import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okio.Buffer;
 
