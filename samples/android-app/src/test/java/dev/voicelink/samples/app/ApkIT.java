@@ -72,7 +72,7 @@ class ApkIT {
       assertThat(dex.contains("Ldev/voicelink/testing/")).as("the reference server is a test dependency only")
           .isFalse();
       // boolean checks: a failure must not print three megabytes of dex
-      for (String type : new String[] {"Ldev/voicelink/samples/app/MainActivity;", "Ldev/voicelink/samples/qr/QrCode;",
+      for (String type : new String[] {"Ldev/voicelink/samples/app/MainActivity;", "Lio/nayuki/qrcodegen/QrCode;",
           "Ldev/voicelink/auth/DeviceAuthorizer;", "Lokhttp3/OkHttpClient;", "Lcom/squareup/moshi/JsonReader;"}) {
         assertThat(dex.contains(type)).as("classes.dex holds " + type).isTrue();
       }

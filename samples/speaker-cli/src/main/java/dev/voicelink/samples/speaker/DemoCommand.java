@@ -1,7 +1,5 @@
 package dev.voicelink.samples.speaker;
 
-import dev.voicelink.samples.qr.QrCode;
-
 import static dev.voicelink.samples.speaker.Output.fields;
 
 import dev.voicelink.auth.DeviceAuthorizer;
@@ -200,7 +198,7 @@ final class DemoCommand implements Callable<Integer> {
               + " (valid " + seconds(time.realMillis(code.expiresInSeconds() * 1000))
               + " of real time; the device polls every " + code.intervalSeconds()
               + " s of demo time).");
-      out.say(QrCode.encode(code.link()).toText());
+      out.say(TerminalQr.render(code.link()));
       BlockingQueue<DeviceFlowOutcome> outcome = new LinkedBlockingQueue<>();
       int[] polls = {0};
       DeviceFlow flow = authorizer.start(code, new DeviceFlowListener() {

@@ -1,7 +1,5 @@
 package dev.voicelink.samples.speaker;
 
-import dev.voicelink.samples.qr.QrCode;
-
 import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
@@ -43,7 +41,7 @@ final class LoginCommand extends AuthCommand {
         "To sign this speaker in, open\n\n    " + code.link() + "\n\nand confirm the code "
             + code.userCode() + " (valid " + code.expiresInSeconds() + " s).");
     if (!json && parent.terminal) {
-      output.say(QrCode.encode(code.link()).toText());
+      output.say(TerminalQr.render(code.link()));
     }
     output.say("Waiting for authorization...");
 
