@@ -184,7 +184,7 @@ class DeviceAuthorizerTest {
     server.takeRequest();
     RecordedRequest poll = server.takeRequest();
     assertThat(poll.getPath()).isEqualTo("/oauth/ivs/token");
-    assertThat(poll.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(poll.getHeader("Content-Type")).isEqualTo("application/json");
     assertThat(poll.getBody().readUtf8()).isEqualTo("{\"client_id\":\"vl-speaker-01\","
         + "\"grant_type\":\"urn:ietf:params:oauth:grant-type:device_code\","
         + "\"device_code\":\"dc-secret-9f8e7d\"}");
