@@ -206,12 +206,36 @@ class PlatformVariantMatrixTest {
       assertThat(server.journal().calls("/tools/upload_entities"))
           .allSatisfy(call -> assertThat(call.responseStatus()).isEqualTo(200));
 
+      assertEverythingSentIsExact(server.journal().snapshot());
       scan = LeakScan.of(server);
       logText = log.text();
       assertTolerated(log.lines(), expectedWarnings(variants));
     }
     scan.scan("log", logText);
     scan.assertNoLeak();
+  }
+
+  /**
+   * Whatever the server answered, what the SDK sent is exactly the spec's: the content type of each
+   * endpoint, and no request the strict server refused for its shape, fields or signature.
+   */
+  private static void assertEverythingSentIsExact(List<RecordedCall> calls) {
+    assertThat(calls).isNotEmpty();
+    for (RecordedCall call : calls) {
+      String path = call.path();
+      String contentType = call.header("Content-Type");
+      if (path.endsWith("/oauth/ivs/device_code")) {
+        assertThat(contentType).as(path).isEqualTo("application/x-www-form-urlencoded");
+      } else if (path.contains("/oauth/") || path.endsWith("/tools/upload_entities")) {
+        assertThat(contentType).as(path).isEqualTo("application/json");
+      } else if (path.contains("/entity/")) {
+        assertThat(contentType).as(path).isEqualTo("application/x-www-form-urlencoded; charset=utf-8");
+      }
+      assertThat(call.responseBody()).as("the answer to " + path + " " + call.body())
+          .doesNotContain("invalid_request").doesNotContain("\"code\":\"10106\"")
+          .doesNotContain("\"code\":\"10107\"").doesNotContain("\"code\":\"10113\"")
+          .doesNotContain("\"code\":\"10105\"");
+    }
   }
 
   /** The tolerance warnings are exactly those expected, each kind once per client at most. */
