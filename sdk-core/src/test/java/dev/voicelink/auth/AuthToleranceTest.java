@@ -13,9 +13,7 @@ import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkConfig;
 import java.io.IOException;
 import java.text.SimpleDateFormat;
-import java.util.ArrayList;
 import java.util.Date;
-import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.TimeZone;
@@ -58,25 +56,11 @@ class AuthToleranceTest {
     server.shutdown();
   }
 
-  private List<String> warnings() {
-    List<String> warnings = new ArrayList<>();
-    for (String line : log.lines()) {
-      if (line.startsWith("WARN ")) warnings.add(line);
-    }
-    return warnings;
-  }
-
   private DeviceFlow startFlow(DeviceFlowListener listener) throws InterruptedException {
     int before = time.scheduledCount();
     DeviceFlow flow = authorizer.start("SN-0001-DEMO", listener, Runnable::run);
     time.awaitScheduled(before + 1);
     return flow;
-  }
-
-  private void step(long millis) throws InterruptedException {
-    int before = time.scheduledCount();
-    time.advance(millis, TimeUnit.MILLISECONDS);
-    time.awaitScheduled(before + 1);
   }
 
   /** A device flow whose first poll gets {@code answer}; returns its outcome. */
@@ -98,13 +82,13 @@ class AuthToleranceTest {
     script.enqueue(deviceCode(1000, 30), pending(), token("at-1", "rt-1", 3600, 1_763_712_000L));
     startFlow(events);
     assertThat(time.pendingDelaysMillis()).containsExactly(1000L);
-    step(1000);
+    time.step(1000);
     time.advance(1000, TimeUnit.MILLISECONDS);
 
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
     assertThat(script.arrivalsMillis()).containsExactly(0L, 1000L, 2000L);
     assertThat(events.calls).contains("poll 1 authorization_pending 1000");
-    assertThat(warnings()).containsExactly("WARN auth device_code interval 1000 is not below"
+    assertThat(log.warnings()).containsExactly("WARN auth device_code interval 1000 is not below"
         + " expires_in 30, so it cannot be seconds: read as milliseconds (polls every 1000 ms)"
         + " (docs/platform-assumptions.md)");
   }
@@ -113,9 +97,9 @@ class AuthToleranceTest {
     script.enqueue(deviceCode(2, 120), pending());
     startFlow(events);
     assertThat(time.pendingDelaysMillis()).containsExactly(2000L);
-    step(2000);
+    time.step(2000);
     assertThat(events.calls).contains("poll 1 authorization_pending 2000");
-    assertThat(warnings()).isEmpty();
+    assertThat(log.warnings()).isEmpty();
   }
 
   @Test void aReadingInMillisecondsIsNeverShorterThanASecond() throws Exception {
@@ -128,7 +112,7 @@ class AuthToleranceTest {
     script.enqueue(deviceCode(1000, 30), deviceCode(1000, 30));
     authorizer.requestCode("SN-0001-DEMO");
     authorizer.requestCode("SN-0001-DEMO");
-    assertThat(warnings()).hasSize(1);
+    assertThat(log.warnings()).hasSize(1);
   }
 
   @Test void theAppChoosesTheUnit() throws Exception {
@@ -145,7 +129,7 @@ class AuthToleranceTest {
     DeviceCode code = millis.requestCode("SN-0001-DEMO");
     assertThat(code.intervalMillis()).isEqualTo(1500);
     assertThat(code.intervalSeconds()).isEqualTo(2);
-    assertThat(warnings()).as("the app's choice is no deviation").isEmpty();
+    assertThat(log.warnings()).as("the app's choice is no deviation").isEmpty();
 
     assertThatThrownBy(() -> DeviceAuthorizer.builder(config).intervalUnit(TimeUnit.MINUTES))
         .isInstanceOf(IllegalArgumentException.class)
@@ -196,7 +180,7 @@ class AuthToleranceTest {
 
     assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
     assertThat(outcome.token().expiresInSeconds()).isEqualTo(3600);
-    assertThat(warnings()).containsExactly("WARN auth the token answer has no expires_in: the"
+    assertThat(log.warnings()).containsExactly("WARN auth the token answer has no expires_in: the"
         + " token is taken to live 3600 s, and is refreshed sooner if a server rejects it"
         + " (docs/platform-assumptions.md)");
   }
@@ -216,7 +200,7 @@ class AuthToleranceTest {
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":7200.5"));
 
     assertThat(outcome.token().expiresInSeconds()).isEqualTo(7200);
-    assertThat(warnings()).containsExactly("WARN auth token expires_in 7200.5 is not a whole"
+    assertThat(log.warnings()).containsExactly("WARN auth token expires_in 7200.5 is not a whole"
         + " number: read as 7200 s (docs/platform-assumptions.md)");
   }
 
@@ -224,7 +208,7 @@ class AuthToleranceTest {
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":8640000000"));
 
     assertThat(outcome.token().expiresInSeconds()).isEqualTo(8_640_000);
-    assertThat(warnings()).containsExactly("WARN auth token expires_in 8640000000 is more than"
+    assertThat(log.warnings()).containsExactly("WARN auth token expires_in 8640000000 is more than"
         + " 10 years in seconds: read as milliseconds, 8640000 s (docs/platform-assumptions.md)");
   }
 
@@ -237,7 +221,7 @@ class AuthToleranceTest {
 
     assertThat(outcome.token().createdAtEpochSeconds()).isEqualTo(serverMillis / 1000);
     assertThat(config.correctedClock().offsetMillis()).isBetween(7_197_000L, 7_200_000L);
-    assertThat(warnings()).containsExactly("WARN auth token created_at " + serverMillis
+    assertThat(log.warnings()).containsExactly("WARN auth token created_at " + serverMillis
         + " cannot be epoch seconds: read as epoch milliseconds (docs/platform-assumptions.md)");
   }
 
@@ -246,7 +230,7 @@ class AuthToleranceTest {
 
     assertThat(outcome.token().createdAtEpochSeconds()).isZero();
     assertThat(config.correctedClock().offsetMillis()).isZero();
-    assertThat(warnings()).containsExactly("WARN auth token created_at 5 is not a time between"
+    assertThat(log.warnings()).containsExactly("WARN auth token created_at 5 is not a time between"
         + " 2001 and 2100: ignored (docs/platform-assumptions.md)");
   }
 
@@ -290,7 +274,7 @@ class AuthToleranceTest {
     RecordedRequest second = server.takeRequest();
     assertThat(second.getBody().readUtf8())
         .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
-    assertThat(warnings()).containsExactly("WARN auth the refresh answer has no refresh_token: the"
+    assertThat(log.warnings()).containsExactly("WARN auth the refresh answer has no refresh_token: the"
         + " stored one is kept for the next refresh (docs/platform-assumptions.md)");
     assertThat(log.text()).doesNotContain("rt-1").doesNotContain("at-2");
   }

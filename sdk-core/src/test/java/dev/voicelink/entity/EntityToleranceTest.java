@@ -12,8 +12,6 @@ import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkConfig;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -52,14 +50,6 @@ class EntityToleranceTest {
     server.shutdown();
   }
 
-  private List<String> warnings() {
-    List<String> warnings = new ArrayList<>();
-    for (String line : log.lines()) {
-      if (line.startsWith("WARN ")) warnings.add(line);
-    }
-    return warnings;
-  }
-
   private UploadRequest request(ResourceDefinition definition) {
     return UploadRequest.builder().appid("5f1a2b3c").definition(definition)
         .persParam(PersParam.user(AUTH_ID)).records(RecordSource.fromText(TEXT)).build();
@@ -83,7 +73,7 @@ class EntityToleranceTest {
 
     assertThat(api.uploadResource(request(contacts)).sid()).isEqualTo("psn1");
     assertThat(api.checkResource("psn1").processed()).isTrue();
-    assertThat(warnings()).containsExactly("WARN entity the web API answered success with code 0:"
+    assertThat(log.warnings()).containsExactly("WARN entity the web API answered success with code 0:"
         + " read as success, like 00000 (docs/platform-assumptions.md)");
   }
 
@@ -134,7 +124,7 @@ class EntityToleranceTest {
     assertThat(receipt.sid()).isEqualTo("psn1");
     assertThat(receipt.csid()).isEqualTo("wapi1");
     assertThat(api.checkResource("psn1").csid()).isEqualTo("wapi2");
-    assertThat(warnings()).containsExactly("WARN entity the web API answer has no data.csid: the"
+    assertThat(log.warnings()).containsExactly("WARN entity the web API answer has no data.csid: the"
         + " envelope's sid, which also identifies the call, is read as csid"
         + " (docs/platform-assumptions.md)");
   }
@@ -145,7 +135,7 @@ class EntityToleranceTest {
         + "\"version\":2}"));
 
     assertThat(api.uploadResource(request(contacts)).sid()).isEqualTo("psn1");
-    assertThat(warnings()).isEmpty();
+    assertThat(log.warnings()).isEmpty();
   }
 
   // The namespace of res_name (spec 2.5.6, 5.3: not said to be the signing one)
@@ -159,7 +149,7 @@ class EntityToleranceTest {
     RecordedRequest sent = server.takeRequest();
     assertThat(sent.getHeader("X-NameSpace")).isEqualTo("OS123");
     assertThat(form(sent)).containsEntry("res_name", "SK777.contacts");
-    assertThat(warnings()).containsExactly("WARN entity res_name SK777.contacts is in namespace"
+    assertThat(log.warnings()).containsExactly("WARN entity res_name SK777.contacts is in namespace"
         + " SK777, not in OS123 that signs the request: sent as it is, the platform decides"
         + " (docs/platform-assumptions.md)");
   }
@@ -199,7 +189,7 @@ class EntityToleranceTest {
     assertThat(tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null))
         .isEqualTo("ptu1");
     assertThat(server.takeRequest().getHeader("Content-Type")).isEqualTo("application/json");
-    assertThat(warnings()).containsExactly("WARN entity upload_entities answered HTTP 200 with"
+    assertThat(log.warnings()).containsExactly("WARN entity upload_entities answered HTTP 200 with"
         + " code 0 besides its sid: the sid counts, the upload succeeded"
         + " (docs/platform-assumptions.md)");
   }
