@@ -238,6 +238,7 @@ final class AuthClient {
     }
     String tokenType = json.string("token_type");
     String refreshToken = json.string("refresh_token");
+    long expiresIn = expiresInSeconds(json);
     long createdAtMillis = createdAtMillis(json);
     if (createdAtMillis > 0 && newGrant && !answer.hasServerDate) {
       config.correctedClock().observeServerTime(createdAtMillis);
@@ -248,7 +249,7 @@ final class AuthClient {
         .tokenType(tokenType == null || tokenType.isEmpty() ? "bearer" : tokenType)
         .accessToken(accessToken)
         .refreshToken(refreshToken == null || refreshToken.isEmpty() ? null : refreshToken)
-        .expiresInSeconds(expiresInSeconds(json))
+        .expiresInSeconds(expiresIn)
         .createdAtEpochSeconds(createdAtMillis / 1000)
         .receivedAtEpochMillis(config.correctedClock().wallMillis())
         .build();

@@ -144,7 +144,7 @@ public final class PlatformToolsClient {
   }
 
   /**
-   * A 2xx with a {@code sid} is success whatever else it holds (a real platform adds {@code code} and
+   * A 2xx with a {@code sid} is success whatever else it holds (a platform may add {@code code} and
    * {@code message}); a 2xx without one is an error, typed if it carries a {@code code}. Any other
    * status is a refusal with the {@code code}, {@code message} and {@code sid} of spec 7.2.1.
    */
