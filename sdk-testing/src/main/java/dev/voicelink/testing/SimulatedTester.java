@@ -73,7 +73,11 @@ public final class SimulatedTester {
     this.phone = requirePhone(phone);
   }
 
-  /** Where a tester reads the one-time code the verification page "texted" to a phone. */
+  /**
+   * Where a tester reads the one-time code the verification page "texted" to a phone. Called on the
+   * thread that calls {@link #approve} or {@link #refuse}, right after the page sent the code: an
+   * inbox fed by another process's output may have to wait for the line.
+   */
   public interface SmsInbox {
     /** The last code sent to {@code phone}, or null if none was. */
     String lastSmsCode(String phone);
