@@ -10,6 +10,7 @@ import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.VoiceLinkConfig;
 import java.io.File;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 
 /** The code of docs/device-authorization.md and docs/tokens.md; {@code AuthSnippetsTest} runs it. */
@@ -45,6 +46,16 @@ final class AuthSnippets {
     // the user walks away: flow.cancel();
     // end-snippet
     return flow;
+  }
+
+  static DeviceAuthorizer intervalInMilliseconds(VoiceLinkConfig config) {
+    // snippet:device-authorization-interval-unit
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
+        .clientId("vl-speaker-01")
+        .intervalUnit(TimeUnit.MILLISECONDS) // this platform writes "interval": 2000 for 2 s
+        .build();
+    // end-snippet
+    return authorizer;
   }
 
   static TokenManager tokens(VoiceLinkConfig config, File tokenFile) {

@@ -6,6 +6,7 @@ import dev.voicelink.auth.DeviceFlow;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.testing.PlatformVariant;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
@@ -35,6 +36,16 @@ class AuthSnippetsTest {
       assertThat(tokens.accessToken()).isEqualTo(tokens.record().accessToken());
       OkHttpClient client = AuthSnippets.okHttp(new OkHttpClient(), tokens);
       assertThat(client.interceptors()).hasSize(1);
+    }
+  }
+
+  @Test void theIntervalUnitSnippetReadsMilliseconds() throws Exception {
+    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+      server.console().pollIntervalSeconds(90); // 90000 ms: not below expires_in, either way
+      server.console().variant(PlatformVariant.INTERVAL_MILLIS, true);
+      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl()).build();
+      assertThat(AuthSnippets.intervalInMilliseconds(config).requestCode("SN-0001-DEMO")
+          .intervalMillis()).isEqualTo(90_000);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.voicelink.docs;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.Endpoint;
 import dev.voicelink.testing.Fault;
+import dev.voicelink.testing.PlatformVariant;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import dev.voicelink.testing.SimulatedTester;
@@ -33,6 +34,20 @@ final class ReferenceServerSnippets {
       server.faults().on(Endpoint.TOKEN, Fault.status(503).retryAfter(1).times(2));
     }
     // end-snippet
+  }
+
+  static void variants(Device device) throws Exception {
+    // snippet:reference-server-variants
+    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+      server.console().variant(PlatformVariant.INTERVAL_MILLIS, true);      // "interval": 2000
+      server.console().variant(PlatformVariant.AUTH_ERRORS_HTTP_401, true); // errors with HTTP 401
+      device.signInAndSync(server); // must work as against the reference reading
+    }
+    // end-snippet
+  }
+
+  interface Device {
+    void signInAndSync(ReferenceServer server) throws Exception;
   }
 
   interface UserCodeSource {

@@ -274,7 +274,11 @@ public final class Agent {
       return this;
     }
 
-    /** Registers a resource that CMD_SYNC may upload; its records are checked before sending. */
+    /**
+     * Registers the definition of a resource that CMD_SYNC uploads, so that every record is checked
+     * for its fields before sending. Optional: without one, CMD_SYNC checks only that the records are
+     * UTF-8 JSON objects, one per line, and the platform checks their fields.
+     */
     public Builder resourceDefinition(ResourceDefinition definition) {
       if (definition == null) throw new IllegalArgumentException("definition must not be null");
       definitions.put(definition.name().value(), definition);

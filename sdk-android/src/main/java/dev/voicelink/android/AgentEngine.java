@@ -93,6 +93,7 @@ final class AgentEngine {
   private int generation;
   private @Nullable String uid;
   private boolean networkAvailable = true;
+  /** pers_param of voice writes set by CMD_SET_PARAMS: null if never set, "" once cleared. */
   private @Nullable String setParamsPersParam;
   private int state = STATE_IDLE;
   private boolean closed;
@@ -371,7 +372,8 @@ final class AgentEngine {
 
   private void setParams(AgentMessage message) {
     try {
-      setParamsPersParam = CommandParams.setParamsPersParam(message.params());
+      String persParam = CommandParams.setParamsPersParam(message.params());
+      if (persParam != null) setParamsPersParam = persParam;
     } catch (IllegalArgumentException e) {
       emit(EVENT_ERROR, ERROR_INVALID_PARAMS, 0, e.getMessage(), data(KEY_CMD, CMD_SET_PARAMS));
     }
@@ -417,7 +419,8 @@ final class AgentEngine {
     }
     if (persParam == null && dataType.equals("audio")) {
       // Set-params and the config's audioparams activate entities for voice only (spec 4.10).
-      persParam = setParamsPersParam != null ? setParamsPersParam : config.audioPersParam();
+      persParam = setParamsPersParam == null ? config.audioPersParam()
+          : setParamsPersParam.isEmpty() ? null : setParamsPersParam;
     }
     byte[] data = message.dataUnsafe();
     int seq;
@@ -616,8 +619,6 @@ final class AgentEngine {
       code = ERROR_NETWORK;
     } else if (e instanceof IllegalArgumentException) {
       code = ERROR_INVALID_PARAMS;
-    } else if (e instanceof IllegalStateException) {
-      code = ERROR_ENTITY_NOT_CONFIGURED;
     } else {
       Log.error(TAG, commandName(pending.command) + " failed unexpectedly", e);
       code = ERROR_NETWORK;

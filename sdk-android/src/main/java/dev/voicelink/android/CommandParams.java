@@ -34,24 +34,20 @@ final class CommandParams {
     return sid.trim();
   }
 
-  /** The {@code audioparams.pers_param} of CMD_SET_PARAMS params, checked to be a JSON object text. */
-  static String setParamsPersParam(String params) {
-    if (params.trim().isEmpty()) {
-      throw new IllegalArgumentException("CMD_SET_PARAMS params must be "
-          + "{\"audioparams\":{\"pers_param\":\"<JSON object text>\"}}; were empty");
-    }
+  /**
+   * The {@code audioparams.pers_param} of CMD_SET_PARAMS params: a JSON object text, {@code ""} to
+   * clear the setting, or null when the params do not set it. Other keys (the established SDK has many
+   * audio and global params) are ignored; a known key of the wrong type is an error.
+   */
+  static @Nullable String setParamsPersParam(String params) {
+    if (params.trim().isEmpty()) return null;
     Map<String, Object> object = JsonObjects.parseObject(params, "CMD_SET_PARAMS params");
     Map<String, Object> audioparams = JsonObjects.optObject(object, "audioparams",
         "CMD_SET_PARAMS params.audioparams");
-    if (audioparams == null) {
-      throw new IllegalArgumentException("CMD_SET_PARAMS params.audioparams is required: "
-          + "{\"audioparams\":{\"pers_param\":\"<JSON object text>\"}}");
-    }
+    if (audioparams == null) return null;
     String persParam = JsonObjects.optString(audioparams, "pers_param",
         "CMD_SET_PARAMS params.audioparams.pers_param");
-    if (persParam == null) {
-      throw new IllegalArgumentException("CMD_SET_PARAMS params.audioparams.pers_param is required");
-    }
+    if (persParam == null || persParam.trim().isEmpty()) return persParam == null ? null : "";
     JsonObjects.parseObject(persParam, "CMD_SET_PARAMS params.audioparams.pers_param");
     return persParam;
   }

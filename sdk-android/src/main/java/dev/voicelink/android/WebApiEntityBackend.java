@@ -1,6 +1,7 @@
 package dev.voicelink.android;
 
 import dev.voicelink.core.internal.Json;
+import dev.voicelink.core.internal.Log;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
@@ -20,10 +21,13 @@ import okio.ByteString;
 
 /**
  * CMD_SYNC and CMD_QUERY_SYNC_STATUS on sdk-core's {@link EntityWebApi}: the owner pair becomes the
- * upload {@link PersParam} ({@code uid} → {@code auth_id}, {@code appid}, or the custom dimension), and
- * the records are checked against the resource's registered definition before anything is sent.
+ * upload {@link PersParam} ({@code uid} → {@code auth_id}, {@code appid}, or the custom dimension).
+ * The records are checked against the resource's registered definition before anything is sent; a
+ * resource without one (the established SDK needs none) is checked for what needs no definition:
+ * UTF-8, and one JSON object per line.
  */
 final class WebApiEntityBackend implements EntityBackend {
+  private static final String TAG = "VoiceLinkAgent";
   private final EntityWebApi api;
   private final Map<String, ResourceDefinition> definitions;
 
@@ -34,11 +38,6 @@ final class WebApiEntityBackend implements EntityBackend {
 
   @Override public String upload(SyncRequest request) throws IOException, WebApiException {
     ResourceName name = ResourceName.parse(request.resName);
-    ResourceDefinition definition = definitions.get(name.value());
-    if (definition == null) {
-      throw new IllegalStateException("no definition for " + name.value() + ": register it with "
-          + "Agent.Builder.resourceDefinition(...) so that its records are checked before upload");
-    }
     ByteString decoded = ByteString.decodeBase64(request.dataBase64);
     if (decoded == null) {
       throw new IllegalArgumentException("data.data must be Base64 of the resource text");
@@ -54,11 +53,19 @@ final class WebApiEntityBackend implements EntityBackend {
       throw new IllegalArgumentException("data.data of " + name.value() + " is not UTF-8 once"
           + " Base64-decoded; encode the records as UTF-8 before Base64");
     }
+    PersParam owner = persParam(request.idName, request.idValue);
+    RecordSource records = RecordSource.fromText(text);
+    ResourceDefinition definition = definitions.get(name.value());
+    if (definition == null) {
+      Log.debug(TAG, "CMD_SYNC of " + name + ": no definition registered; each record is checked"
+          + " to be a JSON object, its fields by the platform");
+      return api.uploadResource(request.appid, name, owner, records).sid();
+    }
     UploadRequest upload = UploadRequest.builder()
         .appid(request.appid)
         .definition(definition)
-        .persParam(persParam(request.idName, request.idValue))
-        .records(RecordSource.fromText(text))
+        .persParam(owner)
+        .records(records)
         .build();
     return api.uploadResource(upload).sid();
   }

@@ -245,8 +245,6 @@ class AgentBadInputTest {
         contacts("\"id_name\":\"uid\",\"res_name\":\"contacts\""), false, null));
     c.put("CMD_SYNC res_name with a space", new Case(
         contacts("\"id_name\":\"uid\",\"res_name\":\"OS123.my contacts\""), false, null));
-    c.put("CMD_SYNC res_name without a registered definition", new Case(
-        contacts("\"id_name\":\"uid\",\"res_name\":\"OS123.songs\""), false, null));
     c.put("CMD_SYNC custom id_name without id_value", new Case(
         contacts("\"id_name\":\"car_model\",\"res_name\":\"OS123.contacts\""), false, null));
     c.put("CMD_SYNC id_value not an auth_id (wrong auth_id)", new Case(
@@ -274,10 +272,7 @@ class AgentBadInputTest {
     c.put("CMD_SYNC records empty", new Case(sync(USER, "\n".getBytes(StandardCharsets.UTF_8)), false,
         null));
     // CMD_SET_PARAMS
-    c.put("CMD_SET_PARAMS without params", new Case(setParams(""), false, null));
-    c.put("CMD_SET_PARAMS without audioparams", new Case(setParams("{\"pers_param\":\"{}\"}"), false,
-        null));
-    c.put("CMD_SET_PARAMS audioparams without pers_param", new Case(setParams("{\"audioparams\":{}}"),
+    c.put("CMD_SET_PARAMS audioparams is a string", new Case(setParams("{\"audioparams\":\"x\"}"),
         false, null));
     c.put("CMD_SET_PARAMS pers_param an object, not JSON text", new Case(
         setParams("{\"audioparams\":{\"pers_param\":{\"uid\":\"\"}}}"), false, null));

@@ -231,6 +231,41 @@ class AgentEngineTest {
         "{\"family\":\"f-01\",\"uid\":\"\"}");
   }
 
+  @Test void setParamsIgnoresWhatItDoesNotKnow() throws Exception {
+    h.startConnected();
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0, "{\"global\":{\"scene\":\"main\"},"
+        + "\"audioparams\":{\"sample_rate\":\"16000\",\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}",
+        null));
+    // Params without audioparams.pers_param leave the setting as it is.
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0, "{\"global\":{\"scene\":\"car\"}}", null));
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0, "{\"audioparams\":{\"vad_eos\":\"600\"}}",
+        null));
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0, "", null));
+
+    h.engine.send(new AgentMessage(CMD_WRITE, 0, 0, "data_type=audio,sample_rate=16000",
+        new byte[] {1}));
+    assertThat(EngineHarness.json(h.frame())).containsEntry("pers_param", "{\"uid\":\"\"}");
+    assertThat(h.expect(EVENT_STATE).arg1).as("no error came before").isEqualTo(STATE_WORKING);
+  }
+
+  @Test void anEmptyPersParamClearsTheSetting() throws Exception {
+    String config = "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":"
+        + "\"http://localhost\"},\"audioparams\":{\"pers_param\":\"{\\\"appid\\\":\\\"\\\"}\"}}";
+    try (EngineHarness c = new EngineHarness(config, 10)) {
+      c.startConnected();
+      c.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0,
+          "{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\"}}", null));
+      c.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0, "{\"audioparams\":{\"pers_param\":\"\"}}",
+          null));
+
+      c.engine.send(new AgentMessage(CMD_WRITE, 0, 0, "data_type=audio,sample_rate=16000",
+          new byte[] {1}));
+      assertThat(EngineHarness.json(c.frame())).containsExactly(entry("type", "write"),
+          entry("data_type", "audio"), entry("sample_rate", 16000.0), entry("seq", 1.0));
+      assertThat(c.expect(EVENT_STATE).arg1).as("no error came before").isEqualTo(STATE_WORKING);
+    }
+  }
+
   @Test void invalidSetParamsIsAnErrorEventNamingTheProblem() throws Exception {
     h.startConnected();
 

@@ -4,7 +4,9 @@ import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Call;
 import okhttp3.FormBody;
@@ -24,16 +26,36 @@ final class AuthClient {
   static final String CLOUD_TOKEN_PATH = "oauth/token";
   static final String SCOPE = "user_ivs_all";
   static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
-  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+  /** As the spec writes it (4.3–4.6): no charset parameter; JSON is UTF-8 by definition. */
+  private static final MediaType JSON = MediaType.get("application/json");
   private static final long MAX_BODY_BYTES = 64 * 1024;
   /** The user code may not be valid longer than this; a larger value is a malformed answer. */
   private static final long MAX_EXPIRES_IN_SECONDS = 1_000_000_000L;
+  /** Polls never come closer together than this, whatever the unit of {@code interval}. */
+  static final long MIN_INTERVAL_MILLIS = 1000;
+  /** The lifetime of a token whose answer has no {@code expires_in}. */
+  static final long DEFAULT_EXPIRES_IN_SECONDS = 3600;
+  /** A token lifetime beyond ten years cannot be seconds: it is read as milliseconds. */
+  static final long MAX_EXPIRES_IN_SECONDS_READ = TimeUnit.DAYS.toSeconds(3650);
+  /** {@code created_at} values from this one on cannot be epoch seconds (the year 5138). */
+  private static final double MIN_CREATED_AT_MILLIS = 1e11;
+  /** Plausible creation times: 2001-09-09 to 2100-01-01, in epoch seconds. */
+  private static final long MIN_CREATED_AT = 1_000_000_000L;
+  private static final long MAX_CREATED_AT = 4_102_444_800L;
 
   final VoiceLinkConfig config;
+  final Tolerance tolerance = new Tolerance("auth");
   private final OkHttpClient http;
+  /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
+  private final @Nullable TimeUnit intervalUnit;
 
   AuthClient(VoiceLinkConfig config) {
+    this(config, null);
+  }
+
+  AuthClient(VoiceLinkConfig config, @Nullable TimeUnit intervalUnit) {
     this.config = config;
+    this.intervalUnit = intervalUnit;
     config.authUrl(); // fail at once, naming the setting, if auth_url is missing
     // No silent retries: every request the server sees is one the flow scheduled, so polls keep
     // their interval, and a lost refresh answer is not replayed with a refresh token already used.
@@ -98,22 +120,29 @@ final class AuthClient {
     return RequestBody.create(buffer.readByteString(), JSON);
   }
 
-  /** Reads a device_code answer; throws on refusal and on anything else than a valid 2.1 record. */
+  /**
+   * Reads a device_code answer; throws on refusal, and {@link MalformedResponseException} naming the
+   * field for a device code answer (one with a {@code device_code}) that breaks spec 2.1.
+   *
+   * <p>The unit of {@code interval} is not stated (spec 8). Unless the app set it, a value below {@code
+   * expires_in} is seconds (the public samples: 2 with 120) and one that is not, which cannot be
+   * seconds, is milliseconds. Polls are never closer than {@link #MIN_INTERVAL_MILLIS}.
+   */
   DeviceCode readDeviceCode(Response response) throws IOException, AuthorizationException {
     Answer answer = read(response);
     if (answer.error != null && !answer.isTransient()) {
       throw new AuthorizationException(answer.error, answer.message);
     }
     WireJson json = answer.json;
-    if (json == null || answer.error != null || !response.isSuccessful()) {
+    if (json == null || answer.problem != null || answer.error != null || !response.isSuccessful()) {
       throw answer.transientFailure("device authorization");
     }
     String verificationUri = json.string("verification_uri");
     String userCode = json.string("user_code");
     String deviceCode = json.string("device_code");
-    long interval = json.number("interval", 0);
     long expiresIn = json.number("expires_in", Long.MIN_VALUE);
     String problem = null;
+    long intervalMillis = 0;
     if (verificationUri == null || verificationUri.isEmpty()) {
       problem = "verification_uri is missing";
     } else if (userCode == null || userCode.isEmpty()) {
@@ -122,19 +151,35 @@ final class AuthClient {
       problem = "device_code is missing";
     } else if (expiresIn <= 0 || expiresIn > MAX_EXPIRES_IN_SECONDS) {
       problem = "expires_in must be a positive number of seconds";
-    } else if (interval == Long.MIN_VALUE || interval > Integer.MAX_VALUE / 1000) {
-      problem = "interval must be a number of seconds";
+    } else if (json.has("interval")) {
+      double interval = json.decimal("interval");
+      if (Double.isNaN(interval) || interval < 0) {
+        problem = "interval must be a number, 0 or more";
+      } else if (interval > 0) {
+        boolean millis = intervalUnit != null
+            ? intervalUnit == TimeUnit.MILLISECONDS : interval >= expiresIn;
+        double exact = millis ? interval : interval * 1000;
+        intervalMillis = Math.max(MIN_INTERVAL_MILLIS, Math.round(exact));
+        if (exact >= expiresIn * 1000.0) {
+          problem = "interval " + format(interval) + (millis ? " ms" : " s")
+              + " must be shorter than expires_in " + expiresIn + " s";
+        } else if (millis && intervalUnit == null) {
+          tolerance.warnOnce("interval-ms", "device_code interval " + format(interval)
+              + " is not below expires_in " + expiresIn + ", so it cannot be seconds: read as"
+              + " milliseconds (polls every " + intervalMillis + " ms)");
+        }
+      }
     }
     if (problem == null) {
       try {
-        return new DeviceCode(verificationUri, userCode, (int) Math.max(0, interval), expiresIn,
-            deviceCode, config.deviceClock().monotonicNanos());
+        return new DeviceCode(verificationUri, userCode, intervalMillis, expiresIn, deviceCode,
+            config.deviceClock().monotonicNanos());
       } catch (IllegalArgumentException e) {
         problem = e.getMessage();
       }
     }
-    throw new IOException("malformed device authorization response (HTTP " + response.code() + "): "
-        + problem);
+    throw new MalformedResponseException("malformed device authorization response (HTTP "
+        + response.code() + "): " + problem);
   }
 
   /** Reads a token endpoint answer, whatever its status. Never throws for what the server said. */
@@ -147,10 +192,11 @@ final class AuthClient {
         if (source.request(MAX_BODY_BYTES + 1)) {
           return new Answer(response.code(), null, null, "", failure(response, "HTTP "
               + response.code() + " with a body larger than " + MAX_BODY_BYTES + " bytes"),
-              retryAfterMillis);
+              retryAfterMillis, false);
         }
         text = source.getBuffer().readUtf8();
       }
+      boolean serverDate = response.headers().getDate("Date") != null;
       WireJson json = WireJson.parse(text);
       String error = json != null ? json.string("error") : null;
       String message = json != null && json.string("message") != null ? json.string("message") : "";
@@ -162,9 +208,10 @@ final class AuthClient {
           && json.string("device_code") == null) {
         problem = failure(response, "HTTP " + response.code() + " with neither a token nor an error");
       }
-      return new Answer(response.code(), json, error, message, problem, retryAfterMillis);
+      return new Answer(response.code(), json, error, message, problem, retryAfterMillis,
+          serverDate);
     } catch (IOException e) {
-      return new Answer(response.code(), null, null, "", e, retryAfterMillis);
+      return new Answer(response.code(), null, null, "", e, retryAfterMillis, false);
     }
   }
 
@@ -172,24 +219,29 @@ final class AuthClient {
     return HttpFailure.of(response, message);
   }
 
-  /** Builds the record of a token answer, learning the server's time from its created_at. */
-  TokenRecord tokenRecord(WireJson json, TokenRecord.Grant grant, String clientId)
+  /**
+   * Builds the record of a token answer ({@link Answer#hasToken()}), throwing {@link
+   * MalformedResponseException} naming the field when it breaks spec 2.2.
+   *
+   * <p>{@code expires_in} is seconds; a missing one means {@link #DEFAULT_EXPIRES_IN_SECONDS}, a
+   * fraction is rounded down, and a value beyond ten years is read as milliseconds. {@code created_at}
+   * is epoch seconds, or milliseconds when it cannot be seconds; one outside 2001–2100 is ignored. It
+   * corrects the clock only for the answer to a new grant ({@code newGrant}: a refresh answer's may be
+   * the time of the original grant) that carries no {@code Date} header, which is always preferred.
+   */
+  TokenRecord tokenRecord(Answer answer, TokenRecord.Grant grant, String clientId, boolean newGrant)
       throws IOException {
-    String accessToken = json.string("access_token");
-    long expiresIn = json.number("expires_in", Long.MIN_VALUE);
-    long createdAt = json.number("created_at", 0);
+    WireJson json = answer.json;
+    String accessToken = json == null ? null : json.string("access_token");
+    if (json == null || accessToken == null || accessToken.isEmpty()) {
+      throw new MalformedResponseException("malformed token record: access_token is missing");
+    }
     String tokenType = json.string("token_type");
     String refreshToken = json.string("refresh_token");
-    if (accessToken == null || accessToken.isEmpty()) {
-      throw new IOException("malformed token record: access_token is missing");
-    }
-    if (expiresIn < 0) {
-      throw new IOException("malformed token record: expires_in must be a number of seconds");
-    }
-    if (createdAt < 0) createdAt = 0;
-    // created_at is epoch seconds; a value beyond the year 5000 is not, and says nothing about skew.
-    if (createdAt > 0 && createdAt < 95_617_584_000L) {
-      config.correctedClock().observeServerTime(createdAt * 1000L);
+    long expiresIn = expiresInSeconds(json);
+    long createdAtMillis = createdAtMillis(json);
+    if (createdAtMillis > 0 && newGrant && !answer.hasServerDate) {
+      config.correctedClock().observeServerTime(createdAtMillis);
     }
     return TokenRecord.builder()
         .grant(grant)
@@ -198,9 +250,63 @@ final class AuthClient {
         .accessToken(accessToken)
         .refreshToken(refreshToken == null || refreshToken.isEmpty() ? null : refreshToken)
         .expiresInSeconds(expiresIn)
-        .createdAtEpochSeconds(createdAt)
+        .createdAtEpochSeconds(createdAtMillis / 1000)
         .receivedAtEpochMillis(config.correctedClock().wallMillis())
         .build();
+  }
+
+  private long expiresInSeconds(WireJson json) throws MalformedResponseException {
+    if (!json.has("expires_in")) {
+      tolerance.warnOnce("expires_in-missing", "the token answer has no expires_in: the token is"
+          + " taken to live " + DEFAULT_EXPIRES_IN_SECONDS + " s, and is refreshed sooner if a server"
+          + " rejects it");
+      return DEFAULT_EXPIRES_IN_SECONDS;
+    }
+    double value = json.decimal("expires_in");
+    if (Double.isNaN(value) || value < 0) {
+      throw new MalformedResponseException(
+          "malformed token record: expires_in must be a number of seconds");
+    }
+    if (value > MAX_EXPIRES_IN_SECONDS_READ) {
+      long seconds = Math.min(MAX_EXPIRES_IN_SECONDS_READ, (long) (value / 1000));
+      tolerance.warnOnce("expires_in-ms", "token expires_in " + format(value) + " is more than 10"
+          + " years in seconds: read as milliseconds, " + seconds + " s");
+      return seconds;
+    }
+    long seconds = (long) value;
+    if (seconds != value) {
+      tolerance.warnOnce("expires_in-fraction", "token expires_in " + format(value) + " is not a"
+          + " whole number: read as " + seconds + " s");
+    }
+    return seconds;
+  }
+
+  /** {@code created_at} in epoch milliseconds, or 0 when absent or implausible. */
+  private long createdAtMillis(WireJson json) {
+    if (!json.has("created_at")) return 0;
+    double value = json.decimal("created_at");
+    if (Double.isNaN(value)) {
+      tolerance.warnOnce("created_at-implausible", "token created_at is not a number: ignored");
+      return 0;
+    }
+    boolean millis = value >= MIN_CREATED_AT_MILLIS;
+    double seconds = millis ? value / 1000 : value;
+    if (seconds < MIN_CREATED_AT || seconds >= MAX_CREATED_AT) {
+      tolerance.warnOnce("created_at-implausible", "token created_at " + format(value)
+          + " is not a time between 2001 and 2100: ignored");
+      return 0;
+    }
+    if (millis) {
+      tolerance.warnOnce("created_at-ms", "token created_at " + format(value) + " cannot be epoch"
+          + " seconds: read as epoch milliseconds");
+    }
+    return (long) (seconds * 1000);
+  }
+
+  /** A number as the server wrote it: whole numbers without a fraction. */
+  static String format(double value) {
+    return value == Math.rint(value) && Math.abs(value) < 9.0e15
+        ? Long.toString((long) value) : Double.toString(value);
   }
 
   /** What the server answered, read whatever the HTTP status. */
@@ -212,15 +318,18 @@ final class AuthClient {
     final @Nullable IOException problem;
     /** The server's Retry-After in milliseconds, or -1 (see {@link HttpFailure#retryAfterMillis}). */
     final long retryAfterMillis;
+    /** Whether the answer had a {@code Date} header, from which the clock skew was learnt. */
+    final boolean hasServerDate;
 
     Answer(int status, @Nullable WireJson json, @Nullable String error, String message,
-        @Nullable IOException problem, long retryAfterMillis) {
+        @Nullable IOException problem, long retryAfterMillis, boolean hasServerDate) {
       this.status = status;
       this.json = json;
       this.error = error;
       this.message = message;
       this.problem = problem;
       this.retryAfterMillis = retryAfterMillis;
+      this.hasServerDate = hasServerDate;
     }
 
     boolean hasToken() {

@@ -33,7 +33,8 @@ import okhttp3.Response;
  * // later, if the user walks away: flow.cancel();
  * }</pre>
  *
- * <p>Polling rules: never faster than the server's {@code interval} (5 s if it sends none or 0); a
+ * <p>Polling rules: never faster than the server's {@code interval} (5 s if it sends none or 0; its
+ * unit is not stated, see {@link Builder#intervalUnit}); a
  * {@code slow_down} answer adds 5 s for the rest of the flow; transient failures (connection
  * refused/reset, timeouts, 5xx, empty or unreadable bodies) do not end the flow but are retried with
  * a jittered backoff on top of the interval (or after the server's {@code Retry-After}, up to 60 s),
@@ -51,7 +52,7 @@ public final class DeviceAuthorizer {
   private final Random random;
 
   private DeviceAuthorizer(Builder builder) {
-    this.client = new AuthClient(builder.config);
+    this.client = new AuthClient(builder.config, builder.intervalUnit);
     this.clientId = builder.clientId;
     this.random = builder.random;
   }
@@ -138,6 +139,7 @@ public final class DeviceAuthorizer {
     private final VoiceLinkConfig config;
     private @Nullable String clientId;
     private Random random = new Random();
+    private @Nullable TimeUnit intervalUnit;
 
     Builder(VoiceLinkConfig config) {
       if (config == null) throw new IllegalArgumentException("config must not be null");
@@ -147,6 +149,23 @@ public final class DeviceAuthorizer {
     /** The device's {@code client_id} from the device-access console. Required. */
     public Builder clientId(String clientId) {
       this.clientId = Validate.identifier(clientId, "client_id");
+      return this;
+    }
+
+    /**
+     * The unit of the server's {@code interval}, which the spec does not state: {@link
+     * TimeUnit#SECONDS} or {@link TimeUnit#MILLISECONDS}. By default the SDK reads a value below
+     * {@code expires_in} as seconds (the platform's samples: {@code interval: 2, expires_in: 120}) and
+     * one that is not, which cannot be seconds, as milliseconds, logging that once. Either way polls
+     * are never closer than a second, and an interval not shorter than {@code expires_in} is a
+     * malformed answer.
+     */
+    public Builder intervalUnit(TimeUnit unit) {
+      if (unit != TimeUnit.SECONDS && unit != TimeUnit.MILLISECONDS) {
+        throw new IllegalArgumentException("intervalUnit must be SECONDS or MILLISECONDS; was: "
+            + unit);
+      }
+      this.intervalUnit = unit;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Redact;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 
@@ -20,13 +21,13 @@ public final class DeviceCode {
 
   private final String verificationUri;
   private final String userCode;
-  private final int intervalSeconds;
+  private final long intervalMillis;
   private final long expiresInSeconds;
   private final String deviceCode;
   private final String link;
   private final long receivedAtNanos;
 
-  DeviceCode(String verificationUri, String userCode, int intervalSeconds, long expiresInSeconds,
+  DeviceCode(String verificationUri, String userCode, long intervalMillis, long expiresInSeconds,
       String deviceCode, long receivedAtNanos) {
     HttpUrl uri = HttpUrl.parse(verificationUri);
     if (uri == null) {
@@ -35,7 +36,8 @@ public final class DeviceCode {
     }
     this.verificationUri = verificationUri;
     this.userCode = userCode;
-    this.intervalSeconds = intervalSeconds > 0 ? intervalSeconds : DEFAULT_INTERVAL_SECONDS;
+    this.intervalMillis = intervalMillis > 0
+        ? intervalMillis : TimeUnit.SECONDS.toMillis(DEFAULT_INTERVAL_SECONDS);
     this.expiresInSeconds = expiresInSeconds;
     this.deviceCode = deviceCode;
     this.link = uri.newBuilder().addQueryParameter("user_code", userCode).build().toString();
@@ -60,9 +62,19 @@ public final class DeviceCode {
     return link;
   }
 
-  /** Seconds between two polls: the server's {@code interval}, or 5 if it sent none or zero. */
+  /**
+   * Milliseconds between two polls: the server's {@code interval}, or 5 s if it sent none or zero.
+   * The spec does not state its unit: a value below {@code expires_in} is seconds, one that is not is
+   * milliseconds (unless the app chose with {@link DeviceAuthorizer.Builder#intervalUnit}), and it is
+   * never less than a second.
+   */
+  public long intervalMillis() {
+    return intervalMillis;
+  }
+
+  /** {@link #intervalMillis()} in whole seconds, rounded up. */
   public int intervalSeconds() {
-    return intervalSeconds;
+    return (int) TimeUnit.MILLISECONDS.toSeconds(intervalMillis + 999);
   }
 
   /** Validity of the user code in seconds from receipt ({@code expires_in}). */
@@ -91,7 +103,7 @@ public final class DeviceCode {
 
   @Override public String toString() {
     return "DeviceCode{verification_uri=" + verificationUri + ", user_code=" + userCode
-        + ", interval=" + intervalSeconds + ", expires_in=" + expiresInSeconds
+        + ", interval_ms=" + intervalMillis + ", expires_in=" + expiresInSeconds
         + ", device_code=" + Redact.secret(deviceCode) + "}";
   }
 }

@@ -77,6 +77,9 @@ final class DevicePoller implements Cancellable {
           codeIssued(client.readDeviceCode(response));
         } catch (AuthorizationException e) {
           finish(DeviceFlowOutcome.ended(Kind.FAILED, e));
+        } catch (MalformedResponseException e) {
+          Log.warn(TAG, e.getMessage(), null);
+          finish(DeviceFlowOutcome.ended(Kind.FAILED, e));
         } catch (IOException e) {
           retryCodeRequest(deviceId, e);
         } finally {
@@ -112,7 +115,7 @@ final class DevicePoller implements Cancellable {
       if (outcome != null) return;
       code = issued;
       transientFailures = 0;
-      intervalMillis = TimeUnit.SECONDS.toMillis(issued.intervalSeconds());
+      intervalMillis = issued.intervalMillis();
       deadlineNanos = issued.receivedAtNanos() + TimeUnit.SECONDS.toNanos(issued.expiresInSeconds());
       Log.info(TAG, "device code issued: " + issued);
       pendingEvents.add(new Step(() -> listener.onCodeIssued(issued), false));
@@ -172,7 +175,7 @@ final class DevicePoller implements Cancellable {
       }
 
       @Override public void onFailure(Call call, IOException e) {
-        polled(pollNumber, new AuthClient.Answer(0, null, null, "", e, -1));
+        polled(pollNumber, new AuthClient.Answer(0, null, null, "", e, -1, false));
         deliver();
       }
     });
@@ -183,12 +186,14 @@ final class DevicePoller implements Cancellable {
       if (outcome != null) return;
       call = null;
       if (answer.hasToken()) {
+        // The device code was exchanged: it is never polled again, whatever the answer held.
         try {
-          TokenRecord record = client.tokenRecord(answer.json, TokenRecord.Grant.DEVICE, clientId);
+          TokenRecord record = client.tokenRecord(answer, TokenRecord.Grant.DEVICE, clientId, true);
           Log.info(TAG, "device authorized after " + pollNumber + " polls: " + record);
           finish(DeviceFlowOutcome.authorized(record));
         } catch (IOException e) {
-          retryPoll(pollNumber, e);
+          Log.warn(TAG, e.getMessage(), null);
+          finish(DeviceFlowOutcome.ended(Kind.FAILED, e));
         }
         return;
       }

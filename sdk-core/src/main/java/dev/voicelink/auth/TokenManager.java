@@ -378,9 +378,15 @@ public final class TokenManager implements TokenSource {
     if (answer.hasToken()) {
       TokenRecord record;
       try {
-        record = client.tokenRecord(answer.json, kind, owner);
+        record = client.tokenRecord(answer, kind, owner, clientCredentials);
       } catch (IOException e) {
         return settleTransient(base, e);
+      }
+      if (!clientCredentials && record.refreshToken() == null) {
+        // RFC 6749 section 6: without a new refresh token, the client keeps the one it has.
+        client.tolerance.warnOnce("refresh_token-kept", "the refresh answer has no refresh_token:"
+            + " the stored one is kept for the next refresh");
+        record = record.newBuilder().refreshToken(base.refreshToken()).build();
       }
       return settleSuccess(record);
     }

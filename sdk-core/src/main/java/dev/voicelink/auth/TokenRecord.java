@@ -11,9 +11,11 @@ import okio.Buffer;
  * A token record issued by the authorization service (spec 2.2), plus what the SDK needs to keep it
  * alive: which grant it came from, for which {@code client_id}, and when it was received.
  *
- * <p>{@code expires_in} is seconds and {@code created_at} epoch seconds. The SDK computes expiry from
- * the local time of receipt, never from {@code created_at}: a device clock may be years off before NTP
- * answers. {@code created_at} is kept only to estimate that clock skew.
+ * <p>{@code expires_in} is seconds and {@code created_at} epoch seconds, as the SDK read them from the
+ * answer (a missing {@code expires_in} is an hour; one that cannot be seconds was read as
+ * milliseconds; see docs/platform-assumptions.md). The SDK computes expiry from the local time of
+ * receipt, never from {@code created_at}: a device clock may be years off before NTP answers, and
+ * {@code created_at} may be the time of the original grant. It is kept for information.
  *
  * <p>Immutable and thread-safe. {@link #toString()} shows fingerprints of the tokens, never the
  * tokens.
@@ -177,7 +179,7 @@ public final class TokenRecord {
     return expiresInSeconds;
   }
 
-  /** The server's {@code created_at} in epoch seconds, or 0 if it sent none. Used for skew only. */
+  /** The server's {@code created_at} in epoch seconds, or 0 if it sent none or an implausible one. */
   public long createdAtEpochSeconds() {
     return createdAtEpochSeconds;
   }

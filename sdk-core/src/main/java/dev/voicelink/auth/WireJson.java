@@ -59,4 +59,25 @@ final class WireJson {
     }
     return Long.MIN_VALUE;
   }
+
+  /**
+   * The number field {@code name} (a JSON number or a numeric string) as a double, whole or not;
+   * NaN if the field is missing or not a finite number.
+   */
+  double decimal(String name) {
+    Object value = fields.get(name);
+    if (value instanceof Number) {
+      double d = ((Number) value).doubleValue();
+      return Double.isInfinite(d) ? Double.NaN : d;
+    }
+    if (value instanceof String) {
+      try {
+        double d = Double.parseDouble(((String) value).trim());
+        return Double.isInfinite(d) ? Double.NaN : d;
+      } catch (NumberFormatException e) {
+        return Double.NaN;
+      }
+    }
+    return Double.NaN;
+  }
 }

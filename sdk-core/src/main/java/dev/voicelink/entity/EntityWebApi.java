@@ -5,6 +5,7 @@ import dev.voicelink.core.Clock;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Random;
@@ -58,6 +59,7 @@ public final class EntityWebApi {
   private final OkHttpClient client;
   private final long maxResourceBytes;
   private final Backoff backoff;
+  private final Tolerance tolerance = new Tolerance(TAG);
 
   private EntityWebApi(Builder builder) {
     this.config = builder.config;
@@ -86,21 +88,48 @@ public final class EntityWebApi {
    * Checks every record, then uploads the resource: form fields {@code appid}, {@code res_name},
    * {@code pers_param} and {@code data} (Base64 of the resource text).
    *
+   * <p>A resource in another namespace than the one that signs is sent as it is, with a warning
+   * logged once: the spec shows a skill's namespace and the account's on different console pages and
+   * does not say they must be equal.
+   *
    * @throws InvalidResourceException if a record does not fit the definition, or the resource is over
    *     the size limit (nothing is sent)
-   * @throws IllegalArgumentException if the resource's namespace is not this account's
    * @throws WebApiException if the server refused the upload
    * @throws IOException on a transport failure or a malformed response
    */
   public UploadReceipt uploadResource(UploadRequest request) throws IOException, WebApiException {
-    ResourceName name = request.definition().name();
-    RequestBody body = uploadBody(request);
+    return upload(request.definition().name(), uploadBody(request));
+  }
+
+  /**
+   * Uploads the records of a resource whose definition is not at hand (a ported app's {@code
+   * CMD_SYNC}, for example): each record must be one JSON object, and the text is UTF-8 without a
+   * byte-order mark (one is dropped); the platform checks the fields. Prefer {@link
+   * #uploadResource(UploadRequest)}, which checks every record against its definition first.
+   *
+   * @throws InvalidResourceException if a record is not a JSON object, or the resource is over the
+   *     size limit (nothing is sent)
+   * @throws IllegalArgumentException if {@code appid} is empty
+   * @throws WebApiException if the server refused the upload
+   * @throws IOException on a transport failure or a malformed response
+   */
+  public UploadReceipt uploadResource(String appid, ResourceName name, PersParam persParam,
+      RecordSource records) throws IOException, WebApiException {
+    UploadRequest.builder().appid(appid); // checks it, with the same message
+    if (name == null) throw new IllegalArgumentException("name must not be null");
+    if (persParam == null) throw new IllegalArgumentException("persParam must not be null");
+    if (records == null) throw new IllegalArgumentException("records must not be null");
+    return upload(name, uploadBody(appid, name, persParam, Records.anyObject(name,
+        maxResourceBytes), records));
+  }
+
+  private UploadReceipt upload(ResourceName name, RequestBody body)
+      throws IOException, WebApiException {
     Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
     try (Response response = client.newCall(post("entity/upload-resource", body)).execute()) {
-      Envelope envelope = Envelope.read("upload-resource", response);
-      UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"),
-          envelope.dataString("csid"), config.correctedClock().wallMillis(),
-          config.deviceClock().monotonicNanos());
+      Envelope envelope = Envelope.read("upload-resource", response, tolerance);
+      UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"), envelope.csid(),
+          config.correctedClock().wallMillis(), config.deviceClock().monotonicNanos());
       Log.info(TAG, "uploaded " + name + ": sid " + receipt.sid());
       return receipt;
     }
@@ -108,21 +137,26 @@ public final class EntityWebApi {
 
   /** The form body of an upload, its records checked and measured (nothing is sent). */
   RequestBody uploadBody(UploadRequest request) throws IOException {
-    ResourceName name = request.definition().name();
+    return uploadBody(request.appid(), request.definition().name(), request.persParam(),
+        Records.of(request.definition(), maxResourceBytes), request.records());
+  }
+
+  private RequestBody uploadBody(String appid, ResourceName name, PersParam persParam,
+      Records checker, RecordSource records) throws IOException {
     if (!name.namespace().equals(signer.namespace())) {
-      throw new IllegalArgumentException("res_name " + name + " is in namespace " + name.namespace()
-          + " but this client signs for namespace " + signer.namespace());
+      tolerance.warnOnce("res_name-namespace", "res_name " + name + " is in namespace "
+          + name.namespace() + ", not in " + signer.namespace() + " that signs the request: sent as"
+          + " it is, the platform decides");
     }
     Buffer head = new Buffer();
     new FormBody.Builder()
-        .add("appid", request.appid())
+        .add("appid", appid)
         .add("res_name", name.value())
-        .add("pers_param", request.persParam().toJson())
+        .add("pers_param", persParam.toJson())
         .build()
         .writeTo(head);
     head.writeUtf8("&data=");
-    return StreamingBody.create(FORM, head.readByteString(),
-        Records.of(request.definition(), maxResourceBytes), request.records(), ByteString.EMPTY,
+    return StreamingBody.create(FORM, head.readByteString(), checker, records, ByteString.EMPTY,
         StreamingBody.Encoding.FORM_BASE64);
   }
 
@@ -140,8 +174,8 @@ public final class EntityWebApi {
     RequestBody body = new FormBody.Builder().add("sid", sid).build();
     RequestBody utf8 = RequestBody.create(bytes(body), FORM);
     try (Response response = client.newCall(post("entity/check-resource", utf8)).execute()) {
-      Envelope envelope = Envelope.read("check-resource", response);
-      return new CheckResult(envelope.dataString("sid"), envelope.dataString("csid"),
+      Envelope envelope = Envelope.read("check-resource", response, tolerance);
+      return new CheckResult(envelope.dataString("sid"), envelope.csid(),
           envelope.dataString("reply"), envelope.dataInteger("error"));
     }
   }

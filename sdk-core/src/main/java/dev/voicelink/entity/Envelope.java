@@ -4,6 +4,7 @@ import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.Tolerance;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Map;
@@ -11,29 +12,39 @@ import org.jspecify.annotations.Nullable;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 
-/** The web API's common response {@code {code, data, desc, sid}}, read strictly. */
+/**
+ * The web API's common response {@code {code, data, desc, sid}}: every field required, unknown ones
+ * ignored. The spec does not show which code means success: {@code "00000"}, and also {@code "0"} or
+ * a numeric 0; every other code is a typed refusal.
+ */
 final class Envelope {
   static final String SUCCESS = "00000";
+  /** Also read as success (spec 7.2.3 does not show the code); logged once. */
+  static final String ALSO_SUCCESS = "0";
 
   final String code;
   final String desc;
   final String sid;
   final @Nullable Object data;
   private final String operation;
+  private final Tolerance tolerance;
 
-  private Envelope(String operation, String code, String desc, String sid, @Nullable Object data) {
+  private Envelope(String operation, String code, String desc, String sid, @Nullable Object data,
+      Tolerance tolerance) {
     this.operation = operation;
     this.code = code;
     this.desc = desc;
     this.sid = sid;
     this.data = data;
+    this.tolerance = tolerance;
   }
 
   /**
    * Reads the envelope from any HTTP status (the platform does not document statuses) and throws the
    * typed refusal unless its code is success.
    */
-  static Envelope read(String operation, Response response) throws IOException, WebApiException {
+  static Envelope read(String operation, Response response, Tolerance tolerance)
+      throws IOException, WebApiException {
     ResponseBody body = response.body();
     if (body == null) throw malformed(operation, response, "no body");
     String code = null;
@@ -47,7 +58,7 @@ final class Envelope {
       while (reader.hasNext()) {
         switch (reader.nextName()) {
           case "code":
-            code = reader.nextString();
+            code = readCode(reader);
             break;
           case "desc":
             desc = reader.nextString();
@@ -74,8 +85,39 @@ final class Envelope {
     if (sid == null) throw malformed(operation, response, "sid is missing");
     if (!hasData) throw malformed(operation, response, "data is missing");
     if (code.equals(IpNotWhitelistedException.CODE)) throw new IpNotWhitelistedException(desc, sid);
-    if (!code.equals(SUCCESS)) throw new WebApiException(code, desc, sid);
-    return new Envelope(operation, code, desc, sid, data);
+    if (code.equals(ALSO_SUCCESS)) {
+      tolerance.warnOnce("success-code-0", "the web API answered success with code 0: read as"
+          + " success, like " + SUCCESS);
+    } else if (!code.equals(SUCCESS)) {
+      throw new WebApiException(code, desc, sid);
+    }
+    return new Envelope(operation, code, desc, sid, data, tolerance);
+  }
+
+  /** A code as text; a number is written without a fraction when it has none (0, not 0.0). */
+  private static String readCode(JsonReader reader) throws IOException {
+    if (reader.peek() != JsonReader.Token.NUMBER) return reader.nextString();
+    String number = reader.nextString();
+    try {
+      double value = Double.parseDouble(number);
+      if (value == Math.rint(value) && Math.abs(value) < 9.0e15) return Long.toString((long) value);
+    } catch (NumberFormatException ignored) {
+      // kept as written
+    }
+    return number;
+  }
+
+  /**
+   * {@code data.csid}; where the spec does not show it (4.8), the envelope's {@code sid}, which
+   * identifies the call just as {@code csid} does.
+   */
+  String csid() throws IOException {
+    if (data instanceof Map && !((Map<?, ?>) data).containsKey("csid")) {
+      tolerance.warnOnce("csid-envelope", "the web API answer has no data.csid: the envelope's sid,"
+          + " which also identifies the call, is read as csid");
+      return sid;
+    }
+    return dataString("csid");
   }
 
   String dataString(String field) throws IOException {

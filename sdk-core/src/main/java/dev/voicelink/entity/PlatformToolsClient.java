@@ -9,9 +9,9 @@ import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkConfig;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Tolerance;
 import java.io.EOFException;
 import java.io.IOException;
-import java.util.Collections;
 import org.jspecify.annotations.Nullable;
 import okhttp3.MediaType;
 import okhttp3.Request;
@@ -38,13 +38,15 @@ import okio.Buffer;
  */
 public final class PlatformToolsClient {
   private static final String TAG = "entity";
-  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+  /** As the spec writes it (4.7): no charset parameter; JSON is UTF-8 by definition. */
+  private static final MediaType JSON = MediaType.get("application/json");
 
   private final VoiceLinkConfig config;
   private final @Nullable TokenSource userTokens;
   private final @Nullable TokenSource deviceTokens;
   private final @Nullable TokenSource cloudTokens;
   private final long maxResourceBytes;
+  private final Tolerance tolerance = new Tolerance(TAG);
 
   private PlatformToolsClient(Builder builder) {
     this.config = builder.config;
@@ -83,8 +85,7 @@ public final class PlatformToolsClient {
    */
   public String uploadEntities(Dimension dimension, ResourceName name, RecordSource records,
       @Nullable String appid) throws IOException, ServerRefusalException {
-    Records anyObject = new Records(name, Collections.<String>emptyList(), false, maxResourceBytes);
-    return upload(dimension, name, anyObject, records, appid);
+    return upload(dimension, name, Records.anyObject(name, maxResourceBytes), records, appid);
   }
 
   private String upload(Dimension dimension, ResourceName name, Records checker, RecordSource records,
@@ -142,7 +143,12 @@ public final class PlatformToolsClient {
     return source;
   }
 
-  private static String readResponse(Response response) throws IOException, PlatformUploadException {
+  /**
+   * A 2xx with a {@code sid} is success whatever else it holds (a platform may add {@code code} and
+   * {@code message}); a 2xx without one is an error, typed if it carries a {@code code}. Any other
+   * status is a refusal with the {@code code}, {@code message} and {@code sid} of spec 7.2.1.
+   */
+  private String readResponse(Response response) throws IOException, PlatformUploadException {
     ResponseBody body = response.body();
     String sid = null;
     String code = null;
@@ -173,12 +179,17 @@ public final class PlatformToolsClient {
       throw HttpFailure.of(response, "malformed upload_entities response (HTTP " + response.code()
           + "): the body is empty or cut off");
     }
-    if (response.isSuccessful() && code == null) {
-      if (sid == null) {
-        throw new IOException("malformed upload_entities response (HTTP " + response.code()
-            + "): sid is missing");
+    if (response.isSuccessful() && sid != null) {
+      if (code != null) {
+        tolerance.warnOnce("upload_entities-code", "upload_entities answered HTTP "
+            + response.code() + " with code " + code + " besides its sid: the sid counts, the"
+            + " upload succeeded");
       }
       return sid;
+    }
+    if (response.isSuccessful() && code == null) {
+      throw new IOException("malformed upload_entities response (HTTP " + response.code()
+          + "): sid is missing");
     }
     if (code == null) {
       throw HttpFailure.of(response, "upload_entities failed with HTTP " + response.code()

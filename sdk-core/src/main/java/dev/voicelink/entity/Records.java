@@ -7,6 +7,7 @@ import com.squareup.moshi.JsonWriter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import okio.Buffer;
@@ -41,6 +42,11 @@ final class Records {
 
   static Records of(ResourceDefinition definition, long maxBytes) {
     return new Records(definition.name(), definition.fields(), true, maxBytes);
+  }
+
+  /** Records of a resource whose definition is not at hand: each must be a JSON object. */
+  static Records anyObject(ResourceName name, long maxBytes) {
+    return new Records(name, Collections.<String>emptyList(), false, maxBytes);
   }
 
   /**

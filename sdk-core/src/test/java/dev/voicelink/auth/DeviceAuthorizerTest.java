@@ -94,13 +94,6 @@ class DeviceAuthorizerTest {
     return flow;
   }
 
-  /** Moves time by {@code seconds} and waits until the flow scheduled its next step. */
-  private void step(long millis) throws InterruptedException {
-    int before = time.scheduledCount();
-    time.advance(millis, TimeUnit.MILLISECONDS);
-    time.awaitScheduled(before + 1);
-  }
-
   @Test void requestsACodeWithTheFormTheSpecShows() throws Exception {
     script.enqueue(deviceCode(2, 120));
     DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
@@ -161,8 +154,8 @@ class DeviceAuthorizerTest {
     script.enqueue(deviceCode(2, 120), pending(), pending(),
         token("at-1", "rt-1", 8_640_000, CREATED_AT));
     startFlow();
-    step(2000);
-    step(2000);
+    time.step(2000);
+    time.step(2000);
     time.advance(2000, TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
 
@@ -184,7 +177,7 @@ class DeviceAuthorizerTest {
     server.takeRequest();
     RecordedRequest poll = server.takeRequest();
     assertThat(poll.getPath()).isEqualTo("/oauth/ivs/token");
-    assertThat(poll.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(poll.getHeader("Content-Type")).isEqualTo("application/json");
     assertThat(poll.getBody().readUtf8()).isEqualTo("{\"client_id\":\"vl-speaker-01\","
         + "\"grant_type\":\"urn:ietf:params:oauth:grant-type:device_code\","
         + "\"device_code\":\"dc-secret-9f8e7d\"}");
@@ -195,7 +188,7 @@ class DeviceAuthorizerTest {
         + "\"expires_in\":60,\"device_code\":\"d\"}"), pending(), error("access_denied"));
     startFlow();
     assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
-    step(5000);
+    time.step(5000);
     assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
     time.advance(5000, TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.DENIED);
@@ -206,10 +199,10 @@ class DeviceAuthorizerTest {
     script.enqueue(deviceCode(2, 120), error("slow_down"), pending(), error("slow_down"), pending(),
         token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
-    step(2000);      // slow_down: 7 s from now on
-    step(7000);      // pending
-    step(7000);      // slow_down: 12 s
-    step(12000);     // pending
+    time.step(2000);      // slow_down: 7 s from now on
+    time.step(7000);      // pending
+    time.step(7000);      // slow_down: 12 s
+    time.step(12000);     // pending
     assertThat(time.pendingDelaysMillis()).containsExactly(12000L);
     time.advance(11999, TimeUnit.MILLISECONDS);
     assertThat(script.arrivalsMillis()).hasSize(5);
@@ -243,9 +236,9 @@ class DeviceAuthorizerTest {
   @Test void codeExpiresOnTheMonotonicClockWithoutAnotherPoll() throws Exception {
     script.enqueue(deviceCode(3, 10), pending(), pending(), pending());
     startFlow();
-    step(3000);
-    step(3000);
-    step(3000);                 // third poll at 9 s; the next would be at 12 s, after expiry
+    time.step(3000);
+    time.step(3000);
+    time.step(3000);                 // third poll at 9 s; the next would be at 12 s, after expiry
     assertThat(time.pendingDelaysMillis()).containsExactly(1000L);
     time.shiftWallClock(-86_400_000L); // a wall clock jump changes nothing
     time.advance(999, TimeUnit.MILLISECONDS);
@@ -263,8 +256,8 @@ class DeviceAuthorizerTest {
         json(503, "{\"error\":\"authorization_pending\"}"),
         json(401, "{\"error\":\"access_denied\"}"));
     startFlow();
-    step(2000);
-    step(2000);
+    time.step(2000);
+    time.step(2000);
     time.advance(2000, TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.DENIED);
     assertThat(events.calls).containsExactly("code WDJB-MJHT",
@@ -297,7 +290,7 @@ class DeviceAuthorizerTest {
     for (int i = 0; i < 8; i++) {
       long wait = time.pendingDelaysMillis().get(0);
       waits.add(wait);
-      step(wait);
+      time.step(wait);
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
@@ -327,7 +320,7 @@ class DeviceAuthorizerTest {
     for (int i = 0; i < 3; i++) {
       long wait = time.pendingDelaysMillis().get(0);
       waits.add(wait);
-      step(wait);
+      time.step(wait);
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
@@ -346,7 +339,7 @@ class DeviceAuthorizerTest {
       script.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "7"));
     }
     startFlow();
-    for (int i = 0; i < 8; i++) step(time.pendingDelaysMillis().get(0));
+    for (int i = 0; i < 8; i++) time.step(time.pendingDelaysMillis().get(0));
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
 
@@ -362,7 +355,7 @@ class DeviceAuthorizerTest {
     startFlow();
     int port = server.getPort();
     server.shutdown(); // nothing listens on the port any more
-    step(2000);
+    time.step(2000);
     assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
     try (MockWebServer back = new MockWebServer()) {
       back.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
@@ -377,7 +370,7 @@ class DeviceAuthorizerTest {
     authorizer = authorizer(http.newBuilder().readTimeout(200, TimeUnit.MILLISECONDS).build());
     script.enqueue(deviceCode(2, 600), hang(), token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
-    step(2000);
+    time.step(2000);
     assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
@@ -391,7 +384,7 @@ class DeviceAuthorizerTest {
     script.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
     for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      step(time.pendingDelaysMillis().get(0));
+      time.step(time.pendingDelaysMillis().get(0));
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).as("the 8th retry still happens").isEqualTo(Kind.AUTHORIZED);
@@ -404,7 +397,7 @@ class DeviceAuthorizerTest {
     }
     startFlow();
     for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      step(time.pendingDelaysMillis().get(0));
+      time.step(time.pendingDelaysMillis().get(0));
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
@@ -432,7 +425,7 @@ class DeviceAuthorizerTest {
   @Test void cancelDuringAWaitStopsAtOnceAndPollsNoMore() throws Exception {
     script.enqueue(deviceCode(2, 120), pending(), pending());
     DeviceFlow flow = startFlow();
-    step(2000);
+    time.step(2000);
     flow.cancel();
     assertThat(events.await().kind()).isEqualTo(Kind.CANCELLED);
     assertThat(flow.isCancelled()).isTrue();

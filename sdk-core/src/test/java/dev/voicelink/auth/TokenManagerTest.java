@@ -79,7 +79,7 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
     RecordedRequest refresh = server.takeRequest();
     assertThat(refresh.getPath()).isEqualTo("/oauth/ivs/token");
-    assertThat(refresh.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(refresh.getHeader("Content-Type")).isEqualTo("application/json");
     assertThat(refresh.getBody().readUtf8())
         .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
     assertThat(store.load().refreshToken()).isEqualTo("rt-2");

@@ -40,6 +40,15 @@ public final class LogCapture implements VoiceLinkLog.Sink, AutoCloseable {
     return new ArrayList<>(lines);
   }
 
+  /** The lines logged at WARN, whole ({@code WARN tag message}). */
+  public synchronized List<String> warnings() {
+    List<String> out = new ArrayList<>();
+    for (String line : lines) {
+      if (line.startsWith("WARN ")) out.add(line);
+    }
+    return out;
+  }
+
   /** The lines of {@code tag}, messages only. */
   public synchronized List<String> messages(String tag) {
     List<String> out = new ArrayList<>();

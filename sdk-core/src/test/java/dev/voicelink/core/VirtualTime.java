@@ -115,6 +115,16 @@ public final class VirtualTime extends Clock implements Scheduler {
     }
   }
 
+  /**
+   * Moves time forward by {@code millis}, running what becomes due, then waits (like {@link
+   * #awaitScheduled}) until code under test has scheduled its next task.
+   */
+  public void step(long millis) throws InterruptedException {
+    int before = scheduledCount();
+    advance(millis, TimeUnit.MILLISECONDS);
+    awaitScheduled(before + 1);
+  }
+
   /** Runs the tasks that are due now without moving time. */
   public void runDueTasks() {
     advance(0, TimeUnit.NANOSECONDS);

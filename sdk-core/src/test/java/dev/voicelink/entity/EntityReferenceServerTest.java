@@ -193,7 +193,7 @@ class EntityReferenceServerTest {
     assertThat(sid).isNotEmpty();
     RecordedCall call = server.journal().calls("/upload_entities").get(0);
     assertThat(call.responseStatus()).isEqualTo(200);
-    assertThat(call.header("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(call.header("Content-Type")).isEqualTo("application/json");
     assertThat(call.body()).isEqualTo("{\"type\":\"user\",\"resource_name\":\"OS123.contacts\","
         + "\"data\":[{\"name\":\"张三\",\"alias\":\"\"}]}");
   }

@@ -197,16 +197,6 @@ class EntityWebApiTest {
         .hasMessage("persParam is required: PersParam.user(authId) {\"auth_id\":..}");
   }
 
-  @Test void otherNamespaceFailsBeforeSending() {
-    ResourceDefinition other = ResourceDefinition.builder().name("OS999.contacts").mainField("name")
-        .dimension(Dimension.USER).build();
-    assertThatThrownBy(() -> api.uploadResource(request().definition(other).build()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("res_name OS999.contacts is in namespace OS999 but this client signs for"
-            + " namespace OS123");
-    assertThat(server.getRequestCount()).isZero();
-  }
-
   @Test void ipWhitelistRefusalSaysWhatToDo() throws Exception {
     server.enqueue(envelope("20004", "illegal ip", "wapi9", null));
     assertThatThrownBy(() -> api.uploadResource(request().build()))

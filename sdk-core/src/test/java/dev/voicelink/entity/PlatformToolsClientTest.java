@@ -68,7 +68,7 @@ class PlatformToolsClientTest {
     RecordedRequest sent = server.takeRequest();
     assertThat(sent.getPath()).isEqualTo("/p/tools/upload_entities");
     assertThat(sent.getHeader("Authorization")).isEqualTo("user-token");
-    assertThat(sent.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertThat(sent.getHeader("Content-Type")).isEqualTo("application/json");
     assertThat(sent.getBody().readUtf8()).isEqualTo("{\"type\":\"user\",\"resource_name\":"
         + "\"OS123.contacts\",\"data\":[{\"name\":\"a\",\"alias\":\"\",\"n\":1},{\"name\":\"b\","
         + "\"alias\":\"c\"}],\"appid\":\"5f1a2b3c\"}");

@@ -211,8 +211,6 @@ class BadInputTest {
     c.put("records file: byte-order mark on the second line", () -> uploadBytes(("{\"name\":\"A\",\"alias\":\"\"}\n\uFEFF{\"name\":\"B\",\"alias\":\"\"}").getBytes(StandardCharsets.UTF_8)));
     c.put("records over the size limit", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).maxResourceBytes(64).build()
         .uploadResource(upload(RecordSource.fromText("{\"name\":\"" + repeat('x', 100) + "\",\"alias\":\"\"}")).build()));
-    c.put("records: res_name in another namespace than the account", () -> EntityWebApi.builder(config).namespace("OS999").accountKey(KEY).build()
-        .uploadResource(upload(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).build()));
     // Web API client
     c.put("namespace empty", () -> EntityWebApi.builder(config).namespace(""));
     c.put("namespace with a space", () -> EntityWebApi.builder(config).namespace("OS 123"));

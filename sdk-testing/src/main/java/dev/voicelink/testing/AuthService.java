@@ -27,9 +27,24 @@ final class AuthService {
     return error("invalid_request", message);
   }
 
+  /**
+   * An error record's status: 400 in the reference reading, 200 or 401 in the variants (spec 7.1 shows
+   * no statuses).
+   */
+  private MockResponse withErrorStatus(MockResponse response) {
+    if (HttpCall.status(response) != 400) return response;
+    if (console.has(PlatformVariant.AUTH_ERRORS_HTTP_200)) return response.setResponseCode(200);
+    if (console.has(PlatformVariant.AUTH_ERRORS_HTTP_401)) return response.setResponseCode(401);
+    return response;
+  }
+
   // ---- 4.1 ----
 
   MockResponse deviceCode(HttpCall call) {
+    return withErrorStatus(deviceCodeAnswer(call));
+  }
+
+  private MockResponse deviceCodeAnswer(HttpCall call) {
     if (!"POST".equals(call.method)) return HttpCall.json(405, Json.obj("error", "invalid_request", "message", "use POST"));
     if (!call.isForm()) return invalidRequest("Content-Type must be application/x-www-form-urlencoded");
     Map<String, String> form;
@@ -61,7 +76,8 @@ final class AuthService {
     return HttpCall.json(200, Json.obj(
         "verification_uri", verificationUri,
         "user_code", g.userCode,
-        "interval", console.pollIntervalSeconds(),
+        "interval", console.has(PlatformVariant.INTERVAL_MILLIS)
+            ? console.pollIntervalSeconds() * 1000L : console.pollIntervalSeconds(),
         "expires_in", console.userCodeLifetimeSeconds(),
         "device_code", g.deviceCode));
   }
@@ -77,6 +93,10 @@ final class AuthService {
   // ---- 4.3 / 4.4 ----
 
   MockResponse token(HttpCall call) {
+    return withErrorStatus(tokenAnswer(call));
+  }
+
+  private MockResponse tokenAnswer(HttpCall call) {
     JsonBody parsed = JsonBody.of(call);
     if (parsed.error != null) return parsed.error;
     Map<String, Object> body = parsed.body;
@@ -106,7 +126,7 @@ final class AuthService {
       if (g.state == AuthState.GrantState.AUTHORIZED) {
         g.state = AuthState.GrantState.CONSUMED;
         return tokenRecord(state.issue(AuthState.TokenKind.DEVICE, g.clientId, g.deviceId, g.authId, call.now,
-            console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()));
+            console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()), true);
       }
       if (g.expired(call.now)) return error("expired_token", null);
       if (console.slowDown() && last != Long.MIN_VALUE && call.now - last < g.intervalMillis) {
@@ -129,14 +149,21 @@ final class AuthService {
             : "refresh_token belongs to a device token; refresh it at /oauth/ivs/token");
       }
       if (call.now >= old.refreshExpiresAt) return error("invalid_refresh_token", "refresh_token has expired");
+      if (console.has(PlatformVariant.NO_REFRESH_ROTATION)) {
+        return tokenRecord(state.refreshWithoutRotation(old, call.now, console.accessTokenLifetimeSeconds()), false);
+      }
       return tokenRecord(state.refresh(old, call.now, console.accessTokenLifetimeSeconds(),
-          console.refreshTokenLifetimeSeconds()));
+          console.refreshTokenLifetimeSeconds()), true);
     }
   }
 
   // ---- 4.5 / 4.6 ----
 
   MockResponse cloudToken(HttpCall call) {
+    return withErrorStatus(cloudTokenAnswer(call));
+  }
+
+  private MockResponse cloudTokenAnswer(HttpCall call) {
     JsonBody parsed = JsonBody.of(call);
     if (parsed.error != null) return parsed.error;
     Map<String, Object> body = parsed.body;
@@ -156,17 +183,17 @@ final class AuthService {
       return error("invalid_client", "client_id or client_secret is wrong");
     }
     return tokenRecord(state.issue(AuthState.TokenKind.CLOUD, clientId, null, null, call.now,
-        console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()));
+        console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()), true);
   }
 
-  private static MockResponse tokenRecord(AuthState.TokenGrant t) {
-    long expiresIn = (t.accessExpiresAt - t.createdAt) / 1000L;
-    return HttpCall.json(200, Json.obj(
-        "token_type", "bearer",
-        "access_token", t.accessToken,
-        "refresh_token", t.refreshToken,
-        "expires_in", expiresIn,
-        "created_at", t.createdAt / 1000L));
+  /** The token record of spec 2.2, in the units of the console's variants. */
+  private MockResponse tokenRecord(AuthState.TokenGrant t, boolean withRefreshToken) {
+    long expiresInMillis = t.accessExpiresAt - t.createdAt;
+    Map<String, Object> record = Json.obj("token_type", "bearer", "access_token", t.accessToken);
+    if (withRefreshToken) record.put("refresh_token", t.refreshToken);
+    record.put("expires_in", console.has(PlatformVariant.HUGE_EXPIRES_IN) ? expiresInMillis : expiresInMillis / 1000L);
+    record.put("created_at", console.has(PlatformVariant.CREATED_AT_MILLIS) ? t.createdAt : t.createdAt / 1000L);
+    return HttpCall.json(200, record);
   }
 
   /** A request's JSON object body, or the error to answer when it has none. */

@@ -96,18 +96,27 @@ final class AuthState {
 
   synchronized TokenGrant issue(TokenKind kind, String clientId, String deviceId, String authId, long now,
       long accessLifetimeSeconds, long refreshLifetimeSeconds) {
-    TokenGrant t = new TokenGrant(kind, clientId, deviceId, authId, Ids.random("at_", 24),
+    return register(new TokenGrant(kind, clientId, deviceId, authId, Ids.random("at_", 24),
         now + accessLifetimeSeconds * 1000L, Ids.random("rt_", 24),
-        refreshLifetimeSeconds == 0 ? Long.MAX_VALUE : now + refreshLifetimeSeconds * 1000L, now);
-    byAccess.put(t.accessToken, t);
-    byRefresh.put(t.refreshToken, t);
-    return t;
+        refreshLifetimeSeconds == 0 ? Long.MAX_VALUE : now + refreshLifetimeSeconds * 1000L, now));
   }
 
   /** Rotation: the old refresh token stops working at once; its access token lives until it expires. */
   synchronized TokenGrant refresh(TokenGrant old, long now, long accessLifetimeSeconds, long refreshLifetimeSeconds) {
     byRefresh.remove(old.refreshToken);
     return issue(old.kind, old.clientId, old.deviceId, old.authId, now, accessLifetimeSeconds, refreshLifetimeSeconds);
+  }
+
+  /** No rotation: a new access token, and the refresh token used keeps working (until it expires). */
+  synchronized TokenGrant refreshWithoutRotation(TokenGrant old, long now, long accessLifetimeSeconds) {
+    return register(new TokenGrant(old.kind, old.clientId, old.deviceId, old.authId, Ids.random("at_", 24),
+        now + accessLifetimeSeconds * 1000L, old.refreshToken, old.refreshExpiresAt, now));
+  }
+
+  private TokenGrant register(TokenGrant t) {
+    byAccess.put(t.accessToken, t);
+    byRefresh.put(t.refreshToken, t);
+    return t;
   }
 
   synchronized TokenGrant byRefreshToken(String refreshToken) {

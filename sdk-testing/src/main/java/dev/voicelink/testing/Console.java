@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class Console {
   private long userCodeLifetimeSeconds;
   private long pollIntervalSeconds;
   private boolean slowDown;
+  private final EnumSet<PlatformVariant> variants = EnumSet.noneOf(PlatformVariant.class);
 
   private Console(Builder b) {
     for (Client c : b.clients) putClient(c);
@@ -46,6 +48,7 @@ public final class Console {
     userCodeLifetimeSeconds = b.userCodeLifetimeSeconds;
     pollIntervalSeconds = b.pollIntervalSeconds;
     slowDown = b.slowDown;
+    for (PlatformVariant v : b.variants) variant(v, true);
   }
 
   public static Builder builder() {
@@ -128,7 +131,37 @@ public final class Console {
     slowDown = enabled;
   }
 
+  /**
+   * Switches a {@link PlatformVariant} on or off: from the next request on, the server answers in that
+   * reading of an open point of the spec.
+   *
+   * @throws IllegalArgumentException when switching on one status of authorization errors while the
+   *     other is on
+   */
+  public synchronized void variant(PlatformVariant variant, boolean enabled) {
+    if (variant == null) throw new IllegalArgumentException("variant must not be null");
+    if (!enabled) {
+      variants.remove(variant);
+      return;
+    }
+    PlatformVariant other = variant == PlatformVariant.AUTH_ERRORS_HTTP_200 ? PlatformVariant.AUTH_ERRORS_HTTP_401
+        : variant == PlatformVariant.AUTH_ERRORS_HTTP_401 ? PlatformVariant.AUTH_ERRORS_HTTP_200 : null;
+    if (other != null && variants.contains(other)) {
+      throw new IllegalArgumentException(variant.flag() + " and " + other.flag() + " cannot both be on");
+    }
+    variants.add(variant);
+  }
+
   // ---- reading ----
+
+  /** The variants switched on; empty for the reference reading. */
+  public synchronized Set<PlatformVariant> variants() {
+    return Collections.unmodifiableSet(variants.clone());
+  }
+
+  synchronized boolean has(PlatformVariant variant) {
+    return variants.contains(variant);
+  }
 
   public synchronized List<Client> clients() {
     return Collections.unmodifiableList(new ArrayList<>(clients.values()));
@@ -411,6 +444,7 @@ public final class Console {
     private long userCodeLifetimeSeconds = 120;
     private long pollIntervalSeconds = 2;
     private boolean slowDown;
+    private final List<PlatformVariant> variants = new ArrayList<>();
 
     Builder() {
     }
@@ -462,6 +496,13 @@ public final class Console {
 
     public Builder slowDown(boolean enabled) {
       slowDown = enabled;
+      return this;
+    }
+
+    /** Switches {@code variant} on; see {@link Console#variant(PlatformVariant, boolean)}. */
+    public Builder variant(PlatformVariant variant) {
+      if (variant == null) throw new IllegalArgumentException("variant must not be null");
+      variants.add(variant);
       return this;
     }
 

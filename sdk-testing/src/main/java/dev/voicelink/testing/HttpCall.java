@@ -8,6 +8,7 @@ import java.util.Map;
 import okhttp3.Headers;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
 
 /** One received request, as the endpoint handlers see it. */
 final class HttpCall {
@@ -103,6 +104,14 @@ final class HttpCall {
     FormException(String message) {
       super(message);
     }
+  }
+
+  /** The status code of a response; -1 for one that is no HTTP answer (a dropped connection). */
+  static int status(MockResponse response) {
+    if (response.getSocketPolicy() == SocketPolicy.DISCONNECT_AFTER_REQUEST) return -1;
+    if (response.getWebSocketListener() != null) return 101;
+    String[] parts = response.getStatus().split(" ");
+    return parts.length > 1 ? Integer.parseInt(parts[1]) : -1;
   }
 
   static MockResponse json(int status, Object body) {

@@ -101,6 +101,11 @@ final class InteractionChannel {
     }
   }
 
+  /** A message as sent: with the fields of {@link PlatformVariant#EXTRA_FIELDS} when it is on. */
+  private String message(Map<String, Object> message) {
+    return Json.write(console.has(PlatformVariant.EXTRA_FIELDS) ? PlatformVariant.addExtraFields(message) : message);
+  }
+
   private final class Session extends WebSocketListener {
     private final AuthState.TokenGrant grant;
     private long audioSeq;
@@ -114,7 +119,7 @@ final class InteractionChannel {
 
     @Override public void onOpen(WebSocket ws, Response response) {
       open.add(ws);
-      ws.send(Json.write(Json.obj("type", "connected", "uid", grant.authId)));
+      ws.send(message(Json.obj("type", "connected", "uid", grant.authId)));
     }
 
     @Override public void onClosing(WebSocket ws, int code, String reason) {
@@ -217,12 +222,12 @@ final class InteractionChannel {
     private String result(long seq, String text, List<Target> targets, Long audioBytes) {
       Map<String, Object> r = Json.obj("type", "result", "seq", seq, "text", text, "entities", match(text, targets));
       if (audioBytes != null) r.put("audio_bytes", audioBytes);
-      return Json.write(r);
+      return message(r);
     }
 
     private String error(Long seq, int code, String desc) {
       LOG.fine("interaction error " + code + ": " + desc);
-      return Json.write(Json.obj("type", "error", "seq", seq, "code", code, "desc", desc));
+      return message(Json.obj("type", "error", "seq", seq, "code", code, "desc", desc));
     }
 
     /** pers_param → the (resource, owner) pairs it activates (spec 4.10); IllegalArgumentException if invalid. */

@@ -89,7 +89,8 @@ final class PlatformToolsService {
       default: owner = appid != null ? (String) appid : console.appidFor(grant.clientId);
     }
     ResourceStore.Upload u = store.add(def, owner, records, call.now);
-    return HttpCall.json(200, Json.obj("sid", u.sid));
+    return HttpCall.json(200, console.has(PlatformVariant.UPLOAD_ENTITIES_CODE)
+        ? Json.obj("code", "0", "message", "success", "sid", u.sid) : Json.obj("sid", u.sid));
   }
 
   private static MockResponse refuse(String code, String message, String sid) {

@@ -64,7 +64,7 @@ public final class ReferenceServer implements AutoCloseable {
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
     InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
     interaction = interact;
-    server.setDispatcher(new Router(clock, journal, faults, auth, verificationPage,
+    server.setDispatcher(new Router(console, clock, journal, faults, auth, verificationPage,
         webApi::upload, webApi::check, platform::upload, interact::upgrade));
     started = true;
     return this;

@@ -4,13 +4,17 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs the reference server standalone until stopped:
  * {@code java -jar voicelink-reference-server.jar [--port N] [--bind ADDRESS] [--console console.json]
- * [--clock-scale F]}. Prints the three base addresses and the loaded test credentials (account keys only
- * as a fingerprint); the SMS codes of the verification page are printed as they are sent.
+ * [--clock-scale F] [--variant NAME[,NAME...]]...}. Prints the three base addresses, the variants and the
+ * loaded test credentials (account keys only as a fingerprint); the SMS codes of the verification page
+ * are printed as they are sent. {@code --variant} switches on {@link PlatformVariant}s by their {@link
+ * PlatformVariant#flag() flag}, for example {@code --variant interval-ms,no-rotation}.
  */
 public final class ReferenceServerMain {
   private ReferenceServerMain() {
@@ -43,12 +47,16 @@ public final class ReferenceServerMain {
   }
 
   static String usage() {
+    StringBuilder variants = new StringBuilder();
+    for (PlatformVariant v : PlatformVariant.values()) variants.append(variants.length() == 0 ? "" : "|").append(v.flag());
     return "usage: java -jar voicelink-reference-server.jar [--port N] [--bind ADDRESS] [--console console.json]"
-        + " [--clock-scale F]";
+        + " [--clock-scale F] [--variant NAME[,NAME...]]...\n  variants: " + variants;
   }
 
   static ReferenceServer fromArgs(String[] args) throws IOException {
     ReferenceServer.Builder b = ReferenceServer.builder();
+    Console console = null;
+    List<PlatformVariant> variants = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       if ("--help".equals(option) || "-h".equals(option)) throw new IllegalArgumentException("help requested");
@@ -68,7 +76,10 @@ public final class ReferenceServerMain {
         case "--console":
           File f = new File(value);
           if (!f.isFile()) throw new IllegalArgumentException("--console file not found: " + value);
-          b.console(Console.fromFile(f));
+          console = Console.fromFile(f);
+          break;
+        case "--variant":
+          for (String flag : value.split(",", -1)) variants.add(PlatformVariant.ofFlag(flag.trim()));
           break;
         case "--clock-scale":
           try {
@@ -81,7 +92,9 @@ public final class ReferenceServerMain {
           throw new IllegalArgumentException("unknown option " + option);
       }
     }
-    return b.build();
+    if (console == null) console = Console.defaults();
+    for (PlatformVariant v : variants) console.variant(v, true);
+    return b.console(console).build();
   }
 
   static void describe(ReferenceServer server, PrintStream out) {
@@ -91,6 +104,11 @@ public final class ReferenceServerMain {
     out.println("  platform_url  " + server.platformUrl());
     out.println("  base_url      " + server.baseUrl());
     out.println("  verification  " + server.verificationUri());
+    if (!c.variants().isEmpty()) {
+      StringBuilder flags = new StringBuilder();
+      for (PlatformVariant v : c.variants()) flags.append(flags.length() == 0 ? "" : ", ").append(v.flag());
+      out.println("  variants      " + flags);
+    }
     for (Console.Client client : c.clients()) {
       out.println("  client        " + client.clientId() + " (" + client.name() + "), client secret #"
           + Ids.fingerprint(client.clientSecret()) + ", devices " + c.deviceIds(client.clientId()));

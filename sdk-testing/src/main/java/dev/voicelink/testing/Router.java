@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.text.SimpleDateFormat;
 import java.util.Date;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TimeZone;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -34,6 +35,7 @@ final class Router extends Dispatcher {
     MockResponse handle(HttpCall call);
   }
 
+  private final Console console;
   private final ServerClock clock;
   private final Journal journal;
   private final Faults faults;
@@ -44,8 +46,10 @@ final class Router extends Dispatcher {
   private final Handler platformUpload;
   private final Handler interact;
 
-  Router(ServerClock clock, Journal journal, Faults faults, AuthService auth, VerificationPage verify,
-      Handler webApiUpload, Handler webApiCheck, Handler platformUpload, Handler interact) {
+  Router(Console console, ServerClock clock, Journal journal, Faults faults, AuthService auth,
+      VerificationPage verify, Handler webApiUpload, Handler webApiCheck, Handler platformUpload,
+      Handler interact) {
+    this.console = console;
     this.clock = clock;
     this.journal = journal;
     this.faults = faults;
@@ -79,10 +83,11 @@ final class Router extends Dispatcher {
       response = faultResponse(fault);
     } else {
       response = route(endpoint, call);
+      if (console.has(PlatformVariant.EXTRA_FIELDS)) addExtraFields(response);
       if (fault != null) response.setHeadersDelay(fault.delayMillis, TimeUnit.MILLISECONDS);
     }
     response.setHeader("Date", httpDate(clock.nowMillis()));
-    journal.record(new RecordedCall(call.method, call.target, call.headers, call.body, call.now, status(response),
+    journal.record(new RecordedCall(call.method, call.target, call.headers, call.body, call.now, HttpCall.status(response),
         responseBody(response)));
     return response;
   }
@@ -110,6 +115,15 @@ final class Router extends Dispatcher {
       LOG.log(Level.SEVERE, "internal error on " + call.method + " " + call.route, e);
       return HttpCall.json(500, Json.obj("error", "server_error", "message", "internal error of the reference server"));
     }
+  }
+
+  /** Adds the fields of {@link PlatformVariant#EXTRA_FIELDS} to a JSON object answer. */
+  private static void addExtraFields(MockResponse response) {
+    Buffer body = response.getBody();
+    String type = response.getHeaders().get("Content-Type");
+    if (body == null || type == null || !type.startsWith("application/json")) return;
+    Map<String, Object> object = Json.parseObject(body.clone().readString(StandardCharsets.UTF_8));
+    if (object != null) response.setBody(Json.write(PlatformVariant.addExtraFields(object)));
   }
 
   private static MockResponse faultResponse(Fault fault) {
@@ -141,13 +155,6 @@ final class Router extends Dispatcher {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 256; i++) sb.append("0123456789abcdef");
     return sb.toString();
-  }
-
-  private static int status(MockResponse response) {
-    if (response.getSocketPolicy() == SocketPolicy.DISCONNECT_AFTER_REQUEST) return -1;
-    if (response.getWebSocketListener() != null) return 101;
-    String[] parts = response.getStatus().split(" ");
-    return parts.length > 1 ? Integer.parseInt(parts[1]) : -1;
   }
 
   private static String responseBody(MockResponse response) {

@@ -26,7 +26,7 @@ public final class SimulatedTester {
   private static final Pattern SESSION = Pattern.compile("name=\"session\" value=\"([^\"]+)\"");
   private static final Pattern ERROR = Pattern.compile("id=\"error\">([^<]*)<");
 
-  private final ReferenceServer server;
+  private final Page page;
   private final String phone;
   /** One client for all testers: its threads and connections are shared, as OkHttp recommends. */
   private static final OkHttpClient HTTP = new OkHttpClient.Builder()
@@ -38,11 +38,58 @@ public final class SimulatedTester {
     this(server, DefaultConsole.TESTER_PHONE);
   }
 
-  public SimulatedTester(ReferenceServer server, String phone) {
+  public SimulatedTester(final ReferenceServer server, String phone) {
     if (server == null) throw new IllegalArgumentException("server must not be null");
+    this.page = new Page() {
+      @Override public String verificationUri() {
+        return server.verificationUri();
+      }
+
+      @Override public String lastSmsCode(String to) {
+        return server.lastSmsCode(to);
+      }
+    };
+    this.phone = requirePhone(phone);
+  }
+
+  /**
+   * A tester on the page of a server running elsewhere, for example one started standalone: {@code
+   * inbox} reads the codes it prints ("SMS to PHONE: verification code CODE").
+   */
+  public SimulatedTester(final String verificationUri, String phone, final SmsInbox inbox) {
+    if (verificationUri == null || verificationUri.isEmpty()) {
+      throw new IllegalArgumentException("verificationUri must not be empty");
+    }
+    if (inbox == null) throw new IllegalArgumentException("inbox must not be null");
+    this.page = new Page() {
+      @Override public String verificationUri() {
+        return verificationUri;
+      }
+
+      @Override public String lastSmsCode(String to) {
+        return inbox.lastSmsCode(to);
+      }
+    };
+    this.phone = requirePhone(phone);
+  }
+
+  /**
+   * Where a tester reads the one-time code the verification page "texted" to a phone. Called on the
+   * thread that calls {@link #approve} or {@link #refuse}, right after the page sent the code: an
+   * inbox fed by another process's output may have to wait for the line.
+   */
+  public interface SmsInbox {
+    /** The last code sent to {@code phone}, or null if none was. */
+    String lastSmsCode(String phone);
+  }
+
+  private interface Page extends SmsInbox {
+    String verificationUri();
+  }
+
+  private static String requirePhone(String phone) {
     if (phone == null || phone.isEmpty()) throw new IllegalArgumentException("phone must not be empty");
-    this.server = server;
-    this.phone = phone;
+    return phone;
   }
 
   /** Signs in and presses Authorize. @throws IllegalStateException with the page's message if a step is refused */
@@ -56,12 +103,12 @@ public final class SimulatedTester {
   }
 
   private void decide(String userCode, String decision) throws IOException {
-    String verify = server.verificationUri();
+    String verify = page.verificationUri();
     HttpUrl start = HttpUrl.get(verify).newBuilder().addQueryParameter("user_code", userCode).build();
     page(new Request.Builder().url(start).build(), "open the verification page");
     page(post(verify + "/send-code", new FormBody.Builder().add("user_code", userCode).add("phone", phone).build()),
         "send the SMS code");
-    String sms = server.lastSmsCode(phone);
+    String sms = page.lastSmsCode(phone);
     if (sms == null) throw new IllegalStateException("no SMS code was sent to " + VerificationPage.mask(phone));
     String confirm = page(post(verify + "/login", new FormBody.Builder().add("user_code", userCode).add("phone", phone)
         .add("sms_code", sms).build()), "sign in");

@@ -3,6 +3,8 @@ package dev.voicelink.testing;
 /** Every {@code code} the web API answers with; docs/web-api-error-codes.md lists them with their meaning. */
 final class WebApiCodes {
   static final String SUCCESS = "00000";
+  /** The success code of {@link PlatformVariant#SUCCESS_CODE_ZERO}. */
+  static final String SUCCESS_ZERO = "0";
   static final String NO_PERMISSION = "10105";
   static final String MISSING = "10106";
   static final String ILLEGAL_VALUE = "10107";

@@ -85,7 +85,7 @@ final class WebApiService {
       return refuse(e.code, e.getMessage(), callId);
     }
     ResourceStore.Upload u = store.add(def, owner, records, call.now);
-    return envelope(WebApiCodes.SUCCESS, Json.obj("sid", u.sid, "csid", callId), "success", callId);
+    return envelope(successCode(), Json.obj("sid", u.sid, "csid", callId), "success", callId);
   }
 
   /** pers_param → the owner of the data, consistent with the resource's dimension (spec 2.4). */
@@ -152,7 +152,7 @@ final class WebApiService {
         error = WebApiCodes.CHECK_IN_EFFECT;
         reply = "in effect since " + iso(effectiveAt) + " (" + u.records.size() + " records)";
     }
-    return envelope(WebApiCodes.SUCCESS, Json.obj("sid", sid, "csid", callId, "reply", reply, "error", error),
+    return envelope(successCode(), Json.obj("sid", sid, "csid", callId, "reply", reply, "error", error),
         "success", callId);
   }
 
@@ -202,6 +202,11 @@ final class WebApiService {
     } catch (HttpCall.FormException e) {
       return refused(WebApiCodes.ILLEGAL_VALUE, e.getMessage(), callId);
     }
+  }
+
+  /** {@code "00000"}, or {@code "0"} in the variant (spec 7.2.3 does not show the success code). */
+  private String successCode() {
+    return console.has(PlatformVariant.SUCCESS_CODE_ZERO) ? WebApiCodes.SUCCESS_ZERO : WebApiCodes.SUCCESS;
   }
 
   private static Checked refused(String code, String desc, String callId) {

@@ -29,7 +29,7 @@ final class AgentSnippets {
           }
         })
         // tokens: a TokenManager for auth.client_id in an EncryptedTokenStore (override: .tokenSource)
-        .resourceDefinition(contacts)         // each resource CMD_SYNC may upload
+        .resourceDefinition(contacts)         // optional: CMD_SYNC checks its records field by field
         .build();
     agent.sendMessage(new AgentMessage(AgentConstants.CMD_SYNC, AgentConstants.SYNC_DATA_SCHEMA, 0,
         "{\"tag\":\"contacts-1\"}", syncData));

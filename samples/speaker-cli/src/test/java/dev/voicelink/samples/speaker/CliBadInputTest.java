@@ -208,8 +208,6 @@ class CliBadInputTest {
     c.put("sync --dimension \"car model\"", new Case(() -> sync("--level", "custom", "--auth-id", null,
         "--dimension", "car model", "--value", "sedan"), noEnv));
     c.put("sync --res-name without namespace", new Case(() -> sync("--res-name", "contacts"), noEnv));
-    c.put("sync --res-name in another namespace than --namespace", new Case(
-        () -> sync("--namespace", "OS999"), noEnv));
     c.put("sync --fields with an empty main field", new Case(() -> sync("--fields", ",alias"), noEnv));
     c.put("sync --file that does not exist", new Case(() -> sync("--file",
         new File(dir, "absent.jsonl").getPath()), noEnv));

@@ -1,0 +1,270 @@
+package dev.voicelink.samples.speaker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.squareup.moshi.Moshi;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.PlatformVariant;
+import dev.voicelink.testing.ReferenceServerMain;
+import dev.voicelink.testing.SimulatedTester;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI's {@code login}, {@code refresh} (twice), {@code sync}, {@code check} and {@code
+ * upload-entities} against the standalone reference server run as its own process with each
+ * {@code --variant}, with none and with all at once: every command succeeds. Two rows run at a time,
+ * each with its own server process.
+ */
+class CliVariantMatrixTest {
+  private static final Pattern ADDRESS = Pattern.compile("  (auth_url|platform_url|base_url|verification)"
+      + " +(\\S+)");
+  private static final Pattern SMS = Pattern.compile("SMS to (\\S+): verification code (\\S+)");
+  private static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
+
+  @TempDir File dir;
+
+  @Test void everyCommandSucceedsAgainstEveryVariant() throws Exception {
+    List<String> rows = new ArrayList<>();
+    rows.add("");
+    StringBuilder all = new StringBuilder();
+    for (PlatformVariant variant : PlatformVariant.values()) {
+      rows.add(variant.flag());
+      if (variant != PlatformVariant.AUTH_ERRORS_HTTP_200) {
+        all.append(all.length() == 0 ? "" : ",").append(variant.flag());
+      }
+    }
+    rows.add(all.toString());
+    File console = file("console.json", consoleJson());
+    // Two rows at a time: most of a row is waiting, for a JVM to start or for the poll interval.
+    ExecutorService workers = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (String row : rows) {
+        done.add(workers.submit(() -> {
+          Standalone server = Standalone.start(console, row);
+          try {
+            server.awaitServing();
+            runEveryCommand(server, row.isEmpty() ? "reference" : row.contains(",") ? "all" : row);
+          } finally {
+            server.stop();
+          }
+          return null;
+        }));
+      }
+      for (Future<?> row : done) row.get(2, TimeUnit.MINUTES);
+    } finally {
+      workers.shutdownNow();
+      assertThat(workers.awaitTermination(30, TimeUnit.SECONDS)).as("rows stopped").isTrue();
+    }
+  }
+
+  private void runEveryCommand(Standalone server, String row) throws Exception {
+    File tokenFile = new File(dir, row + "-token.json");
+    String auth = server.address("auth_url");
+
+    assertThat(login(server, tokenFile)).as(row + ": login").isEqualTo(ExitCodes.SUCCESS);
+    TokenRecord authorized = new FileTokenStore(tokenFile).load();
+    assertThat(authorized.expiresInSeconds()).as(row).isEqualTo(8_640_000);
+    for (int i = 1; i <= 2; i++) {
+      Cli refresh = Cli.run("refresh", "--auth-url", auth, "--token-file", tokenFile.getPath(),
+          "--json");
+      assertThat(refresh.exit).as(row + ": refresh " + i + ": " + refresh.err).isZero();
+      assertThat(refresh.lastJson().get("status")).isEqualTo("refreshed");
+    }
+    assertThat(new FileTokenStore(tokenFile).load().accessToken()).as(row)
+        .isNotEqualTo(authorized.accessToken());
+
+    File key = file(row + "-key", DefaultConsole.ACCOUNT_KEY);
+    Cli sync = Cli.run("sync", "--base-url", server.address("base_url"), "--namespace",
+        DefaultConsole.NAMESPACE, "--appid", DefaultConsole.APPID, "--res-name",
+        DefaultConsole.CONTACTS, "--fields", "name,alias", "--level", "user", "--auth-id", AUTH_ID,
+        "--account-key-file", key.getPath(), "--file",
+        file(row + "-contacts.jsonl", "{\"name\":\"张三\",\"alias\":\"小张\"}").getPath(), "--json");
+    assertThat(sync.exit).as(row + ": sync: " + sync.err).isZero();
+    String sid = (String) sync.lastJson().get("sid");
+    assertThat(sid).startsWith("psn");
+
+    Cli check = Cli.run("check", "--base-url", server.address("base_url"), "--namespace",
+        DefaultConsole.NAMESPACE, "--sid", sid, "--account-key-file", key.getPath(), "--json");
+    assertThat(check.exit).as(row + ": check: " + check.err).isZero();
+    assertThat(check.lastJson().get("sid")).isEqualTo(sid);
+
+    Cli upload = Cli.run("upload-entities", "--platform-url", server.address("platform_url"),
+        "--type", "user", "--resource-name", DefaultConsole.CONTACTS, "--token-file",
+        tokenFile.getPath(), "--file", file(row + "-more.jsonl",
+            "{\"name\":\"Li Lei\",\"alias\":\"\"}").getPath(), "--json");
+    assertThat(upload.exit).as(row + ": upload-entities: " + upload.err).isZero();
+    assertThat((String) upload.lastJson().get("sid")).startsWith("psn");
+  }
+
+  /** Runs login; once the user code is out, the tester approves it on the server's page. */
+  private static int login(Standalone server, File tokenFile) throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    AtomicInteger exit = new AtomicInteger(-1);
+    Thread cli = new Thread(() -> exit.set(SpeakerCli.run(new PrintWriter(out, true),
+        new PrintWriter(err, true), "login", "--auth-url", server.address("auth_url"),
+        "--client-id", DefaultConsole.CLIENT_ID, "--device-id", DefaultConsole.DEVICE_ID,
+        "--token-file", tokenFile.getPath(), "--json")));
+    cli.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    Matcher code = Pattern.compile("\"user_code\":\"([^\"]+)\"").matcher("");
+    while (!code.reset(out.toString()).find()) {
+      assertThat(System.nanoTime()).as("a user code within 10 s; " + err).isLessThan(deadline);
+      assertThat(cli.isAlive()).as("login waits for the user; " + out + err).isTrue();
+      Thread.sleep(10);
+    }
+    new SimulatedTester(server.address("verification"), DefaultConsole.TESTER_PHONE, server::sms)
+        .approve(code.group(1));
+    cli.join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(cli.isAlive()).as("login ended").isFalse();
+    return exit.get();
+  }
+
+  private File file(String name, String text) throws IOException {
+    File file = new File(dir, name);
+    Files.write(file.toPath(), text.getBytes(StandardCharsets.UTF_8));
+    return file;
+  }
+
+  /** The default console with a one-second poll interval, so that login takes a second. */
+  private static String consoleJson() {
+    return "{\"clients\":[{\"client_id\":\"" + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\""
+        + DefaultConsole.CLIENT_SECRET + "\",\"name\":\"" + DefaultConsole.CLIENT_NAME + "\",\"appid\":\""
+        + DefaultConsole.APPID + "\",\"device_ids\":[\"" + DefaultConsole.DEVICE_ID + "\"]}],"
+        + "\"tester_phones\":[\"" + DefaultConsole.TESTER_PHONE + "\"],"
+        + "\"accounts\":[{\"namespace\":\"" + DefaultConsole.NAMESPACE + "\",\"account_key\":\""
+        + DefaultConsole.ACCOUNT_KEY + "\",\"appid\":\"" + DefaultConsole.APPID + "\"}],"
+        + "\"entities\":[{\"res_name\":\"" + DefaultConsole.CONTACTS + "\",\"main_field\":\"name\","
+        + "\"secondary_fields\":[\"alias\"],\"dimension\":\"os_user_id\"}],"
+        + "\"lifetimes\":{\"poll_interval_seconds\":1}}";
+  }
+
+  /** One CLI run in this process, with its output. */
+  private static final class Cli {
+    final int exit;
+    final String out;
+    final String err;
+
+    private Cli(int exit, String out, String err) {
+      this.exit = exit;
+      this.out = out;
+      this.err = err;
+    }
+
+    static Cli run(String... args) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int exit = SpeakerCli.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+      return new Cli(exit, out.toString(), err.toString());
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> lastJson() throws IOException {
+      String[] lines = out.split("\\R");
+      return (Map<String, Object>) new Moshi.Builder().build().adapter(Map.class)
+          .fromJson(lines[lines.length - 1]);
+    }
+  }
+
+  /** {@link ReferenceServerMain} in a process of its own, its printed addresses and SMS codes. */
+  private static final class Standalone {
+    final Process process;
+    final Map<String, String> addresses = new ConcurrentHashMap<>();
+    final Map<String, String> codes = new ConcurrentHashMap<>();
+    final BlockingQueue<String> serving = new LinkedBlockingQueue<>();
+    final StringBuffer printed = new StringBuffer();
+
+    private Standalone(Process process) {
+      this.process = process;
+      Thread reader = new Thread(this::read, "standalone-server-output");
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    static Standalone start(File console, String variant) throws IOException {
+      List<String> command = new ArrayList<>();
+      command.add(new File(System.getProperty("java.home"), "bin/java").getPath());
+      command.add("-cp");
+      command.add(System.getProperty("java.class.path"));
+      command.add(ReferenceServerMain.class.getName());
+      command.add("--port");
+      command.add("0");
+      command.add("--console");
+      command.add(console.getPath());
+      if (!variant.isEmpty()) {
+        command.add("--variant");
+        command.add(variant);
+      }
+      return new Standalone(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    private void read() {
+      try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String line; (line = lines.readLine()) != null; ) {
+          printed.append(line).append('\n');
+          Matcher address = ADDRESS.matcher(line);
+          if (address.matches()) addresses.put(address.group(1), address.group(2));
+          Matcher code = SMS.matcher(line);
+          if (code.matches()) codes.put(code.group(1), code.group(2));
+          if (line.startsWith("Serving until stopped")) serving.add(line);
+        }
+      } catch (IOException ignored) {
+        // the process ended
+      }
+    }
+
+    void awaitServing() throws InterruptedException {
+      assertThat(serving.poll(30, TimeUnit.SECONDS)).as("the server serves; it printed:\n%s", printed)
+          .isNotNull();
+    }
+
+    /** The code printed for {@code phone}: the page sends it before it answers, printing may lag. */
+    String sms(String phone) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (!codes.containsKey(phone) && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      return codes.get(phone);
+    }
+
+    String address(String name) {
+      return addresses.get(name);
+    }
+
+    void stop() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,260 @@
+package dev.voicelink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlowListener;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.ReauthorizationRequiredException;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.HttpLogLevel;
+import dev.voicelink.core.LogCapture;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.EntityWebApi;
+import dev.voicelink.entity.PersParam;
+import dev.voicelink.entity.PlatformToolsClient;
+import dev.voicelink.entity.RecordSource;
+import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.entity.UploadReceipt;
+import dev.voicelink.entity.UploadRequest;
+import dev.voicelink.testing.Console;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.LeakScan;
+import dev.voicelink.testing.PlatformVariant;
+import dev.voicelink.testing.RecordedCall;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import dev.voicelink.testing.SimulatedTester;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every sdk-core flow against every {@link PlatformVariant} of the reference server, each alone and
+ * all at once: the device flow (with a pending poll, whose error record comes in the variant's
+ * status), refresh twice, a refused refresh, a cloud token and its refresh, a web API upload and its
+ * checks, and platform uploads with the user and the cloud token. The device clock is two hours
+ * behind, so the web API calls pass only if the skew was learnt right. Every variant gives the same
+ * results; what was tolerated is logged once at WARNING, nothing is logged in the reference reading,
+ * and no secret is logged. Time is virtual on both sides.
+ */
+class PlatformVariantMatrixTest {
+  private static final long START = 1_763_712_000_000L;
+  private static final long DEVICE_BEHIND = TimeUnit.HOURS.toMillis(2);
+  private static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
+
+  static Stream<Arguments> variants() {
+    List<Arguments> rows = new ArrayList<>();
+    rows.add(Arguments.of("reference", EnumSet.noneOf(PlatformVariant.class)));
+    for (PlatformVariant variant : PlatformVariant.values()) {
+      rows.add(Arguments.of(variant.flag(), EnumSet.of(variant)));
+    }
+    EnumSet<PlatformVariant> all = EnumSet.allOf(PlatformVariant.class);
+    all.remove(PlatformVariant.AUTH_ERRORS_HTTP_401);
+    rows.add(Arguments.of("all at once", all));
+    return rows.stream();
+  }
+
+  /** The start of each WARNING a variant causes, if any. */
+  private static List<String> expectedWarnings(Set<PlatformVariant> variants) {
+    List<String> expected = new ArrayList<>();
+    if (variants.contains(PlatformVariant.INTERVAL_MILLIS)) {
+      expected.add("WARN auth device_code interval 2000 is not below expires_in 120");
+    }
+    if (variants.contains(PlatformVariant.CREATED_AT_MILLIS)) {
+      expected.add("WARN auth token created_at ");
+    }
+    if (variants.contains(PlatformVariant.HUGE_EXPIRES_IN)) {
+      expected.add("WARN auth token expires_in 8640000000 is more than 10 years in seconds");
+    }
+    if (variants.contains(PlatformVariant.NO_REFRESH_ROTATION)) {
+      expected.add("WARN auth the refresh answer has no refresh_token");
+    }
+    if (variants.contains(PlatformVariant.SUCCESS_CODE_ZERO)) {
+      expected.add("WARN entity the web API answered success with code 0");
+    }
+    if (variants.contains(PlatformVariant.UPLOAD_ENTITIES_CODE)) {
+      expected.add("WARN entity upload_entities answered HTTP 200 with code 0");
+    }
+    return expected;
+  }
+
+  @ParameterizedTest(name = "{0}") @MethodSource("variants")
+  void everyFlowSucceeds(String name, Set<PlatformVariant> variants) throws Exception {
+    VirtualTime time = new VirtualTime(START - DEVICE_BEHIND);
+    ServerClock serverClock = ServerClock.manual(START);
+    Console console = Console.defaults();
+    for (PlatformVariant variant : variants) console.variant(variant, true);
+    String logText;
+    LeakScan scan;
+    try (LogCapture log = LogCapture.install();
+        ReferenceServer server = ReferenceServer.builder().console(console).clock(serverClock)
+            .build().start()) {
+      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl())
+          .platformUrl(server.platformUrl()).baseUrl(server.baseUrl()).clock(time).scheduler(time)
+          .httpLogging(HttpLogLevel.BODY).build();
+
+      // Device authorization: one pending poll, then the tester approves.
+      DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
+          .clientId(DefaultConsole.CLIENT_ID).build();
+      BlockingQueue<Object> flow = new LinkedBlockingQueue<>();
+      int scheduled = time.scheduledCount();
+      authorizer.start(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
+        @Override public void onCodeIssued(DeviceCode code) {
+          flow.add(code);
+        }
+
+        @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+          flow.add(result + " " + nextPollDelayMillis);
+        }
+
+        @Override public void onOutcome(DeviceFlowOutcome outcome) {
+          flow.add(outcome);
+        }
+      }, Runnable::run);
+      time.awaitScheduled(scheduled + 1);
+      DeviceCode code = (DeviceCode) flow.poll(10, TimeUnit.SECONDS);
+      assertThat(code.intervalMillis()).isEqualTo(2000);
+      tick(time, serverClock, 2000);
+      time.awaitScheduled(scheduled + 2);
+      assertThat(flow.poll(10, TimeUnit.SECONDS)).isEqualTo("authorization_pending 2000");
+      new SimulatedTester(server).approve(code.userCode());
+      tick(time, serverClock, 2000);
+      DeviceFlowOutcome outcome = (DeviceFlowOutcome) flow.poll(10, TimeUnit.SECONDS);
+      assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+      TokenRecord authorized = outcome.token();
+      assertThat(authorized.expiresInSeconds()).isEqualTo(8_640_000);
+      assertThat(authorized.createdAtEpochSeconds()).isEqualTo((START + 4000) / 1000);
+      assertThat(config.correctedClock().offsetMillis()).isEqualTo(DEVICE_BEHIND);
+      List<RecordedCall> polls = server.journal().calls("/oauth/ivs/token");
+      assertThat(polls).hasSize(2);
+      assertThat(polls.get(1).receivedAtMillis() - polls.get(0).receivedAtMillis()).isEqualTo(2000);
+
+      // Refresh, twice: the second uses whatever refresh token the first left.
+      InMemoryTokenStore store = new InMemoryTokenStore();
+      TokenManager device = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+          .store(store).build();
+      device.setRecord(authorized);
+      TokenRecord first = device.refresh();
+      TokenRecord second = device.refresh();
+      assertThat(second.accessToken()).isNotEqualTo(first.accessToken())
+          .isNotEqualTo(authorized.accessToken());
+      assertThat(second.refreshToken()).isNotNull();
+      assertThat(store.load()).isEqualTo(second);
+      assertThat(second.expiresInSeconds()).isEqualTo(8_640_000);
+
+      // A refused refresh is still a refusal, whatever the status of the error record.
+      TokenManager stranger = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+          .store(new InMemoryTokenStore(authorized.newBuilder().refreshToken("rt_unknown").build()))
+          .build();
+      assertThatThrownBy(stranger::refresh).isInstanceOf(ReauthorizationRequiredException.class)
+          .hasMessage("invalid_refresh_token: refresh_token is unknown or was already used");
+
+      // Cloud token and its refresh.
+      TokenManager cloud = TokenManager.builder(config)
+          .cloudGrant(DefaultConsole.CLIENT_ID, DefaultConsole.CLIENT_SECRET)
+          .store(new InMemoryTokenStore()).build();
+      String cloudToken = cloud.accessToken();
+      TokenRecord cloudRefreshed = cloud.refresh();
+      assertThat(cloudRefreshed.accessToken()).isNotEqualTo(cloudToken);
+      assertThat(cloudRefreshed.grant()).isEqualTo(TokenRecord.Grant.CLOUD);
+      assertThat(server.journal().calls("/oauth/token")).hasSize(2)
+          .allSatisfy(call -> assertThat(call.responseStatus()).isEqualTo(200));
+
+      // Web API upload and check, 10 s and then 5 minutes later.
+      ResourceDefinition contacts = ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
+          .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();
+      EntityWebApi api = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
+          .accountKey(DefaultConsole.ACCOUNT_KEY).build();
+      UploadReceipt receipt = api.uploadResource(UploadRequest.builder()
+          .appid(DefaultConsole.APPID).definition(contacts).persParam(PersParam.user(AUTH_ID))
+          .records(RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"小张|老张\"}")).build());
+      assertThat(receipt.sid()).startsWith("psn");
+      tick(time, serverClock, 10_000);
+      CheckResult early = api.checkResource(receipt.sid());
+      assertThat(early.processed()).isFalse();
+      tick(time, serverClock, TimeUnit.MINUTES.toMillis(5));
+      CheckResult late = api.checkResource(receipt.sid());
+      assertThat(late.processed()).isTrue();
+      assertThat(late.sid()).isEqualTo(receipt.sid());
+
+      // Platform uploads with the user's token and with the cloud token.
+      PlatformToolsClient tools = PlatformToolsClient.builder(config).userTokens(device)
+          .cloudTokens(cloud).build();
+      String userSid = tools.uploadEntities(contacts,
+          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null);
+      ResourceDefinition songs = ResourceDefinition.builder().name(DefaultConsole.SONGS)
+          .mainField("name").secondaryFields("alias").dimension(Dimension.APPLICATION).build();
+      String clientSid = tools.uploadEntities(songs,
+          RecordSource.fromText("{\"name\":\"Blue Lotus\",\"alias\":\"\"}"), DefaultConsole.APPID);
+      assertThat(userSid).startsWith("psn").isNotEqualTo(clientSid);
+      assertThat(server.journal().calls("/tools/upload_entities"))
+          .allSatisfy(call -> assertThat(call.responseStatus()).isEqualTo(200));
+
+      assertEverythingSentIsExact(server.journal().snapshot());
+      scan = LeakScan.of(server);
+      logText = log.text();
+      assertTolerated(log.warnings(), expectedWarnings(variants));
+    }
+    scan.scan("log", logText);
+    scan.assertNoLeak();
+  }
+
+  /**
+   * Whatever the server answered, what the SDK sent is exactly the spec's: the content type of each
+   * endpoint, and no request the strict server refused for its shape, fields or signature.
+   */
+  private static void assertEverythingSentIsExact(List<RecordedCall> calls) {
+    assertThat(calls).isNotEmpty();
+    for (RecordedCall call : calls) {
+      String path = call.path();
+      String contentType = call.header("Content-Type");
+      if (path.endsWith("/oauth/ivs/device_code")) {
+        assertThat(contentType).as(path).isEqualTo("application/x-www-form-urlencoded");
+      } else if (path.contains("/oauth/") || path.endsWith("/tools/upload_entities")) {
+        assertThat(contentType).as(path).isEqualTo("application/json");
+      } else if (path.contains("/entity/")) {
+        assertThat(contentType).as(path).isEqualTo("application/x-www-form-urlencoded; charset=utf-8");
+      }
+      assertThat(call.responseBody()).as("the answer to " + path + " " + call.body())
+          .doesNotContain("invalid_request").doesNotContain("\"code\":\"10106\"")
+          .doesNotContain("\"code\":\"10107\"").doesNotContain("\"code\":\"10113\"")
+          .doesNotContain("\"code\":\"10105\"");
+    }
+  }
+
+  /** The tolerance warnings are exactly those expected, each kind once per client at most. */
+  private static void assertTolerated(List<String> lines, List<String> expected) {
+    List<String> tolerated = new ArrayList<>();
+    for (String line : lines) {
+      if (line.endsWith("(docs/platform-assumptions.md)")) tolerated.add(line);
+    }
+    for (String prefix : expected) {
+      assertThat(tolerated).as("warnings").anyMatch(line -> line.startsWith(prefix));
+    }
+    assertThat(tolerated).as("warnings")
+        .allMatch(line -> expected.stream().anyMatch(line::startsWith));
+    // Three clients read token answers: the device flow's and the two token managers'.
+    assertThat(tolerated.size()).as("warnings").isLessThanOrEqualTo(3 * expected.size());
+  }
+
+  private static void tick(VirtualTime time, ServerClock serverClock, long millis) {
+    serverClock.advance(millis, TimeUnit.MILLISECONDS);
+    time.advance(millis, TimeUnit.MILLISECONDS);
+  }
+}

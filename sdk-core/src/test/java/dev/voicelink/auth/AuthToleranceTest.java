@@ -1,0 +1,303 @@
+package dev.voicelink.auth;
+
+import static dev.voicelink.auth.AuthServerScript.deviceCode;
+import static dev.voicelink.auth.AuthServerScript.json;
+import static dev.voicelink.auth.AuthServerScript.pending;
+import static dev.voicelink.auth.AuthServerScript.token;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.LogCapture;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkConfig;
+import java.io.IOException;
+import java.text.SimpleDateFormat;
+import java.util.Date;
+import java.util.Locale;
+import java.util.Random;
+import java.util.TimeZone;
+import java.util.concurrent.TimeUnit;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the authorization service may answer where the spec leaves the detail open (units of {@code
+ * interval}, {@code created_at} and {@code expires_in}, a refresh without a new refresh token), and
+ * how a malformed success answer ends a flow at once. See docs/platform-assumptions.md.
+ */
+class AuthToleranceTest {
+  private static final long DAY_MILLIS = TimeUnit.DAYS.toMillis(1);
+
+  private final VirtualTime time = new VirtualTime();
+  private final AuthServerScript script = new AuthServerScript(time);
+  private final MockWebServer server = new MockWebServer();
+  private final DeviceAuthorizerTest.Events events = new DeviceAuthorizerTest.Events();
+  private VoiceLinkConfig config;
+  private DeviceAuthorizer authorizer;
+  private LogCapture log;
+
+  @BeforeEach void setUp() throws IOException {
+    server.setDispatcher(script);
+    server.start();
+    config = VoiceLinkConfig.builder().authUrl(server.url("/").toString()).clock(time)
+        .scheduler(time).build();
+    authorizer = DeviceAuthorizer.builder(config).clientId("vl-speaker-01").random(new Random(7))
+        .build();
+    log = LogCapture.install();
+  }
+
+  @AfterEach void tearDown() throws IOException {
+    log.close();
+    server.shutdown();
+  }
+
+  private DeviceFlow startFlow(DeviceFlowListener listener) throws InterruptedException {
+    int before = time.scheduledCount();
+    DeviceFlow flow = authorizer.start("SN-0001-DEMO", listener, Runnable::run);
+    time.awaitScheduled(before + 1);
+    return flow;
+  }
+
+  /** A device flow whose first poll gets {@code answer}; returns its outcome. */
+  private DeviceFlowOutcome authorizeWith(MockResponse answer) throws Exception {
+    script.enqueue(deviceCode(2, 120), answer);
+    startFlow(events);
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    return events.await();
+  }
+
+  private static MockResponse tokenAnswer(String fields) {
+    return json(200, "{\"token_type\":\"bearer\",\"access_token\":\"at-1\","
+        + "\"refresh_token\":\"rt-1\"" + fields + "}");
+  }
+
+  // interval (spec 2.1, 8: unit not stated)
+
+  @Test void anIntervalNotBelowExpiresInIsMilliseconds() throws Exception {
+    script.enqueue(deviceCode(1000, 30), pending(), token("at-1", "rt-1", 3600, 1_763_712_000L));
+    startFlow(events);
+    assertThat(time.pendingDelaysMillis()).containsExactly(1000L);
+    time.step(1000);
+    time.advance(1000, TimeUnit.MILLISECONDS);
+
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 1000L, 2000L);
+    assertThat(events.calls).contains("poll 1 authorization_pending 1000");
+    assertThat(log.warnings()).containsExactly("WARN auth device_code interval 1000 is not below"
+        + " expires_in 30, so it cannot be seconds: read as milliseconds (polls every 1000 ms)"
+        + " (docs/platform-assumptions.md)");
+  }
+
+  @Test void todaysReadingStaysSecondsAndWarnsOfNothing() throws Exception {
+    script.enqueue(deviceCode(2, 120), pending());
+    startFlow(events);
+    assertThat(time.pendingDelaysMillis()).containsExactly(2000L);
+    time.step(2000);
+    assertThat(events.calls).contains("poll 1 authorization_pending 2000");
+    assertThat(log.warnings()).isEmpty();
+  }
+
+  @Test void aReadingInMillisecondsIsNeverShorterThanASecond() throws Exception {
+    script.enqueue(deviceCode(30, 30), pending());
+    startFlow(events);
+    assertThat(time.pendingDelaysMillis()).containsExactly(1000L);
+  }
+
+  @Test void theWarningComesOncePerClient() throws Exception {
+    script.enqueue(deviceCode(1000, 30), deviceCode(1000, 30));
+    authorizer.requestCode("SN-0001-DEMO");
+    authorizer.requestCode("SN-0001-DEMO");
+    assertThat(log.warnings()).hasSize(1);
+  }
+
+  @Test void theAppChoosesTheUnit() throws Exception {
+    DeviceAuthorizer seconds = DeviceAuthorizer.builder(config).clientId("vl-speaker-01")
+        .intervalUnit(TimeUnit.SECONDS).build();
+    script.enqueue(deviceCode(1000, 30));
+    assertThatThrownBy(() -> seconds.requestCode("SN-0001-DEMO")).isInstanceOf(IOException.class)
+        .hasMessage("malformed device authorization response (HTTP 200): interval 1000 s must be"
+            + " shorter than expires_in 30 s");
+
+    DeviceAuthorizer millis = DeviceAuthorizer.builder(config).clientId("vl-speaker-01")
+        .intervalUnit(TimeUnit.MILLISECONDS).build();
+    script.enqueue(deviceCode(1500, 120));
+    DeviceCode code = millis.requestCode("SN-0001-DEMO");
+    assertThat(code.intervalMillis()).isEqualTo(1500);
+    assertThat(code.intervalSeconds()).isEqualTo(2);
+    assertThat(log.warnings()).as("the app's choice is no deviation").isEmpty();
+
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(config).intervalUnit(TimeUnit.MINUTES))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("intervalUnit must be SECONDS or MILLISECONDS; was: MINUTES");
+  }
+
+  // A malformed success answer cannot get better by asking again.
+
+  @Test void aMalformedCodeAnswerEndsTheFlowAtOnce() throws Exception {
+    script.enqueue(json(200, "{\"verification_uri\":\"ftp://auth.example.com/verify\","
+        + "\"user_code\":\"U\",\"interval\":2,\"expires_in\":120,\"device_code\":\"d\"}"));
+    authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(IOException.class)
+        .hasMessage("malformed device authorization response (HTTP 200): verification_uri must be"
+            + " an http or https address; was: ftp://auth.example.com/verify");
+    assertThat(script.arrivalsMillis()).hasSize(1);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void anIntervalOutOfRangeEndsTheFlowAtOnce() throws Exception {
+    script.enqueue(deviceCode(-1, 120));
+    authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).hasMessage("malformed device authorization response (HTTP 200):"
+        + " interval must be a number, 0 or more");
+    assertThat(script.arrivalsMillis()).hasSize(1);
+  }
+
+  @Test void aMalformedTokenAnswerIsNeverPolledAgain() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":\"soon\""));
+
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(IOException.class)
+        .hasMessage("malformed token record: expires_in must be a number of seconds");
+    assertThat(script.arrivalsMillis()).hasSize(2);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  // expires_in of a token (spec 2.2, 8: "documented as seconds")
+
+  @Test void aMissingExpiresInGetsTheDefaultLifetime() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"created_at\":1763712000"));
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(outcome.token().expiresInSeconds()).isEqualTo(3600);
+    assertThat(log.warnings()).containsExactly("WARN auth the token answer has no expires_in: the"
+        + " token is taken to live 3600 s, and is refreshed sooner if a server rejects it"
+        + " (docs/platform-assumptions.md)");
+  }
+
+  @Test void aTokenWithoutExpiresInIsRefreshedWithinTheDefaultLifetime() throws Exception {
+    TokenManager manager = manager(record("at-1", "rt-1"));
+    script.enqueue(json(200, "{\"access_token\":\"at-2\",\"refresh_token\":\"rt-2\"}"),
+        token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
+    manager.refresh();
+    time.advance(3600 - 6 * 60 - 1, TimeUnit.SECONDS); // the margin of an hour is 6 minutes
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    time.advance(1, TimeUnit.SECONDS);
+    assertThat(manager.accessToken()).isEqualTo("at-3");
+  }
+
+  @Test void aFractionalExpiresInIsRoundedDown() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":7200.5"));
+
+    assertThat(outcome.token().expiresInSeconds()).isEqualTo(7200);
+    assertThat(log.warnings()).containsExactly("WARN auth token expires_in 7200.5 is not a whole"
+        + " number: read as 7200 s (docs/platform-assumptions.md)");
+  }
+
+  @Test void anExpiresInThatCannotBeSecondsIsMilliseconds() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":8640000000"));
+
+    assertThat(outcome.token().expiresInSeconds()).isEqualTo(8_640_000);
+    assertThat(log.warnings()).containsExactly("WARN auth token expires_in 8640000000 is more than"
+        + " 10 years in seconds: read as milliseconds, 8640000 s (docs/platform-assumptions.md)");
+  }
+
+  // created_at (spec 2.2: "epoch-based number")
+
+  @Test void createdAtInMillisecondsIsReadAsMilliseconds() throws Exception {
+    long serverMillis = time.wallMillis() + TimeUnit.HOURS.toMillis(2); // the device is behind
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":"
+        + serverMillis));
+
+    assertThat(outcome.token().createdAtEpochSeconds()).isEqualTo(serverMillis / 1000);
+    assertThat(config.correctedClock().offsetMillis()).isBetween(7_197_000L, 7_200_000L);
+    assertThat(log.warnings()).containsExactly("WARN auth token created_at " + serverMillis
+        + " cannot be epoch seconds: read as epoch milliseconds (docs/platform-assumptions.md)");
+  }
+
+  @Test void anImplausibleCreatedAtIsIgnored() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":5"));
+
+    assertThat(outcome.token().createdAtEpochSeconds()).isZero();
+    assertThat(config.correctedClock().offsetMillis()).isZero();
+    assertThat(log.warnings()).containsExactly("WARN auth token created_at 5 is not a time between"
+        + " 2001 and 2100: ignored (docs/platform-assumptions.md)");
+  }
+
+  @Test void createdAtNeverOverridesTheDateHeader() throws Exception {
+    TokenManager manager = manager(record("at-1", "rt-1"));
+    long originalGrant = (time.wallMillis() - 30 * DAY_MILLIS) / 1000;
+    script.enqueue(token("at-2", "rt-2", 3600, originalGrant)
+        .setHeader("Date", httpDate(time.wallMillis())));
+
+    manager.refresh();
+
+    assertThat(config.correctedClock().offsetMillis()).isZero();
+  }
+
+  @Test void createdAtOfARefreshIsNoClockSource() throws Exception {
+    // A refresh answer's created_at may be the time of the original grant.
+    TokenManager manager = manager(record("at-1", "rt-1"));
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000 + 7200));
+
+    manager.refresh();
+
+    assertThat(config.correctedClock().offsetMillis()).isZero();
+    assertThat(manager.record().createdAtEpochSeconds()).isEqualTo(time.wallMillis() / 1000 + 7200);
+  }
+
+  // refresh_token (spec 2.2, 3.2; RFC 6749 section 6)
+
+  @Test void aRefreshWithoutRefreshTokenKeepsTheStoredOne() throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(record("at-1", "rt-1"));
+    TokenManager manager = manager(store);
+    script.enqueue(json(200, "{\"token_type\":\"bearer\",\"access_token\":\"at-2\","
+        + "\"expires_in\":3600}"), token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
+
+    TokenRecord refreshed = manager.refresh();
+    assertThat(refreshed.accessToken()).isEqualTo("at-2");
+    assertThat(refreshed.refreshToken()).isEqualTo("rt-1");
+    assertThat(store.load().refreshToken()).isEqualTo("rt-1");
+
+    assertThat(manager.refresh().accessToken()).isEqualTo("at-3");
+    server.takeRequest();
+    RecordedRequest second = server.takeRequest();
+    assertThat(second.getBody().readUtf8())
+        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
+    assertThat(log.warnings()).containsExactly("WARN auth the refresh answer has no refresh_token: the"
+        + " stored one is kept for the next refresh (docs/platform-assumptions.md)");
+    assertThat(log.text()).doesNotContain("rt-1").doesNotContain("at-2");
+  }
+
+  private TokenRecord record(String access, String refresh) {
+    return TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("vl-speaker-01")
+        .accessToken(access).refreshToken(refresh).expiresInSeconds(3600)
+        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
+        .build();
+  }
+
+  private TokenManager manager(TokenRecord record) {
+    return manager(new InMemoryTokenStore(record));
+  }
+
+  private TokenManager manager(TokenStore store) {
+    return TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
+        .random(new Random(3)).build();
+  }
+
+  private static String httpDate(long millis) {
+    SimpleDateFormat format = new SimpleDateFormat("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
+    format.setTimeZone(TimeZone.getTimeZone("GMT"));
+    return format.format(new Date(millis));
+  }
+}

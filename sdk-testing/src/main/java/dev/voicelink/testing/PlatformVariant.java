@@ -1,0 +1,82 @@
+package dev.voicelink.testing;
+
+import java.util.Map;
+
+/**
+ * A way the real platform may answer where the spec leaves the detail open. By default the reference
+ * server answers in the reference reading (seconds, {@code "00000"}, HTTP 400 for authorization
+ * errors, ...); each variant switched on in the {@link Console} (or with {@code --variant} on the
+ * command line) makes it answer in another plausible reading, so that a client can be tested against
+ * every one. Variants combine, except the two statuses of authorization errors. See
+ * docs/platform-assumptions.md for the open points and docs/reference-server.md for the switches.
+ */
+public enum PlatformVariant {
+  /** The device_code {@code interval} in milliseconds: 2000 for 2 s (spec 2.1, 8: unit not stated). */
+  INTERVAL_MILLIS("interval-ms"),
+  /** Token {@code created_at} in epoch milliseconds (spec 2.2: "epoch-based number"). */
+  CREATED_AT_MILLIS("created-at-ms"),
+  /**
+   * Token {@code expires_in} in milliseconds: a lifetime of 100 days is 8640000000, more than 270 years
+   * if read as seconds (spec 2.2, 8: "documented as seconds").
+   */
+  HUGE_EXPIRES_IN("huge-expires-in"),
+  /**
+   * Refresh answers carry no {@code refresh_token}, and the one used keeps working (spec 3.2 says a new
+   * one is returned; RFC 6749 section 6 lets a server keep the old one).
+   */
+  NO_REFRESH_ROTATION("no-rotation"),
+  /** The web API's success code is {@code "0"} instead of {@code "00000"} (spec 2.6, 7.2.3: not shown). */
+  SUCCESS_CODE_ZERO("success-code-0"),
+  /**
+   * Every JSON answer, the {@code data} object of every web API envelope and every interaction channel
+   * message carry fields the spec does not list.
+   */
+  EXTRA_FIELDS("extra-fields"),
+  /** Authorization service errors come with HTTP 200 instead of 400 (spec 7.1: statuses not shown). */
+  AUTH_ERRORS_HTTP_200("auth-errors-200"),
+  /** Authorization service errors come with HTTP 401 instead of 400 (spec 7.1: statuses not shown). */
+  AUTH_ERRORS_HTTP_401("auth-errors-401"),
+  /**
+   * An upload_entities 200 carries {@code "code":"0","message":"success"} besides its {@code sid}
+   * (spec 4.7 shows only the {@code sid}).
+   */
+  UPLOAD_ENTITIES_CODE("upload-entities-code");
+
+  private final String flag;
+
+  PlatformVariant(String flag) {
+    this.flag = flag;
+  }
+
+  /** The name used on the command line ({@code --variant interval-ms}). */
+  public String flag() {
+    return flag;
+  }
+
+  /**
+   * The variant named {@code flag}.
+   *
+   * @throws IllegalArgumentException naming every variant, if there is none of that name
+   */
+  public static PlatformVariant ofFlag(String flag) {
+    StringBuilder names = new StringBuilder();
+    for (PlatformVariant variant : values()) {
+      if (variant.flag.equals(flag)) return variant;
+      names.append(names.length() == 0 ? "" : ", ").append(variant.flag);
+    }
+    throw new IllegalArgumentException("--variant must be one of " + names + "; was: " + flag);
+  }
+
+  /** The fields {@link #EXTRA_FIELDS} adds: names the spec does not list, of every JSON type. */
+  static Map<String, Object> addExtraFields(Map<String, Object> object) {
+    object.put("x_request_id", Ids.random("req", 8));
+    object.put("x_server", Json.obj("name", "voicelink-reference", "build", 7,
+        "regions", java.util.Arrays.asList("a", "b"), "beta", true, "note", null));
+    Object data = object.get("data");
+    if (data instanceof Map) {
+      @SuppressWarnings("unchecked") Map<String, Object> fields = (Map<String, Object>) data;
+      fields.put("x_trace", Json.obj("hops", 2));
+    }
+    return object;
+  }
+}

@@ -1,0 +1,181 @@
+package dev.voicelink.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Each {@link PlatformVariant} on the wire: the answer it changes, and only that. */
+class PlatformVariantTest {
+  private static final long T0 = AuthFlowTest.T0;
+
+  private final ServerClock clock = ServerClock.manual(T0);
+  private ReferenceServer server;
+  private Platform platform;
+
+  @BeforeEach void start() throws IOException {
+    server = ReferenceServer.builder().clock(clock).build().start();
+    platform = new Platform(server);
+  }
+
+  @AfterEach void stop() throws IOException {
+    server.close();
+  }
+
+  private void on(PlatformVariant variant) {
+    server.console().variant(variant, true);
+  }
+
+  private Map<String, Object> deviceCode() throws IOException {
+    return Wire.postForm(server.authUrl() + "/oauth/ivs/device_code", "client_id",
+        DefaultConsole.CLIENT_ID, "scope", "user_ivs_all", "scope_data", AuthFlowTest.SCOPE_DATA).json();
+  }
+
+  private Wire.Answer refresh(Object refreshToken) throws IOException {
+    return Wire.postJson(server.authUrl() + "/oauth/ivs/token",
+        "{\"grant_type\":\"refresh_token\",\"refresh_token\":\"" + refreshToken + "\"}");
+  }
+
+  @Test void intervalInMilliseconds() throws IOException {
+    on(PlatformVariant.INTERVAL_MILLIS);
+    Map<String, Object> dc = deviceCode();
+    assertThat(dc.get("interval")).isEqualTo(2000.0);
+    assertThat(dc.get("expires_in")).isEqualTo(120.0);
+  }
+
+  @Test void createdAtInMillisecondsAndHugeExpiresIn() throws IOException {
+    on(PlatformVariant.CREATED_AT_MILLIS);
+    on(PlatformVariant.HUGE_EXPIRES_IN);
+    Map<String, Object> token = platform.cloudToken();
+    assertThat(token.get("created_at")).isEqualTo((double) T0);
+    assertThat(token.get("expires_in")).isEqualTo(8_640_000_000.0);
+  }
+
+  @Test void noRotationOmitsTheRefreshTokenAndKeepsTheOldOneWorking() throws IOException {
+    on(PlatformVariant.NO_REFRESH_ROTATION);
+    Map<String, Object> token = platform.deviceToken();
+    Object refreshToken = token.get("refresh_token");
+    assertThat(refreshToken).as("a new grant has one").isNotNull();
+
+    Map<String, Object> first = refresh(refreshToken).json();
+    Map<String, Object> second = refresh(refreshToken).json();
+    assertThat(first).containsOnlyKeys("token_type", "access_token", "expires_in", "created_at");
+    assertThat(second.get("access_token")).isNotEqualTo(first.get("access_token"))
+        .isNotEqualTo(token.get("access_token"));
+  }
+
+  @Test void successCodeZero() throws IOException {
+    on(PlatformVariant.SUCCESS_CODE_ZERO);
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    assertThat(upload.json()).containsEntry("code", "0");
+    Object sid = Platform.data(upload).get("sid");
+    assertThat(platform.checkResource((String) sid).json()).containsEntry("code", "0");
+    assertThat(platform.checkResource("psn000").json()).as("refusals keep their code")
+        .containsEntry("code", "31405");
+  }
+
+  @Test void extraFieldsInEveryAnswerAndMessage() throws Exception {
+    on(PlatformVariant.EXTRA_FIELDS);
+    assertThat(deviceCode()).containsKeys("x_request_id", "x_server", "device_code");
+    Map<String, Object> token = platform.deviceToken();
+    assertThat(token).containsKeys("x_request_id", "x_server", "access_token");
+    assertThat(refresh("rt_unknown").json()).containsKeys("x_request_id", "error");
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    assertThat(upload.json()).containsKeys("x_request_id", "code", "data", "desc", "sid");
+    assertThat(Platform.data(upload)).containsKeys("x_trace", "sid", "csid");
+
+    BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+    OkHttpClient client = new OkHttpClient();
+    WebSocket socket = client.newWebSocket(new Request.Builder()
+        .url(server.baseUrl() + "/v2/voicelink/interact")
+        .header("Authorization", (String) token.get("access_token")).build(),
+        new WebSocketListener() {
+          @Override public void onMessage(WebSocket webSocket, String text) {
+            messages.add(text);
+          }
+        });
+    try {
+      String connected = messages.poll(5, TimeUnit.SECONDS);
+      assertThat(Json.parseObject(connected)).containsKeys("x_request_id", "type", "uid")
+          .containsEntry("type", "connected");
+    } finally {
+      socket.close(1000, null);
+      client.dispatcher().executorService().shutdown();
+    }
+  }
+
+  @Test void authErrorStatuses() throws IOException {
+    assertThat(refresh("rt_unknown").status).as("the reference reading").isEqualTo(400);
+    on(PlatformVariant.AUTH_ERRORS_HTTP_200);
+    Wire.Answer ok = refresh("rt_unknown");
+    assertThat(ok.status).isEqualTo(200);
+    assertThat(ok.json()).containsEntry("error", "invalid_refresh_token");
+    assertThat(Wire.postForm(server.authUrl() + "/oauth/ivs/device_code", "client_id", "nobody",
+        "scope", "user_ivs_all", "scope_data", AuthFlowTest.SCOPE_DATA).status).isEqualTo(200);
+
+    assertThatThrownBy(() -> on(PlatformVariant.AUTH_ERRORS_HTTP_401))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("auth-errors-401 and auth-errors-200 cannot both be on");
+    server.console().variant(PlatformVariant.AUTH_ERRORS_HTTP_200, false);
+    on(PlatformVariant.AUTH_ERRORS_HTTP_401);
+    assertThat(refresh("rt_unknown").status).isEqualTo(401);
+    assertThat(Wire.postJson(server.authUrl() + "/oauth/token", "{\"grant_type\":\"client_credentials\","
+        + "\"client_id\":\"" + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"wrong\"}").status)
+        .isEqualTo(401);
+    assertThat(platform.cloudToken()).as("success stays 200").containsKey("access_token");
+  }
+
+  @Test void uploadEntitiesSuccessWithCode() throws IOException {
+    on(PlatformVariant.UPLOAD_ENTITIES_CODE);
+    Map<String, Object> cloud = platform.cloudToken();
+    Wire.Answer answer = Wire.call(new Request.Builder().url(server.platformUrl() + "/tools/upload_entities")
+        .header("Authorization", (String) cloud.get("access_token"))
+        .post(okhttp3.RequestBody.create("{\"type\":\"client\",\"resource_name\":\"" + DefaultConsole.SONGS
+            + "\",\"data\":[{\"name\":\"Maps\",\"alias\":\"\"}]}", Wire.JSON)).build());
+    assertThat(answer.status).isEqualTo(200);
+    assertThat(answer.json()).containsOnlyKeys("code", "message", "sid").containsEntry("code", "0")
+        .containsEntry("message", "success");
+  }
+
+  @Test void flagsNameEveryVariant() {
+    for (PlatformVariant variant : PlatformVariant.values()) {
+      assertThat(PlatformVariant.ofFlag(variant.flag())).isEqualTo(variant);
+    }
+    assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
+        .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
+            + " no-rotation, success-code-0, extra-fields, auth-errors-200, auth-errors-401,"
+            + " upload-entities-code; was: seconds");
+    assertThat(Console.defaults().variants()).isEmpty();
+    assertThat(Console.builder().variant(PlatformVariant.EXTRA_FIELDS).build().variants())
+        .containsExactly(PlatformVariant.EXTRA_FIELDS);
+  }
+
+  @Test void variantsComeFromTheCommandLine() throws IOException {
+    try (ReferenceServer standalone = ReferenceServerMain.fromArgs(new String[] {
+        "--variant", "interval-ms,success-code-0", "--variant", "no-rotation"}).start()) {
+      assertThat(standalone.console().variants()).containsExactly(PlatformVariant.INTERVAL_MILLIS,
+          PlatformVariant.NO_REFRESH_ROTATION, PlatformVariant.SUCCESS_CODE_ZERO);
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      ReferenceServerMain.describe(standalone, new java.io.PrintStream(bytes, true, "UTF-8"));
+      assertThat(bytes.toString("UTF-8"))
+          .contains("  variants      interval-ms, no-rotation, success-code-0\n");
+    }
+    assertThatThrownBy(() -> ReferenceServerMain.fromArgs(new String[] {"--variant",
+        "auth-errors-200,auth-errors-401"}))
+        .hasMessage("auth-errors-401 and auth-errors-200 cannot both be on");
+  }
+}
