@@ -45,7 +45,11 @@ class AgentConfigFuzzTest {
           assertThat(CommandParams.sid(text)).isNotEmpty();
           break;
         case 2:
-          assertThat(CommandParams.setParamsPersParam(text)).isNotEmpty();
+          // null leaves the setting as it is, "" clears it, anything else is a JSON object text
+          String persParam = CommandParams.setParamsPersParam(text);
+          if (persParam != null && !persParam.isEmpty()) {
+            assertThat(persParam.trim()).startsWith("{").endsWith("}");
+          }
           break;
         default:
           SyncRequest request = CommandParams.syncRequest(rest, "0123456789abcdef0123456789abcdef",
