@@ -84,7 +84,8 @@ public final class EntityWebApi {
 
   /**
    * Checks every record, then uploads the resource: form fields {@code appid}, {@code res_name},
-   * {@code pers_param} and {@code data} (Base64 of the resource text).
+   * {@code pers_param} and {@code data} (Base64 of the resource text). The request's {@linkplain
+   * UploadRequest.Builder#progressListener progress listener}, if any, is told how far the body is sent.
    *
    * @throws InvalidResourceException if a record does not fit the definition, or the resource is over
    *     the size limit (nothing is sent)
@@ -121,9 +122,9 @@ public final class EntityWebApi {
         .build()
         .writeTo(head);
     head.writeUtf8("&data=");
-    return StreamingBody.create(FORM, head.readByteString(),
+    return ProgressBody.of(StreamingBody.create(FORM, head.readByteString(),
         Records.of(request.definition(), maxResourceBytes), request.records(), ByteString.EMPTY,
-        StreamingBody.Encoding.FORM_BASE64);
+        StreamingBody.Encoding.FORM_BASE64), request, config.deviceClock());
   }
 
   /**
