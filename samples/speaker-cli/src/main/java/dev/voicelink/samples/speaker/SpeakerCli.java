@@ -1,6 +1,8 @@
 package dev.voicelink.samples.speaker;
 
+import dev.voicelink.core.Clock;
 import dev.voicelink.testing.ReferenceServer;
+import java.io.Console;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +47,29 @@ public final class SpeakerCli implements Runnable {
 
   /** The process environment; tests pass their own. */
   Map<String, String> env = System.getenv();
-  /** Whether stdout is a terminal (then login also draws the link as a QR code). */
-  boolean terminal = System.console() != null;
+  /**
+   * Whether stdout is a terminal (then login also draws the link as a QR code and sync a progress
+   * bar). Tests set it to draw on a fake terminal.
+   */
+  boolean terminal = stdoutIsTerminal();
+  /** The clock of the SDK and of the progress bar; tests pass a controllable one. */
+  Clock clock = Clock.system();
   /** The reference servers that {@code demo} started, so that tests can read their journals. */
   final List<ReferenceServer> embeddedServers = new ArrayList<>();
+
+  /**
+   * Whether stdout is a terminal. Up to Java 21 {@link System#console()} exists only when stdin and
+   * stdout both are one; from Java 22 it may exist anyway, and {@code Console.isTerminal()} tells.
+   */
+  static boolean stdoutIsTerminal() {
+    Console console = System.console();
+    if (console == null) return false;
+    try {
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException beforeJava22) {
+      return true;
+    }
+  }
 
   public static void main(String[] args) {
     System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
