@@ -4,6 +4,7 @@ import dev.voicelink.core.Clock;
 import dev.voicelink.testing.ReferenceServer;
 import java.io.Console;
 import java.io.PrintWriter;
+import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,6 +86,12 @@ public final class SpeakerCli implements Runnable {
     CommandLine commandLine = new CommandLine(cli)
         .setOut(out)
         .setErr(err)
+        .setDefaultValueProvider(option -> {
+          Object field = option.userObject();
+          EnvDefault fromEnv = field instanceof AnnotatedElement
+              ? ((AnnotatedElement) field).getAnnotation(EnvDefault.class) : null;
+          return fromEnv == null ? null : cli.env.get(fromEnv.value());
+        })
         .setParameterExceptionHandler((ex, arguments) -> {
           ex.getCommandLine().getErr().println("speaker-cli: " + describe(ex));
           CommandLine where = ex.getCommandLine();
