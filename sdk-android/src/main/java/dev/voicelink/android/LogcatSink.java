@@ -110,8 +110,4 @@ public final class LogcatSink implements VoiceLinkLog.Sink {
     }
     return text.length();
   }
-
-  @Override public String toString() {
-    return "LogcatSink{tag=" + TAG + "}";
-  }
 }
