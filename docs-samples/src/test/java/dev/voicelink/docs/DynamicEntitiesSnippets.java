@@ -16,7 +16,9 @@ import dev.voicelink.entity.UploadRequest;
 import java.io.File;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The code of docs/dynamic-entities.md and docs/troubleshooting.md, compiled; {@code
@@ -61,6 +63,21 @@ final class DynamicEntitiesSnippets {
         .build());
     receipt.sid();                // "psn…", keep it to check
     receipt.inEffectAtMillis();   // upload time + 5 minutes
+    // end-snippet
+    return receipt;
+  }
+
+  static UploadReceipt uploadWithProgress(EntityWebApi api, ResourceDefinition contacts, String authId,
+      File file, Executor mainThread, AtomicInteger percent) throws Exception {
+    // snippet:entities-upload-progress
+    UploadReceipt receipt = api.uploadResource(UploadRequest.builder()
+        .appid("5f1a2b3c")
+        .definition(contacts)
+        .persParam(PersParam.user(authId))
+        .records(RecordSource.fromFile(file))
+        .progressListener(mainThread, (written, total) ->   // at most every 100 ms, and at the end
+            percent.set((int) (100 * written / total)))
+        .build());
     // end-snippet
     return receipt;
   }

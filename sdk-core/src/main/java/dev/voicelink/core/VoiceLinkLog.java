@@ -4,10 +4,17 @@ import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The SDK's logging hook. By default the SDK logs through {@code java.util.logging} under logger
- * names starting with {@code dev.voicelink}. An app may install its own sink to route SDK logs
- * anywhere (on Android, one that writes to {@code android.util.Log}). HTTP traffic is logged only when
- * {@link VoiceLinkConfig.Builder#httpLogging(HttpLogLevel)} asks for it.
+ * The SDK's logging hook. Until an app installs a sink of its own, the SDK logs to the {@linkplain
+ * #defaultSink() platform's log}: Logcat (tag {@code VoiceLink}) when the Android library is part of
+ * the app, {@code java.util.logging} (loggers {@code dev.voicelink.<tag>}) elsewhere. An app may
+ * {@linkplain #setSink(Sink) install its own sink} to route SDK logs anywhere, or {@linkplain
+ * #silent() silence} them. HTTP traffic is logged only when {@link
+ * VoiceLinkConfig.Builder#httpLogging(HttpLogLevel)} asks for it.
+ *
+ * <pre>{@code
+ * VoiceLinkLog.setSink(VoiceLinkLog.silent());        // nothing from the SDK, anywhere
+ * VoiceLinkLog.setSink(VoiceLinkLog.defaultSink());   // back to Logcat (Android) or java.util.logging
+ * }</pre>
  *
  * <p>The SDK never writes a secret (account key, tokens, client secret, device code) to a log: where
  * one must be identified it appears as a short fingerprint such as {@code ‹secret 1a2b3c4d›}.
@@ -29,25 +36,74 @@ public final class VoiceLinkLog {
     void log(Level level, String tag, String message, @Nullable Throwable error);
   }
 
-  private static volatile Sink sink = javaUtilLogging();
+  /** The sink the app installed; null until it installs one, and the default sink is used. */
+  private static volatile @Nullable Sink sink;
 
   private VoiceLinkLog() {
   }
 
-  /** Routes all SDK logging to {@code sink} from now on. */
+  /** Routes all SDK logging to {@code sink} from now on, in place of the default sink. */
   public static void setSink(Sink sink) {
     if (sink == null) throw new IllegalArgumentException("sink must not be null");
     VoiceLinkLog.sink = sink;
   }
 
-  /** The sink in use. */
+  /** The sink in use: the one last {@linkplain #setSink installed}, else the {@link #defaultSink()}. */
   public static Sink sink() {
-    return sink;
+    Sink installed = sink;
+    return installed != null ? installed : PlatformDefault.SINK;
+  }
+
+  /**
+   * The sink the SDK logs to until {@link #setSink} is called. On Android, with the Android library
+   * ({@code voicelink-android}) in the app, it is that library's Logcat sink, {@code
+   * dev.voicelink.android.LogcatSink}; anywhere else, {@link #javaUtilLogging()}. It is chosen once,
+   * the first time the SDK logs or this method is called: nothing runs at app start.
+   */
+  public static Sink defaultSink() {
+    return PlatformDefault.SINK;
   }
 
   /** A sink that writes to {@code java.util.logging}, logger {@code dev.voicelink.<tag>}. */
   public static Sink javaUtilLogging() {
     return JulSink.INSTANCE;
+  }
+
+  /** A sink that drops every line (and lets the SDK skip building them). */
+  public static Sink silent() {
+    return SilentSink.INSTANCE;
+  }
+
+  /** Chooses the default sink when first used (class initialization runs once, thread-safely). */
+  private static final class PlatformDefault {
+    /** sdk-android's sink, looked up by name: sdk-core cannot depend on the Android library. */
+    static final String ANDROID_SINK = "dev.voicelink.android.LogcatSink";
+    static final Sink SINK = find();
+
+    private static Sink find() {
+      try {
+        // Its constructor calls into android.util.Log: on a JVM, where the class path may still hold
+        // the Android library or a framework stub, that fails and java.util.logging is used.
+        return Class.forName(ANDROID_SINK).asSubclass(Sink.class).getConstructor().newInstance();
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError notAndroid) {
+        return JulSink.INSTANCE;
+      }
+    }
+  }
+
+  private enum SilentSink implements Sink {
+    INSTANCE;
+
+    @Override public boolean isLoggable(Level level, String tag) {
+      return false;
+    }
+
+    @Override public void log(Level level, String tag, String message, @Nullable Throwable error) {
+    }
+
+    @Override public String toString() {
+      return "VoiceLinkLog.silent()";
+    }
   }
 
   private enum JulSink implements Sink {

@@ -86,7 +86,8 @@ public final class EntityWebApi {
 
   /**
    * Checks every record, then uploads the resource: form fields {@code appid}, {@code res_name},
-   * {@code pers_param} and {@code data} (Base64 of the resource text).
+   * {@code pers_param} and {@code data} (Base64 of the resource text). The request's {@linkplain
+   * UploadRequest.Builder#progressListener progress listener}, if any, is told how far the body is sent.
    *
    * <p>A resource in another namespace than the one that signs is sent as it is, with a warning
    * logged once: the spec shows a skill's namespace and the account's on different console pages and
@@ -137,8 +138,9 @@ public final class EntityWebApi {
 
   /** The form body of an upload, its records checked and measured (nothing is sent). */
   RequestBody uploadBody(UploadRequest request) throws IOException {
-    return uploadBody(request.appid(), request.definition().name(), request.persParam(),
-        Records.of(request.definition(), maxResourceBytes), request.records());
+    return ProgressBody.of(uploadBody(request.appid(), request.definition().name(),
+        request.persParam(), Records.of(request.definition(), maxResourceBytes), request.records()),
+        request, config.deviceClock());
   }
 
   private RequestBody uploadBody(String appid, ResourceName name, PersParam persParam,

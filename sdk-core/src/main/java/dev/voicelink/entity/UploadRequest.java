@@ -1,5 +1,6 @@
 package dev.voicelink.entity;
 
+import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  *     .definition(contacts)
  *     .persParam(PersParam.user(authId))
  *     .records(RecordSource.fromFile(new File("contacts.jsonl")))
+ *     .progressListener(mainThread, (written, total) -> bar.setProgress(written, total)) // optional
  *     .build();
  * }</pre>
  *
@@ -25,12 +27,16 @@ public final class UploadRequest {
   private final ResourceDefinition definition;
   private final PersParam persParam;
   private final RecordSource records;
+  private final @Nullable Executor progressExecutor;
+  private final @Nullable UploadProgressListener progressListener;
 
   private UploadRequest(Builder builder) {
     this.appid = builder.appid;
     this.definition = builder.definition;
     this.persParam = builder.persParam;
     this.records = builder.records;
+    this.progressExecutor = builder.progressExecutor;
+    this.progressListener = builder.progressListener;
   }
 
   public static Builder builder() {
@@ -53,6 +59,16 @@ public final class UploadRequest {
     return records;
   }
 
+  /** Where {@link #progressListener()} is called; null when there is no listener. */
+  @Nullable Executor progressExecutor() {
+    return progressExecutor;
+  }
+
+  /** Told how far the upload's body has been sent; null when none was set. */
+  @Nullable UploadProgressListener progressListener() {
+    return progressListener;
+  }
+
   @Override public String toString() {
     return "UploadRequest{appid=" + appid + ", res_name=" + definition.name() + ", pers_param="
         + persParam.toJson() + "}";
@@ -64,6 +80,8 @@ public final class UploadRequest {
     private @Nullable ResourceDefinition definition;
     private @Nullable PersParam persParam;
     private @Nullable RecordSource records;
+    private @Nullable Executor progressExecutor;
+    private @Nullable UploadProgressListener progressListener;
 
     Builder() {
     }
@@ -96,6 +114,19 @@ public final class UploadRequest {
     public Builder records(RecordSource records) {
       if (records == null) throw new IllegalArgumentException("records must not be null");
       this.records = records;
+      return this;
+    }
+
+    /**
+     * Reports the upload's progress to {@code listener}, called on {@code executor} (the main thread's
+     * executor for a progress bar, {@code Runnable::run} for the uploading thread itself): at most
+     * every 100 ms and once when the whole body has been sent. See {@link UploadProgressListener}.
+     */
+    public Builder progressListener(Executor executor, UploadProgressListener listener) {
+      if (executor == null) throw new IllegalArgumentException("executor must not be null");
+      if (listener == null) throw new IllegalArgumentException("listener must not be null");
+      this.progressExecutor = executor;
+      this.progressListener = listener;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.voicelink.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.internal.Log;
 import java.util.ArrayList;
@@ -11,7 +12,25 @@ import org.junit.jupiter.api.Test;
 
 class VoiceLinkLogTest {
   @AfterEach void restore() {
-    VoiceLinkLog.setSink(VoiceLinkLog.javaUtilLogging());
+    VoiceLinkLog.setSink(VoiceLinkLog.defaultSink());
+  }
+
+  @Test void offAndroidTheDefaultSinkIsJavaUtilLogging() {
+    assertThat(VoiceLinkLog.defaultSink()).isSameAs(VoiceLinkLog.javaUtilLogging());
+  }
+
+  @Test void theSilentSinkTakesNothing() {
+    VoiceLinkLog.setSink(VoiceLinkLog.silent());
+    for (VoiceLinkLog.Level level : VoiceLinkLog.Level.values()) {
+      assertThat(Log.isLoggable(level, "auth")).isFalse();
+    }
+    Log.error("auth", "dropped", new IllegalStateException());
+    assertThat(VoiceLinkLog.sink()).isSameAs(VoiceLinkLog.silent());
+  }
+
+  @Test void aNullSinkIsRefused() {
+    assertThatThrownBy(() -> VoiceLinkLog.setSink(null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("sink must not be null");
   }
 
   @Test void sdkLinesReachTheInstalledSinkOnlyWhenLoggable() {

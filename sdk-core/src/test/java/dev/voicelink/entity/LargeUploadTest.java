@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A 20 MB resource uploaded by a JVM whose whole heap (16 MB) is smaller than the resource: only a
- * streaming encoder can do it. The child JVM fails with OutOfMemoryError otherwise.
+ * streaming encoder can do it. The child JVM fails with OutOfMemoryError otherwise. It reports its
+ * progress as it goes, which must not change that.
  */
 class LargeUploadTest {
   static final String HEAP = "-Xmx16m";
@@ -64,6 +65,7 @@ class LargeUploadTest {
       long base64 = (textBytes + 2) / 3 * 4;
       assertThat(request.getBodySize()).isGreaterThan(base64)
           .isEqualTo(Long.parseLong(request.getHeader("Content-Length")));
+      assertThat(log).contains("progress=" + request.getBodySize() + " calls=");
     } finally {
       server.shutdown();
     }

@@ -8,6 +8,12 @@ import okhttp3.mockwebserver.MockResponse;
 /**
  * The user verification page (spec 4.2): phone login with a one-time SMS code, then Authorize / Refuse.
  * Plain HTML forms, no scripts, no external assets; the login session travels in a hidden form field.
+ *
+ * <p>Made for the phone that scans the device's QR code: one column that fills a phone's width and
+ * becomes a centred card on a wide screen, inputs and buttons at least 48 px high with text the
+ * browser does not zoom into, the device's code large at the top of every step, a three-step
+ * indicator, and each outcome (code sent, wrong code, authorized, refused, expired) in a coloured
+ * panel with a symbol, so that it does not depend on colour alone. Light and dark schemes.
  */
 final class VerificationPage {
   static final long SMS_CODE_LIFETIME_MILLIS = 5 * 60_000L;
@@ -73,32 +79,39 @@ final class VerificationPage {
     try {
       form = HttpCall.parseForm("GET".equals(call.method) ? call.query() : call.body);
     } catch (HttpCall.FormException e) {
-      return page(400, "Bad request", "<p class=\"error\">" + esc(e.getMessage()) + "</p>");
+      return page(400, "Bad request", state(ERROR, "error", esc(e.getMessage())));
     }
     if (sub.isEmpty() || "/".equals(sub)) {
       if (!"GET".equals(call.method)) return methodNotAllowed();
       return start(call, form.get("user_code"));
     }
     if (!"POST".equals(call.method)) return methodNotAllowed();
-    if (!call.isForm()) return page(415, "Unsupported form", "<p class=\"error\">Send this form as application/x-www-form-urlencoded.</p>");
+    if (!call.isForm()) {
+      return page(415, "Unsupported form", state(ERROR, "error",
+          "Send this form as application/x-www-form-urlencoded."));
+    }
     switch (sub) {
       case "/send-code": return sendCode(call, form);
       case "/login": return login(call, form);
       case "/decide": return decide(call, form);
-      default: return page(404, "Page not found", "<p class=\"error\">There is no such page.</p>");
+      default: return page(404, "Page not found", state(ERROR, "error", "There is no such page."));
     }
   }
 
   private MockResponse start(HttpCall call, String userCode) {
     if (userCode == null || userCode.isEmpty()) {
       return page(200, "Connect a device",
-          "<form method=\"get\" action=\"" + basePath + "\"><label>Code shown on your device "
-              + "<input id=\"user_code\" name=\"user_code\" autocomplete=\"off\" required></label>"
+          "<p>Enter the code that your device shows.</p>"
+              + "<form method=\"get\" action=\"" + basePath + "\"><label>Code shown on your device "
+              + "<input id=\"user_code\" name=\"user_code\" autocomplete=\"off\" autocapitalize=\"characters\""
+              + " spellcheck=\"false\" required></label>"
               + "<button id=\"continue\" type=\"submit\">Continue</button></form>");
     }
     MockResponse problem = grantProblem(call, userCode);
     if (problem != null) return problem;
-    return page(200, "Connect a device", codeBox(userCode) + phoneForm(userCode, ""));
+    return page(200, "Connect a device", steps(1) + codeBox(userCode)
+        + "<p class=\"hint\">Check that this is the code on your device, then sign in with your phone.</p>"
+        + phoneForm(userCode, ""));
   }
 
   private MockResponse sendCode(HttpCall call, Map<String, String> form) {
@@ -107,13 +120,13 @@ final class VerificationPage {
     if (problem != null) return problem;
     String phone = nonNull(form.get("phone")).trim();
     if (!phone.matches("\\+?[0-9]{5,20}")) {
-      return page(400, "Connect a device", codeBox(userCode)
-          + "<p class=\"error\" id=\"error\">Enter a phone number (digits only).</p>" + phoneForm(userCode, phone));
+      return page(400, "Connect a device", steps(1) + codeBox(userCode)
+          + state(ERROR, "error", "Enter a phone number (digits only).") + phoneForm(userCode, phone));
     }
     if (!console.isTester(phone)) {
-      return page(403, "Connect a device", codeBox(userCode)
-          + "<p class=\"error\" id=\"error\">The phone number " + esc(phone) + " is not on the tester whitelist. "
-          + "Add it on the console's device test page, or use a whitelisted number.</p>" + phoneForm(userCode, phone));
+      return page(403, "Connect a device", steps(1) + codeBox(userCode)
+          + state(ERROR, "error", "The phone number " + esc(phone) + " is not on the tester whitelist. "
+          + "Add it on the console's device test page, or use a whitelisted number.") + phoneForm(userCode, phone));
     }
     String code = Ids.smsCode();
     synchronized (this) {
@@ -124,8 +137,9 @@ final class VerificationPage {
     LOG.info("SMS to " + phone + ": your VoiceLink verification code is " + code);
     SmsListener l = smsListener;
     if (l != null) l.onSms(phone, code);
-    return page(200, "Connect a device", codeBox(userCode)
-        + "<p id=\"sent\">A verification code was sent to " + esc(mask(phone)) + ".</p>" + loginForm(userCode, phone));
+    return page(200, "Connect a device", steps(2) + codeBox(userCode)
+        + state(INFO, "sent", "A verification code was sent to " + esc(mask(phone)) + ".")
+        + loginForm(userCode, phone));
   }
 
   private MockResponse login(HttpCall call, Map<String, String> form) {
@@ -140,9 +154,9 @@ final class VerificationPage {
       boolean ok = sms != null && !sms.used && call.now < sms.expiresAt && Ids.constantTimeEquals(sms.code, entered);
       if (!ok) {
         if (sms != null && ++sms.failures >= SMS_CODE_MAX_ATTEMPTS) smsCodes.remove(phone);
-        return page(401, "Connect a device", codeBox(userCode)
-            + "<p class=\"error\" id=\"error\">The verification code is wrong or has expired. "
-            + "Request a new code if needed.</p>" + loginForm(userCode, phone) + phoneForm(userCode, phone));
+        return page(401, "Connect a device", steps(2) + codeBox(userCode)
+            + state(ERROR, "error", "The verification code is wrong or has expired. "
+            + "Request a new code if needed.") + loginForm(userCode, phone) + phoneForm(userCode, phone));
       }
       sms.used = true;
       smsCodes.remove(phone);
@@ -152,8 +166,8 @@ final class VerificationPage {
     AuthState.DeviceGrant g = state.byUserCode(userCode);
     Console.Client client = console.client(g.clientId);
     String clientName = client == null ? g.clientId : client.name();
-    return page(200, "Allow access?",
-        "<p id=\"request\"><strong id=\"client_name\">" + esc(clientName) + "</strong> (device <code id=\"device_id\">"
+    return page(200, "Allow access?", steps(3) + codeBox(userCode)
+        + "<p id=\"request\"><strong id=\"client_name\">" + esc(clientName) + "</strong> (device <code id=\"device_id\">"
             + esc(g.deviceId) + "</code>) asks for access to your account, signed in as " + esc(mask(phone)) + ".</p>"
             + "<div class=\"buttons\">"
             + decisionForm(session, "authorize", "Authorize") + decisionForm(session, "refuse", "Refuse")
@@ -163,15 +177,15 @@ final class VerificationPage {
   private MockResponse decide(HttpCall call, Map<String, String> form) {
     String decision = nonNull(form.get("decision"));
     if (!"authorize".equals(decision) && !"refuse".equals(decision)) {
-      return page(400, "Bad request", "<p class=\"error\" id=\"error\">decision must be authorize or refuse.</p>");
+      return page(400, "Bad request", state(ERROR, "error", "decision must be authorize or refuse."));
     }
     Session s;
     synchronized (this) {
       s = sessions.get(nonNull(form.get("session")));
     }
     if (s == null) {
-      return page(401, "Sign in again", "<p class=\"error\" id=\"error\">Your sign-in is not valid any more. "
-          + "Open the link from your device again.</p>");
+      return page(401, "Sign in again", state(ERROR, "error", "Your sign-in is not valid any more. "
+          + "Open the link from your device again."));
     }
     MockResponse problem = grantProblem(call, s.grant.userCode);
     if (problem != null) return problem;
@@ -183,52 +197,80 @@ final class VerificationPage {
       sessions.values().removeIf(x -> x.grant == s.grant);
     }
     return authorize
-        ? page(200, "Device connected", "<p id=\"result\">Access granted. You can return to your device.</p>")
-        : page(200, "Access refused", "<p id=\"result\">Access refused. The device was not connected.</p>");
+        ? page(200, "Device connected", state(OK, "result", "Access granted. You can return to your device.")
+            + "<p class=\"hint\">You can close this page.</p>")
+        : page(200, "Access refused", state(REFUSED, "result", "Access refused. The device was not connected.")
+            + "<p class=\"hint\">To connect it after all, start again on the device.</p>");
   }
 
   /** An error page when the user code cannot be acted on any more; null when it is pending and valid. */
   private MockResponse grantProblem(HttpCall call, String userCode) {
     AuthState.DeviceGrant g = userCode.isEmpty() ? null : state.byUserCode(userCode);
     if (g == null) {
-      return page(404, "Unknown code", "<p class=\"error\" id=\"error\">The code " + esc(userCode)
-          + " is not known. Check the code shown on your device.</p>");
+      return page(404, "Unknown code", state(ERROR, "error", "The code " + esc(userCode)
+          + " is not known. Check the code shown on your device."));
     }
     synchronized (state) {
       if (g.expired(call.now)) {
-        return page(410, "Code expired", "<p class=\"error\" id=\"error\">The code " + esc(userCode)
-            + " has expired. Start the connection on your device again.</p>");
+        return page(410, "Code expired", state(ERROR, "error", "The code " + esc(userCode)
+            + " has expired. Start the connection on your device again."));
       }
       if (g.state != AuthState.GrantState.PENDING) {
-        return page(409, "Code already used", "<p class=\"error\" id=\"error\">The code " + esc(userCode)
-            + " was already used.</p>");
+        return page(409, "Code already used", state(ERROR, "error", "The code " + esc(userCode)
+            + " was already used."));
       }
     }
     return null;
   }
 
-  private String codeBox(String userCode) {
-    return "<p>Code: <code id=\"shown_user_code\">" + esc(userCode) + "</code></p>";
+  /** The device's code, large, so that the user can compare it with the device's screen. */
+  private static String codeBox(String userCode) {
+    return "<div class=\"device\"><span>Code on your device</span><code id=\"shown_user_code\">" + esc(userCode)
+        + "</code></div>";
+  }
+
+  /** Where the user is: sign in with the phone, enter the texted code, allow the device. */
+  private static String steps(int current) {
+    String[] names = {"Phone", "Code", "Allow"};
+    StringBuilder html = new StringBuilder("<ol class=\"steps\" aria-label=\"Steps\">");
+    for (int i = 1; i <= names.length; i++) {
+      html.append("<li class=\"").append(i < current ? "done" : i == current ? "now" : "next").append('"')
+          .append(i == current ? " aria-current=\"step\"" : "").append('>').append(i).append(". ")
+          .append(names[i - 1]).append("</li>");
+    }
+    return html.append("</ol>").toString();
+  }
+
+  /** An outcome in a panel of its kind, with a symbol that says it without colour. */
+  private static String state(String kind, String id, String escapedText) {
+    return "<div class=\"state " + kind + "\" role=\"" + (kind.equals(INFO) || kind.equals(OK) ? "status" : "alert")
+        + "\"><span class=\"icon\" aria-hidden=\"true\">" + SYMBOLS.get(kind) + "</span><p id=\"" + id + "\">"
+        + escapedText + "</p></div>";
   }
 
   private String phoneForm(String userCode, String phone) {
+    boolean again = !phone.isEmpty();
     return "<form method=\"post\" action=\"" + basePath + "/send-code\">"
         + hidden("user_code", userCode)
-        + "<label>Phone number <input id=\"phone\" name=\"phone\" type=\"tel\" value=\"" + esc(phone) + "\" required></label>"
-        + "<button id=\"send_code\" type=\"submit\">Send code</button></form>";
+        + "<label>Phone number <input id=\"phone\" name=\"phone\" type=\"tel\" inputmode=\"tel\" autocomplete=\"tel\""
+        + " value=\"" + esc(phone) + "\" required></label>"
+        + "<button id=\"send_code\" type=\"submit\"" + (again ? " class=\"secondary\"" : "") + ">"
+        + (again ? "Send a new code" : "Send code") + "</button></form>";
   }
 
   private String loginForm(String userCode, String phone) {
     return "<form method=\"post\" action=\"" + basePath + "/login\">"
         + hidden("user_code", userCode) + hidden("phone", phone)
         + "<label>Verification code <input id=\"sms_code\" name=\"sms_code\" inputmode=\"numeric\" "
-        + "autocomplete=\"one-time-code\" required></label>"
+        + "autocomplete=\"one-time-code\" maxlength=\"6\" required></label>"
+        + "<p class=\"hint\">The code is valid for 5 minutes.</p>"
         + "<button id=\"login\" type=\"submit\">Sign in</button></form>";
   }
 
   private String decisionForm(String session, String decision, String label) {
     return "<form method=\"post\" action=\"" + basePath + "/decide\">" + hidden("session", session)
-        + hidden("decision", decision) + "<button id=\"" + decision + "\" type=\"submit\">" + label + "</button></form>";
+        + hidden("decision", decision) + "<button id=\"" + decision + "\" type=\"submit\" class=\"" + decision + "\">"
+        + label + "</button></form>";
   }
 
   private static String hidden(String name, String value) {
@@ -236,17 +278,80 @@ final class VerificationPage {
   }
 
   private static MockResponse methodNotAllowed() {
-    return page(405, "Not allowed", "<p class=\"error\">This page does not accept that request method.</p>");
+    return page(405, "Not allowed", state(ERROR, "error", "This page does not accept that request method."));
   }
 
   static MockResponse page(int status, String title, String content) {
     return HttpCall.html(status, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>" + esc(title)
-        + " - VoiceLink</title><style>body{font-family:sans-serif;max-width:28em;margin:2em auto;padding:0 1em}"
-        + "code{font-size:1.3em}label{display:block;margin:1em 0}.error{color:#b00020}"
-        + ".buttons form{display:inline-block;margin-right:1em}button{font-size:1em;padding:.4em 1.2em}</style>"
-        + "</head><body><h1>" + esc(title) + "</h1>" + content + "</body></html>");
+        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        + "<meta name=\"color-scheme\" content=\"light dark\">"
+        + "<link rel=\"icon\" href=\"data:,\">" // no favicon request: the page loads nothing else
+        + "<title>" + esc(title)
+        + " - VoiceLink</title><style>" + STYLE + "</style></head><body><main><p class=\"brand\">VoiceLink</p><h1>"
+        + esc(title) + "</h1>" + content + "</main></body></html>");
   }
+
+  static final String OK = "ok";
+  static final String INFO = "info";
+  static final String ERROR = "error";
+  static final String REFUSED = "refused";
+  private static final Map<String, String> SYMBOLS = new HashMap<>();
+
+  static {
+    SYMBOLS.put(OK, "\u2713");      // check mark
+    SYMBOLS.put(INFO, "i");
+    SYMBOLS.put(ERROR, "!");
+    SYMBOLS.put(REFUSED, "\u2715"); // multiplication x
+  }
+
+  /**
+   * One column on a phone, a card from 40em up. Inputs are 1.25rem (20 px): browsers zoom into
+   * anything under 16 px. Colours meet WCAG AA contrast in both schemes.
+   */
+  private static final String STYLE = "*{box-sizing:border-box}"
+      + "html{-webkit-text-size-adjust:100%;--bg:#eef1f6;--card:#fff;--ink:#1b1f24;--muted:#4f5966;--line:#c3cad5;"
+      + "--accent:#2348b8;--ok-bg:#e6f4ea;--ok:#0f5132;--info-bg:#e8f0fe;--info:#173a8c;--err-bg:#fdecea;"
+      + "--err:#8c1d18;--off-bg:#eceef1;--off:#3b4350}"
+      + "@media (prefers-color-scheme:dark){html{--bg:#0f1217;--card:#1a1f27;--ink:#e8ebf0;--muted:#aab3bf;"
+      + "--line:#3a4350;--accent:#8fb0ff;--ok-bg:#12301f;--ok:#9be0b4;--info-bg:#172640;--info:#b5caff;"
+      + "--err-bg:#3b1715;--err:#ffb4ab;--off-bg:#262c35;--off:#c4cbd6}}"
+      + "body{margin:0;background:var(--bg);color:var(--ink);font:16px/1.5 system-ui,-apple-system,'Segoe UI',"
+      + "Roboto,'Noto Sans',sans-serif}"
+      + "main{background:var(--card);min-height:100vh;padding:1.25rem 1.25rem 2rem;max-width:32rem;margin:0 auto}"
+      + "@media (min-width:40em){body{padding:3rem 1rem}main{min-height:0;border-radius:16px;padding:2rem 2.5rem;"
+      + "box-shadow:0 6px 30px rgba(0,0,0,.12)}}"
+      + ".brand{margin:0 0 .75rem;font-weight:700;letter-spacing:.06em;color:var(--accent)}"
+      + "h1{font-size:1.6rem;line-height:1.25;margin:0 0 1rem}p{margin:0 0 1rem}"
+      + ".steps{display:flex;gap:.5rem;list-style:none;padding:0;margin:0 0 1.25rem;font-size:.9rem;color:var(--muted)}"
+      + ".steps li{flex:1;border-top:4px solid var(--line);padding-top:.3rem}"
+      + ".steps .done,.steps .now{border-color:var(--accent)}.steps .now{color:var(--ink);font-weight:700}"
+      + ".device{border:2px dashed var(--line);border-radius:12px;padding:.75rem 1rem;margin:0 0 1.25rem;text-align:center}"
+      + ".device span{display:block;font-size:.9rem;color:var(--muted)}"
+      + ".device code{display:block;font:700 2rem/1.25 ui-monospace,Menlo,Consolas,'DejaVu Sans Mono',monospace;"
+      + "letter-spacing:.12em;overflow-wrap:anywhere}"
+      + "code{font-family:ui-monospace,Menlo,Consolas,'DejaVu Sans Mono',monospace}"
+      + "label{display:block;font-weight:600;margin:0 0 1rem}"
+      + "input{display:block;width:100%;margin-top:.4rem;font:inherit;font-size:1.25rem;min-height:3.25rem;"
+      + "padding:.6rem .8rem;border:2px solid var(--line);border-radius:10px;background:var(--card);color:var(--ink)}"
+      + "input:focus{outline:3px solid var(--accent);outline-offset:1px}"
+      + "#sms_code,#user_code{font-family:ui-monospace,Menlo,Consolas,'DejaVu Sans Mono',monospace;letter-spacing:.2em}"
+      + "form{margin:0 0 1rem}"
+      + "button{display:block;width:100%;min-height:3.25rem;padding:.6rem 1rem;border:2px solid var(--accent);"
+      + "border-radius:10px;background:var(--accent);color:var(--card);font:inherit;font-size:1.15rem;font-weight:700;"
+      + "cursor:pointer}"
+      + "button.secondary,button.refuse{background:transparent;color:var(--accent)}"
+      + "button.refuse{border-color:var(--err);color:var(--err)}"
+      + ".buttons{display:flex;flex-direction:column;gap:.75rem}.buttons form{margin:0;flex:1}"
+      + "@media (min-width:40em){.buttons{flex-direction:row}}"
+      + ".state{display:flex;gap:.75rem;align-items:flex-start;border-radius:12px;padding:.9rem 1rem;margin:0 0 1.25rem}"
+      + ".state p{margin:0;font-weight:600}"
+      + ".icon{flex:none;width:1.9rem;height:1.9rem;border-radius:50%;display:flex;align-items:center;"
+      + "justify-content:center;font-weight:700;color:var(--card)}"
+      + ".ok{background:var(--ok-bg);color:var(--ok)}.ok .icon{background:var(--ok)}"
+      + ".info{background:var(--info-bg);color:var(--info)}.info .icon{background:var(--info)}"
+      + ".error{background:var(--err-bg);color:var(--err)}.error .icon{background:var(--err)}"
+      + ".refused{background:var(--off-bg);color:var(--off)}.refused .icon{background:var(--off)}"
+      + ".hint{color:var(--muted);font-size:.95rem}";
 
   static String mask(String phone) {
     return phone.length() <= 7 ? "****" : phone.substring(0, 3) + "****" + phone.substring(phone.length() - 4);

@@ -17,7 +17,8 @@ import okhttp3.Response;
 
 /**
  * One upload of a resource file to the reference server at {@code baseUrl}, in a JVM whose heap the
- * {@link HeapHarness} chose. Prints {@code OK <sid>} and exits 0 when the server accepted it; exits 3
+ * {@link HeapHarness} chose. The SDK's upload reports its progress, and fails unless the last report
+ * is the whole body. Prints {@code OK <sid>} and exits 0 when the server accepted it; exits 3
  * on {@link OutOfMemoryError}, 2 on any other failure.
  *
  * <p>Usage: {@code HeapChild sdk|by-hand <baseUrl> <file>}
@@ -44,13 +45,22 @@ public final class HeapChild {
     OkHttpClient http = new OkHttpClient();
     try {
       if (mode.equals("sdk")) {
+        // Progress on, as speaker-cli sync draws its bar: counting the body must not buffer it.
+        final long[] progress = {0, -1};
         UploadReceipt receipt = Workloads.webApi(baseUrl, http, 64L * 1024 * 1024)
             .uploadResource(UploadRequest.builder()
                 .appid(DefaultConsole.APPID)
                 .definition(Workloads.contacts())
                 .persParam(Workloads.owner())
                 .records(RecordSource.fromFile(file))
+                .progressListener(Runnable::run, (written, total) -> {
+                  progress[0] = written;
+                  progress[1] = total;
+                })
                 .build());
+        if (progress[0] != progress[1]) {
+          throw new IllegalStateException("progress stopped at " + progress[0] + " of " + progress[1]);
+        }
         return receipt.sid();
       }
       if (mode.equals("by-hand")) {

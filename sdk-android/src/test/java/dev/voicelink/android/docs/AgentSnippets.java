@@ -8,7 +8,9 @@ import dev.voicelink.android.EncryptedTokenStore;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.entity.ResourceDefinition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Android code shown in docs/agent.md and docs/getting-started.md. It lives here because it
@@ -47,6 +49,25 @@ final class AgentSnippets {
         .store(store)
         .build();
     tokens.setRecord(outcome.token());   // once, after the device flow (DeviceAuthorizer) authorized
+    // end-snippet
+  }
+
+  static void logging(boolean releaseBuild) {
+    // snippet:android-logging
+    if (releaseBuild) { // warnings and errors only, still in Logcat
+      final VoiceLinkLog.Sink logcat = VoiceLinkLog.defaultSink();
+      VoiceLinkLog.setSink(new VoiceLinkLog.Sink() {
+        @Override public boolean isLoggable(VoiceLinkLog.Level level, String tag) {
+          return level.compareTo(VoiceLinkLog.Level.WARN) >= 0;
+        }
+
+        @Override public void log(VoiceLinkLog.Level level, String tag, String message,
+            @Nullable Throwable error) {
+          logcat.log(level, tag, message, error);
+        }
+      });
+    }
+    // nothing at all: VoiceLinkLog.setSink(VoiceLinkLog.silent());
     // end-snippet
   }
 }

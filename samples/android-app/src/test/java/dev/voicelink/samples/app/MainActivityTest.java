@@ -47,6 +47,7 @@ import org.robolectric.RobolectricTestRunner;
 import org.robolectric.android.controller.ActivityController;
 import org.robolectric.annotation.LooperMode;
 import org.robolectric.shadow.api.Shadow;
+import org.robolectric.shadows.ShadowLog;
 import org.robolectric.shadows.ShadowLooper;
 
 // Runs once per SDK level of robolectric.properties. The reference server runs in-process on loopback;
@@ -95,6 +96,12 @@ public final class MainActivityTest {
     }
   }
 
+  private static String logcat() {
+    StringBuilder lines = new StringBuilder();
+    for (ShadowLog.LogItem item : ShadowLog.getLogsForTag("VoiceLink")) lines.append(item.msg).append('\n');
+    return lines.toString();
+  }
+
   @Test
   public void authorizesShowsTheCodeAndLinkThenDrivesTheAgent() throws Exception {
     launch(config(server));
@@ -126,6 +133,9 @@ public final class MainActivityTest {
     assertThat(deviceCodes).hasSize(1);
     assertThat(deviceCodes.get(0).body()).contains("client_id=vl-speaker-01", "scope=user_ivs_all");
     String accessToken = accessTokenIssued();
+    // The SDK logs to Logcat by default: the app installs nothing for it.
+    assertThat(logcat()).contains("[auth] device code issued: ", "[auth] device authorized after ")
+        .doesNotContain(accessToken);
     List<RecordedCall> channel = server.journal().calls("/v2/voicelink/interact");
     assertThat(channel).hasSize(1);
     assertThat(channel.get(0).responseStatus()).isEqualTo(101);

@@ -1,6 +1,7 @@
 package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.CorruptTokenFileException;
+import dev.voicelink.auth.ReauthorizationRequiredException;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.entity.InvalidResourceException;
 import dev.voicelink.entity.IpNotWhitelistedException;
@@ -32,6 +33,10 @@ final class EntityCommands {
       // A bad --token-file is the user's input, not a failure of the network.
       output.problem("invalid input, nothing was sent: " + e.getMessage());
       return ExitCodes.INVALID_INPUT;
+    } catch (ReauthorizationRequiredException e) {
+      output.problem("re-authorization required, nothing was uploaded: " + e.getMessage()
+          + "; run 'speaker-cli login' again");
+      return ExitCodes.REAUTHORIZATION_REQUIRED;
     } catch (IpNotWhitelistedException e) {
       output.problem(e.getMessage());
       return ExitCodes.SERVER_REFUSED;

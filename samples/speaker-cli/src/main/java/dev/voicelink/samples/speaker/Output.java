@@ -33,7 +33,7 @@ final class Output {
 
   /** True when a person watches stdout: not JSON mode and stdout is a terminal. */
   boolean interactiveTerminal() {
-    return !json && System.console() != null;
+    return !json && SpeakerCli.stdoutIsTerminal();
   }
 
   /** Replaces the current terminal line (for progress); only call when {@link #interactiveTerminal}. */

@@ -1,7 +1,10 @@
 package dev.voicelink.samples.speaker;
 
+import dev.voicelink.core.Clock;
 import dev.voicelink.testing.ReferenceServer;
+import java.io.Console;
 import java.io.PrintWriter;
+import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,10 +48,29 @@ public final class SpeakerCli implements Runnable {
 
   /** The process environment; tests pass their own. */
   Map<String, String> env = System.getenv();
-  /** Whether stdout is a terminal (then login also draws the link as a QR code). */
-  boolean terminal = System.console() != null;
+  /**
+   * Whether stdout is a terminal (then login also draws the link as a QR code and sync a progress
+   * bar). Tests set it to draw on a fake terminal.
+   */
+  boolean terminal = stdoutIsTerminal();
+  /** The clock of the SDK and of the progress bar; tests pass a controllable one. */
+  Clock clock = Clock.system();
   /** The reference servers that {@code demo} started, so that tests can read their journals. */
   final List<ReferenceServer> embeddedServers = new ArrayList<>();
+
+  /**
+   * Whether stdout is a terminal. Up to Java 21 {@link System#console()} exists only when stdin and
+   * stdout both are one; from Java 22 it may exist anyway, and {@code Console.isTerminal()} tells.
+   */
+  static boolean stdoutIsTerminal() {
+    Console console = System.console();
+    if (console == null) return false;
+    try {
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException beforeJava22) {
+      return true;
+    }
+  }
 
   public static void main(String[] args) {
     System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
@@ -64,6 +86,12 @@ public final class SpeakerCli implements Runnable {
     CommandLine commandLine = new CommandLine(cli)
         .setOut(out)
         .setErr(err)
+        .setDefaultValueProvider(option -> {
+          Object field = option.userObject();
+          EnvDefault fromEnv = field instanceof AnnotatedElement
+              ? ((AnnotatedElement) field).getAnnotation(EnvDefault.class) : null;
+          return fromEnv == null ? null : cli.env.get(fromEnv.value());
+        })
         .setParameterExceptionHandler((ex, arguments) -> {
           ex.getCommandLine().getErr().println("speaker-cli: " + describe(ex));
           CommandLine where = ex.getCommandLine();

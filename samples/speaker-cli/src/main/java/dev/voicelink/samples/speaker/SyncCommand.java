@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
     description = {"Uploads a dynamic entity resource (web API upload-resource) from a file of JSON"
         + " lines and prints its sid. With --wait, checks it from 10 s after the upload until it is"
         + " processed.",
+        "On a terminal a progress bar shows how much is sent, the throughput and the time left.",
         "The account key comes from --account-key-file or the environment variable"
         + " VOICELINK_ACCOUNT_KEY, never from an argument."})
 final class SyncCommand implements Callable<Integer> {
@@ -58,11 +59,19 @@ final class SyncCommand implements Callable<Integer> {
   long timeoutSeconds;
   @Option(names = "--json", description = "one JSON object per line on stdout")
   boolean json;
+  @Option(names = "--progress", negatable = true,
+      description = "draw a progress bar while uploading (default: when stdout is a terminal);"
+          + " --no-progress never draws it; not with --json")
+  Boolean progress;
 
   @Override public Integer call() {
     final Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
     return EntityCommands.run(output, () -> {
       // Every option is checked before the upload: a mistake found after it would have sent data.
+      if (json && Boolean.TRUE.equals(progress)) {
+        throw new IllegalArgumentException("--progress and --json do not go together: --json keeps"
+            + " stdout for JSON lines");
+      }
       if (await && timeoutSeconds <= 0) {
         throw new IllegalArgumentException("--timeout must be a positive number of seconds; was: "
             + timeoutSeconds);
@@ -109,11 +118,20 @@ final class SyncCommand implements Callable<Integer> {
           .mainField(fields.get(0))
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
-      VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(baseUrl).build();
+      VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(baseUrl).clock(parent.clock).build();
       EntityWebApi api = EntityWebApi.builder(config).namespace(namespace).accountKey(accountKey)
           .build();
-      UploadReceipt receipt = api.uploadResource(UploadRequest.builder().appid(appid)
-          .definition(definition).persParam(owner).records(RecordSource.fromFile(file)).build());
+      UploadRequest.Builder request = UploadRequest.builder().appid(appid).definition(definition)
+          .persParam(owner).records(RecordSource.fromFile(file));
+      TransferBar bar = !json && (progress != null ? progress : parent.terminal)
+          ? new TransferBar(output, parent.clock) : null;
+      if (bar != null) request.progressListener(Runnable::run, bar);
+      UploadReceipt receipt = null;
+      try {
+        receipt = api.uploadResource(request.build());
+      } finally {
+        if (bar != null) bar.finish(receipt != null);
+      }
       output.record(Output.fields("sid", receipt.sid(), "csid", receipt.csid()),
           "uploaded " + definition.name() + ": sid " + receipt.sid() + " (in effect at "
               + EntityCommands.iso(receipt.inEffectAtMillis()) + ")");

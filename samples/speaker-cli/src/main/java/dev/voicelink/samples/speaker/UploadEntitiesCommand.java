@@ -1,6 +1,7 @@
 package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkConfig;
@@ -14,13 +15,22 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
+import okhttp3.OkHttpClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Uploads entities through the platform tools endpoint with the token the type needs. */
+/**
+ * Uploads entities through the platform tools endpoint with the token the type needs. With an
+ * authorization address the token file's record is kept alive by a {@link TokenManager}: refreshed
+ * when it has expired (the rotated record saved back to the file), and refreshed once more when the
+ * platform answers HTTP 401, after which the upload is retried once.
+ */
 @Command(name = "upload-entities", mixinStandardHelpOptions = true,
-    description = "Uploads entities (platform tools upload_entities) from a file of JSON lines.")
+    description = {"Uploads entities (platform tools upload_entities) from a file of JSON lines.",
+        "With --auth-url (or VOICELINK_AUTH_URL) the token in --token-file is refreshed when it has"
+        + " expired, the rotated record is saved back to the file, and an HTTP 401 is answered by"
+        + " one refresh and one retry."})
 final class UploadEntitiesCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -36,6 +46,11 @@ final class UploadEntitiesCommand implements Callable<Integer> {
   @Option(names = "--token-file", required = true,
       description = "token file of that kind, as written by the device sign-in (or a raw token)")
   File tokenFile;
+  @EnvDefault("VOICELINK_AUTH_URL")
+  @Option(names = "--auth-url", paramLabel = "URL",
+      description = "authorization service address, to refresh the token of --token-file"
+          + " (default: the environment variable VOICELINK_AUTH_URL)")
+  String authUrl;
   @Option(names = "--appid", description = "only for uploads effective for the front interceptor")
   String appid;
   @Option(names = "--fields", split = ",",
@@ -56,10 +71,23 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       }
       ResourceName name = ResourceName.parse(resourceName);
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
-      final String token = readToken(tokenFile);
-      TokenSource tokens = () -> token;
-      PlatformToolsClient.Builder builder = PlatformToolsClient.builder(
-          VoiceLinkConfig.builder().platformUrl(platformUrl).build());
+      VoiceLinkConfig.Builder platform = VoiceLinkConfig.builder().platformUrl(platformUrl);
+      TokenManager manager = null;
+      TokenRecord before = null;
+      TokenSource tokens;
+      if (authUrl == null) {
+        final String token = readToken(tokenFile);
+        tokens = () -> token;
+      } else {
+        OkHttpClient http = new OkHttpClient();
+        VoiceLinkConfig auth = authConfig(authUrl, http);
+        before = readRecord(tokenFile);
+        manager = TokenManager.builder(auth).store(new FileTokenStore(tokenFile)).build();
+        tokens = manager;
+        // One connection pool; a 401 gets one refresh and one retry (the body is sent again).
+        platform.httpClient(http.newBuilder().authenticator(manager.authenticator()).build());
+      }
+      PlatformToolsClient.Builder builder = PlatformToolsClient.builder(platform.build());
       if (dimension.equals(Dimension.USER)) builder.userTokens(tokens);
       if (dimension.equals(Dimension.DEVICE)) builder.deviceTokens(tokens);
       if (dimension.equals(Dimension.APPLICATION)) builder.cloudTokens(tokens);
@@ -73,9 +101,25 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       } else {
         sid = client.uploadEntities(dimension, name, records, appid);
       }
-      output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
+      if (manager == null) {
+        output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
+      } else {
+        boolean refreshed = !before.equals(manager.record());
+        output.record(Output.fields("sid", sid, "token_refreshed", refreshed),
+            "uploaded " + name + " (" + type + "): sid " + sid + (refreshed
+                ? "; the token was refreshed and the rotated record saved to " + tokenFile : ""));
+      }
       return ExitCodes.SUCCESS;
     });
+  }
+
+  private static VoiceLinkConfig authConfig(String authUrl, OkHttpClient http) {
+    try {
+      return VoiceLinkConfig.builder().authUrl(authUrl).httpClient(http).build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          e.getMessage().replace("auth_url", "--auth-url (or VOICELINK_AUTH_URL)"), e);
+    }
   }
 
   /**
@@ -83,11 +127,27 @@ final class UploadEntitiesCommand implements Callable<Integer> {
    * that is not JSON, its text as is (a token pasted from elsewhere).
    */
   static String readToken(File file) throws IOException {
-    if (!file.isFile()) throw new IllegalArgumentException("--token-file " + file + " is not a file");
-    String text = SecretInput.read(file, "--token-file", "", Collections.<String, String>emptyMap());
-    if (!text.startsWith("{")) return text;
+    return isRecord(file) ? readRecord(file).accessToken() : tokenText(file);
+  }
+
+  /** The token record of the file: an authorization address can refresh nothing else. */
+  static TokenRecord readRecord(File file) throws IOException {
+    if (!isRecord(file)) {
+      throw new IllegalArgumentException("--auth-url (or VOICELINK_AUTH_URL) refreshes a token record,"
+          + " as login and cloud-token write it; --token-file " + file + " holds a bare token, which"
+          + " cannot be refreshed");
+    }
     TokenRecord record = new FileTokenStore(file).load();
     if (record == null) throw new IllegalArgumentException("--token-file " + file + " is empty");
-    return record.accessToken();
+    return record;
+  }
+
+  private static boolean isRecord(File file) throws IOException {
+    return tokenText(file).startsWith("{");
+  }
+
+  private static String tokenText(File file) throws IOException {
+    if (!file.isFile()) throw new IllegalArgumentException("--token-file " + file + " is not a file");
+    return SecretInput.read(file, "--token-file", "", Collections.<String, String>emptyMap());
   }
 }

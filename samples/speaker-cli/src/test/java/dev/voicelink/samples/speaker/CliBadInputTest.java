@@ -239,6 +239,12 @@ class CliBadInputTest {
         () -> uploadEntities("--fields", "name,alias", "--file", file("no-alias.jsonl",
             "{\"name\":\"Li Lei\"}")), noEnv));
     c.put("upload-entities --appid \" \"", new Case(() -> uploadEntities("--appid", " "), noEnv));
+    c.put("upload-entities --auth-url without a scheme", new Case(() -> uploadEntities("--auth-url",
+        "auth.example.com"), noEnv));
+    c.put("upload-entities with VOICELINK_AUTH_URL and a bare token in --token-file", new Case(
+        () -> uploadEntities("--token-file", file("bare-token", ACCESS_TOKEN + "\n")),
+        Collections.singletonMap("VOICELINK_AUTH_URL", server.authUrl())));
+    c.put("sync --progress with --json", new Case(() -> plus(sync(), "--progress", "--json"), noEnv));
     return c;
   }
 
