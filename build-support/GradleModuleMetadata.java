@@ -393,27 +393,19 @@ public final class GradleModuleMetadata {
     }
 
     Json beginObject() {
-      separate();
-      out.append('{');
-      first.add(true);
-      return this;
+      return open('{');
     }
 
     Json endObject() {
-      close('}');
-      return this;
+      return close('}');
     }
 
     Json beginArray() {
-      separate();
-      out.append('[');
-      first.add(true);
-      return this;
+      return open('[');
     }
 
     Json endArray() {
-      close(']');
-      return this;
+      return close(']');
     }
 
     String end() {
@@ -437,12 +429,20 @@ public final class GradleModuleMetadata {
       newline(first.size());
     }
 
-    private void close(char bracket) {
+    private Json open(char bracket) {
+      separate();
+      out.append(bracket);
+      first.add(true);
+      return this;
+    }
+
+    private Json close(char bracket) {
       boolean empty = first.remove(first.size() - 1);
       if (!empty) {
         newline(first.size());
       }
       out.append(bracket);
+      return this;
     }
 
     private void newline(int depth) {
@@ -455,18 +455,12 @@ public final class GradleModuleMetadata {
     private void string(String s) {
       out.append('"');
       for (char c : s.toCharArray()) {
-        switch (c) {
-          case '"': out.append("\\\""); break;
-          case '\\': out.append("\\\\"); break;
-          case '\n': out.append("\\n"); break;
-          case '\r': out.append("\\r"); break;
-          case '\t': out.append("\\t"); break;
-          default:
-            if (c < 0x20) {
-              out.append(String.format("\\u%04x", (int) c));
-            } else {
-              out.append(c);
-            }
+        if (c == '"' || c == '\\') {
+          out.append('\\').append(c);
+        } else if (c < 0x20) {
+          out.append(String.format("\\u%04x", (int) c));
+        } else {
+          out.append(c);
         }
       }
       out.append('"');
