@@ -2,7 +2,7 @@ package dev.voicelink.auth;
 
 import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.ServerBusyException;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
@@ -29,15 +29,15 @@ final class AuthClient {
   /** The user code may not be valid longer than this; a larger value is a malformed answer. */
   private static final long MAX_EXPIRES_IN_SECONDS = 1_000_000_000L;
 
-  final VoiceLinkConfig config;
+  final ClientCore config;
   private final OkHttpClient http;
 
-  AuthClient(VoiceLinkConfig config) {
+  AuthClient(ClientCore config) {
     this.config = config;
     config.authUrl(); // fail at once, naming the setting, if auth_url is missing
     // No silent retries: every request the server sees is one the flow scheduled, so polls keep
     // their interval, and a lost refresh answer is not replayed with a refresh token already used.
-    this.http = config.httpClient().newBuilder().retryOnConnectionFailure(false).build();
+    this.http = config.http().newBuilder().retryOnConnectionFailure(false).build();
   }
 
   Call deviceCodeCall(String clientId, String deviceId) {

@@ -3,7 +3,8 @@ package dev.voicelink.auth;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a device flow ended. Exactly one outcome per flow.
+ * How a device flow ended. Exactly one outcome per flow. A flow that was cancelled has none: its
+ * {@link dev.voicelink.core.VoiceLinkCall} reports the cancellation instead.
  *
  * <p>Immutable and thread-safe. {@link #toString()} never prints a token.
  */
@@ -19,8 +20,6 @@ public final class DeviceFlowOutcome {
      * on the device's monotonic clock.
      */
     EXPIRED,
-    /** The app cancelled the flow (or interrupted the thread waiting for it). */
-    CANCELLED,
     /**
      * The flow could not go on: the server refused with another error (an {@link
      * AuthorizationException}, for example {@code invalid_client}), or the transient failures

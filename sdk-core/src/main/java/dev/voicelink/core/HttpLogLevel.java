@@ -2,7 +2,7 @@ package dev.voicelink.core;
 
 /**
  * How much of its HTTP traffic the SDK writes to {@link VoiceLinkLog}; set it with {@link
- * VoiceLinkConfig.Builder#httpLogging(HttpLogLevel)}. The default is {@link #NONE}.
+ * VoiceLinkClient.Builder#httpLogging(HttpLogLevel)}. The default is {@link #NONE}.
  *
  * <p>Lines go to tag {@code http} at level {@link VoiceLinkLog.Level#DEBUG} (the sink must let that
  * level through). Whatever the level, secrets are redacted before a line is built: the {@code

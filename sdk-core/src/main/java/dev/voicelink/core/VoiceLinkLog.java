@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * The SDK's logging hook. By default the SDK logs through {@code java.util.logging} under logger
  * names starting with {@code dev.voicelink}. An app may install its own sink to route SDK logs
  * anywhere (on Android, one that writes to {@code android.util.Log}). HTTP traffic is logged only when
- * {@link VoiceLinkConfig.Builder#httpLogging(HttpLogLevel)} asks for it.
+ * {@link VoiceLinkClient.Builder#httpLogging(HttpLogLevel)} asks for it.
  *
  * <p>The SDK never writes a secret (account key, tokens, client secret, device code) to a log: where
  * one must be identified it appears as a short fingerprint such as {@code ‹secret 1a2b3c4d›}.
@@ -20,13 +20,21 @@ public final class VoiceLinkLog {
     VERBOSE, DEBUG, INFO, WARN, ERROR
   }
 
-  /** Receives the SDK's log lines. Implementations must be thread-safe and must not block. */
+  /**
+   * Receives the SDK's log lines. Implementations must be thread-safe and must not block. Only
+   * {@link #log} is abstract, so a lambda will do.
+   */
   public interface Sink {
-    /** Whether lines of {@code level} for {@code tag} are wanted; lets the SDK skip building them. */
-    boolean isLoggable(Level level, String tag);
-
     /** Writes one line. {@code error} is null when there is no exception to report. */
     void log(Level level, String tag, String message, @Nullable Throwable error);
+
+    /**
+     * Whether lines of {@code level} for {@code tag} are wanted; lets the SDK skip building them.
+     * Every line is wanted unless overridden.
+     */
+    default boolean isLoggable(Level level, String tag) {
+      return true;
+    }
   }
 
   private static volatile Sink sink = javaUtilLogging();

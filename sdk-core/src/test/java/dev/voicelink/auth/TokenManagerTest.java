@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.TokenManager.State;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,12 +38,12 @@ class TokenManagerTest {
   private final AuthServerScript script = new AuthServerScript(time);
   private final MockWebServer server = new MockWebServer();
   private final List<State> states = Collections.synchronizedList(new ArrayList<>());
-  private VoiceLinkConfig config;
+  private VoiceLinkClient config;
 
   @BeforeEach void setUp() throws IOException {
     server.setDispatcher(script);
     server.start();
-    config = VoiceLinkConfig.builder().authUrl(server.url("/").toString())
+    config = VoiceLinkClient.builder().authUrl(server.url("/").toString())
         .clock(time).scheduler(time).build();
   }
 
@@ -261,12 +263,19 @@ class TokenManagerTest {
     assertThat(manager.accessToken()).isEqualTo("at-2"); // 2 minutes left < 6 minutes margin
   }
 
-  @Test void deviceCredentialWithoutATokenIsAMisuse() {
+  @Test void deviceCredentialWithoutATokenIsNotSignedIn() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore());
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
-    assertThatThrownBy(manager::accessToken).isInstanceOf(IllegalStateException.class)
-        .hasMessage("no token is stored: authorize the device first and give the record to"
-            + " TokenManager.setRecord(...)");
+    String message = "not_signed_in: no token is stored: authorize the device first and give the"
+        + " record to TokenManager.setRecord(...)";
+    assertThatThrownBy(manager::accessToken).isInstanceOf(NotSignedInException.class)
+        .isInstanceOf(AuthorizationException.class).hasMessage(message)
+        .extracting(e -> ((NotSignedInException) e).code()).isEqualTo("not_signed_in");
+    assertThatThrownBy(() -> manager.refresh().execute()).isInstanceOf(NotSignedInException.class)
+        .hasMessage(message);
+    CallResult<String> async = enqueueAndWait(manager.accessTokenCall());
+    assertThat(async.failure()).isInstanceOf(NotSignedInException.class).hasMessage(message);
+    assertThat(server.getRequestCount()).isZero();
     assertThatThrownBy(() -> manager.setRecord(deviceRecord("a", "r", 1).newBuilder()
         .clientId("other").build()))
         .isInstanceOf(IllegalArgumentException.class)
@@ -285,8 +294,8 @@ class TokenManagerTest {
         token("ct-3", "crt-3", 3600, now));
 
     assertThat(manager.accessToken()).isEqualTo("ct-1");
-    assertThat(manager.refresh().accessToken()).isEqualTo("ct-2");
-    assertThat(manager.refresh().accessToken()).isEqualTo("ct-3");
+    assertThat(manager.refresh().execute().accessToken()).isEqualTo("ct-2");
+    assertThat(manager.refresh().execute().accessToken()).isEqualTo("ct-3");
     assertThat(store.load().grant()).isEqualTo(TokenRecord.Grant.CLOUD);
 
     RecordedRequest first = server.takeRequest();
@@ -372,5 +381,14 @@ class TokenManagerTest {
       assertThat(api.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
       assertThat(server.getRequestCount()).isZero();
     }
+  }
+
+  static <T> CallResult<T> enqueueAndWait(VoiceLinkCall<T> call) throws InterruptedException {
+    java.util.concurrent.BlockingQueue<CallResult<T>> results =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    call.enqueue(results::add);
+    CallResult<T> result = results.poll(10, TimeUnit.SECONDS);
+    assertThat(result).as("the callback came").isNotNull();
+    return result;
   }
 }

@@ -1,5 +1,6 @@
-package dev.voicelink.core;
+package dev.voicelink.core.internal;
 
+import dev.voicelink.core.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,7 +21,7 @@ public final class SkewCorrectedClock extends Clock {
   private final Clock device;
   private volatile long offsetMillis;
 
-  SkewCorrectedClock(Clock device) {
+  public SkewCorrectedClock(Clock device) {
     this.device = device;
   }
 

@@ -1,4 +1,6 @@
-package dev.voicelink.core;
+package dev.voicelink.core.internal;
+
+import dev.voicelink.core.VirtualTime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

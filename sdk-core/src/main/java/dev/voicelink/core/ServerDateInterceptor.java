@@ -1,16 +1,16 @@
-package dev.voicelink.core.internal;
+package dev.voicelink.core;
 
-import dev.voicelink.core.SkewCorrectedClock;
+import dev.voicelink.core.internal.SkewCorrectedClock;
 import java.io.IOException;
 import java.util.Date;
 import okhttp3.Interceptor;
 import okhttp3.Response;
 
 /** Feeds each response's {@code Date} header to the skew-corrected clock. */
-public final class ServerDateInterceptor implements Interceptor {
+final class ServerDateInterceptor implements Interceptor {
   private final SkewCorrectedClock clock;
 
-  public ServerDateInterceptor(SkewCorrectedClock clock) {
+  ServerDateInterceptor(SkewCorrectedClock clock) {
     this.clock = clock;
   }
 
