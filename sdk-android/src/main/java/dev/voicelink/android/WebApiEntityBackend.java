@@ -1,21 +1,24 @@
 package dev.voicelink.android;
 
-import dev.voicelink.core.internal.Json;
+import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
 import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
+import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
-import dev.voicelink.entity.WebApiException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import okio.Buffer;
 import okio.ByteString;
 
 /**
@@ -32,7 +35,7 @@ final class WebApiEntityBackend implements EntityBackend {
     this.definitions = definitions;
   }
 
-  @Override public String upload(SyncRequest request) throws IOException, WebApiException {
+  @Override public VoiceLinkCall<String> upload(SyncRequest request) {
     ResourceName name = ResourceName.parse(request.resName);
     ResourceDefinition definition = definitions.get(name.value());
     if (definition == null) {
@@ -60,7 +63,11 @@ final class WebApiEntityBackend implements EntityBackend {
         .persParam(persParam(request.idName, request.idValue))
         .records(RecordSource.fromText(text))
         .build();
-    return api.uploadResource(upload).sid();
+    return new Mapped<UploadReceipt>(api.uploadResource(upload)) {
+      @Override String map(UploadReceipt receipt) {
+        return receipt.sid();
+      }
+    };
   }
 
   static PersParam persParam(String idName, String idValue) {
@@ -69,13 +76,59 @@ final class WebApiEntityBackend implements EntityBackend {
     return PersParam.custom(idName, idValue);
   }
 
-  @Override public String check(String sid) throws IOException, WebApiException {
-    CheckResult result = api.checkResource(sid);
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("sid", result.sid());
-    json.put("csid", result.csid());
-    json.put("reply", result.reply());
-    json.put("error", result.error());
-    return Json.MOSHI.adapter(Object.class).toJson(json);
+  @Override public VoiceLinkCall<String> check(String sid) {
+    return new Mapped<CheckResult>(api.checkResource(sid)) {
+      @Override String map(CheckResult result) {
+        return json(result);
+      }
+    };
+  }
+
+  static String json(CheckResult result) {
+    Buffer buffer = new Buffer();
+    try (JsonWriter writer = JsonWriter.of(buffer)) {
+      writer.beginObject();
+      writer.name("sid").value(result.sid());
+      writer.name("csid").value(result.csid());
+      writer.name("reply").value(result.reply());
+      writer.name("error").value(result.error());
+      writer.endObject();
+    } catch (IOException e) {
+      throw new AssertionError(e); // a Buffer does not fail
+    }
+    return buffer.readUtf8();
+  }
+
+  /** A web API call whose value the agent reports as text. */
+  private abstract static class Mapped<T> implements VoiceLinkCall<String> {
+    private final VoiceLinkCall<T> call;
+
+    Mapped(VoiceLinkCall<T> call) {
+      this.call = call;
+    }
+
+    abstract String map(T value);
+
+    @Override public String execute() throws IOException, ServerRefusalException {
+      return map(call.execute());
+    }
+
+    @Override public void enqueue(final Callback<String> callback) {
+      call.enqueue(new Callback<T>() {
+        @Override public void onResult(CallResult<T> result) {
+          Exception failure = result.failure();
+          callback.onResult(result.isSuccess() ? CallResult.success(map(result.value()))
+              : failure != null ? CallResult.<String>failure(failure) : CallResult.<String>cancelled());
+        }
+      });
+    }
+
+    @Override public void cancel() {
+      call.cancel();
+    }
+
+    @Override public boolean isCancelled() {
+      return call.isCancelled();
+    }
   }
 }

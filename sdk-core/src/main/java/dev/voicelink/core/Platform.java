@@ -29,6 +29,7 @@ final class Platform {
       final Method post = handlerClass.getMethod("post", Runnable.class);
       return new Executor() {
         @Override public void execute(Runnable command) {
+          if (command == null) throw new NullPointerException("command == null");
           // Always posted, even from the main thread: running inline there would let this task
           // overtake tasks posted before it from other threads.
           Object posted;

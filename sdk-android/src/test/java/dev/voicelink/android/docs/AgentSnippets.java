@@ -7,7 +7,7 @@ import dev.voicelink.android.AgentMessage;
 import dev.voicelink.android.EncryptedTokenStore;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.ResourceDefinition;
 
 /**
@@ -38,7 +38,7 @@ final class AgentSnippets {
     // end-snippet
   }
 
-  static void encryptedTokenStore(Context context, VoiceLinkConfig voiceLinkConfig,
+  static void encryptedTokenStore(Context context, VoiceLinkClient voiceLinkConfig,
       DeviceFlowOutcome outcome) throws java.io.IOException {
     // snippet:android-token-store
     EncryptedTokenStore store = EncryptedTokenStore.create(context);          // store "default"

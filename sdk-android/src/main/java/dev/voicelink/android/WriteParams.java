@@ -1,4 +1,4 @@
-package dev.voicelink.android.internal;
+package dev.voicelink.android;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,12 +9,12 @@ import java.util.Map;
  * {@code data_type=text,pers_param={"group":"a,b=c"}}. A value that starts with <code>{</code> runs to
  * its matching <code>}</code>, honouring JSON strings, so commas and {@code =} inside it belong to it.
  */
-public final class WriteParams {
+final class WriteParams {
   private WriteParams() {
   }
 
   /** The pairs in their order. Throws IllegalArgumentException naming the offending key. */
-  public static Map<String, String> parse(String params) {
+  static Map<String, String> parse(String params) {
     Map<String, String> result = new LinkedHashMap<>();
     int i = 0;
     int n = params.length();

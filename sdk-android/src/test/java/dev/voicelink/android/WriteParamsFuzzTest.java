@@ -1,4 +1,4 @@
-package dev.voicelink.android.internal;
+package dev.voicelink.android;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

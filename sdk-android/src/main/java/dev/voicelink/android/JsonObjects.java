@@ -1,16 +1,15 @@
-package dev.voicelink.android.internal;
+package dev.voicelink.android;
 
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
-import dev.voicelink.core.internal.Json;
 import java.io.IOException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import okio.Buffer;
 
 /** Parses JSON object texts into maps, with errors that name the field and the JSON path. */
-public final class JsonObjects {
+final class JsonObjects {
   private JsonObjects() {
   }
 
@@ -18,7 +17,7 @@ public final class JsonObjects {
    * Parses {@code text} as one JSON object. {@code name} says in errors what the text is, for example
    * {@code pers_param}.
    */
-  public static Map<String, Object> parseObject(String text, String name) {
+  static Map<String, Object> parseObject(String text, String name) {
     Object value;
     try {
       JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
@@ -45,14 +44,14 @@ public final class JsonObjects {
    * The JSON parser's message for app developers: Moshi advises its own lenient mode, which means
    * nothing to someone who passed a command's params; say what is wrong and where instead.
    */
-  public static String reason(Exception e) {
+  static String reason(Exception e) {
     String message = String.valueOf(e.getMessage());
     return message.replace("Use JsonReader.setLenient(true) to accept malformed JSON",
         "malformed JSON (not a quoted string, number, object, array, true, false or null)");
   }
 
   /** A string member, or null when absent. Anything other than a string is an error naming {@code path}. */
-  public static @Nullable String optString(Map<String, Object> object, String key, String path) {
+  static @Nullable String optString(Map<String, Object> object, String key, String path) {
     Object value = object.get(key);
     if (value == null) return null;
     if (!(value instanceof String)) {
@@ -62,7 +61,7 @@ public final class JsonObjects {
   }
 
   /** An object member, or null when absent. */
-  public static @Nullable Map<String, Object> optObject(Map<String, Object> object, String key,
+  static @Nullable Map<String, Object> optObject(Map<String, Object> object, String key,
       String path) {
     Object value = object.get(key);
     if (value == null) return null;
@@ -75,7 +74,7 @@ public final class JsonObjects {
   }
 
   /** A short description of a parsed JSON value for error messages. */
-  public static String describe(@Nullable Object value) {
+  static String describe(@Nullable Object value) {
     if (value == null) return "null";
     if (value instanceof String) return "a string";
     if (value instanceof Number) return "a number";

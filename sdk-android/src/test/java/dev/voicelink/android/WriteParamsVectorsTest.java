@@ -1,4 +1,4 @@
-package dev.voicelink.android.internal;
+package dev.voicelink.android;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,11 +1,14 @@
-package dev.voicelink.android.internal;
+package dev.voicelink.android;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import android.os.Build;
 import android.os.Looper;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import java.util.ArrayList;
+import java.util.concurrent.Executor;
 import java.util.Collections;
 import java.util.List;
 import org.junit.Test;
@@ -15,12 +18,14 @@ import org.robolectric.annotation.LooperMode;
 import org.robolectric.shadow.api.Shadow;
 import org.robolectric.shadows.ShadowLooper;
 
-// Runs once per SDK level of robolectric.properties (21, 28, 35). The main looper is paused, so
+// The default callback executor of a VoiceLinkClient on Android. Runs once per SDK level of robolectric.properties (21, 28, 35). The main looper is paused, so
 // nothing posted runs until the test drives it with idle(): that is what makes "always posts" visible.
 @RunWith(RobolectricTestRunner.class)
 @LooperMode(LooperMode.Mode.PAUSED)
-public final class MainThreadExecutorTest {
-  private final MainThreadExecutor executor = new MainThreadExecutor();
+public final class DefaultCallbackExecutorTest {
+  // A client built without callbackExecutor finds Android's main thread by itself.
+  private final Executor executor =
+      ClientCore.of(VoiceLinkClient.builder().build()).callbackExecutor();
   private final List<String> ran = Collections.synchronizedList(new ArrayList<String>());
   private final List<Thread> threads = Collections.synchronizedList(new ArrayList<Thread>());
 

@@ -1,4 +1,4 @@
-package dev.voicelink.android.internal;
+package dev.voicelink.android;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
@@ -7,12 +7,12 @@ import java.util.concurrent.Executor;
  * Runs tasks one at a time in submission order on any executor, so events keep their order even when
  * the app hands the agent a thread pool.
  */
-public final class OrderedExecutor implements Executor {
+final class OrderedExecutor implements Executor {
   private final Executor delegate;
   private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
   private boolean running;
 
-  public OrderedExecutor(Executor delegate) {
+  OrderedExecutor(Executor delegate) {
     this.delegate = delegate;
   }
 

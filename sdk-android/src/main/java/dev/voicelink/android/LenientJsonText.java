@@ -1,4 +1,4 @@
-package dev.voicelink.android.internal;
+package dev.voicelink.android;
 
 /**
  * Turns a config text in the style of the platform's cfg files into strict JSON: drops a leading
@@ -6,11 +6,11 @@ package dev.voicelink.android.internal;
  * as is, so {@code "https://host"} survives. Line breaks inside removed comments are kept, so the
  * line numbers of later errors stay true.
  */
-public final class LenientJsonText {
+final class LenientJsonText {
   private LenientJsonText() {
   }
 
-  public static String strip(String text) {
+  static String strip(String text) {
     int start = !text.isEmpty() && text.charAt(0) == '\uFEFF' ? 1 : 0;
     StringBuilder out = new StringBuilder(text.length());
     boolean inString = false;
