@@ -104,8 +104,17 @@ public final class DeviceAuthorizer {
    * DeviceFlowOutcome}. Its refusals and failures are outcomes, never failures of the call.
    */
   public VoiceLinkCall<DeviceFlowOutcome> poll(DeviceCode code) {
+    return poll(code, SILENT);
+  }
+
+  /**
+   * As {@link #poll(DeviceCode)}, telling {@code listener} of each poll (its {@link
+   * DeviceFlowListener#onCodeIssued} hears of {@code code} first), on the client's callback executor.
+   */
+  public VoiceLinkCall<DeviceFlowOutcome> poll(DeviceCode code, DeviceFlowListener listener) {
     if (code == null) throw new IllegalArgumentException("code must not be null");
-    return new FlowCall(null, code, SILENT);
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    return new FlowCall(null, code, listener);
   }
 
   /**

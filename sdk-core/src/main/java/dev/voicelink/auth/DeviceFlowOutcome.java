@@ -51,8 +51,16 @@ public final class DeviceFlowOutcome {
     return kind;
   }
 
-  /** The token record when {@link #kind()} is {@link Kind#AUTHORIZED}, else null. */
-  public @Nullable TokenRecord token() {
+  /**
+   * The token record of an {@link Kind#AUTHORIZED} flow: give it to {@link TokenManager#setRecord}.
+   *
+   * @throws IllegalStateException if the flow ended another way
+   */
+  public TokenRecord token() {
+    if (token == null) {
+      throw new IllegalStateException("the device flow ended " + kind + "; only an AUTHORIZED"
+          + " outcome has a token");
+    }
     return token;
   }
 

@@ -241,7 +241,9 @@ class DeviceAuthorizerTest {
     time.advance(2000, TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
     assertThat(outcome.kind()).isEqualTo(Kind.DENIED);
-    assertThat(outcome.token()).isNull();
+    assertThatThrownBy(outcome::token).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the device flow ended " + outcome.kind() + "; only an AUTHORIZED outcome has a"
+            + " token");
     assertThat(outcome.failure()).isInstanceOf(AuthorizationException.class)
         .hasMessage("access_denied: the user refused");
   }

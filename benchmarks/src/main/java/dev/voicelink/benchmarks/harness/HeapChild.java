@@ -50,7 +50,8 @@ public final class HeapChild {
                 .definition(Workloads.contacts())
                 .persParam(Workloads.owner())
                 .records(RecordSource.fromFile(file))
-                .build());
+                .build())
+            .execute();
         return receipt.sid();
       }
       if (mode.equals("by-hand")) {

@@ -1,6 +1,6 @@
 package dev.voicelink.samples.speaker;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -109,22 +109,29 @@ final class SyncCommand implements Callable<Integer> {
           .mainField(fields.get(0))
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
-      VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(baseUrl).build();
-      EntityWebApi api = EntityWebApi.builder(config).namespace(namespace).accountKey(accountKey)
-          .build();
-      UploadReceipt receipt = api.uploadResource(UploadRequest.builder().appid(appid)
-          .definition(definition).persParam(owner).records(RecordSource.fromFile(file)).build());
-      output.record(Output.fields("sid", receipt.sid(), "csid", receipt.csid()),
-          "uploaded " + definition.name() + ": sid " + receipt.sid() + " (in effect at "
-              + EntityCommands.iso(receipt.inEffectAtMillis()) + ")");
-      if (!await) return ExitCodes.SUCCESS;
-      output.say("checking from " + EntityCommands.iso(receipt.earliestCheckAtMillis()) + " ...");
-      CheckResult result = api.awaitProcessed(receipt, timeoutSeconds, TimeUnit.SECONDS);
-      output.record(Output.fields("sid", result.sid(), "error", result.error(), "reply", result.reply(),
-          "in_effect_at", EntityCommands.iso(receipt.inEffectAtMillis())),
-          (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
-              + result.reply() + "; in effect at " + EntityCommands.iso(receipt.inEffectAtMillis()));
-      return result.processed() ? ExitCodes.SUCCESS : ExitCodes.FAILURE;
+      try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).build()) {
+        return upload(client, accountKey, definition, owner, output);
+      }
     });
+  }
+
+  private int upload(VoiceLinkClient client, String accountKey, ResourceDefinition definition,
+      PersParam owner, Output output) throws Exception {
+    EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
+        .build();
+    UploadReceipt receipt = api.uploadResource(UploadRequest.builder().appid(appid)
+        .definition(definition).persParam(owner).records(RecordSource.fromFile(file)).build())
+        .execute();
+    output.record(Output.fields("sid", receipt.sid(), "csid", receipt.csid()),
+        "uploaded " + definition.name() + ": sid " + receipt.sid() + " (in effect at "
+            + EntityCommands.iso(receipt.inEffectAtMillis()) + ")");
+    if (!await) return ExitCodes.SUCCESS;
+    output.say("checking from " + EntityCommands.iso(receipt.earliestCheckAtMillis()) + " ...");
+    CheckResult result = api.awaitProcessed(receipt, timeoutSeconds, TimeUnit.SECONDS).execute();
+    output.record(Output.fields("sid", result.sid(), "error", result.error(), "reply", result.reply(),
+        "in_effect_at", EntityCommands.iso(receipt.inEffectAtMillis())),
+        (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
+            + result.reply() + "; in effect at " + EntityCommands.iso(receipt.inEffectAtMillis()));
+    return result.processed() ? ExitCodes.SUCCESS : ExitCodes.FAILURE;
   }
 }

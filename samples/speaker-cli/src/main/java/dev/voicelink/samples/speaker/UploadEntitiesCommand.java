@@ -3,7 +3,7 @@ package dev.voicelink.samples.speaker;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.PlatformToolsClient;
 import dev.voicelink.entity.RecordSource;
@@ -58,23 +58,25 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
       final String token = readToken(tokenFile);
       TokenSource tokens = () -> token;
-      PlatformToolsClient.Builder builder = PlatformToolsClient.builder(
-          VoiceLinkConfig.builder().platformUrl(platformUrl).build());
-      if (dimension.equals(Dimension.USER)) builder.userTokens(tokens);
-      if (dimension.equals(Dimension.DEVICE)) builder.deviceTokens(tokens);
-      if (dimension.equals(Dimension.APPLICATION)) builder.cloudTokens(tokens);
-      PlatformToolsClient client = builder.build();
-      RecordSource records = RecordSource.fromFile(file);
-      String sid;
-      if (fields != null && !fields.isEmpty()) {
-        sid = client.uploadEntities(ResourceDefinition.builder().name(name).mainField(fields.get(0))
-            .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
-            .dimension(dimension).build(), records, appid);
-      } else {
-        sid = client.uploadEntities(dimension, name, records, appid);
+      try (VoiceLinkClient voiceLink = VoiceLinkClient.builder().platformUrl(platformUrl).build()) {
+        PlatformToolsClient.Builder builder = PlatformToolsClient.builder(voiceLink);
+        if (dimension.equals(Dimension.USER)) builder.userTokens(tokens);
+        if (dimension.equals(Dimension.DEVICE)) builder.deviceTokens(tokens);
+        if (dimension.equals(Dimension.APPLICATION)) builder.cloudTokens(tokens);
+        PlatformToolsClient client = builder.build();
+        RecordSource records = RecordSource.fromFile(file);
+        String sid;
+        if (fields != null && !fields.isEmpty()) {
+          sid = client.uploadEntities(ResourceDefinition.builder().name(name)
+              .mainField(fields.get(0))
+              .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
+              .dimension(dimension).build(), records, appid).execute();
+        } else {
+          sid = client.uploadEntities(dimension, name, records, appid).execute();
+        }
+        output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
+        return ExitCodes.SUCCESS;
       }
-      output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
-      return ExitCodes.SUCCESS;
     });
   }
 
