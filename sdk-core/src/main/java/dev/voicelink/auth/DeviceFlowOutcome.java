@@ -1,12 +1,14 @@
 package dev.voicelink.auth;
 
+import dev.voicelink.auth.internal.AuthResults;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How a device flow ended. Exactly one outcome per flow. A flow that was cancelled has none: its
  * {@link dev.voicelink.core.VoiceLinkCall} reports the cancellation instead.
  *
- * <p>Immutable and thread-safe. {@link #toString()} never prints a token.
+ * <p>Immutable and thread-safe. {@link #toString()} never prints a token. Apps' tests make outcomes
+ * with {@code voicelink-fixtures}.
  */
 public final class DeviceFlowOutcome {
   /** The kinds of ending. */
@@ -26,6 +28,24 @@ public final class DeviceFlowOutcome {
      * exceeded their bound (an {@link java.io.IOException}). See {@link #failure()}.
      */
     FAILED
+  }
+
+  static {
+    AuthResults.SEAM.install(new AuthResults() {
+      @Override public DeviceCode deviceCode(String verificationUri, String userCode,
+          int intervalSeconds, long expiresInSeconds, String deviceCode, long receivedAtNanos) {
+        return new DeviceCode(verificationUri, userCode, intervalSeconds, expiresInSeconds,
+            deviceCode, receivedAtNanos);
+      }
+
+      @Override public DeviceFlowOutcome authorized(TokenRecord token) {
+        return DeviceFlowOutcome.authorized(token);
+      }
+
+      @Override public DeviceFlowOutcome ended(Kind kind, @Nullable Exception failure) {
+        return DeviceFlowOutcome.ended(kind, failure);
+      }
+    });
   }
 
   private final Kind kind;
