@@ -64,8 +64,19 @@ public final class ReferenceServer implements AutoCloseable {
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
     InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
     interaction = interact;
-    server.setDispatcher(new Router(clock, journal, faults, auth, verificationPage,
-        webApi::upload, webApi::check, platform::upload, interact::upgrade));
+    final Router router = new Router(clock, journal, faults, auth, verificationPage,
+        webApi::upload, webApi::check, platform::upload, interact::upgrade);
+    server.setDispatcher(new okhttp3.mockwebserver.Dispatcher() {
+      @Override public okhttp3.mockwebserver.MockResponse dispatch(
+          okhttp3.mockwebserver.RecordedRequest request) throws InterruptedException {
+        // MockWebServer keeps every request for takeRequest(), which this server never calls: its
+        // journal is the record. Left there, a long-running server would grow by each request.
+        while (server.takeRequest(0, java.util.concurrent.TimeUnit.NANOSECONDS) != null) {
+          // dropped
+        }
+        return router.dispatch(request);
+      }
+    });
     started = true;
     return this;
   }
