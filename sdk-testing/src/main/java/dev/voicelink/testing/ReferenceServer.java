@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import okhttp3.mockwebserver.MockWebServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A strict, complete in-process stand-in for the platform: the authorization service with its
@@ -35,7 +36,7 @@ public final class ReferenceServer implements AutoCloseable {
   private final MockWebServer server = new MockWebServer();
   private final SpeechRecognizer recognizer;
   private volatile boolean started;
-  private volatile InteractionChannel interaction;
+  private volatile @Nullable InteractionChannel interaction;
   /** How long {@link #close()} lets interaction clients answer the server's close frame. */
   private static final long CLOSE_HANDSHAKE_MILLIS = 2_000;
 
@@ -162,7 +163,7 @@ public final class ReferenceServer implements AutoCloseable {
   }
 
   /** The last one-time code "texted" to this phone by the verification page; null if none was sent. */
-  public String lastSmsCode(String phone) {
+  public @Nullable String lastSmsCode(String phone) {
     return verificationPage.lastSmsCode(phone);
   }
 
