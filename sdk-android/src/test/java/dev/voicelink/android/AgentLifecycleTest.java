@@ -107,7 +107,7 @@ public final class AgentLifecycleTest {
     ResourceCensus after = census();
     check(before, after);
     figures.append("| ").append(CYCLES).append(" Agents, each with its own client | ")
-        .append(row(before, after)).append(" | ").append(seconds(millis)).append(" |\n");
+        .append(ResourceCensus.row(before, after)).append(" | ").append(seconds(millis)).append(" |\n");
   }
 
   @Test public void b_agentsSharingTheAppsClientLeaveNothingBehind() throws Exception {
@@ -124,7 +124,7 @@ public final class AgentLifecycleTest {
     ResourceCensus after = census();
     check(before, after);
     figures.append("| ").append(CYCLES).append(" Agents sharing one client, then the client closed | ")
-        .append(row(before, after)).append(" | ").append(seconds(millis)).append(" |\n");
+        .append(ResourceCensus.row(before, after)).append(" | ").append(seconds(millis)).append(" |\n");
   }
 
   @Test public void c_agentsWhoseClientNobodyClosesFailTheCheck() throws Exception {
@@ -141,7 +141,7 @@ public final class AgentLifecycleTest {
       // (its socket went with the channel the Agent closed).
       assertThat(after.sdkThreads - before.sdkThreads).isGreaterThanOrEqualTo(2 * UNCLOSED);
       figures.append("| ").append(UNCLOSED).append(" Agents whose client nobody closes | ")
-          .append(row(before, after)).append(" | fails |\n");
+          .append(ResourceCensus.row(before, after)).append(" | fails |\n");
     } finally {
       for (VoiceLinkClient client : leaked) client.close();
     }
@@ -164,16 +164,5 @@ public final class AgentLifecycleTest {
 
   private static String seconds(long millis) {
     return DocSection.measured(String.format(Locale.ROOT, "%.1f s", millis / 1000.0));
-  }
-
-  private static String row(ResourceCensus before, ResourceCensus after) {
-    return DocSection.measured(String.valueOf(before.threads)) + " ("
-        + DocSection.measured(String.valueOf(before.sdkThreads)) + ") → "
-        + DocSection.measured(String.valueOf(after.threads)) + " ("
-        + DocSection.measured(String.valueOf(after.sdkThreads)) + ") | "
-        + DocSection.measured(String.valueOf(before.fileDescriptors)) + " → "
-        + DocSection.measured(String.valueOf(after.fileDescriptors)) + " | "
-        + DocSection.measured(ResourceCensus.mib(before.heapBytes)) + " → "
-        + DocSection.measured(ResourceCensus.mib(after.heapBytes));
   }
 }

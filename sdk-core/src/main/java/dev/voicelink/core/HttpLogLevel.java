@@ -16,6 +16,8 @@ package dev.voicelink.core;
  * <p>Logging never changes what is sent and never reads a request body a second time: a body is
  * logged as it is written, at most its first 4 KiB, and a response body is peeked (at most 4 KiB)
  * without being consumed.
+ *
+ * <p>A constant, immutable and thread-safe; the level is fixed when the client is built.
  */
 public enum HttpLogLevel {
   /** No HTTP logging. */

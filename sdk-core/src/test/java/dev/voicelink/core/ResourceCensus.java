@@ -1,6 +1,7 @@
 package dev.voicelink.core;
 
 import com.sun.management.UnixOperatingSystemMXBean;
+import dev.voicelink.reliability.DocSection;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
@@ -102,6 +103,22 @@ public final class ResourceCensus {
 
   public static String mib(long bytes) {
     return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  }
+
+  /**
+   * A row of the lifecycle tables in docs/reliability.md: threads (the SDK's), file descriptors and
+   * retained heap, before → after, each a measured figure.
+   */
+  public static String row(ResourceCensus before, ResourceCensus after) {
+    return measured(before.threads) + " (" + measured(before.sdkThreads) + ") → "
+        + measured(after.threads) + " (" + measured(after.sdkThreads) + ") | "
+        + measured(before.fileDescriptors) + " → " + measured(after.fileDescriptors) + " | "
+        + DocSection.measured(mib(before.heapBytes)) + " → "
+        + DocSection.measured(mib(after.heapBytes));
+  }
+
+  private static String measured(long figure) {
+    return DocSection.measured(String.valueOf(figure));
   }
 
   @Override public String toString() {

@@ -88,7 +88,7 @@ class ClientLifecycleTest {
     assertThat(after.heapBytes - before.heapBytes).as("retained heap growth; before: " + before)
         .isLessThan(HEAP_SLACK_BYTES);
     figures.append("| ").append(CYCLES).append(" clients created, used, closed | ")
-        .append(row(before, after)).append(" | ")
+        .append(ResourceCensus.row(before, after)).append(" | ")
         .append(DocSection.measured(String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0)))
         .append(" |\n");
   }
@@ -105,7 +105,7 @@ class ClientLifecycleTest {
       assertThat(after.sdkThreads - before.sdkThreads).isGreaterThanOrEqualTo(2 * unclosed);
       assertThat(after.fileDescriptors - before.fileDescriptors).isGreaterThanOrEqualTo(unclosed);
       figures.append("| ").append(unclosed).append(" clients created and used, never closed | ")
-          .append(row(before, after)).append(" | fails |\n");
+          .append(ResourceCensus.row(before, after)).append(" | fails |\n");
     } finally {
       for (VoiceLinkClient client : leaked) client.close();
     }
@@ -114,16 +114,5 @@ class ClientLifecycleTest {
     DocSection.check("reliability.md", "client-cycles",
         "| Cycles | Threads (SDK's) before → after | File descriptors before → after | Retained heap"
             + " before → after | Result |\n|---|---|---|---|---|\n" + figures);
-  }
-
-  private static String row(ResourceCensus before, ResourceCensus after) {
-    return DocSection.measured(String.valueOf(before.threads)) + " ("
-        + DocSection.measured(String.valueOf(before.sdkThreads)) + ") → "
-        + DocSection.measured(String.valueOf(after.threads)) + " ("
-        + DocSection.measured(String.valueOf(after.sdkThreads)) + ") | "
-        + DocSection.measured(String.valueOf(before.fileDescriptors)) + " → "
-        + DocSection.measured(String.valueOf(after.fileDescriptors)) + " | "
-        + DocSection.measured(ResourceCensus.mib(before.heapBytes)) + " → "
-        + DocSection.measured(ResourceCensus.mib(after.heapBytes));
   }
 }
