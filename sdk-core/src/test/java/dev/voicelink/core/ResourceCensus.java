@@ -5,6 +5,9 @@ import dev.voicelink.reliability.DocSection;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +31,11 @@ public final class ResourceCensus {
   public final int threads;
   public final List<String> threadNames;
   public final int sdkThreads;
+  private final Set<Thread> sdkThreadSet;
   public final long fileDescriptors;
   public final long heapBytes;
 
-  private ResourceCensus(List<String> threadNames, int sdkThreads, long fileDescriptors,
+  private ResourceCensus(List<String> threadNames, Set<Thread> sdkThreads, long fileDescriptors,
       long heapBytes) {
     int own = 0;
     for (String name : threadNames) {
@@ -39,19 +43,27 @@ public final class ResourceCensus {
     }
     this.threads = own;
     this.threadNames = threadNames;
-    this.sdkThreads = sdkThreads;
+    this.sdkThreads = sdkThreads.size();
+    this.sdkThreadSet = sdkThreads;
     this.fileDescriptors = fileDescriptors;
     this.heapBytes = heapBytes;
   }
 
-  /**
-   * Takes a census once the SDK's threads have ended (each joined, at most 10 s in all: whatever
-   * started them was closed, so they are on their way out, or leaked) and file descriptors stopped
-   * falling (sockets the far side closes a moment after us).
-   */
+  /** A census of the process as it is: the baseline of a later {@link #take(ResourceCensus)}. */
   public static ResourceCensus take() throws InterruptedException {
+    return take(null);
+  }
+
+  /**
+   * A census once the SDK threads started since {@code baseline} have ended (each joined, at most
+   * 10 s in all: whatever started them was closed, so they are on their way out, or leaked) and file
+   * descriptors stopped falling (sockets the far side closes a moment after us). Threads alive at the
+   * baseline (other tests' idle pools, in a shared test JVM) are counted, not waited for.
+   */
+  public static ResourceCensus take(@Nullable ResourceCensus baseline) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     for (Thread thread : sdkThreads()) {
+      if (baseline == null || baseline.sdkThreadSet.contains(thread)) continue;
       long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
       if (left <= 0) break;
       thread.join(left);
@@ -66,7 +78,16 @@ public final class ResourceCensus {
     List<String> names = new ArrayList<>();
     for (Thread thread : Thread.getAllStackTraces().keySet()) names.add(thread.getName());
     java.util.Collections.sort(names);
-    return new ResourceCensus(names, sdkThreads().size(), fds, retainedHeap());
+    return new ResourceCensus(names, new HashSet<>(sdkThreads()), fds, retainedHeap());
+  }
+
+  /** The SDK threads alive now that were not at {@code baseline}. */
+  public List<Thread> newSdkThreads(ResourceCensus baseline) {
+    List<Thread> found = new ArrayList<>();
+    for (Thread thread : sdkThreadSet) {
+      if (thread.isAlive() && !baseline.sdkThreadSet.contains(thread)) found.add(thread);
+    }
+    return found;
   }
 
   public static List<Thread> sdkThreads() {

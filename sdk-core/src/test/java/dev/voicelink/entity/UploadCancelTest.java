@@ -36,6 +36,7 @@ class UploadCancelTest {
   private static final int READ_BEFORE_CANCEL = 256 * 1024;
 
   @Test void cancelMidBodyClosesTheConnectionReportsCancelledAndRetriesNothing() throws Exception {
+    ResourceCensus baseline = ResourceCensus.take();
     try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       AtomicInteger connections = new AtomicInteger();
       AtomicLong contentLength = new AtomicLong(-1);
@@ -77,8 +78,7 @@ class UploadCancelTest {
       // Once the client is closed and its threads have ended, nothing can send any more: one
       // connection, one request, ever.
       client.close();
-      ResourceCensus.take();
-      assertThat(ResourceCensus.sdkThreads()).isEmpty();
+      assertThat(ResourceCensus.take(baseline).newSdkThreads(baseline)).isEmpty();
       assertThat(connections.get()).as("connections accepted").isEqualTo(1);
       assertThat(results).as("no second callback").isEmpty();
       listener.close();
