@@ -383,6 +383,59 @@ class TokenManagerTest {
     }
   }
 
+  @Test void cancellingARefreshReleasesItsCallerAtOnceAndTheRotatedRecordIsStillSaved()
+      throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        arrived.countDown();
+        answer.await(10, TimeUnit.SECONDS); // the server has rotated; its answer is on its way
+        return token("at-2", "rt-2", 8_640_000, time.wallMillis() / 1000);
+      }
+    });
+    CountDownLatch saved = new CountDownLatch(2); // the initial record, then the rotated one
+    InMemoryTokenStore memory = new InMemoryTokenStore();
+    TokenStore store = new TokenStore() {
+      @Override public TokenRecord load() {
+        return memory.load();
+      }
+
+      @Override public void save(TokenRecord record) {
+        memory.save(record);
+        saved.countDown();
+      }
+
+      @Override public void clear() {
+        memory.clear();
+      }
+    };
+    TokenManager manager = deviceManager(store);
+    manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
+    List<CallResult<TokenRecord>> results = Collections.synchronizedList(new ArrayList<>());
+    VoiceLinkCall<TokenRecord> refresh = manager.refresh();
+    refresh.enqueue(results::add);
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+
+    refresh.cancel(); // on a JVM the callback runs on the cancelling thread
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).isCancelled()).isTrue();
+    assertThat(memory.load().refreshToken()).isEqualTo("rt-1");
+
+    answer.countDown();
+    assertThat(saved.await(10, TimeUnit.SECONDS)).as("the rotated record was saved").isTrue();
+    assertThat(memory.load().refreshToken()).isEqualTo("rt-2");
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(results).as("exactly one callback").hasSize(1);
+
+    VoiceLinkCall<TokenRecord> notBegun = manager.refresh();
+    notBegun.cancel();
+    assertThat(enqueueAndWait(notBegun).isCancelled()).isTrue();
+    assertThat(server.getRequestCount()).as("a refresh cancelled before it began is not sent")
+        .isEqualTo(1);
+  }
+
   static <T> CallResult<T> enqueueAndWait(VoiceLinkCall<T> call) throws InterruptedException {
     java.util.concurrent.BlockingQueue<CallResult<T>> results =
         new java.util.concurrent.LinkedBlockingQueue<>();

@@ -15,6 +15,7 @@ public abstract class BlockingCall<T> extends RealCall<T> {
   @Override protected final void start() {
     core.runBlocking(new Runnable() {
       @Override public void run() {
+        if (isCancelled()) return; // cancelled while queued: the work never starts
         try {
           succeed(BlockingCall.this.run());
         } catch (IOException | ServerRefusalException | RuntimeException e) {
