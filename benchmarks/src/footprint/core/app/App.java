@@ -1,9 +1,8 @@
 package app;
 
 import dev.voicelink.auth.DeviceAuthorizer;
-import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
@@ -17,16 +16,17 @@ public final class App {
   private App() {}
 
   public static void main(String[] args) throws Exception {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(args[0]).baseUrl(args[1]).build();
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId(args[2]).build();
-    DeviceCode code = authorizer.requestCode(args[3]);
-    System.out.println(code.link());
-    DeviceFlowOutcome outcome = authorizer.poll(code);
+    VoiceLinkClient client = VoiceLinkClient.builder().authUrl(args[0]).baseUrl(args[1]).build();
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId(args[2]).build();
+    DeviceFlowOutcome outcome = authorizer
+        .authorize(args[3], code -> System.out.println(code.link())).execute();
     System.out.println(outcome.kind());
-    EntityWebApi api = EntityWebApi.builder(config).namespace(args[4]).accountKey(args[5]).build();
+    EntityWebApi api = EntityWebApi.builder(client).namespace(args[4]).accountKey(args[5]).build();
     ResourceDefinition contacts = ResourceDefinition.builder().name(args[4] + ".contacts")
         .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();
     System.out.println(api.uploadResource(UploadRequest.builder().appid(args[6]).definition(contacts)
-        .persParam(PersParam.user(args[7])).records(RecordSource.fromFile(new File(args[8]))).build()).sid());
+        .persParam(PersParam.user(args[7])).records(RecordSource.fromFile(new File(args[8]))).build())
+        .execute().sid());
+    client.close();
   }
 }

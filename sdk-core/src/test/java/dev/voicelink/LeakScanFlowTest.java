@@ -3,10 +3,9 @@ package dev.voicelink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlow;
-import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
@@ -19,7 +18,9 @@ import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.ToStringSweep;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.ChecksumSigner;
 import dev.voicelink.entity.Dimension;
@@ -72,42 +73,40 @@ class LeakScanFlowTest {
     try (LogCapture log = LogCapture.install();
         ReferenceServer server = ReferenceServer.builder().console(Console.defaults())
             .clock(ServerClock.manual(START)).build().start()) {
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl())
+      VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.authUrl())
           .platformUrl(server.platformUrl()).baseUrl(server.baseUrl()).clock(time).scheduler(time)
           .httpLogging(HttpLogLevel.BODY).build();
-      Collections.addAll(objects, config, config.correctedClock(), Clock.system());
+      Collections.addAll(objects, config, ClientCore.of(config).correctedClock(), Clock.system());
 
       // Device flow, one poll failing on the way.
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
           .clientId(DefaultConsole.CLIENT_ID).build();
-      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
-      BlockingQueue<DeviceFlowOutcome> outcomes = new LinkedBlockingQueue<>();
+      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
+      BlockingQueue<CallResult<DeviceFlowOutcome>> outcomes = new LinkedBlockingQueue<>();
       int before = time.scheduledCount();
-      DeviceFlow flow = authorizer.start(code, new DeviceFlowListener() {
-        @Override public void onOutcome(DeviceFlowOutcome outcome) {
-          outcomes.add(outcome);
-        }
-      }, Runnable::run);
+      VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.poll(code);
+      flow.enqueue(outcomes::add);
       time.awaitScheduled(before + 1);
       server.faults().on(Endpoint.TOKEN, Fault.status(503).times(1));
       time.advance(2, TimeUnit.SECONDS);
       time.awaitScheduled(before + 2);
       new SimulatedTester(server).approve(code.userCode());
       time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
-      DeviceFlowOutcome outcome = outcomes.poll(10, TimeUnit.SECONDS);
+      CallResult<DeviceFlowOutcome> ended = outcomes.poll(10, TimeUnit.SECONDS);
+      DeviceFlowOutcome outcome = ended.value();
       assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
-      Collections.addAll(objects, authorizer, code, flow, outcome, outcome.token());
+      Collections.addAll(objects, authorizer, code, flow, ended, outcome, outcome.token());
 
       // Tokens: stored, refreshed, a stale copy refused, a cloud token.
       FileTokenStore file = new FileTokenStore(new File(dir, "token.json"));
       TokenManager device = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(file).build();
       device.setRecord(outcome.token());
-      TokenRecord refreshed = device.refresh();
+      TokenRecord refreshed = device.refresh().execute();
       InMemoryTokenStore staleStore = new InMemoryTokenStore(outcome.token());
       TokenManager stale = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(staleStore).build();
-      errors.add(catching(stale::refresh, ReauthorizationRequiredException.class));
+      errors.add(catching(() -> stale.refresh().execute(), ReauthorizationRequiredException.class));
       TokenManager cloud = TokenManager.builder(config)
           .cloudGrant(DefaultConsole.CLIENT_ID, DefaultConsole.CLIENT_SECRET)
           .store(new InMemoryTokenStore()).build();
@@ -144,25 +143,25 @@ class LeakScanFlowTest {
       ResourceDefinition contacts = ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
           .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();
       ChecksumSigner signer = ChecksumSigner.builder().namespace(DefaultConsole.NAMESPACE)
-          .accountKey(DefaultConsole.ACCOUNT_KEY).clock(config.correctedClock()).build();
+          .accountKey(DefaultConsole.ACCOUNT_KEY).build();
       EntityWebApi api = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
           .accountKey(DefaultConsole.ACCOUNT_KEY).build();
       RecordSource records = RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"小张|老张\"}\n");
       PersParam persParam = PersParam.user(uid);
       UploadRequest request = UploadRequest.builder().appid(DefaultConsole.APPID)
           .definition(contacts).persParam(persParam).records(records).build();
-      UploadReceipt receipt = api.uploadResource(request);
+      UploadReceipt receipt = api.uploadResource(request).execute();
       server.clock().advance(10, TimeUnit.SECONDS);
       time.advance(10, TimeUnit.SECONDS);
-      CheckResult check = api.checkResource(receipt.sid());
+      CheckResult check = api.checkResource(receipt.sid()).execute();
       EntityWebApi wrongKey = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
           .accountKey("ffffffffffffffffffffffffffffffff").build();
-      errors.add(catching(() -> wrongKey.uploadResource(request), WebApiException.class));
+      errors.add(catching(() -> wrongKey.uploadResource(request).execute(), WebApiException.class));
       ResourceDefinition songs = ResourceDefinition.builder().name(DefaultConsole.SONGS)
           .mainField("name").secondaryFields("alias").dimension(Dimension.APPLICATION).build();
       PlatformToolsClient platform = PlatformToolsClient.builder(config).cloudTokens(cloud).build();
       platform.uploadEntities(songs, RecordSource.fromText("{\"name\":\"Blue Lotus\",\"alias\":\"\"}"),
-          DefaultConsole.APPID);
+          DefaultConsole.APPID).execute();
       // Builders that hold the key print too.
       Collections.addAll(objects, ChecksumSigner.builder().namespace(DefaultConsole.NAMESPACE)
               .accountKey(DefaultConsole.ACCOUNT_KEY),

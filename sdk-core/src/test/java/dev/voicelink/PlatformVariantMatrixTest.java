@@ -14,7 +14,9 @@ import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -104,17 +106,18 @@ class PlatformVariantMatrixTest {
     LeakScan scan;
     try (LogCapture log = LogCapture.install();
         ReferenceServer server = ReferenceServer.builder().console(console).clock(serverClock)
-            .build().start()) {
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl())
-          .platformUrl(server.platformUrl()).baseUrl(server.baseUrl()).clock(time).scheduler(time)
-          .httpLogging(HttpLogLevel.BODY).build();
+            .build().start();
+        VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.authUrl())
+            .platformUrl(server.platformUrl()).baseUrl(server.baseUrl()).clock(time)
+            .scheduler(time).httpLogging(HttpLogLevel.BODY).build()) {
 
       // Device authorization: one pending poll, then the tester approves.
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
           .clientId(DefaultConsole.CLIENT_ID).build();
       BlockingQueue<Object> flow = new LinkedBlockingQueue<>();
+      BlockingQueue<CallResult<DeviceFlowOutcome>> ended = new LinkedBlockingQueue<>();
       int scheduled = time.scheduledCount();
-      authorizer.start(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
+      authorizer.authorize(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
         @Override public void onCodeIssued(DeviceCode code) {
           flow.add(code);
         }
@@ -122,11 +125,7 @@ class PlatformVariantMatrixTest {
         @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
           flow.add(result + " " + nextPollDelayMillis);
         }
-
-        @Override public void onOutcome(DeviceFlowOutcome outcome) {
-          flow.add(outcome);
-        }
-      }, Runnable::run);
+      }).enqueue(ended::add);
       time.awaitScheduled(scheduled + 1);
       DeviceCode code = (DeviceCode) flow.poll(10, TimeUnit.SECONDS);
       assertThat(code.intervalMillis()).isEqualTo(2000);
@@ -135,12 +134,12 @@ class PlatformVariantMatrixTest {
       assertThat(flow.poll(10, TimeUnit.SECONDS)).isEqualTo("authorization_pending 2000");
       new SimulatedTester(server).approve(code.userCode());
       tick(time, serverClock, 2000);
-      DeviceFlowOutcome outcome = (DeviceFlowOutcome) flow.poll(10, TimeUnit.SECONDS);
+      DeviceFlowOutcome outcome = ended.poll(10, TimeUnit.SECONDS).get();
       assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
       TokenRecord authorized = outcome.token();
       assertThat(authorized.expiresInSeconds()).isEqualTo(8_640_000);
       assertThat(authorized.createdAtEpochSeconds()).isEqualTo((START + 4000) / 1000);
-      assertThat(config.correctedClock().offsetMillis()).isEqualTo(DEVICE_BEHIND);
+      assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isEqualTo(DEVICE_BEHIND);
       List<RecordedCall> polls = server.journal().calls("/oauth/ivs/token");
       assertThat(polls).hasSize(2);
       assertThat(polls.get(1).receivedAtMillis() - polls.get(0).receivedAtMillis()).isEqualTo(2000);
@@ -150,8 +149,8 @@ class PlatformVariantMatrixTest {
       TokenManager device = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(store).build();
       device.setRecord(authorized);
-      TokenRecord first = device.refresh();
-      TokenRecord second = device.refresh();
+      TokenRecord first = device.refresh().execute();
+      TokenRecord second = device.refresh().execute();
       assertThat(second.accessToken()).isNotEqualTo(first.accessToken())
           .isNotEqualTo(authorized.accessToken());
       assertThat(second.refreshToken()).isNotNull();
@@ -162,7 +161,7 @@ class PlatformVariantMatrixTest {
       TokenManager stranger = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(new InMemoryTokenStore(authorized.newBuilder().refreshToken("rt_unknown").build()))
           .build();
-      assertThatThrownBy(stranger::refresh).isInstanceOf(ReauthorizationRequiredException.class)
+      assertThatThrownBy(() -> stranger.refresh().execute()).isInstanceOf(ReauthorizationRequiredException.class)
           .hasMessage("invalid_refresh_token: refresh_token is unknown or was already used");
 
       // Cloud token and its refresh.
@@ -170,7 +169,7 @@ class PlatformVariantMatrixTest {
           .cloudGrant(DefaultConsole.CLIENT_ID, DefaultConsole.CLIENT_SECRET)
           .store(new InMemoryTokenStore()).build();
       String cloudToken = cloud.accessToken();
-      TokenRecord cloudRefreshed = cloud.refresh();
+      TokenRecord cloudRefreshed = cloud.refresh().execute();
       assertThat(cloudRefreshed.accessToken()).isNotEqualTo(cloudToken);
       assertThat(cloudRefreshed.grant()).isEqualTo(TokenRecord.Grant.CLOUD);
       assertThat(server.journal().calls("/oauth/token")).hasSize(2)
@@ -183,13 +182,13 @@ class PlatformVariantMatrixTest {
           .accountKey(DefaultConsole.ACCOUNT_KEY).build();
       UploadReceipt receipt = api.uploadResource(UploadRequest.builder()
           .appid(DefaultConsole.APPID).definition(contacts).persParam(PersParam.user(AUTH_ID))
-          .records(RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"小张|老张\"}")).build());
+          .records(RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"小张|老张\"}")).build()).execute();
       assertThat(receipt.sid()).startsWith("psn");
       tick(time, serverClock, 10_000);
-      CheckResult early = api.checkResource(receipt.sid());
+      CheckResult early = api.checkResource(receipt.sid()).execute();
       assertThat(early.processed()).isFalse();
       tick(time, serverClock, TimeUnit.MINUTES.toMillis(5));
-      CheckResult late = api.checkResource(receipt.sid());
+      CheckResult late = api.checkResource(receipt.sid()).execute();
       assertThat(late.processed()).isTrue();
       assertThat(late.sid()).isEqualTo(receipt.sid());
 
@@ -197,11 +196,11 @@ class PlatformVariantMatrixTest {
       PlatformToolsClient tools = PlatformToolsClient.builder(config).userTokens(device)
           .cloudTokens(cloud).build();
       String userSid = tools.uploadEntities(contacts,
-          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null);
+          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null).execute();
       ResourceDefinition songs = ResourceDefinition.builder().name(DefaultConsole.SONGS)
           .mainField("name").secondaryFields("alias").dimension(Dimension.APPLICATION).build();
       String clientSid = tools.uploadEntities(songs,
-          RecordSource.fromText("{\"name\":\"Blue Lotus\",\"alias\":\"\"}"), DefaultConsole.APPID);
+          RecordSource.fromText("{\"name\":\"Blue Lotus\",\"alias\":\"\"}"), DefaultConsole.APPID).execute();
       assertThat(userSid).startsWith("psn").isNotEqualTo(clientSid);
       assertThat(server.journal().calls("/tools/upload_entities"))
           .allSatisfy(call -> assertThat(call.responseStatus()).isEqualTo(200));

@@ -9,7 +9,7 @@ import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.InvalidResourceException;
@@ -49,7 +49,7 @@ class StrictRulesTest {
       .name(DefaultConsole.CONTACTS).mainField("name").secondaryFields("alias")
       .dimension(Dimension.USER).build();
   private ReferenceServer server;
-  private VoiceLinkConfig config;
+  private VoiceLinkClient config;
 
   @BeforeEach void start() throws Exception {
     Console console = Console.defaults();
@@ -58,11 +58,12 @@ class StrictRulesTest {
     }
     server = ReferenceServer.builder().console(console).clock(ServerClock.manual(START)).build()
         .start();
-    config = VoiceLinkConfig.builder().authUrl(server.authUrl()).platformUrl(server.platformUrl())
+    config = VoiceLinkClient.builder().authUrl(server.authUrl()).platformUrl(server.platformUrl())
         .baseUrl(server.baseUrl()).clock(time).scheduler(time).build();
   }
 
   @AfterEach void stop() throws Exception {
+    config.close();
     server.close();
   }
 
@@ -82,14 +83,14 @@ class StrictRulesTest {
         .withIpWhitelist(true, Collections.singletonList("203.0.113.7")));
 
     assertThatThrownBy(() -> api(DefaultConsole.ACCOUNT_KEY)
-        .uploadResource(upload("{\"name\":\"a\",\"alias\":\"\"}")))
+        .uploadResource(upload("{\"name\":\"a\",\"alias\":\"\"}")).execute())
         .isExactlyInstanceOf(IpNotWhitelistedException.class)
         .satisfies(e -> assertThat(((IpNotWhitelistedException) e).code()).isEqualTo("20004"));
   }
 
   @Test void aRealRefusalIsStillATypedRefusal() {
     assertThatThrownBy(() -> api("ffffffffffffffffffffffffffffffff")
-        .uploadResource(upload("{\"name\":\"a\",\"alias\":\"\"}")))
+        .uploadResource(upload("{\"name\":\"a\",\"alias\":\"\"}")).execute())
         .isExactlyInstanceOf(WebApiException.class)
         .satisfies(e -> {
           WebApiException refusal = (WebApiException) e;
@@ -97,7 +98,7 @@ class StrictRulesTest {
           assertThat(refusal.description()).startsWith("illegal access: X-CheckSum does not match");
           assertThat(refusal.sid()).startsWith("vls");
         });
-    assertThatThrownBy(() -> api(DefaultConsole.ACCOUNT_KEY).checkResource("psn000000"))
+    assertThatThrownBy(() -> api(DefaultConsole.ACCOUNT_KEY).checkResource("psn000000").execute())
         .isExactlyInstanceOf(WebApiException.class)
         .hasMessageStartingWith("31405: no upload with sid psn000000");
   }
@@ -109,7 +110,7 @@ class StrictRulesTest {
     PlatformToolsClient tools = PlatformToolsClient.builder(config).userTokens(cloud).build();
 
     assertThatThrownBy(() -> tools.uploadEntities(contacts,
-        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null))
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute())
         .isExactlyInstanceOf(PlatformUploadException.class)
         .satisfies(e -> {
           PlatformUploadException refusal = (PlatformUploadException) e;
@@ -122,11 +123,8 @@ class StrictRulesTest {
   @Test void anAuthorizationRefusalIsStillARefusalWhateverItsStatus() throws Exception {
     DeviceAuthorizer stranger = DeviceAuthorizer.builder(config).clientId("nobody").build();
     BlockingQueue<DeviceFlowOutcome> outcome = new LinkedBlockingQueue<>();
-    stranger.start(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
-      @Override public void onOutcome(DeviceFlowOutcome result) {
-        outcome.add(result);
-      }
-    }, Runnable::run);
+    stranger.authorize(DefaultConsole.DEVICE_ID, code -> { })
+        .enqueue(result -> outcome.add(result.value()));
 
     DeviceFlowOutcome failed = outcome.poll(10, TimeUnit.SECONDS);
     assertThat(failed.kind()).isEqualTo(DeviceFlowOutcome.Kind.FAILED);
@@ -137,12 +135,12 @@ class StrictRulesTest {
 
   @Test void invalidInputIsStillRefusedBeforeSending() {
     assertThatThrownBy(() -> api(DefaultConsole.ACCOUNT_KEY)
-        .uploadResource(upload("{\"name\":\"a\"}")))
+        .uploadResource(upload("{\"name\":\"a\"}")).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("record 1 of OS123.contacts lacks the field alias; every record needs name"
             + " (non-empty) and alias");
     assertThatThrownBy(() -> api(DefaultConsole.ACCOUNT_KEY).uploadResource(DefaultConsole.APPID,
-        contacts.name(), PersParam.user(AUTH_ID), RecordSource.fromText("\"a\"")))
+        contacts.name(), PersParam.user(AUTH_ID), RecordSource.fromText("\"a\"")).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("record 1 of OS123.contacts must be a JSON object; was STRING");
     assertThat(server.journal().snapshot()).isEmpty();

@@ -1,5 +1,6 @@
 package dev.voicelink.benchmarks;
 
+import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
@@ -7,7 +8,6 @@ import dev.voicelink.entity.ResourceEncoder;
 import dev.voicelink.entity.UploadBodies;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
-import dev.voicelink.entity.WebApiException;
 import dev.voicelink.testing.DefaultConsole;
 import java.io.IOException;
 import java.util.List;
@@ -17,6 +17,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import java.io.OutputStream;
 import okio.BufferedSink;
 import okio.ByteString;
 import okio.Okio;
@@ -129,15 +130,14 @@ public class EncodingBenchmark {
   }
 
   @Benchmark
-  public UploadReceipt sdkUpload() throws IOException, WebApiException {
-    return webApi.uploadResource(request);
+  public UploadReceipt sdkUpload() throws IOException, ServerRefusalException {
+    return webApi.uploadResource(request).execute();
   }
 
   @Benchmark
-  public BufferedSink sdkBase64() throws IOException {
-    BufferedSink sink = Okio.buffer(Okio.blackhole());
-    ResourceEncoder.writeBase64(definition, request.records(), 64L * 1024 * 1024, sink);
-    sink.flush();
-    return sink;
+  public OutputStream sdkBase64() throws IOException {
+    OutputStream out = Okio.buffer(Okio.blackhole()).outputStream();
+    ResourceEncoder.writeBase64(definition, request.records(), 64L * 1024 * 1024, out);
+    return out;
   }
 }

@@ -4,7 +4,7 @@ import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +42,7 @@ public class TokenBenchmark {
   }
 
   static TokenManager manager() throws IOException {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl("http://127.0.0.1:9/").build();
+    VoiceLinkClient config = VoiceLinkClient.builder().authUrl("http://127.0.0.1:9/").build();
     TokenManager manager = TokenManager.builder(config)
         .deviceGrant(DefaultConsole.CLIENT_ID)
         .store(new InMemoryTokenStore())

@@ -1,6 +1,6 @@
 package dev.voicelink.benchmarks;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
@@ -190,8 +190,9 @@ public final class Workloads {
 
   /** The SDK's web API client for the reference server's default account at {@code baseUrl}. */
   public static EntityWebApi webApi(String baseUrl, OkHttpClient http, long maxResourceBytes) {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(baseUrl).httpClient(http).build();
-    return EntityWebApi.builder(config)
+    // The benchmarks' process keeps it for good, as an app keeps its one client.
+    VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).httpClient(http).build();
+    return EntityWebApi.builder(client)
         .namespace(DefaultConsole.NAMESPACE)
         .accountKey(DefaultConsole.ACCOUNT_KEY)
         .maxResourceBytes(maxResourceBytes)

@@ -52,7 +52,8 @@ class BenchmarksSmokeTest {
     // the SDK's encoder writes exactly the floor's Base64 for the same records
     Buffer sdk = new Buffer();
     dev.voicelink.entity.ResourceEncoder.writeBase64(Workloads.contacts(),
-        dev.voicelink.entity.RecordSource.of(Workloads.records(10_000)), 1 << 20, sdk);
+        dev.voicelink.entity.RecordSource.of(Workloads.records(10_000)), 1 << 20,
+        sdk.outputStream());
     assertThat(sdk.readUtf8()).isEqualTo(floor);
   }
 

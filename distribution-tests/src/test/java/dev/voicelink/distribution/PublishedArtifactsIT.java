@@ -87,7 +87,8 @@ class PublishedArtifactsIT {
     expected.add("voicelink-parent");
     assertThat(staged).as("dev.voicelink artifacts in " + group).isEqualTo(expected);
     assertThat(expected).as("the published modules").contains(
-        "voicelink-bom", "voicelink-core", "voicelink-android", "voicelink-testing");
+        "voicelink-bom", "voicelink-core", "voicelink-android", "voicelink-testing",
+        "voicelink-fixtures");
     for (Distribution.Module m : Distribution.modules()) {
       if (!m.published) {
         assertThat(group.resolve(m.artifactId)).as(m.artifactId + " is not published").doesNotExist();

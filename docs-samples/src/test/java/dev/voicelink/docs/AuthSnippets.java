@@ -1,15 +1,14 @@
 package dev.voicelink.docs;
 
 import dev.voicelink.auth.DeviceAuthorizer;
-import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlow;
-import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.NotSignedInException;
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
-import java.util.concurrent.Executor;
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 
@@ -22,35 +21,32 @@ final class AuthSnippets {
     void show(String userCode, String link);
   }
 
-  static DeviceFlow deviceFlow(String authUrl, Display display, TokenManager tokens,
-      Executor uiExecutor) {
+  static VoiceLinkCall<DeviceFlowOutcome> deviceFlow(VoiceLinkClient client, Display display,
+      TokenManager tokens) {
     // snippet:device-authorization-start
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(authUrl).build();
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build();
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
 
-    DeviceFlow flow = authorizer.start("SN-0001-DEMO", new DeviceFlowListener() {
-      @Override public void onCodeIssued(DeviceCode code) {
-        display.show(code.userCode(), code.link()); // link = {verification_uri}?user_code=<code>
-      }
-
-      @Override public void onOutcome(DeviceFlowOutcome outcome) {
-        if (outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
-          try {
-            tokens.setRecord(outcome.token()); // saved before it is used
-          } catch (java.io.IOException e) {
-            display.show("", "could not save the sign-in: " + e.getMessage());
-          }
+    VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.authorize("SN-0001-DEMO",
+        code -> display.show(code.userCode(), code.link())); // link = {verification_uri}?user_code=…
+    flow.enqueue(result -> {                                // on the main thread on Android
+      if (result.isCancelled()) return;                     // flow.cancel() was called
+      DeviceFlowOutcome outcome = result.value();
+      if (outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
+        try {
+          tokens.setRecord(outcome.token());                // saved before it is used
+        } catch (IOException e) {
+          display.show("", "could not save the sign-in: " + e.getMessage());
         }
       }
-    }, uiExecutor);
+    });
     // the user walks away: flow.cancel();
     // end-snippet
     return flow;
   }
 
-  static DeviceAuthorizer intervalInMilliseconds(VoiceLinkConfig config) {
+  static DeviceAuthorizer intervalInMilliseconds(VoiceLinkClient client) {
     // snippet:device-authorization-interval-unit
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client)
         .clientId("vl-speaker-01")
         .intervalUnit(TimeUnit.MILLISECONDS) // this platform writes "interval": 2000 for 2 s
         .build();
@@ -58,14 +54,35 @@ final class AuthSnippets {
     return authorizer;
   }
 
-  static TokenManager tokens(VoiceLinkConfig config, File tokenFile) {
+  static TokenManager tokens(VoiceLinkClient client, File tokenFile) {
     // snippet:tokens-manager
-    TokenManager tokens = TokenManager.builder(config)
+    TokenManager tokens = TokenManager.builder(client)
         .deviceGrant("vl-speaker-01")                       // or .cloudGrant(clientId, clientSecret)
         .store(new FileTokenStore(tokenFile))               // survives reboots; owner-only file
         .build();
     // end-snippet
     return tokens;
+  }
+
+  interface App {
+    void useToken(String accessToken);
+
+    void signIn();
+  }
+
+  static VoiceLinkCall<String> tokenCall(TokenManager tokens, App app) {
+    // snippet:tokens-async
+    VoiceLinkCall<String> call = tokens.accessTokenCall();  // refreshes first when due
+    call.enqueue(result -> {
+      if (result.isSuccess()) {
+        app.useToken(result.value());
+      } else if (result.failure() instanceof NotSignedInException) {
+        app.signIn();                                       // never signed in, or cleared
+      }
+    });
+    // call.cancel() releases the callback; a refresh already sent still completes and is saved
+    // end-snippet
+    return call;
   }
 
   static OkHttpClient okHttp(OkHttpClient app, TokenManager tokens) {

@@ -2,10 +2,12 @@ package dev.voicelink.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voicelink.auth.DeviceFlow;
 import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.NotSignedInException;
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.PlatformVariant;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.SimulatedTester;
@@ -21,31 +23,55 @@ class AuthSnippetsTest {
   @TempDir File dir;
 
   @Test void theDeviceFlowAndTokenSnippetsSignADeviceIn() throws Exception {
-    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl()).build()) {
       server.console().pollIntervalSeconds(1);
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl()).build();
-      TokenManager tokens = AuthSnippets.tokens(config, new File(dir, "token.json"));
+      TokenManager tokens = AuthSnippets.tokens(client, new File(dir, "token.json"));
+      assertThat(awaitResult(tokens.accessTokenCall()).failure())
+          .isInstanceOf(NotSignedInException.class);
       BlockingQueue<String> shown = new LinkedBlockingQueue<>();
-      DeviceFlow flow = AuthSnippets.deviceFlow(server.authUrl(),
-          (userCode, link) -> shown.add(userCode), tokens, Runnable::run);
+      BlockingQueue<TokenManager.State> states = new LinkedBlockingQueue<>();
+      tokens.addListener(states::add);
+      VoiceLinkCall<DeviceFlowOutcome> flow = AuthSnippets.deviceFlow(client,
+          (userCode, link) -> shown.add(userCode), tokens);
 
       new SimulatedTester(server).approve(shown.poll(10, TimeUnit.SECONDS));
-      assertThat(flow.await(10, TimeUnit.SECONDS).kind())
-          .isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
-      assertThat(tokens.state()).isEqualTo(TokenManager.State.VALID);
+      while (states.poll(10, TimeUnit.SECONDS) != TokenManager.State.VALID) {
+        // NO_TOKEN first, then VALID once the snippet saved the record
+      }
+      assertThat(flow.isCancelled()).isFalse();
       assertThat(tokens.accessToken()).isEqualTo(tokens.record().accessToken());
-      OkHttpClient client = AuthSnippets.okHttp(new OkHttpClient(), tokens);
-      assertThat(client.interceptors()).hasSize(1);
+      BlockingQueue<String> used = new LinkedBlockingQueue<>();
+      AuthSnippets.tokenCall(tokens, new AuthSnippets.App() {
+        @Override public void useToken(String accessToken) {
+          used.add(accessToken);
+        }
+
+        @Override public void signIn() {
+          used.add("sign in");
+        }
+      });
+      assertThat(used.poll(10, TimeUnit.SECONDS)).isEqualTo(tokens.record().accessToken());
+      OkHttpClient okHttp = AuthSnippets.okHttp(new OkHttpClient(), tokens);
+      assertThat(okHttp.interceptors()).hasSize(1);
     }
   }
 
   @Test void theIntervalUnitSnippetReadsMilliseconds() throws Exception {
-    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl()).build()) {
       server.console().pollIntervalSeconds(90); // 90000 ms: not below expires_in, either way
       server.console().variant(PlatformVariant.INTERVAL_MILLIS, true);
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl()).build();
-      assertThat(AuthSnippets.intervalInMilliseconds(config).requestCode("SN-0001-DEMO")
+      assertThat(AuthSnippets.intervalInMilliseconds(client).requestCode("SN-0001-DEMO").execute()
           .intervalMillis()).isEqualTo(90_000);
     }
+  }
+
+  private static <T> CallResult<T> awaitResult(VoiceLinkCall<T> call) throws InterruptedException {
+    BlockingQueue<CallResult<T>> results = new LinkedBlockingQueue<>();
+    call.enqueue(results::add);
+    CallResult<T> result = results.poll(10, TimeUnit.SECONDS);
+    assertThat(result).isNotNull();
+    return result;
   }
 }

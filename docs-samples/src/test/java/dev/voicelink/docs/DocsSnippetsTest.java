@@ -23,15 +23,21 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the Java code of docs/*.md compiled: a fenced {@code java} block preceded by
- * {@code <!-- snippet: NAME -->} must equal (whitespace-normalised) the region
- * {@code // snippet:NAME} … {@code // end-snippet} of a compiled source. A Java block that cannot be a
- * snippet says so with {@code <!-- not-compiled: why -->}; every other fence names its language.
+ * Keeps the Java and Kotlin code of docs/*.md compiled: a fenced {@code java} or {@code kotlin} block
+ * preceded by {@code <!-- snippet: NAME -->} must equal (whitespace-normalised) the region
+ * {@code // snippet:NAME} … {@code // end-snippet} of a compiled source ({@code .java} or {@code
+ * .kt}). A block that cannot be a snippet says so with {@code <!-- not-compiled: why -->}; every other
+ * fence names its language.
  */
 class DocsSnippetsTest {
-  /** Source trees that hold snippet regions: this module's tests and the Android module's tests. */
+  /**
+   * Source trees that hold snippet regions: this module's tests, the Android module's tests, and the
+   * Kotlin consumer (compiled with warnings as errors and JSpecify read strictly).
+   */
   static final List<String> SNIPPET_ROOTS = Arrays.asList(
-      "docs-samples/src/test/java", "sdk-android/src/test/java");
+      "docs-samples/src/test/java", "sdk-android/src/test/java",
+      "samples/kotlin-consumer/src/main/kotlin");
+  static final List<String> CODE_LANGUAGES = Arrays.asList("java", "kotlin");
 
   private static final Pattern START = Pattern.compile("^\\s*// snippet:\\s*([A-Za-z0-9_.-]+)\\s*$");
   private static final Pattern END = Pattern.compile("^\\s*// end-snippet\\s*$");
@@ -48,12 +54,15 @@ class DocsSnippetsTest {
     blocks = readBlocks(root.resolve("docs"));
   }
 
-  @Test void everyJavaBlockIsASnippetOrSaysWhyNot() {
+  @Test void everyCodeBlockIsASnippetOrSaysWhyNot() {
     List<String> unmarked = new ArrayList<>();
     for (Block b : blocks) {
-      if (b.language.equals("java") && b.snippet == null && !b.notCompiled) unmarked.add(b.where());
+      if (CODE_LANGUAGES.contains(b.language) && b.snippet == null && !b.notCompiled) {
+        unmarked.add(b.where());
+      }
     }
-    assertThat(unmarked).as("java blocks without <!-- snippet: NAME --> or <!-- not-compiled: why -->")
+    assertThat(unmarked)
+        .as("java and kotlin blocks without <!-- snippet: NAME --> or <!-- not-compiled: why -->")
         .isEmpty();
   }
 
@@ -62,7 +71,8 @@ class DocsSnippetsTest {
     for (Block b : blocks) {
       if (b.language.isEmpty()) bare.add(b.where());
     }
-    assertThat(bare).as("fences without a language (use sh, text, json, jsonc, mermaid, xml, java)")
+    assertThat(bare).as("fences without a language (use sh, text, json, jsonc, mermaid, xml, java,"
+        + " kotlin)")
         .isEmpty();
   }
 
@@ -91,7 +101,9 @@ class DocsSnippetsTest {
 
   @Test void theCheckerFindsRegionsAndBlocks() {
     // guards against a checker that passes because it read nothing
-    assertThat(regions).containsKey("getting-started-jvm");
+    assertThat(regions).containsKeys("getting-started-jvm", "getting-started-kotlin");
+    assertThat(blocks.stream().filter(b -> b.language.equals("kotlin") && b.snippet != null).count())
+        .as("kotlin blocks shown from compiled sources").isGreaterThanOrEqualTo(3);
     assertThat(blocks.stream().filter(b -> b.snippet != null).count()).isGreaterThanOrEqualTo(5);
   }
 
@@ -117,7 +129,8 @@ class DocsSnippetsTest {
       if (!Files.isDirectory(base)) continue;
       List<Path> files;
       try (Stream<Path> walk = Files.walk(base)) {
-        files = walk.filter(p -> p.toString().endsWith(".java")).sorted().collect(Collectors.toList());
+        files = walk.filter(p -> p.toString().endsWith(".java") || p.toString().endsWith(".kt"))
+            .sorted().collect(Collectors.toList());
       }
       for (Path file : files) {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);

@@ -1,8 +1,8 @@
 package dev.voicelink.docs;
 
 import dev.voicelink.auth.TokenSource;
-import dev.voicelink.core.Cancellable;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityDiagnostics;
@@ -48,10 +48,10 @@ final class DynamicEntitiesSnippets {
     // end-snippet
   }
 
-  static UploadReceipt upload(VoiceLinkConfig config, String accountKey, ResourceDefinition contacts,
+  static UploadReceipt upload(VoiceLinkClient client, String accountKey, ResourceDefinition contacts,
       String authId, File file) throws Exception {
     // snippet:entities-upload-web-api
-    EntityWebApi api = EntityWebApi.builder(config)   // config.baseUrl() = {base_url}
+    EntityWebApi api = EntityWebApi.builder(client)   // the client's {base_url}
         .namespace("OS123")
         .accountKey(accountKey)                        // stays inside the signer; never logged
         .build();
@@ -60,7 +60,8 @@ final class DynamicEntitiesSnippets {
         .definition(contacts)
         .persParam(PersParam.user(authId))
         .records(RecordSource.fromFile(file))
-        .build());
+        .build())
+        .execute();                // or .enqueue(callback); cancel() aborts it, even mid-body
     receipt.sid();                // "psn…", keep it to check
     receipt.inEffectAtMillis();   // upload time + 5 minutes
     // end-snippet
@@ -77,30 +78,33 @@ final class DynamicEntitiesSnippets {
         .records(RecordSource.fromFile(file))
         .progressListener(mainThread, (written, total) ->   // at most every 100 ms, and at the end
             percent.set((int) (100 * written / total)))
-        .build());
+        .build())
+        .execute();
     // end-snippet
     return receipt;
   }
 
-  static String platformTools(VoiceLinkConfig config, TokenSource userTokenSource,
+  static String platformTools(VoiceLinkClient client, TokenSource userTokenSource,
       TokenSource deviceTokenSource, TokenSource cloudTokenSource, ResourceDefinition contacts,
       File file) throws Exception {
     // snippet:entities-upload-platform-tools
-    PlatformToolsClient tools = PlatformToolsClient.builder(config)   // config.platformUrl()
+    PlatformToolsClient tools = PlatformToolsClient.builder(client)   // the client's {platform_url}
         .userTokens(userTokenSource)      // type user
         .deviceTokens(deviceTokenSource)  // type device
         .cloudTokens(cloudTokenSource)    // type client
         .build();
-    String sid = tools.uploadEntities(contacts, RecordSource.fromFile(file), null /* appid */);
+    String sid = tools.uploadEntities(contacts, RecordSource.fromFile(file), null /* appid */)
+        .execute();
     // end-snippet
     return sid;
   }
 
-  static Cancellable check(EntityWebApi api, UploadReceipt receipt, EntityWebApi.CheckCallback callback)
-      throws Exception {
+  static VoiceLinkCall<CheckResult> check(EntityWebApi api, UploadReceipt receipt,
+      VoiceLinkCall.Callback<CheckResult> callback) throws Exception {
     // snippet:entities-check
-    CheckResult result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES);   // blocking
-    Cancellable wait = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES, callback); // on config.scheduler()
+    CheckResult result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES).execute();  // blocking
+    VoiceLinkCall<CheckResult> wait = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES);
+    wait.enqueue(callback);        // on the callback executor; wait.cancel() stops the checks
     // end-snippet
     result.processed();
     return wait;

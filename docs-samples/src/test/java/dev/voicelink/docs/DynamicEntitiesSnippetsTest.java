@@ -2,7 +2,7 @@ package dev.voicelink.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityDiagnostics;
 import dev.voicelink.entity.EntityWebApi;
@@ -34,8 +34,9 @@ class DynamicEntitiesSnippetsTest {
     File file = new File(dir, "contacts.jsonl");
     Files.write(file.toPath(), "{\"name\":\"Li Lei\",\"alias\":\"\"}\n".getBytes(StandardCharsets.UTF_8));
     AtomicInteger percent = new AtomicInteger(-1);
-    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      EntityWebApi api = EntityWebApi.builder(VoiceLinkConfig.builder().baseUrl(server.baseUrl()).build())
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(server.baseUrl()).build()) {
+      EntityWebApi api = EntityWebApi.builder(client)
           .namespace(DefaultConsole.NAMESPACE).accountKey(DefaultConsole.ACCOUNT_KEY).build();
       assertThat(DynamicEntitiesSnippets.uploadWithProgress(api, DynamicEntitiesSnippets.definition(),
           "0123456789abcdef0123456789abcdef", file, Runnable::run, percent).sid()).startsWith("psn");

@@ -1,11 +1,10 @@
 package dev.voicelink.docs;
 
 import dev.voicelink.auth.DeviceAuthorizer;
-import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -15,40 +14,41 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
 import java.io.File;
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /** The code of docs/getting-started.md (JVM). {@code GettingStartedJvmTest} runs it. */
 final class GettingStartedJvm {
   /** Shows the user code; a real device draws a QR code of the link or speaks the code. */
   interface Screen {
-    void show(String userCode, String link) throws IOException;
+    void show(String userCode, String link);
   }
 
   private GettingStartedJvm() {
   }
 
-  static VoiceLinkConfig config(String authUrl, String baseUrl) {
+  static VoiceLinkClient client(String authUrl, String baseUrl) {
     // snippet:getting-started-jvm-config
-    VoiceLinkConfig config = VoiceLinkConfig.builder()
+    VoiceLinkClient client = VoiceLinkClient.builder()
         .authUrl(authUrl)     // {auth_url}: device flow and token refresh
         .baseUrl(baseUrl)     // {base_url}: dynamic entity web API and interaction channel
-        .build();
+        .build();             // one per app; client.close() when the app is done with VoiceLink
     // end-snippet
-    return config;
+    return client;
   }
 
-  static TokenManager signIn(VoiceLinkConfig config, File tokenFile, Screen screen) throws Exception {
+  static TokenManager signIn(VoiceLinkClient client, File tokenFile, Screen screen)
+      throws Exception {
     // snippet:getting-started-jvm
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build();
-    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");   // the device_id imported in the console
-    screen.show(code.userCode(), code.link());                   // {verification_uri}?user_code=...
-    DeviceFlowOutcome outcome = authorizer.poll(code);           // blocks until the user decides
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
+    DeviceFlowOutcome outcome = authorizer
+        .authorize("SN-0001-DEMO",                                 // the device_id in the console
+            code -> screen.show(code.userCode(), code.link()))    // {verification_uri}?user_code=…
+        .execute();                                                // blocks until the user decides
     if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
       throw new IllegalStateException("sign-in ended: " + outcome.kind());
     }
 
-    TokenManager tokens = TokenManager.builder(config)
+    TokenManager tokens = TokenManager.builder(client)
         .deviceGrant("vl-speaker-01")
         .store(new FileTokenStore(tokenFile))                    // survives reboots; owner-only file
         .build();
@@ -57,7 +57,7 @@ final class GettingStartedJvm {
     return tokens;
   }
 
-  static UploadReceipt upload(VoiceLinkConfig config, String accountKey) throws Exception {
+  static UploadReceipt upload(VoiceLinkClient client, String accountKey) throws Exception {
     // snippet:getting-started-jvm-upload
     ResourceDefinition songs = ResourceDefinition.builder()
         .name("OS123.songs")                  // <namespace>.<name>, as defined in the console
@@ -65,7 +65,7 @@ final class GettingStartedJvm {
         .secondaryFields("alias")
         .dimension(Dimension.APPLICATION)
         .build();
-    EntityWebApi api = EntityWebApi.builder(config)
+    EntityWebApi api = EntityWebApi.builder(client)
         .namespace("OS123")
         .accountKey(accountKey)               // see security.md before shipping a key on a device
         .build();
@@ -75,14 +75,16 @@ final class GettingStartedJvm {
         .persParam(PersParam.application("5f1a2b3c"))
         .records(RecordSource.fromText("{\"name\":\"Blue Moon\",\"alias\":\"moon song\"}\n"
             + "{\"name\":\"Yesterday\",\"alias\":\"\"}"))
-        .build());
+        .build())
+        .execute();
     // end-snippet
     return receipt;
   }
 
   static CheckResult awaitProcessed(EntityWebApi api, UploadReceipt receipt) throws Exception {
     // snippet:getting-started-jvm-check
-    CheckResult result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES); // first check at +10 s
+    CheckResult result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES)
+        .execute();                                  // first check at +10 s
     if (!result.processed()) {
       throw new IllegalStateException("not processed yet: " + result.reply());
     }

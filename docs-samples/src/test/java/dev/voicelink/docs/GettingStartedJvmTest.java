@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.UploadReceipt;
@@ -37,13 +37,17 @@ class GettingStartedJvmTest {
   }
 
   @Test void signInUploadCheckAndActivate() throws Exception {
-    VoiceLinkConfig config = GettingStartedJvm.config(server.authUrl(), server.baseUrl());
+    VoiceLinkClient config = GettingStartedJvm.client(server.authUrl(), server.baseUrl());
     List<String> shown = new ArrayList<>();
     File tokenFile = new File(dir, "token.json");
 
     TokenManager tokens = GettingStartedJvm.signIn(config, tokenFile, (userCode, link) -> {
       shown.add(link);
-      new SimulatedTester(server).approve(userCode);   // the user, on a phone
+      try {
+        new SimulatedTester(server).approve(userCode);   // the user, on a phone
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     });
 
     assertThat(shown).hasSize(1);
@@ -62,9 +66,10 @@ class GettingStartedJvmTest {
     serverClock.advance(61, TimeUnit.SECONDS);
     EntityWebApi api = EntityWebApi.builder(config).namespace("OS123")
         .accountKey(DefaultConsole.ACCOUNT_KEY).build();
-    CheckResult result = api.checkResource(receipt.sid());
+    CheckResult result = api.checkResource(receipt.sid()).execute();
     assertThat(result.sid()).isEqualTo(receipt.sid());
 
     assertThat(GettingStartedJvm.activation()).isEqualTo("{\"appid\":\"\"}");
+    config.close();
   }
 }

@@ -1,7 +1,7 @@
 package dev.voicelink.docs;
 
 import dev.voicelink.core.HttpLogLevel;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import java.io.PrintStream;
 
@@ -10,27 +10,20 @@ final class LoggingSnippets {
   private LoggingSnippets() {
   }
 
-  static VoiceLinkConfig debugConfig(String authUrl, String baseUrl, boolean debugBuild,
+  static VoiceLinkClient debugClient(String authUrl, String baseUrl, boolean debugBuild,
       PrintStream console) {
     // snippet:http-logging
     if (debugBuild) {
-      VoiceLinkLog.setSink(new VoiceLinkLog.Sink() {
-        @Override public boolean isLoggable(VoiceLinkLog.Level level, String tag) {
-          return true; // HTTP lines are DEBUG, interaction frames VERBOSE
-        }
-
-        @Override public void log(VoiceLinkLog.Level level, String tag, String message,
-            Throwable error) {
-          console.println(level + " " + tag + ": " + message);
-        }
-      });
+      // every level: HTTP lines are DEBUG, interaction frames VERBOSE
+      VoiceLinkLog.setSink((level, tag, message, error) ->
+          console.println(level + " " + tag + ": " + message));
     }
-    VoiceLinkConfig config = VoiceLinkConfig.builder()
+    VoiceLinkClient client = VoiceLinkClient.builder()
         .authUrl(authUrl)
         .baseUrl(baseUrl)
         .httpLogging(debugBuild ? HttpLogLevel.BODY : HttpLogLevel.NONE) // default NONE
         .build();
     // end-snippet
-    return config;
+    return client;
   }
 }

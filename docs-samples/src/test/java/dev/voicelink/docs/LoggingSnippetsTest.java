@@ -3,8 +3,7 @@ package dev.voicelink.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.DeviceAuthorizer;
-import dev.voicelink.core.HttpLogLevel;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.ReferenceServer;
@@ -22,21 +21,27 @@ class LoggingSnippetsTest {
   @Test void debugBuildsLogTrafficWithTheDeviceCodeRedacted() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      VoiceLinkConfig config = LoggingSnippets.debugConfig(server.authUrl(), server.baseUrl(), true,
+      VoiceLinkClient config = LoggingSnippets.debugClient(server.authUrl(), server.baseUrl(), true,
           new PrintStream(bytes, true, "UTF-8"));
       String deviceCode = DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID).build()
-          .requestCode(DefaultConsole.DEVICE_ID).deviceCode();
+          .requestCode(DefaultConsole.DEVICE_ID).execute().deviceCode();
 
       String logged = new String(bytes.toByteArray(), StandardCharsets.UTF_8);
-      assertThat(config.httpLogging()).isEqualTo(HttpLogLevel.BODY);
+      config.close();
       assertThat(logged).contains("DEBUG http: --> POST " + server.authUrl() + "/oauth/ivs/device_code")
           .contains("\"device_code\":\"‹secret ").doesNotContain(deviceCode);
     }
   }
 
-  @Test void releaseBuildsLogNoTraffic() {
-    VoiceLinkConfig config = LoggingSnippets.debugConfig("https://auth.example.com",
-        "https://api.example.com", false, System.out);
-    assertThat(config.httpLogging()).isEqualTo(HttpLogLevel.NONE);
+  @Test void releaseBuildsLogNoTraffic() throws Exception {
+    java.util.List<String> tags = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    VoiceLinkLog.setSink((level, tag, message, error) -> tags.add(tag));
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        VoiceLinkClient config = LoggingSnippets.debugClient(server.authUrl(), server.baseUrl(),
+            false, System.out)) {
+      DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID).build()
+          .requestCode(DefaultConsole.DEVICE_ID).execute();
+    }
+    assertThat(tags).isNotEmpty().doesNotContain("http"); // the SDK logged, but no traffic
   }
 }

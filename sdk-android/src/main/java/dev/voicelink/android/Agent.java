@@ -1,25 +1,19 @@
 package dev.voicelink.android;
 
 import android.content.Context;
-import dev.voicelink.android.internal.MainThreadExecutor;
-import dev.voicelink.android.internal.OrderedExecutor;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.auth.TokenStore;
-import dev.voicelink.core.Clock;
-import dev.voicelink.core.HttpLogLevel;
-import dev.voicelink.core.Scheduler;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
-import java.security.SecureRandom;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
-import okhttp3.OkHttpClient;
+import okhttp3.HttpUrl;
 
 /**
  * The command-and-event API of VoiceLink on Android, in the shape of the platform's established
@@ -29,6 +23,7 @@ import okhttp3.OkHttpClient;
  * Agent agent = Agent.builder(context, configText, event -> {
  *       if (event.eventType() == AgentConstants.EVENT_CONNECTED_TO_SERVER) { ... }
  *     })
+ *     .client(voiceLinkClient)             // optional: the app's one client, shared
  *     .resourceDefinition(contacts)
  *     .build();
  * agent.sendMessage(new AgentMessage(AgentConstants.CMD_SYNC, AgentConstants.SYNC_DATA_SCHEMA, 0,
@@ -43,12 +38,18 @@ import okhttp3.OkHttpClient;
  * or on the executor given to {@link Builder#eventExecutor}.
  *
  * <p><b>Lifecycle.</b> The agent connects to the interaction channel at creation and keeps the
- * connection, reconnecting with bounded backoff and following the device's network. {@link #destroy()}
- * releases everything: every command still pending gets its one reply with {@link
- * AgentConstants#ERROR_DESTROYED}, then no more events come; later {@code sendMessage} calls throw.
+ * connection, reconnecting with bounded backoff and following the device's network. It may live as
+ * long as a screen: create it in {@code onCreate} (or {@code onStart}) and destroy it in the matching
+ * {@code onDestroy} ({@code onStop}). {@link #destroy()} releases exactly what this agent created:
+ * its two threads ({@code voicelink-agent}, {@code voicelink-agent-io}), its socket, its network
+ * callback, its web API calls in flight, and the {@link VoiceLinkClient} it made when none was
+ * given. A client given to {@link Builder#client} is shared and never closed by the agent. Every
+ * command still pending gets its one reply with {@link AgentConstants#ERROR_DESTROYED}, then no more
+ * events come; later {@code sendMessage} calls throw.
  */
 public final class Agent {
   private final AgentConfig config;
+  private final @Nullable VoiceLinkClient ownClient;
   private final AgentEngine engine;
   private final NetworkWatcher network;
   private final @Nullable TokenManager tokenManager;
@@ -64,20 +65,25 @@ public final class Agent {
             + " for the device's token manager unless a TokenSource is passed to"
             + " Agent.Builder.tokenSource(...); add \"auth\": {\"client_id\": \"<your client id>\"}");
       }
-      if (config.authUrl() == null) {
+      if (config.authUrl() == null
+          && (builder.client == null || ClientCore.open(builder.client).authUrlOrNull() == null)) {
         throw new IllegalArgumentException("server.auth_url is missing from the config: it is required"
             + " to refresh the device token unless a TokenSource is passed to"
             + " Agent.Builder.tokenSource(...); add \"auth_url\" to \"server\"");
       }
     }
-    VoiceLinkConfig.Builder core = VoiceLinkConfig.builder().baseUrl(config.baseUrl());
-    if (config.authUrl() != null) core.authUrl(config.authUrl());
-    if (config.platformUrl() != null) core.platformUrl(config.platformUrl());
-    if (builder.httpClient != null) core.httpClient(builder.httpClient);
-    if (builder.clock != null) core.clock(builder.clock);
-    if (builder.scheduler != null) core.scheduler(builder.scheduler);
-    core.httpLogging(builder.httpLogging);
-    VoiceLinkConfig voiceLink = core.build();
+    VoiceLinkClient voiceLink;
+    if (builder.client != null) {
+      voiceLink = builder.client;
+      checkSameAddresses(config, ClientCore.open(voiceLink));
+      this.ownClient = null;
+    } else {
+      VoiceLinkClient.Builder own = VoiceLinkClient.builder().baseUrl(config.baseUrl());
+      if (config.authUrl() != null) own.authUrl(config.authUrl());
+      if (config.platformUrl() != null) own.platformUrl(config.platformUrl());
+      voiceLink = own.build();
+      this.ownClient = voiceLink;
+    }
 
     EntityWebApi api = builder.entityWebApi;
     String missing = "";
@@ -94,7 +100,7 @@ public final class Agent {
             new LinkedHashMap<>(builder.definitions)));
 
     final Executor events = new OrderedExecutor(builder.eventExecutor != null
-        ? builder.eventExecutor : new MainThreadExecutor());
+        ? builder.eventExecutor : ClientCore.of(voiceLink).callbackExecutor());
     final AgentListener listener = builder.listener;
     EventSink sink = new EventSink() {
       @Override public void emit(int eventType, int arg1, int arg2, String info,
@@ -115,9 +121,10 @@ public final class Agent {
       if (store instanceof EncryptedTokenStore) encryptedStore = (EncryptedTokenStore) store;
       tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store).build();
     }
+    ClientCore core = ClientCore.of(voiceLink);
     this.engine = new AgentEngine(config,
-        new ChannelFactory(voiceLink, tokens, builder.maxReconnectAttempts, builder.random),
-        backend, missing, voiceLink.deviceClock(), voiceLink.scheduler(), sink);
+        new ChannelFactory(voiceLink, tokens, builder.maxReconnectAttempts),
+        backend, missing, core.deviceClock(), core.scheduler(), sink);
     if (encryptedStore != null) {
       this.storeListener = new EncryptedTokenStore.Listener() {
         @Override public void onReauthorizationRequired(String reason) {
@@ -157,7 +164,8 @@ public final class Agent {
   }
 
   /**
-   * Creates an agent with the defaults: events on the main thread, a fresh HTTP client, and the
+   * Creates an agent with the defaults: events on the main thread, its own {@link VoiceLinkClient}
+   * for the config's {@code server} addresses (closed by {@link #destroy()}), and the
    * device's tokens from a {@link TokenManager} for the config's {@code auth.client_id} and {@code
    * server.auth_url}, kept in an {@link EncryptedTokenStore} (store {@code default}). The device must
    * have been authorized once (the device flow, then {@code TokenManager.setRecord} on a manager with
@@ -196,12 +204,36 @@ public final class Agent {
     engine.send(message);
   }
 
-  /** Releases threads, the socket and the network callback. Idempotent; never blocks. */
+  /**
+   * Releases what this agent created: its threads, its socket, its network callback, its calls in
+   * flight, and its own {@link VoiceLinkClient} if it made one (a shared client stays open).
+   * Idempotent; never blocks.
+   */
   public void destroy() {
     network.stop();
     if (tokenManager != null) tokenManager.removeListener(tokenListener);
     if (encryptedStore != null && storeListener != null) encryptedStore.removeListener(storeListener);
     engine.destroy();
+    if (ownClient != null) ownClient.close();
+  }
+
+  /** With a shared client, the config's addresses must be the client's: one truth per address. */
+  private static void checkSameAddresses(AgentConfig config, ClientCore client) {
+    check("server.base_url", config.baseUrl(), client.baseUrlOrNull(), "baseUrl");
+    check("server.auth_url", config.authUrl(), client.authUrlOrNull(), "authUrl");
+    check("server.platform_url", config.platformUrl(), client.platformUrlOrNull(), "platformUrl");
+  }
+
+  private static void check(String setting, @Nullable String configured,
+      @Nullable HttpUrl clients, String method) {
+    if (configured == null) return;
+    HttpUrl wanted = ClientCore.parseBaseAddress(configured, setting);
+    if (!wanted.equals(clients)) {
+      throw new IllegalArgumentException(setting + " of the config is " + wanted + " but the shared"
+          + " VoiceLinkClient's is " + (clients == null ? "not set" : clients.toString())
+          + ": give the client the same address (VoiceLinkClient.Builder." + method + ") or leave"
+          + " it out of the config");
+    }
   }
 
   /** The parsed config. */
@@ -219,16 +251,12 @@ public final class Agent {
     final String configText;
     final AgentListener listener;
     @Nullable Executor eventExecutor;
-    @Nullable OkHttpClient httpClient;
+    @Nullable VoiceLinkClient client;
     @Nullable TokenSource tokenSource;
     @Nullable TokenStore tokenStore;
     @Nullable EntityWebApi entityWebApi;
     final Map<String, ResourceDefinition> definitions = new LinkedHashMap<>();
-    @Nullable Clock clock;
-    @Nullable Scheduler scheduler;
-    HttpLogLevel httpLogging = HttpLogLevel.NONE;
     int maxReconnectAttempts = 10;
-    Random random = new SecureRandom();
 
     Builder(Context context, String configText, AgentListener listener) {
       if (context == null) throw new IllegalArgumentException("context must not be null");
@@ -239,17 +267,25 @@ public final class Agent {
       this.listener = listener;
     }
 
-    /** Where events are delivered, one at a time and in order. Default: the main thread. */
+    /**
+     * Where events are delivered, one at a time and in order. Default: the client's callback
+     * executor, the main thread. The agent never shuts it down.
+     */
     public Builder eventExecutor(Executor executor) {
       if (executor == null) throw new IllegalArgumentException("eventExecutor must not be null");
       this.eventExecutor = executor;
       return this;
     }
 
-    /** The app's OkHttp client, so the agent shares its connection pool. */
-    public Builder httpClient(OkHttpClient client) {
-      if (client == null) throw new IllegalArgumentException("httpClient must not be null");
-      this.httpClient = client;
+    /**
+     * The app's {@link VoiceLinkClient}, shared: the agent builds its services from it (its HTTP
+     * client, logging and callback executor included) and never closes it. Without one, the agent
+     * makes its own from the config's {@code server} addresses and closes it in {@link
+     * Agent#destroy()}. Addresses that the config also names must be the client's.
+     */
+    public Builder client(VoiceLinkClient client) {
+      if (client == null) throw new IllegalArgumentException("client must not be null");
+      this.client = client;
       return this;
     }
 
@@ -285,31 +321,6 @@ public final class Agent {
       return this;
     }
 
-    /**
-     * Logs the agent's HTTP traffic and, at {@link HttpLogLevel#BODY}, its interaction frames
-     * through {@code VoiceLinkLog}, secrets redacted. Default {@link HttpLogLevel#NONE}; for
-     * development builds only.
-     */
-    public Builder httpLogging(HttpLogLevel level) {
-      if (level == null) throw new IllegalArgumentException("httpLogging must not be null");
-      this.httpLogging = level;
-      return this;
-    }
-
-    /** The clock (tests pass a controllable one). */
-    public Builder clock(Clock clock) {
-      if (clock == null) throw new IllegalArgumentException("clock must not be null");
-      this.clock = clock;
-      return this;
-    }
-
-    /** Where waits run (tests pass a controllable one). */
-    public Builder scheduler(Scheduler scheduler) {
-      if (scheduler == null) throw new IllegalArgumentException("scheduler must not be null");
-      this.scheduler = scheduler;
-      return this;
-    }
-
     /** Where the default token manager keeps its record (tests pass one with a software key). */
     Builder tokenStore(TokenStore store) {
       this.tokenStore = store;
@@ -318,11 +329,6 @@ public final class Agent {
 
     Builder maxReconnectAttempts(int attempts) {
       this.maxReconnectAttempts = attempts;
-      return this;
-    }
-
-    Builder random(Random random) {
-      this.random = random;
       return this;
     }
 

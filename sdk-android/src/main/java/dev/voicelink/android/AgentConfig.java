@@ -3,9 +3,7 @@ package dev.voicelink.android;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
-import dev.voicelink.android.internal.JsonObjects;
-import dev.voicelink.android.internal.LenientJsonText;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.Collections;
@@ -199,10 +197,7 @@ public final class AgentConfig {
   private static @Nullable String address(@Nullable Map<String, Object> server, String key) {
     String value = nonEmpty(server, key, "server." + key);
     if (value == null) return null;
-    VoiceLinkConfig.Builder check = VoiceLinkConfig.builder();
-    if (key.equals("auth_url")) check.authUrl(value);
-    else if (key.equals("platform_url")) check.platformUrl(value);
-    else check.baseUrl(value);
+    ClientCore.parseBaseAddress(value, key);
     return value;
   }
 

@@ -37,13 +37,12 @@ import static dev.voicelink.android.AgentConstants.SUCCESS;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_QUERY;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
-import dev.voicelink.android.internal.JsonObjects;
-import dev.voicelink.android.internal.NamedThreads;
-import dev.voicelink.android.internal.WriteParams;
+import dev.voicelink.core.internal.NamedThreads;
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
@@ -270,7 +269,7 @@ final class AgentEngine {
     io(new Runnable() {
       @Override public void run() {
         try {
-          final String sid = backend.upload(request);
+          final String sid = pending.run(backend.upload(request));
           final long uploadedAt = clock.monotonicNanos();
           post(new Runnable() {
             @Override public void run() {
@@ -347,7 +346,7 @@ final class AgentEngine {
     io(new Runnable() {
       @Override public void run() {
         try {
-          final String result = backend.check(sid);
+          final String result = pending.run(backend.check(sid));
           post(new Runnable() {
             @Override public void run() {
               if (!commands.remove(pending)) return;
@@ -577,6 +576,7 @@ final class AgentEngine {
   private void shutdown() {
     for (PendingCommand pending : new ArrayList<>(commands)) {
       if (pending.timer != null) pending.timer.cancel();
+      pending.cancel();
       Map<String, Object> data = pending.command == CMD_SYNC
           ? syncData(null, pending.tag) : queryData(pending.sid, pending.tag);
       cmdReturn(pending.command, ERROR_DESTROYED, "the Agent was destroyed before "
@@ -701,11 +701,28 @@ final class AgentEngine {
     final @Nullable String tag;
     final @Nullable String sid;
     @Nullable Cancellable timer;
+    private @Nullable VoiceLinkCall<String> call;
+    private boolean cancelled;
 
     PendingCommand(int command, @Nullable String tag, @Nullable String sid) {
       this.command = command;
       this.tag = tag;
       this.sid = sid;
+    }
+
+    /** Runs {@code next} on the calling I/O thread, unless the command was already cancelled. */
+    String run(VoiceLinkCall<String> next) throws IOException, ServerRefusalException {
+      synchronized (this) {
+        if (cancelled) next.cancel();
+        call = next;
+      }
+      return next.execute();
+    }
+
+    /** Aborts the web API call of this command, if one is running. */
+    synchronized void cancel() {
+      cancelled = true;
+      if (call != null) call.cancel();
     }
   }
 

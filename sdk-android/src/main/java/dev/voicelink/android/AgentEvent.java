@@ -1,6 +1,7 @@
 package dev.voicelink.android;
 
 import android.os.Bundle;
+import dev.voicelink.android.internal.AgentResults;
 import java.util.Map;
 
 /**
@@ -21,10 +22,20 @@ import java.util.Map;
  * }
  * }</pre>
  *
- * <p>Immutable: {@link #data()} returns a fresh copy each time. The keys of the data are the {@code
+ * <p>Immutable: {@link #data()} returns a fresh copy each time. Apps' tests make events with {@code
+ * voicelink-fixtures}. The keys of the data are the {@code
  * KEY_} constants of {@link AgentConstants}; each event's keys are listed in {@code docs/agent.md}.
  */
 public final class AgentEvent {
+  static {
+    AgentResults.SEAM.install(new AgentResults() {
+      @Override public AgentEvent agentEvent(int eventType, int arg1, int arg2, String info,
+          Map<String, Object> data) {
+        return new AgentEvent(eventType, arg1, arg2, info, data);
+      }
+    });
+  }
+
   private final int eventType;
   private final int arg1;
   private final int arg2;

@@ -1,11 +1,11 @@
 package dev.voicelink.android;
 
+import dev.voicelink.auth.NotSignedInException;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerRefusalException;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.interact.InteractionChannel;
 import java.io.IOException;
-import java.util.Random;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,24 +13,20 @@ import org.jspecify.annotations.Nullable;
  * source was refused, so that a channel giving up can be told apart from one whose token is gone.
  */
 final class ChannelFactory {
-  private final VoiceLinkConfig config;
+  private final VoiceLinkClient client;
   private final WatchedTokens tokens;
   private final int maxReconnectAttempts;
-  private final Random random;
 
-  ChannelFactory(VoiceLinkConfig config, TokenSource tokens, int maxReconnectAttempts,
-      Random random) {
-    this.config = config;
+  ChannelFactory(VoiceLinkClient client, TokenSource tokens, int maxReconnectAttempts) {
+    this.client = client;
     this.tokens = new WatchedTokens(tokens);
     this.maxReconnectAttempts = maxReconnectAttempts;
-    this.random = random;
   }
 
   InteractionChannel create(InteractionChannel.Listener listener) {
-    return InteractionChannel.builder(config, tokens)
+    return InteractionChannel.builder(client, tokens)
         .listener(listener)
         .maxReconnectAttempts(maxReconnectAttempts)
-        .random(random)
         .build();
   }
 
@@ -63,15 +59,14 @@ final class ChannelFactory {
         String token = delegate.accessToken();
         noToken = null;
         return token;
+      } catch (NotSignedInException e) {
+        // Retrying cannot help until the device is authorized; as a refusal it ends the attempts.
+        refused = true;
+        noToken = e.getMessage();
+        throw e;
       } catch (ServerRefusalException e) {
         refused = true;
         throw e;
-      } catch (IllegalStateException e) {
-        // A token manager that holds no token: retrying cannot help until the device is authorized,
-        // so it ends the channel's attempts like a refusal does.
-        refused = true;
-        noToken = e.getMessage();
-        throw new ServerRefusalException("not_authorized", String.valueOf(e.getMessage()), null);
       }
     }
 

@@ -1,6 +1,5 @@
 package dev.voicelink.android;
 
-import dev.voicelink.android.internal.JsonObjects;
 import java.nio.charset.Charset;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

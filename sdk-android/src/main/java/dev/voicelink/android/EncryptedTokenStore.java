@@ -28,7 +28,7 @@ import okio.Okio;
  *
  * <pre>{@code
  * EncryptedTokenStore store = EncryptedTokenStore.create(context);
- * TokenManager tokens = TokenManager.builder(config).deviceGrant(clientId).store(store).build();
+ * TokenManager tokens = TokenManager.builder(client).deviceGrant(clientId).store(store).build();
  * }</pre>
  *
  * <p><b>Keys.</b> On API 23 and later the AES key is generated inside the Android Keystore and never

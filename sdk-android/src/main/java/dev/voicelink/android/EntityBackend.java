@@ -1,14 +1,18 @@
 package dev.voicelink.android;
 
-import dev.voicelink.core.ServerRefusalException;
-import java.io.IOException;
+import dev.voicelink.core.VoiceLinkCall;
 
-/** The dynamic entity web API as the agent uses it: blocking calls, run off the worker thread. */
+/**
+ * The dynamic entity web API as the agent uses it: calls that the agent runs off its worker thread
+ * and cancels when it is destroyed.
+ */
 interface EntityBackend {
-  /** Uploads; returns the sid. Checks its input before sending (IllegalArgumentException). */
-  String upload(SyncRequest request) throws IOException, ServerRefusalException;
+  /**
+   * An upload that ends with the sid. Checks its input first and throws IllegalArgumentException (or
+   * IllegalStateException for an unregistered resource) before anything is sent.
+   */
+  VoiceLinkCall<String> upload(SyncRequest request);
 
-
-  /** Checks an upload; returns the result as JSON text with {@code sid, csid, reply, error}. */
-  String check(String sid) throws IOException, ServerRefusalException;
+  /** A check of an upload that ends with the result as JSON text with {@code sid, csid, reply, error}. */
+  VoiceLinkCall<String> check(String sid);
 }

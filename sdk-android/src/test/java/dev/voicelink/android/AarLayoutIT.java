@@ -85,7 +85,7 @@ class AarLayoutIT {
       }
     }
     assertThat(classesJar).contains(
-        "dev/voicelink/android/internal/MainThreadExecutor.class",
+        "dev/voicelink/android/Agent.class",
         "dev/voicelink/android/internal/package-info.class");
     // sdk-core and the other dependencies come in through the POM, not inside the AAR
     assertThat(classesJar).noneMatch(name -> name.startsWith("dev/voicelink/core/")

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
@@ -112,7 +112,7 @@ class AgentBadInputTest {
   }
 
   static AgentEngine engine(final BlockingQueue<EngineHarness.Event> sink) {
-    VoiceLinkConfig core = VoiceLinkConfig.builder().baseUrl(server.url("/").toString())
+    VoiceLinkClient core = VoiceLinkClient.builder().baseUrl(server.url("/").toString())
         .clock(time).scheduler(time).httpClient(new OkHttpClient()).build();
     Map<String, ResourceDefinition> definitions = new HashMap<>();
     definitions.put("OS123.contacts", ResourceDefinition.builder().name("OS123.contacts")
@@ -128,8 +128,8 @@ class AgentBadInputTest {
       @Override public void invalidate(String token) {
       }
     };
-    return new AgentEngine(AgentConfig.parse(CONFIG), new ChannelFactory(core, tokens, 3,
-        new Random(7)), new WebApiEntityBackend(api, definitions), "not configured", time, time,
+    return new AgentEngine(AgentConfig.parse(CONFIG), new ChannelFactory(core, tokens, 3),
+        new WebApiEntityBackend(api, definitions), "not configured", time, time,
         new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
               Map<String, Object> data) {

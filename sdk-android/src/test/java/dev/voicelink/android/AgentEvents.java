@@ -1,7 +1,8 @@
 package dev.voicelink.android;
 
 import android.os.Looper;
-import dev.voicelink.android.internal.MainThreadExecutor;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -19,7 +20,7 @@ final class AgentEvents implements AgentListener, Executor {
   /** How long one round waits for a post: tasks due on the virtual clock post nothing themselves. */
   private static final long ROUND_MILLIS = 10;
 
-  private final Executor main = new MainThreadExecutor();
+  private final Executor main = ClientCore.of(VoiceLinkClient.builder().build()).callbackExecutor();
   private final Semaphore posted = new Semaphore(0);
   private final List<AgentEvent> events = new ArrayList<>(); // guarded by this
 

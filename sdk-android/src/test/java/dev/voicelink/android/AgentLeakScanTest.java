@@ -10,7 +10,7 @@ import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.ToStringSweep;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.testing.Console;
@@ -59,14 +59,14 @@ public final class AgentLeakScanTest {
             .recognizer((audio, rate) -> audio.length > 0 ? "call 老张" : "")
             .clock(ServerClock.manual(time.wallMillis())).build().start()) {
       // Login through the device flow, logged too.
-      VoiceLinkConfig auth = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time)
+      VoiceLinkClient auth = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time)
           .scheduler(time).httpLogging(HttpLogLevel.BODY).build();
       final DeviceAuthorizer authorizer = DeviceAuthorizer.builder(auth)
           .clientId(DefaultConsole.CLIENT_ID).build();
-      final DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+      final DeviceCode code = TestClients.execute(authorizer.requestCode(DefaultConsole.DEVICE_ID));
       new SimulatedTester(server).approve(code.userCode());
       final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
-      Thread poller = new Thread(() -> outcome.set(authorizer.poll(code)));
+      Thread poller = new Thread(() -> outcome.set(TestClients.execute(authorizer.poll(code))));
       poller.start();
       for (int i = 0; i < 50 && outcome.get() == null; i++) {
         time.advance(1, TimeUnit.SECONDS);
@@ -90,7 +90,7 @@ public final class AgentLeakScanTest {
           .tokenStore(store)
           .resourceDefinition(ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
               .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
-          .clock(time).scheduler(time).httpLogging(HttpLogLevel.BODY)
+          .client(TestClients.forConfig(config, time, HttpLogLevel.BODY))
           .build();
       List<AgentMessage> messages = new ArrayList<>();
       time.awaitScheduled(1);

@@ -10,7 +10,7 @@ import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.testing.Console;
@@ -47,6 +47,7 @@ public final class AgentRobolectricTest {
   private String accessToken;
   private dev.voicelink.auth.TokenRecord record;
   private Agent agent;
+  private dev.voicelink.core.VoiceLinkClient client;
   private final List<AgentEvent> events = Collections.synchronizedList(new ArrayList<AgentEvent>());
   private final List<Boolean> onMainThread = Collections.synchronizedList(new ArrayList<Boolean>());
 
@@ -54,16 +55,16 @@ public final class AgentRobolectricTest {
     server = ReferenceServer.builder().console(Console.defaults())
         .recognizer((audio, sampleRate) -> audio.length > 0 && sampleRate == 16000 ? "call 老张" : "")
         .clock(ServerClock.manual(time.wallMillis())).build().start();
-    VoiceLinkConfig auth = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time)
+    VoiceLinkClient auth = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time)
         .scheduler(time).build();
     final DeviceAuthorizer authorizer = DeviceAuthorizer.builder(auth)
         .clientId(DefaultConsole.CLIENT_ID).build();
-    final DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+    final DeviceCode code = TestClients.execute(authorizer.requestCode(DefaultConsole.DEVICE_ID));
     new SimulatedTester(server).approve(code.userCode());
     final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
     Thread poller = new Thread(new Runnable() {
       @Override public void run() {
-        outcome.set(authorizer.poll(code));
+        outcome.set(TestClients.execute(authorizer.poll(code)));
       }
     });
     poller.start();
@@ -78,6 +79,7 @@ public final class AgentRobolectricTest {
 
   @After public void stop() throws Exception {
     if (agent != null) agent.destroy();
+    if (client != null) client.close();
     server.close();
   }
 
@@ -115,8 +117,7 @@ public final class AgentRobolectricTest {
         .tokenStore(store)
         .resourceDefinition(ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
             .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
-        .clock(time)
-        .scheduler(time)
+        .client(client = TestClients.forConfig(configText(), time))
         .build();
     return agent;
   }

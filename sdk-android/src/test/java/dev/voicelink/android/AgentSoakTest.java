@@ -9,7 +9,7 @@ import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.reliability.DocSection;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.DefaultConsole;
@@ -63,6 +63,7 @@ public final class AgentSoakTest {
   private final VirtualTime time = new VirtualTime();
   private ReferenceServer server;
   private Agent agent;
+  private dev.voicelink.core.VoiceLinkClient client;
   private final AtomicInteger connected = new AtomicInteger();
   private final AtomicInteger disconnected = new AtomicInteger();
   private final AtomicReference<AgentEvent> error = new AtomicReference<>();
@@ -75,18 +76,19 @@ public final class AgentSoakTest {
 
   @After public void stop() throws Exception {
     if (agent != null) agent.destroy();
+    if (client != null) client.close();
     server.close();
   }
 
   private String authorize() throws Exception {
-    VoiceLinkConfig auth = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time)
+    VoiceLinkClient auth = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time)
         .scheduler(time).build();
     final DeviceAuthorizer authorizer = DeviceAuthorizer.builder(auth)
         .clientId(DefaultConsole.CLIENT_ID).build();
-    final DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+    final DeviceCode code = TestClients.execute(authorizer.requestCode(DefaultConsole.DEVICE_ID));
     new SimulatedTester(server).approve(code.userCode());
     final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
-    Thread poller = new Thread(() -> outcome.set(authorizer.poll(code)));
+    Thread poller = new Thread(() -> outcome.set(TestClients.execute(authorizer.poll(code))));
     poller.start();
     for (int i = 0; i < 50 && outcome.get() == null; i++) {
       time.advance(1, TimeUnit.SECONDS);
@@ -134,8 +136,7 @@ public final class AgentSoakTest {
         .tokenSource(() -> token)
         // events straight from the agent's worker: the soak needs no looper to drive
         .eventExecutor(Runnable::run)
-        .clock(time)
-        .scheduler(time)
+        .client(client = TestClients.forConfig(config, time))
         .build();
     time.awaitScheduled(1);
     time.runDueTasks();

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import android.os.Looper;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.testing.Console;
@@ -75,6 +75,7 @@ public final class AgentVariantMatrixTest {
   private final List<AgentEvent> errors = new ArrayList<>();
   private ReferenceServer server;
   private Agent agent;
+  private VoiceLinkClient client;
 
   public AgentVariantMatrixTest(String name, Set<PlatformVariant> variants) {
     this.variants = variants;
@@ -89,6 +90,7 @@ public final class AgentVariantMatrixTest {
 
   @After public void stop() throws Exception {
     if (agent != null) agent.destroy();
+    if (client != null) client.close();
     server.close();
   }
 
@@ -105,7 +107,7 @@ public final class AgentVariantMatrixTest {
         .tokenStore(store)
         .resourceDefinition(ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
             .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
-        .clock(time).scheduler(time)
+        .client(client = TestClients.forConfig(config(), time))
         .build();
     time.awaitScheduled(1);
     AgentEvent connected = await(EVENT_CONNECTED_TO_SERVER);
@@ -159,29 +161,23 @@ public final class AgentVariantMatrixTest {
 
   /** The device flow on virtual time: one pending poll, then the tester approves. */
   private TokenRecord authorize() throws Exception {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time)
-        .scheduler(time).build();
-    BlockingQueue<Object> flow = new LinkedBlockingQueue<>();
-    int scheduled = time.scheduledCount();
-    DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID).build()
-        .start(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
-          @Override public void onCodeIssued(DeviceCode code) {
-            flow.add(code);
-          }
-
-          @Override public void onOutcome(DeviceFlowOutcome outcome) {
-            flow.add(outcome);
-          }
-        }, Runnable::run);
-    time.awaitScheduled(scheduled + 1);
-    DeviceCode code = (DeviceCode) flow.poll(10, TimeUnit.SECONDS);
-    tick(code.intervalMillis());
-    time.awaitScheduled(scheduled + 2);
-    new SimulatedTester(server).approve(code.userCode());
-    tick(code.intervalMillis());
-    DeviceFlowOutcome outcome = (DeviceFlowOutcome) flow.poll(10, TimeUnit.SECONDS);
-    assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
-    return outcome.token();
+    BlockingQueue<DeviceCode> codes = new LinkedBlockingQueue<>();
+    BlockingQueue<CallResult<DeviceFlowOutcome>> ended = new LinkedBlockingQueue<>();
+    try (VoiceLinkClient auth = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time)
+        .scheduler(time).callbackExecutor(Runnable::run).build()) {
+      int scheduled = time.scheduledCount();
+      DeviceAuthorizer.builder(auth).clientId(DefaultConsole.CLIENT_ID).build()
+          .authorize(DefaultConsole.DEVICE_ID, codes::add).enqueue(ended::add);
+      time.awaitScheduled(scheduled + 1);
+      DeviceCode code = codes.poll(10, TimeUnit.SECONDS);
+      tick(code.intervalMillis());
+      time.awaitScheduled(scheduled + 2);
+      new SimulatedTester(server).approve(code.userCode());
+      tick(code.intervalMillis());
+      DeviceFlowOutcome outcome = ended.poll(10, TimeUnit.SECONDS).get();
+      assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+      return outcome.token();
+    }
   }
 
   private void tick(long millis) {

@@ -9,7 +9,7 @@ import android.os.Build;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -245,7 +245,7 @@ public final class EncryptedTokenStoreTest {
 
   @Test public void aTokenManagerSeesNoTokenAfterUndecryptableData() throws Exception {
     VirtualTime time = new VirtualTime();
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl("https://auth.example.com")
+    VoiceLinkClient config = VoiceLinkClient.builder().authUrl("https://auth.example.com")
         .clock(time).scheduler(time).build();
     EncryptedTokenStore store = store(aesKeys);
     TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store).build().setRecord(RECORD);

@@ -3,10 +3,11 @@ package dev.voicelink.android;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
-import dev.voicelink.core.internal.Json;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,6 +43,7 @@ final class EngineHarness implements AutoCloseable {
   /** What the client sent: text frames as they are, binary frames as "binary:<hex>". */
   final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
   final AgentEngine engine;
+  final VoiceLinkClient client;
 
   EngineHarness() throws IOException {
     this(CONFIG, 10);
@@ -49,14 +51,14 @@ final class EngineHarness implements AutoCloseable {
 
   EngineHarness(String config, int maxReconnectAttempts) throws IOException {
     server.start();
-    VoiceLinkConfig core = VoiceLinkConfig.builder()
+    client = VoiceLinkClient.builder()
         .baseUrl(server.url("/").toString())
         .clock(time)
         .scheduler(time)
         .httpClient(new OkHttpClient())
         .build();
     engine = new AgentEngine(AgentConfig.parse(config),
-        new ChannelFactory(core, tokens, maxReconnectAttempts, new Random(7)), backend,
+        new ChannelFactory(client, tokens, maxReconnectAttempts), backend,
         "entity upload is not configured", time, time,
         new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
@@ -131,7 +133,8 @@ final class EngineHarness implements AutoCloseable {
 
   static Map<String, Object> json(String text) throws IOException {
     @SuppressWarnings("unchecked")
-    Map<String, Object> map = (Map<String, Object>) Json.MOSHI.adapter(Object.class).fromJson(text);
+    Map<String, Object> map = (Map<String, Object>) com.squareup.moshi.JsonReader
+        .of(new okio.Buffer().writeUtf8(text)).readJsonValue();
     return map;
   }
 
@@ -187,7 +190,11 @@ final class EngineHarness implements AutoCloseable {
     volatile @Nullable Exception uploadFailure;
     int sids;
 
-    @Override public String upload(SyncRequest request) throws IOException, ServerRefusalException {
+    @Override public VoiceLinkCall<String> upload(SyncRequest request) {
+      return call(() -> uploadNow(request));
+    }
+
+    private String uploadNow(SyncRequest request) throws IOException, ServerRefusalException {
       uploads.add(request);
       CountDownLatch gate = uploadGate;
       if (gate != null) {
@@ -205,9 +212,39 @@ final class EngineHarness implements AutoCloseable {
       }
     }
 
-    @Override public String check(String sid) {
-      checks.add(sid);
-      return "{\"sid\":\"" + sid + "\",\"csid\":\"c1\",\"reply\":\"processed\",\"error\":0}";
+    @Override public VoiceLinkCall<String> check(String sid) {
+      return call(() -> {
+        checks.add(sid);
+        return "{\"sid\":\"" + sid + "\",\"csid\":\"c1\",\"reply\":\"processed\",\"error\":0}";
+      });
     }
+  }
+
+  interface Work<T> {
+    T run() throws IOException, ServerRefusalException;
+  }
+
+  /** A call that runs {@code work} on the thread that executes it; the engine only executes. */
+  static <T> VoiceLinkCall<T> call(Work<T> work) {
+    return new VoiceLinkCall<T>() {
+      private volatile boolean cancelled;
+
+      @Override public T execute() throws IOException, ServerRefusalException {
+        if (cancelled) throw new CallCancelledException();
+        return work.run();
+      }
+
+      @Override public void enqueue(Callback<T> callback) {
+        throw new UnsupportedOperationException("the engine executes its calls");
+      }
+
+      @Override public void cancel() {
+        cancelled = true;
+      }
+
+      @Override public boolean isCancelled() {
+        return cancelled;
+      }
+    };
   }
 }

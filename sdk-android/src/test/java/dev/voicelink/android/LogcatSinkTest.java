@@ -13,7 +13,7 @@ import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -156,16 +156,22 @@ public final class LogcatSinkTest {
     VirtualTime time = new VirtualTime();
     LeakScan scan;
     try (ReferenceServer server = ReferenceServer.builder()
-        .clock(ServerClock.manual(time.wallMillis())).build().start()) {
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl())
-          .baseUrl(server.baseUrl()).clock(time).scheduler(time).httpLogging(HttpLogLevel.BODY)
-          .build();
+        .clock(ServerClock.manual(time.wallMillis())).build().start();
+        VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.authUrl())
+            .baseUrl(server.baseUrl()).clock(time).scheduler(time)
+            .httpLogging(HttpLogLevel.BODY).build()) {
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
           .clientId(DefaultConsole.CLIENT_ID).build();
-      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
       new SimulatedTester(server).approve(code.userCode());
       AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
-      Thread poller = new Thread(() -> outcome.set(authorizer.poll(code)));
+      Thread poller = new Thread(() -> {
+        try {
+          outcome.set(authorizer.poll(code).execute());
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      });
       poller.start();
       for (int i = 0; i < 50 && outcome.get() == null; i++) {
         time.advance(1, TimeUnit.SECONDS);
@@ -176,12 +182,12 @@ public final class LogcatSinkTest {
       TokenManager tokens = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(new InMemoryTokenStore()).build();
       tokens.setRecord(first);
-      tokens.refresh();
+      tokens.refresh().execute();
       TokenManager stale = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(new InMemoryTokenStore()).build();
       stale.setRecord(first); // its refresh token was rotated away by the refresh above
       try {
-        stale.refresh();
+        stale.refresh().execute();
         throw new AssertionError("a rotated refresh token was accepted");
       } catch (ReauthorizationRequiredException expected) {
         // logged as a warning
@@ -194,7 +200,7 @@ public final class LogcatSinkTest {
                   .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
               .persParam(PersParam.user(UID))
               .records(RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"老张\"}"))
-              .build());
+              .build()).execute();
       scan = LeakScan.of(server);
     }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.InvalidResourceException;
@@ -36,18 +36,20 @@ class WebApiEntityBackendTest {
 
   private final VirtualTime time = new VirtualTime();
   private ReferenceServer server;
+  private VoiceLinkClient client;
   private EntityWebApi api;
 
   @BeforeEach void start() throws IOException {
     server = ReferenceServer.builder().console(Console.defaults())
         .clock(ServerClock.manual(time.wallMillis())).build().start();
-    VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(server.baseUrl()).clock(time)
-        .scheduler(time).build();
-    api = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
+    client = VoiceLinkClient.builder().baseUrl(server.baseUrl()).clock(time).scheduler(time)
+        .callbackExecutor(Runnable::run).build();
+    api = EntityWebApi.builder(client).namespace(DefaultConsole.NAMESPACE)
         .accountKey(DefaultConsole.ACCOUNT_KEY).build();
   }
 
   @AfterEach void stop() throws IOException {
+    client.close();
     server.close();
   }
 
@@ -64,7 +66,8 @@ class WebApiEntityBackendTest {
     WebApiEntityBackend backend = new WebApiEntityBackend(api,
         Collections.<String, ResourceDefinition>emptyMap());
 
-    String sid = backend.upload(sync(("\uFEFF" + RECORDS).getBytes(StandardCharsets.UTF_8)));
+    String sid = backend.upload(sync(("\uFEFF" + RECORDS).getBytes(StandardCharsets.UTF_8)))
+        .execute();
 
     assertThat(sid).startsWith("psn");
     assertThat(uploads()).hasSize(1);
@@ -80,12 +83,12 @@ class WebApiEntityBackendTest {
         Collections.<String, ResourceDefinition>emptyMap());
 
     assertThatThrownBy(() -> backend.upload(sync("{\"name\":\"a\"}\nname=b"
-        .getBytes(StandardCharsets.UTF_8))))
+        .getBytes(StandardCharsets.UTF_8))).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("record 2 of OS123.contacts is not a JSON object: Use"
             + " JsonReader.setLenient(true) to accept malformed JSON at path $");
     assertThatThrownBy(() -> backend.upload(sync("{\"name\":\"Jos\u00e9\"}"
-        .getBytes(StandardCharsets.ISO_8859_1))))
+        .getBytes(StandardCharsets.ISO_8859_1))).execute())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("data.data of OS123.contacts is not UTF-8 once Base64-decoded; encode the"
             + " records as UTF-8 before Base64");
@@ -98,7 +101,7 @@ class WebApiEntityBackendTest {
             .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build()));
 
     assertThatThrownBy(() -> backend.upload(sync("{\"name\":\"Li Lei\"}"
-        .getBytes(StandardCharsets.UTF_8))))
+        .getBytes(StandardCharsets.UTF_8))).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("record 1 of OS123.contacts lacks the field alias; every record needs name"
             + " (non-empty) and alias");

@@ -2,7 +2,7 @@ package dev.voicelink.auth;
 
 import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.ServerBusyException;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
@@ -43,23 +43,23 @@ final class AuthClient {
   private static final long MIN_CREATED_AT = 1_000_000_000L;
   private static final long MAX_CREATED_AT = 4_102_444_800L;
 
-  final VoiceLinkConfig config;
+  final ClientCore config;
   final Tolerance tolerance = new Tolerance("auth");
   private final OkHttpClient http;
   /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
   private final @Nullable TimeUnit intervalUnit;
 
-  AuthClient(VoiceLinkConfig config) {
+  AuthClient(ClientCore config) {
     this(config, null);
   }
 
-  AuthClient(VoiceLinkConfig config, @Nullable TimeUnit intervalUnit) {
+  AuthClient(ClientCore config, @Nullable TimeUnit intervalUnit) {
     this.config = config;
     this.intervalUnit = intervalUnit;
     config.authUrl(); // fail at once, naming the setting, if auth_url is missing
     // No silent retries: every request the server sees is one the flow scheduled, so polls keep
     // their interval, and a lost refresh answer is not replayed with a refresh token already used.
-    this.http = config.httpClient().newBuilder().retryOnConnectionFailure(false).build();
+    this.http = config.http().newBuilder().retryOnConnectionFailure(false).build();
   }
 
   Call deviceCodeCall(String clientId, String deviceId) {

@@ -1,13 +1,17 @@
 package dev.voicelink.auth;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.RealCall;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import okhttp3.Call;
 import okhttp3.Response;
 
 /**
@@ -18,18 +22,16 @@ import okhttp3.Response;
  *   <li>The app shows {@link DeviceCode#userCode()} and {@link DeviceCode#link()} (for example as a
  *       QR code); the user opens the link on a phone, logs in and chooses authorize or refuse.
  *   <li>{@link #poll(DeviceCode)} polls the token endpoint until it ends in one {@link
- *       DeviceFlowOutcome}: authorized (with the {@link TokenRecord}), denied, expired, cancelled or
- *       failed.
+ *       DeviceFlowOutcome}: authorized (with the {@link TokenRecord}), denied, expired or failed.
  * </ol>
  *
- * <p>Or all in one, asynchronously: {@link #start(String, DeviceFlowListener, Executor)}.
+ * <p>Or all in one: {@link #authorize(String, DeviceFlowListener)}, whose listener shows the code.
  *
  * <pre>{@code
- * DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build();
- * DeviceFlow flow = authorizer.start("SN-0001-DEMO", new DeviceFlowListener() {
- *   @Override public void onCodeIssued(DeviceCode code) { screen.showQr(code.link()); }
- *   @Override public void onOutcome(DeviceFlowOutcome outcome) { ... }
- * }, mainThreadExecutor);
+ * DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
+ * VoiceLinkCall<DeviceFlowOutcome> flow =
+ *     authorizer.authorize("SN-0001-DEMO", code -> screen.showQr(code.link()));
+ * flow.enqueue(result -> { ... });   // on the main thread on Android
  * // later, if the user walks away: flow.cancel();
  * }</pre>
  *
@@ -39,26 +41,37 @@ import okhttp3.Response;
  * refused/reset, timeouts, 5xx, empty or unreadable bodies) do not end the flow but are retried with
  * a jittered backoff on top of the interval (or after the server's {@code Retry-After}, up to 60 s),
  * at most {@value #MAX_TRANSIENT_RETRIES} times in a row;
- * the flow ends by itself when {@code expires_in} has elapsed on the monotonic clock.
+ * the flow ends by itself when {@code expires_in} has elapsed on the monotonic clock. Cancelling the
+ * call stops the poll in flight and the wait before the next one.
  *
- * <p>Immutable and thread-safe; one instance may run any number of flows.
+ * <p>Immutable and thread-safe; one instance may run any number of flows. It holds no resources of
+ * its own: make it once per {@code client_id} and keep it as long as its {@link VoiceLinkClient}.
  */
 public final class DeviceAuthorizer {
   /** Transient failures in a row after which a flow ends as {@link DeviceFlowOutcome.Kind#FAILED}. */
   public static final int MAX_TRANSIENT_RETRIES = 8;
 
+  private static final DeviceFlowListener SILENT = code -> { };
+
+  private final ClientCore core;
   private final AuthClient client;
   private final String clientId;
   private final Random random;
 
   private DeviceAuthorizer(Builder builder) {
-    this.client = new AuthClient(builder.config, builder.intervalUnit);
+    this.core = builder.core;
+    this.client = new AuthClient(builder.core, builder.intervalUnit);
     this.clientId = builder.clientId;
     this.random = builder.random;
   }
 
-  public static Builder builder(VoiceLinkConfig config) {
-    return new Builder(config);
+  /**
+   * A builder of authorizers that use {@code client}.
+   *
+   * @throws IllegalStateException if the client has no {@code auth_url} or is closed
+   */
+  public static Builder builder(VoiceLinkClient client) {
+    return new Builder(ClientCore.open(client));
   }
 
   /** The {@code client_id} this authorizer signs devices in for. */
@@ -67,83 +80,107 @@ public final class DeviceAuthorizer {
   }
 
   /**
-   * Requests a device authorization for {@code deviceId} (spec 4.1). Blocks for one HTTP call.
+   * Requests a device authorization for {@code deviceId} (spec 4.1): one HTTP call. The call fails
+   * with an {@link AuthorizationException} if the service refused (for example an unknown
+   * device_id), with an {@link IOException} on a transport failure or an answer that is not a device
+   * authorization.
    *
    * @param deviceId the device's identifier as imported in the console (its serial number)
    * @throws IllegalArgumentException if {@code deviceId} is empty, too long, or contains spaces or
    *     control characters; nothing is sent then
-   * @throws AuthorizationException if the service refused (for example an unknown device_id)
-   * @throws IOException on a transport failure or an answer that is not a device authorization
    */
-  public DeviceCode requestCode(String deviceId) throws IOException, AuthorizationException {
-    Validate.identifier(deviceId, "device_id");
-    Call call = client.deviceCodeCall(clientId, deviceId);
-    try (Response response = call.execute()) {
-      return client.readDeviceCode(response);
-    }
-  }
-
-  /**
-   * Polls for the token of {@code code} until the flow ends, blocking the calling thread. Interrupt the
-   * thread to cancel: the outcome is then {@link DeviceFlowOutcome.Kind#CANCELLED}.
-   */
-  public DeviceFlowOutcome poll(DeviceCode code) {
-    if (code == null) throw new IllegalArgumentException("code must not be null");
-    DevicePoller poller = newPoller(new DeviceFlowListener() {
-      @Override public void onOutcome(DeviceFlowOutcome outcome) {
+  public VoiceLinkCall<DeviceCode> requestCode(String deviceId) {
+    final String id = Validate.identifier(deviceId, "device_id");
+    return new BlockingCall<DeviceCode>(core) {
+      @Override protected DeviceCode run() throws IOException, ServerRefusalException {
+        try (Response response = send(client.deviceCodeCall(clientId, id))) {
+          return client.readDeviceCode(response);
+        }
       }
-    }, Runnable::run);
-    poller.codeIssued(code);
-    return poller.await();
+    };
   }
 
   /**
-   * Polls for the token of an already issued {@code code} asynchronously. Listener calls run on
-   * {@code executor}, one at a time, in order; {@link DeviceFlowListener#onOutcome} exactly once.
+   * Polls for the token of an already issued {@code code} until the flow ends in a {@link
+   * DeviceFlowOutcome}. Its refusals and failures are outcomes, never failures of the call.
    */
-  public DeviceFlow start(DeviceCode code, DeviceFlowListener listener, Executor executor) {
-    if (code == null) throw new IllegalArgumentException("code must not be null");
-    DevicePoller poller = newPoller(listener, executor);
-    poller.codeIssued(code);
-    return new DeviceFlow(poller);
+  public VoiceLinkCall<DeviceFlowOutcome> poll(DeviceCode code) {
+    return poll(code, SILENT);
   }
 
   /**
-   * Runs the whole flow asynchronously: requests a code for {@code deviceId}, reports it with {@link
-   * DeviceFlowListener#onCodeIssued}, then polls. Listener calls run on {@code executor} (for example
-   * the UI thread's), one at a time and in order, and {@link DeviceFlowListener#onOutcome} is called
-   * exactly once, last. Returns at once.
+   * As {@link #poll(DeviceCode)}, telling {@code listener} of each poll (its {@link
+   * DeviceFlowListener#onCodeIssued} hears of {@code code} first), on the client's callback executor.
+   */
+  public VoiceLinkCall<DeviceFlowOutcome> poll(DeviceCode code, DeviceFlowListener listener) {
+    if (code == null) throw new IllegalArgumentException("code must not be null");
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    return new FlowCall(null, code, listener);
+  }
+
+  /**
+   * The whole flow as one call: requests a code for {@code deviceId}, hands it to {@code listener}
+   * (show it to the user), then polls until the flow ends in a {@link DeviceFlowOutcome}. The
+   * listener runs on the client's callback executor, before the call's own callback.
    *
    * @throws IllegalArgumentException if {@code deviceId} is invalid; nothing is sent then
    */
-  public DeviceFlow start(String deviceId, DeviceFlowListener listener, Executor executor) {
+  public VoiceLinkCall<DeviceFlowOutcome> authorize(String deviceId, DeviceFlowListener listener) {
     Validate.identifier(deviceId, "device_id");
-    DevicePoller poller = newPoller(listener, executor);
-    poller.requestCode(deviceId);
-    return new DeviceFlow(poller);
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    return new FlowCall(deviceId, null, listener);
   }
 
-  private DevicePoller newPoller(DeviceFlowListener listener, Executor executor) {
-    if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    if (executor == null) throw new IllegalArgumentException("executor must not be null");
-    Backoff backoff = new Backoff(1, 60, TimeUnit.SECONDS, MAX_TRANSIENT_RETRIES, random);
-    return new DevicePoller(client, clientId, backoff, listener, executor);
+  /** One device flow: a {@link DevicePoller} run as a call. */
+  private final class FlowCall extends RealCall<DeviceFlowOutcome> implements DevicePoller.Sink {
+    private final @Nullable String deviceId;
+    private final @Nullable DeviceCode code;
+    private final DevicePoller poller;
+
+    FlowCall(@Nullable String deviceId, @Nullable DeviceCode code, DeviceFlowListener listener) {
+      super(DeviceAuthorizer.this.core);
+      this.deviceId = deviceId;
+      this.code = code;
+      Backoff backoff = new Backoff(1, 60, TimeUnit.SECONDS, MAX_TRANSIENT_RETRIES, random);
+      this.poller = new DevicePoller(client, clientId, backoff, listener, core.callbackExecutor(),
+          this);
+    }
+
+    @Override protected void start() {
+      if (code != null) {
+        poller.codeIssued(code);
+      } else {
+        poller.requestCode(deviceId);
+      }
+    }
+
+    @Override protected void onCancel() {
+      poller.cancel();
+    }
+
+    @Override protected Executor callbackExecutor() {
+      return poller.events();
+    }
+
+    @Override public void ended(DeviceFlowOutcome outcome) {
+      succeed(outcome);
+    }
   }
 
   @Override public String toString() {
-    return "DeviceAuthorizer{client_id=" + clientId + ", auth_url=" + client.config.authUrl() + "}";
+    return "DeviceAuthorizer{client_id=" + clientId + ", auth_url=" + core.authUrl() + "}";
   }
 
   /** Builds a {@link DeviceAuthorizer}. Not thread-safe. */
   public static final class Builder {
-    private final VoiceLinkConfig config;
+    private final ClientCore core;
     private @Nullable String clientId;
     private Random random = new Random();
     private @Nullable TimeUnit intervalUnit;
 
-    Builder(VoiceLinkConfig config) {
-      if (config == null) throw new IllegalArgumentException("config must not be null");
-      this.config = config;
+    Builder(ClientCore core) {
+      core.authUrl(); // fails now, naming the setting, if auth_url is missing
+      this.core = core;
     }
 
     /** The device's {@code client_id} from the device-access console. Required. */

@@ -13,7 +13,7 @@ import okhttp3.HttpUrl;
  * {verification_uri}?user_code=<code>}, ready to be rendered as a QR code. The device code itself is
  * a secret: it appears in no {@code toString}, log or message.
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe. Apps' tests make codes with {@code voicelink-fixtures}.
  */
 public final class DeviceCode {
   /** The interval used when the server sends none or zero (the OAuth device grant default). */

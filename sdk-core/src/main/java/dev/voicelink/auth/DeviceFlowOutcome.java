@@ -1,11 +1,14 @@
 package dev.voicelink.auth;
 
+import dev.voicelink.auth.internal.AuthResults;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a device flow ended. Exactly one outcome per flow.
+ * How a device flow ended. Exactly one outcome per flow. A flow that was cancelled has none: its
+ * {@link dev.voicelink.core.VoiceLinkCall} reports the cancellation instead.
  *
- * <p>Immutable and thread-safe. {@link #toString()} never prints a token.
+ * <p>Immutable and thread-safe. {@link #toString()} never prints a token. Apps' tests make outcomes
+ * with {@code voicelink-fixtures}.
  */
 public final class DeviceFlowOutcome {
   /** The kinds of ending. */
@@ -19,14 +22,30 @@ public final class DeviceFlowOutcome {
      * on the device's monotonic clock.
      */
     EXPIRED,
-    /** The app cancelled the flow (or interrupted the thread waiting for it). */
-    CANCELLED,
     /**
      * The flow could not go on: the server refused with another error (an {@link
      * AuthorizationException}, for example {@code invalid_client}), or the transient failures
      * exceeded their bound (an {@link java.io.IOException}). See {@link #failure()}.
      */
     FAILED
+  }
+
+  static {
+    AuthResults.SEAM.install(new AuthResults() {
+      @Override public DeviceCode deviceCode(String verificationUri, String userCode,
+          long intervalMillis, long expiresInSeconds, String deviceCode, long receivedAtNanos) {
+        return new DeviceCode(verificationUri, userCode, intervalMillis, expiresInSeconds,
+            deviceCode, receivedAtNanos);
+      }
+
+      @Override public DeviceFlowOutcome authorized(TokenRecord token) {
+        return DeviceFlowOutcome.authorized(token);
+      }
+
+      @Override public DeviceFlowOutcome ended(Kind kind, @Nullable Exception failure) {
+        return DeviceFlowOutcome.ended(kind, failure);
+      }
+    });
   }
 
   private final Kind kind;
@@ -52,8 +71,16 @@ public final class DeviceFlowOutcome {
     return kind;
   }
 
-  /** The token record when {@link #kind()} is {@link Kind#AUTHORIZED}, else null. */
-  public @Nullable TokenRecord token() {
+  /**
+   * The token record of an {@link Kind#AUTHORIZED} flow: give it to {@link TokenManager#setRecord}.
+   *
+   * @throws IllegalStateException if the flow ended another way
+   */
+  public TokenRecord token() {
+    if (token == null) {
+      throw new IllegalStateException("the device flow ended " + kind + "; only an AUTHORIZED"
+          + " outcome has a token");
+    }
     return token;
   }
 

@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
@@ -8,7 +9,6 @@ import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -17,8 +17,9 @@ import okhttp3.Callback;
 import okhttp3.Response;
 
 /**
- * One device flow as a state machine: HTTP calls run on OkHttp's dispatcher, waits on the config's
- * scheduler, and every step checks under one lock whether the flow already ended.
+ * One device flow as a state machine: HTTP calls run on OkHttp's dispatcher, waits on the client's
+ * scheduler, and every step checks under one lock whether the flow already ended. The outcome goes to
+ * {@link Sink}, after every listener call that came before it.
  */
 final class DevicePoller implements Cancellable {
   static final long SLOW_DOWN_STEP_MILLIS = TimeUnit.SECONDS.toMillis(5);
@@ -39,7 +40,7 @@ final class DevicePoller implements Cancellable {
    */
   private final ArrayDeque<Step> pendingEvents = new ArrayDeque<>();
   private final Object deliveryLock = new Object();
-  private final CountDownLatch ended = new CountDownLatch(1);
+  private final Sink sink;
 
   private final Object lock = new Object();
   private @Nullable DeviceCode code;
@@ -50,10 +51,14 @@ final class DevicePoller implements Cancellable {
   private @Nullable Call call;
   private @Nullable Cancellable wait;
   private @Nullable DeviceFlowOutcome outcome;
-  private boolean cancelled;
+
+  /** Receives the outcome, once, on the thread that decided it. */
+  interface Sink {
+    void ended(DeviceFlowOutcome outcome);
+  }
 
   DevicePoller(AuthClient client, String clientId, Backoff backoff, DeviceFlowListener listener,
-      Executor executor) {
+      Executor executor, Sink sink) {
     this.client = client;
     this.clientId = clientId;
     this.scheduler = client.config.scheduler();
@@ -61,6 +66,12 @@ final class DevicePoller implements Cancellable {
     this.backoff = backoff;
     this.listener = listener;
     this.events = new SerialExecutor(executor);
+    this.sink = sink;
+  }
+
+  /** The listener's executor, serial: news handed to it after the outcome still comes last. */
+  Executor events() {
+    return events;
   }
 
   void requestCode(final String deviceId) {
@@ -262,9 +273,8 @@ final class DevicePoller implements Cancellable {
       if (wait != null) wait.cancel();
       inFlight = call;
       call = null;
-      pendingEvents.add(new Step(() -> listener.onOutcome(result), false));
-      // await() returns once the outcome is on its way to the listener
-      pendingEvents.add(new Step(ended::countDown, true));
+      // after the listener calls before it have been handed to the executor
+      pendingEvents.add(new Step(() -> sink.ended(result), true));
     }
     if (inFlight != null) inFlight.cancel();
   }
@@ -272,10 +282,10 @@ final class DevicePoller implements Cancellable {
   @Override public void cancel() {
     synchronized (lock) {
       if (outcome != null) return;
-      cancelled = true;
       Log.info(TAG, "device flow cancelled");
     }
-    finish(DeviceFlowOutcome.ended(Kind.CANCELLED, null));
+    // The call that runs this flow already ended as cancelled; this outcome only stops the flow.
+    finish(DeviceFlowOutcome.ended(Kind.FAILED, new CallCancelledException()));
     deliver();
   }
 
@@ -302,29 +312,8 @@ final class DevicePoller implements Cancellable {
 
   @Override public boolean isCancelled() {
     synchronized (lock) {
-      return cancelled;
+      return outcome != null && outcome.failure() instanceof CallCancelledException;
     }
-  }
-
-  @Nullable DeviceFlowOutcome outcome() {
-    synchronized (lock) {
-      return outcome;
-    }
-  }
-
-  /** Waits for the outcome; an interrupt cancels the flow. */
-  DeviceFlowOutcome await() {
-    try {
-      ended.await();
-    } catch (InterruptedException e) {
-      cancel();
-      Thread.currentThread().interrupt();
-    }
-    return outcome();
-  }
-
-  boolean await(long timeout, TimeUnit unit) throws InterruptedException {
-    return ended.await(timeout, unit);
   }
 
   private static final class Step {

@@ -2,8 +2,11 @@ package dev.voicelink.auth;
 
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.ServerRefusalException;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -24,12 +27,13 @@ import okhttp3.Response;
  * rotates and persists the refresh token, and reports its state to listeners (spec 3.2, 4.4–4.6).
  *
  * <pre>{@code
- * TokenManager tokens = TokenManager.builder(config)
+ * TokenManager tokens = TokenManager.builder(client)
  *     .deviceGrant("vl-speaker-01")
  *     .store(new FileTokenStore(new File("/data/voicelink/token.json")))
  *     .build();
- * tokens.setRecord(outcome.token());          // once, after the device flow authorized
- * String accessToken = tokens.accessToken();  // whenever one is needed; refreshes when due
+ * tokens.setRecord(record);                   // once, after the device flow authorized
+ * String accessToken = tokens.accessToken();  // on a background thread; refreshes when due
+ * tokens.accessTokenCall().enqueue(result -> ...); // the same, asynchronous and cancellable
  * }</pre>
  *
  * <p><b>Refresh.</b> A token is refreshed when less than its refresh margin remains: by default the
@@ -48,7 +52,12 @@ import okhttp3.Response;
  * credentials grant instead.) A transient failure (I/O, 5xx, unreadable answer) while the current
  * token is still valid is not an error: the valid token is served and the refresh is retried with a
  * jittered backoff (at least the server's {@code Retry-After}, up to 5 minutes) on a later call; once
- * the token has expired the failure is thrown.
+ * the token has expired the failure is thrown. Asking a manager that holds no token throws {@link NotSignedInException}.
+ *
+ * <p><b>Cancelling.</b> {@link #accessTokenCall()} and {@link #refresh()} return calls whose cancel
+ * releases their caller at once. A refresh request already sent is left to finish and its record is
+ * saved: the server voids the old refresh token when it answers, so aborting the exchange could lose
+ * the sign-in. A refresh not yet begun is not begun.
  *
  * <p><b>OkHttp.</b> {@link #interceptor()} adds {@code Authorization: <token>} (the raw token, as
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
@@ -56,8 +65,9 @@ import okhttp3.Response;
  *
  * <p>Thread-safe. {@link #accessToken()} blocks while a refresh runs (bounded by the HTTP client's
  * timeouts). Listeners are called on the executor given to {@link Builder#listenerExecutor}
- * (default: the thread whose call changed the state, after the manager's lock is released), one at a
- * time and in order.
+ * (default: the client's callback executor, Android's main thread), one at a time and in order. It
+ * holds no threads or connections: make one per credential and keep it as long as its {@link
+ * VoiceLinkClient}.
  */
 public final class TokenManager implements TokenSource {
   /** What the manager can do for its caller now. */
@@ -74,7 +84,10 @@ public final class TokenManager implements TokenSource {
     REAUTHORIZATION_REQUIRED
   }
 
-  /** Told about every state change. Late listeners get the current state at once. */
+  /**
+   * Told about every state change, on the listener executor. Late listeners get the current state at
+   * once. One abstract method, so a lambda will do.
+   */
   public interface Listener {
     void onStateChanged(State state);
   }
@@ -83,6 +96,7 @@ public final class TokenManager implements TokenSource {
   static final long MAX_MARGIN_MILLIS = TimeUnit.DAYS.toMillis(1);
   private static final String TAG = "auth";
 
+  private final ClientCore core;
   private final AuthClient client;
   private final Clock clock;
   private final TokenStore store;
@@ -109,45 +123,71 @@ public final class TokenManager implements TokenSource {
   private final Object deliveryLock = new Object();
 
   private TokenManager(Builder builder) {
-    this.client = new AuthClient(builder.config);
-    this.clock = builder.config.deviceClock();
+    this.core = builder.core;
+    this.client = new AuthClient(builder.core);
+    this.clock = builder.core.deviceClock();
     this.store = builder.store;
     this.grant = builder.grant;
     this.clientId = builder.clientId;
     this.clientSecret = builder.clientSecret;
     this.fixedMarginMillis = builder.marginMillis;
     this.backoff = new Backoff(1, 300, TimeUnit.SECONDS, 10, builder.random);
-    this.listenerExecutor = builder.listenerExecutor != null
-        ? new SerialExecutor(builder.listenerExecutor)
-        : Runnable::run;
+    this.listenerExecutor = new SerialExecutor(builder.listenerExecutor != null
+        ? builder.listenerExecutor : builder.core.callbackExecutor());
   }
 
-  public static Builder builder(VoiceLinkConfig config) {
-    return new Builder(config);
+  /**
+   * A builder of managers that use {@code client}.
+   *
+   * @throws IllegalStateException if the client has no {@code auth_url} or is closed
+   */
+  public static Builder builder(VoiceLinkClient client) {
+    return new Builder(ClientCore.open(client));
   }
 
   /**
    * A valid access token: the current one, or a refreshed one when less than the refresh margin
-   * remains. Blocks while a refresh is in flight.
+   * remains. Blocks while a refresh is in flight: call it on a background thread (it is the {@link
+   * TokenSource} the SDK's services call on theirs), or use {@link #accessTokenCall()}.
    *
+   * @throws NotSignedInException if a device credential has no token yet
    * @throws ReauthorizationRequiredException if the refresh token was refused
    * @throws AuthorizationException if the service refused otherwise (for example a wrong client
    *     secret)
    * @throws IOException if the token could not be refreshed and the current one has expired, or the
    *     rotated record could not be saved, or the store could not be read
-   * @throws IllegalStateException if a device credential has no token yet
+   * @throws IllegalStateException if the client was closed
    */
   @Override public String accessToken() throws IOException, AuthorizationException {
+    core.checkOpen();
     return obtain(false).accessToken();
   }
 
   /**
-   * Refreshes now, whatever the expiry, and returns the new record after saving it: the refresh
-   * token grant (spec 4.4, 4.6), or the client credentials grant (4.5) for a cloud credential that
-   * holds no refresh token. Joins a refresh already in flight.
+   * {@link #accessToken()} as a call: asynchronous or blocking, and cancellable (see the class
+   * comment on what a cancel does to a refresh in flight). Fails as {@code accessToken()} throws.
    */
-  public TokenRecord refresh() throws IOException, AuthorizationException {
-    return obtain(true);
+  public VoiceLinkCall<String> accessTokenCall() {
+    return new BlockingCall<String>(core) {
+      @Override protected String run() throws IOException, AuthorizationException {
+        return obtain(false).accessToken();
+      }
+    };
+  }
+
+  /**
+   * A call that refreshes now, whatever the expiry, and ends with the new record after saving it:
+   * the refresh token grant (spec 4.4, 4.6), or the client credentials grant (4.5) for a cloud
+   * credential that holds no refresh token. Joins a refresh already in flight. Fails with {@link
+   * NotSignedInException}, {@link ReauthorizationRequiredException}, another {@link
+   * AuthorizationException}, or an {@link IOException}, as {@link #accessToken()} does.
+   */
+  public VoiceLinkCall<TokenRecord> refresh() {
+    return new BlockingCall<TokenRecord>(core) {
+      @Override protected TokenRecord run() throws IOException, AuthorizationException {
+        return obtain(true);
+      }
+    };
   }
 
   /**
@@ -311,10 +351,7 @@ public final class TokenManager implements TokenSource {
         if (inFlight != null) {
           flight = inFlight;
         } else {
-          if (current == null && !canObtainWithoutRecord()) {
-            throw new IllegalStateException("no token is stored: authorize the device first and"
-                + " give the record to TokenManager.setRecord(...)");
-          }
+          if (current == null && !canObtainWithoutRecord()) throw new NotSignedInException();
           if (current != null && unsaved) {
             store.save(current);
             unsaved = false;
@@ -574,7 +611,7 @@ public final class TokenManager implements TokenSource {
 
   /** Builds a {@link TokenManager}. Not thread-safe. */
   public static final class Builder {
-    private final VoiceLinkConfig config;
+    private final ClientCore core;
     private TokenRecord.@Nullable Grant grant;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
@@ -583,9 +620,9 @@ public final class TokenManager implements TokenSource {
     private Random random = new Random();
     private @Nullable Executor listenerExecutor;
 
-    Builder(VoiceLinkConfig config) {
-      if (config == null) throw new IllegalArgumentException("config must not be null");
-      this.config = config;
+    Builder(ClientCore core) {
+      core.authUrl(); // fails now, naming the setting, if auth_url is missing
+      this.core = core;
     }
 
     /** A device-flow credential of {@code clientId}: refreshed at {@code oauth/ivs/token}. */
@@ -625,7 +662,10 @@ public final class TokenManager implements TokenSource {
       return this;
     }
 
-    /** Where listeners are called. Default: the thread whose call changed the state. */
+    /**
+     * Where listeners are called, one at a time and in order. Default: the client's callback
+     * executor. The SDK never shuts it down.
+     */
     public Builder listenerExecutor(Executor executor) {
       if (executor == null) throw new IllegalArgumentException("executor must not be null");
       this.listenerExecutor = executor;

@@ -1,13 +1,13 @@
 package dev.voicelink.core;
 
 /**
- * Something in progress that the caller may stop: a scheduled task, a polling flow, an upload wait.
+ * A task that a {@link Scheduler} will run later, and that the SDK may stop before it runs.
  *
  * <p>{@link #cancel()} may be called from any thread, any number of times; only the first call has
  * an effect.
  */
 public interface Cancellable {
-  /** Stops the work as soon as possible. Has no effect if it already finished. */
+  /** Stops the task if it has not started. Has no effect if it already ran. */
   void cancel();
 
   /** True once {@link #cancel()} has been called. */

@@ -2,7 +2,7 @@ package dev.voicelink.core;
 
 /**
  * How much of its HTTP traffic the SDK writes to {@link VoiceLinkLog}; set it with {@link
- * VoiceLinkConfig.Builder#httpLogging(HttpLogLevel)}. The default is {@link #NONE}.
+ * VoiceLinkClient.Builder#httpLogging(HttpLogLevel)}. The default is {@link #NONE}.
  *
  * <p>Lines go to tag {@code http} at level {@link VoiceLinkLog.Level#DEBUG} (the sink must let that
  * level through). Whatever the level, secrets are redacted before a line is built: the {@code
@@ -16,6 +16,8 @@ package dev.voicelink.core;
  * <p>Logging never changes what is sent and never reads a request body a second time: a body is
  * logged as it is written, at most its first 4 KiB, and a response body is peeked (at most 4 KiB)
  * without being consumed.
+ *
+ * <p>A constant, immutable and thread-safe; the level is fixed when the client is built.
  */
 public enum HttpLogLevel {
   /** No HTTP logging. */

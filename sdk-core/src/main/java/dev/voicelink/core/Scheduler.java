@@ -4,11 +4,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs tasks later. Every wait in the SDK (polling intervals, retry backoff, the 10-second rule
- * before checking an upload) goes through a {@code Scheduler}, so that waits are cancellable and tests
- * never sleep for real.
+ * before checking an upload) goes through the client's {@code Scheduler}, so that waits are
+ * cancellable and time can be simulated.
  *
- * <p>The {@linkplain #system(String) system scheduler} runs tasks on one named daemon thread per
- * scheduler, in the order they become due. Implementations must be thread-safe.
+ * <p>A {@link VoiceLinkClient} has its own (one daemon thread, stopped by {@code close()}); an app
+ * passes one to {@link VoiceLinkClient.Builder#scheduler} only to run the SDK in simulated time, with
+ * a matching {@link Clock}. Implementations must be thread-safe, and must not run a task on the
+ * thread that schedules it.
  */
 public interface Scheduler {
   /**
@@ -16,9 +18,4 @@ public interface Scheduler {
    * The returned handle cancels the task if it has not started.
    */
   Cancellable schedule(Runnable task, long delay, TimeUnit unit);
-
-  /** A scheduler backed by one daemon thread named {@code threadName}. */
-  static Scheduler system(String threadName) {
-    return new SystemScheduler(threadName);
-  }
 }

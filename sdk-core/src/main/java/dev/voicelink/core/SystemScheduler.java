@@ -2,8 +2,10 @@ package dev.voicelink.core;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+/** The client's own scheduler: one daemon thread, started by the first task, stopped by shutdown. */
 final class SystemScheduler implements Scheduler {
   private final ScheduledThreadPoolExecutor executor;
   private final String threadName;
@@ -20,12 +22,19 @@ final class SystemScheduler implements Scheduler {
     });
     // Cancelled waits (a cancelled 5-minute poll, say) must not pin their tasks until they expire.
     executor.setRemoveOnCancelPolicy(true);
+    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
   }
 
   @Override public Cancellable schedule(Runnable task, long delay, TimeUnit unit) {
     if (task == null) throw new IllegalArgumentException("task must not be null");
     if (unit == null) throw new IllegalArgumentException("unit must not be null");
-    final ScheduledFuture<?> future = executor.schedule(task, Math.max(0, delay), unit);
+    final ScheduledFuture<?> future;
+    try {
+      future = executor.schedule(task, Math.max(0, delay), unit);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      throw new IllegalStateException("the VoiceLinkClient was closed; its scheduler takes no more"
+          + " waits", e);
+    }
     return new Cancellable() {
       @Override public void cancel() {
         future.cancel(false);
@@ -37,7 +46,17 @@ final class SystemScheduler implements Scheduler {
     };
   }
 
+  /** Drops every waiting task and lets the thread end. */
+  void shutdown() {
+    executor.shutdownNow();
+  }
+
+  /** For tests: the executor, to see that its thread ended. */
+  ThreadPoolExecutor executor() {
+    return executor;
+  }
+
   @Override public String toString() {
-    return "Scheduler.system(" + threadName + ")";
+    return "SystemScheduler(" + threadName + ")";
   }
 }

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * the app, {@code java.util.logging} (loggers {@code dev.voicelink.<tag>}) elsewhere. An app may
  * {@linkplain #setSink(Sink) install its own sink} to route SDK logs anywhere, or {@linkplain
  * #silent() silence} them. HTTP traffic is logged only when {@link
- * VoiceLinkConfig.Builder#httpLogging(HttpLogLevel)} asks for it.
+ * VoiceLinkClient.Builder#httpLogging(HttpLogLevel)} asks for it.
  *
  * <pre>{@code
  * VoiceLinkLog.setSink(VoiceLinkLog.silent());        // nothing from the SDK, anywhere
@@ -27,13 +27,21 @@ public final class VoiceLinkLog {
     VERBOSE, DEBUG, INFO, WARN, ERROR
   }
 
-  /** Receives the SDK's log lines. Implementations must be thread-safe and must not block. */
+  /**
+   * Receives the SDK's log lines. Implementations must be thread-safe and must not block. Only
+   * {@link #log} is abstract, so a lambda will do.
+   */
   public interface Sink {
-    /** Whether lines of {@code level} for {@code tag} are wanted; lets the SDK skip building them. */
-    boolean isLoggable(Level level, String tag);
-
     /** Writes one line. {@code error} is null when there is no exception to report. */
     void log(Level level, String tag, String message, @Nullable Throwable error);
+
+    /**
+     * Whether lines of {@code level} for {@code tag} are wanted; lets the SDK skip building them.
+     * Every line is wanted unless overridden.
+     */
+    default boolean isLoggable(Level level, String tag) {
+      return true;
+    }
   }
 
   /** The sink the app installed; null until it installs one, and the default sink is used. */

@@ -5,7 +5,7 @@ package dev.voicelink.entity;
  * data (and {@link #reply()} describes the outcome); a non-zero {@code error} means it is still being
  * processed or could not be used, as {@code reply} says.
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe. Apps' tests make results with {@code voicelink-fixtures}.
  */
 public final class CheckResult {
   private final String sid;

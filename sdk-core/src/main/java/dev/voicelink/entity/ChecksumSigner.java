@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.Clock;
-import dev.voicelink.core.SkewCorrectedClock;
+import dev.voicelink.core.internal.SkewCorrectedClock;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
@@ -30,12 +30,13 @@ import okhttp3.Response;
  * request with {@code code} {@value #STALE_TIME} (time outside the window) or {@value #CHECKSUM_REFUSED}
  * (illegal access, which some deployments answer for a stale time too) and the response's {@code Date}
  * header is more than
- * {@linkplain SkewCorrectedClock#TOLERANCE_MILLIS a minute} away from the {@code X-CurTime} that was
+ * a minute away from the {@code X-CurTime} that was
  * sent, the signer learns the server's time from that header, signs the request again with a new nonce
  * and sends it once more. It retries at most once per request; any other refusal passes through.
  *
- * <p>Use the skew-corrected clock of the configuration ({@code config.correctedClock()}): then what one
- * request learns, all later ones use. {@link EntityWebApi} does this for you. Thread-safe.
+ * <p>{@link EntityWebApi} signs with the client's skew-corrected clock, so that what one request
+ * learns all later ones use; a signer built here learns for itself. Thread-safe, and holds no
+ * resources.
  */
 public final class ChecksumSigner implements Interceptor {
   /** The web API code of a refused checksum (wrong key, expired or future {@code X-CurTime}). */
@@ -284,15 +285,15 @@ public final class ChecksumSigner implements Interceptor {
       return this;
     }
 
-    /** The clock for {@code X-CurTime}; pass {@code config.correctedClock()}. */
-    public Builder clock(Clock clock) {
+    /** The clock for {@code X-CurTime}: the client's skew-corrected one, set by {@link EntityWebApi}. */
+    Builder clock(Clock clock) {
       if (clock == null) throw new IllegalArgumentException("clock must not be null");
       this.clock = clock;
       return this;
     }
 
-    /** Where nonces come from; defaults to a {@link SecureRandom}. */
-    public Builder nonceRandom(Random random) {
+    /** Where nonces come from; tests pass a seeded one. */
+    Builder nonceRandom(Random random) {
       if (random == null) throw new IllegalArgumentException("random must not be null");
       this.random = random;
       return this;

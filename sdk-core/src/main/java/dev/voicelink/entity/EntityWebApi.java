@@ -2,14 +2,17 @@ package dev.voicelink.entity;
 
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.Clock;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.RealCall;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.FormBody;
@@ -24,24 +27,26 @@ import okio.ByteString;
 /**
  * The dynamic entity web API: {@code upload-resource} and {@code check-resource} under {@code
  * {base_url}/v2/voicelink/entity/}, every request signed by a {@link ChecksumSigner} whose {@code
- * X-CurTime} comes from the configuration's skew-corrected clock.
+ * X-CurTime} comes from the client's skew-corrected clock.
  *
  * <pre>{@code
- * EntityWebApi api = EntityWebApi.builder(config)
+ * EntityWebApi api = EntityWebApi.builder(client)
  *     .namespace("OS123")
  *     .accountKey(accountKey)
  *     .build();
- * UploadReceipt receipt = api.uploadResource(request);
- * CheckResult result = api.awaitProcessed(receipt, 2, TimeUnit.MINUTES); // first check 10 s after upload
+ * UploadReceipt receipt = api.uploadResource(request).execute();
+ * CheckResult result = api.awaitProcessed(receipt, 2, TimeUnit.MINUTES).execute(); // first check +10 s
  * }</pre>
  *
- * <p>Records are checked before anything is sent and streamed from their source while the request is
- * written. Refusals are {@link WebApiException}s ({@link IpNotWhitelistedException} for {@code 20004}),
- * transport failures and malformed responses {@link IOException}s.
+ * <p>Every operation returns a {@link VoiceLinkCall}: {@code execute()} blocks, {@code enqueue}
+ * calls back on the client's callback executor, {@code cancel()} aborts the request in flight and the
+ * waits between checks. Records are checked before anything is sent and streamed from their source
+ * while the request is written. Refusals are {@link WebApiException}s ({@link
+ * IpNotWhitelistedException} for {@code 20004}), transport failures and malformed responses {@link
+ * IOException}s, records that do not fit {@link InvalidResourceException}s.
  *
- * <p>Thread-safe; build one per account and reuse it. The blocking methods run on the caller's thread.
- * The asynchronous {@link #awaitProcessed(UploadReceipt, long, TimeUnit, CheckCallback)} runs its checks
- * and its callback on the configuration's {@linkplain VoiceLinkConfig#scheduler() scheduler}.
+ * <p>Thread-safe; build one per account and keep it as long as its {@link VoiceLinkClient}. It holds
+ * no threads or connections of its own.
  */
 public final class EntityWebApi {
   private static final String TAG = "entity";
@@ -54,7 +59,7 @@ public final class EntityWebApi {
   /** Jitter may draw a wait near zero; a check right after the previous one learns nothing. */
   static final long MIN_BACKOFF_MILLIS = 1_000L;
 
-  private final VoiceLinkConfig config;
+  private final ClientCore config;
   private final ChecksumSigner signer;
   private final OkHttpClient client;
   private final long maxResourceBytes;
@@ -76,63 +81,89 @@ public final class EntityWebApi {
     this.backoff = new Backoff(FIRST_BACKOFF_MILLIS, MAX_BACKOFF_MILLIS, TimeUnit.MILLISECONDS,
         MAX_CHECKS - 1, random);
     this.signer = signerBuilder.build();
-    this.client = config.httpClient().newBuilder().addInterceptor(signer).build();
+    this.client = config.http().newBuilder().addInterceptor(signer).build();
     this.maxResourceBytes = builder.maxResourceBytes;
   }
 
-  public static Builder builder(VoiceLinkConfig config) {
-    return new Builder(config);
+  /**
+   * A builder of web API clients that use {@code client}.
+   *
+   * @throws IllegalStateException if the client has no {@code base_url} or is closed
+   */
+  public static Builder builder(VoiceLinkClient client) {
+    return new Builder(ClientCore.open(client));
   }
 
   /**
-   * Checks every record, then uploads the resource: form fields {@code appid}, {@code res_name},
-   * {@code pers_param} and {@code data} (Base64 of the resource text). The request's {@linkplain
-   * UploadRequest.Builder#progressListener progress listener}, if any, is told how far the body is sent.
+   * A call that checks every record, then uploads the resource: form fields {@code appid}, {@code
+   * res_name}, {@code pers_param} and {@code data} (Base64 of the resource text). The request's
+   * {@linkplain UploadRequest.Builder#progressListener progress listener}, if any, is told how far the
+   * body is sent. The call fails with an {@link InvalidResourceException} if a record does not fit the
+   * definition or the resource is over the size limit (nothing is sent), a {@link WebApiException}
+   * if the server refused the upload, an {@link IOException} on a transport failure or a malformed
+   * response. Cancelling it aborts the request, even half-way through its body; an upload is never
+   * retried.
    *
    * <p>A resource in another namespace than the one that signs is sent as it is, with a warning
    * logged once: the spec shows a skill's namespace and the account's on different console pages and
    * does not say they must be equal.
-   *
-   * @throws InvalidResourceException if a record does not fit the definition, or the resource is over
-   *     the size limit (nothing is sent)
-   * @throws WebApiException if the server refused the upload
-   * @throws IOException on a transport failure or a malformed response
    */
-  public UploadReceipt uploadResource(UploadRequest request) throws IOException, WebApiException {
-    return upload(request.definition().name(), uploadBody(request));
+  public VoiceLinkCall<UploadReceipt> uploadResource(final UploadRequest request) {
+    if (request == null) throw new IllegalArgumentException("request must not be null");
+    return new UploadCall(request.definition().name()) {
+      @Override RequestBody body() throws IOException {
+        return uploadBody(request);
+      }
+    };
   }
 
   /**
-   * Uploads the records of a resource whose definition is not at hand (a ported app's {@code
-   * CMD_SYNC}, for example): each record must be one JSON object, and the text is UTF-8 without a
-   * byte-order mark (one is dropped); the platform checks the fields. Prefer {@link
-   * #uploadResource(UploadRequest)}, which checks every record against its definition first.
+   * A call that uploads the records of a resource whose definition is not at hand (a ported app's
+   * {@code CMD_SYNC}, for example): each record must be one JSON object, and the text is UTF-8 without
+   * a byte-order mark (one is dropped); the platform checks the fields. Prefer {@link
+   * #uploadResource(UploadRequest)}, which checks every record against its definition first. The
+   * call fails with an {@link InvalidResourceException} if a record is not a JSON object or the
+   * resource is over the size limit (nothing is sent), otherwise as {@link
+   * #uploadResource(UploadRequest)} does; cancelling it works the same way.
    *
-   * @throws InvalidResourceException if a record is not a JSON object, or the resource is over the
-   *     size limit (nothing is sent)
-   * @throws IllegalArgumentException if {@code appid} is empty
-   * @throws WebApiException if the server refused the upload
-   * @throws IOException on a transport failure or a malformed response
+   * @throws IllegalArgumentException if {@code appid} is empty or an argument is null
    */
-  public UploadReceipt uploadResource(String appid, ResourceName name, PersParam persParam,
-      RecordSource records) throws IOException, WebApiException {
+  public VoiceLinkCall<UploadReceipt> uploadResource(final String appid, final ResourceName name,
+      final PersParam persParam, final RecordSource records) {
     UploadRequest.builder().appid(appid); // checks it, with the same message
     if (name == null) throw new IllegalArgumentException("name must not be null");
     if (persParam == null) throw new IllegalArgumentException("persParam must not be null");
     if (records == null) throw new IllegalArgumentException("records must not be null");
-    return upload(name, uploadBody(appid, name, persParam, Records.anyObject(name,
-        maxResourceBytes), records));
+    return new UploadCall(name) {
+      @Override RequestBody body() throws IOException {
+        return uploadBody(appid, name, persParam, Records.anyObject(name, maxResourceBytes),
+            records);
+      }
+    };
   }
 
-  private UploadReceipt upload(ResourceName name, RequestBody body)
-      throws IOException, WebApiException {
-    Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
-    try (Response response = client.newCall(post("entity/upload-resource", body)).execute()) {
-      Envelope envelope = Envelope.read("upload-resource", response, tolerance);
-      UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"), envelope.csid(),
-          config.correctedClock().wallMillis(), config.deviceClock().monotonicNanos());
-      Log.info(TAG, "uploaded " + name + ": sid " + receipt.sid());
-      return receipt;
+  /** One upload: its body is made (records checked) on the worker thread, then sent once. */
+  private abstract class UploadCall extends BlockingCall<UploadReceipt> {
+    private final ResourceName name;
+
+    UploadCall(ResourceName name) {
+      super(config);
+      this.name = name;
+    }
+
+    abstract RequestBody body() throws IOException;
+
+    @Override protected UploadReceipt run() throws IOException, WebApiException {
+      RequestBody body = body();
+      checkNotCancelled();
+      Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
+      try (Response response = send(client.newCall(post("entity/upload-resource", body)))) {
+        Envelope envelope = Envelope.read("upload-resource", response, tolerance);
+        UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"), envelope.csid(),
+            config.correctedClock().wallMillis(), config.deviceClock().monotonicNanos());
+        Log.info(TAG, "uploaded " + name + ": sid " + receipt.sid());
+        return receipt;
+      }
     }
   }
 
@@ -163,19 +194,28 @@ public final class EntityWebApi {
   }
 
   /**
-   * Asks whether the upload {@code sid} was processed. The platform wants this at least 10 seconds
-   * after the upload: with a receipt at hand, use {@link #awaitProcessed}, which waits for that.
+   * A call that asks whether the upload {@code sid} was processed. The platform wants this at least
+   * 10 seconds after the upload: with a receipt at hand, use {@link #awaitProcessed}, which waits for
+   * that. The call fails with a {@link WebApiException} if the server refused the check, an {@link
+   * IOException} on a transport failure or a malformed response.
    *
-   * @throws WebApiException if the server refused the check
-   * @throws IOException on a transport failure or a malformed response
+   * @throws IllegalArgumentException if {@code sid} is empty
    */
-  public CheckResult checkResource(String sid) throws IOException, WebApiException {
+  public VoiceLinkCall<CheckResult> checkResource(final String sid) {
     if (sid == null || sid.trim().isEmpty()) {
       throw new IllegalArgumentException("sid must not be empty: use the sid of the upload");
     }
+    return new BlockingCall<CheckResult>(config) {
+      @Override protected CheckResult run() throws IOException, WebApiException {
+        return check(sid, this);
+      }
+    };
+  }
+
+  private CheckResult check(String sid, RealCall<?> call) throws IOException, WebApiException {
     RequestBody body = new FormBody.Builder().add("sid", sid).build();
     RequestBody utf8 = RequestBody.create(bytes(body), FORM);
-    try (Response response = client.newCall(post("entity/check-resource", utf8)).execute()) {
+    try (Response response = call.send(client.newCall(post("entity/check-resource", utf8)))) {
       Envelope envelope = Envelope.read("check-resource", response, tolerance);
       return new CheckResult(envelope.dataString("sid"), envelope.csid(),
           envelope.dataString("reply"), envelope.dataInteger("error"));
@@ -183,69 +223,21 @@ public final class EntityWebApi {
   }
 
   /**
-   * Blocks until the upload is processed or {@code timeout} has passed, and returns the last check's
-   * result ({@link CheckResult#processed()} tells which). The first check is made 10 seconds after the
-   * upload, later ones with a jittered doubling backoff (up to 2 s, 4 s, ... 30 s; at least 1 s; at most
-   * {@value #MAX_CHECKS} checks, spread so that they last at least until the upload's in-effect time;
-   * the last one is made at the deadline). A check answered with {@code Retry-After} waits that long,
-   * up to 30 s.
-   *
-   * @throws WebApiException if the server refused a check
-   * @throws IOException if the last attempt failed in transport
-   * @throws InterruptedException if the thread was interrupted; the wait is cancelled
+   * A call that checks the upload until it is processed or {@code timeout} has passed, and ends with
+   * the last check's result ({@link CheckResult#processed()} tells which). The first check is made 10
+   * seconds after the upload, later ones with a jittered doubling backoff (up to 2 s, 4 s, ... 30 s; at
+   * least 1 s; at most {@value #MAX_CHECKS} checks, spread so that they last at least until the
+   * upload's in-effect time; the last one is made at the deadline). A check answered with {@code
+   * Retry-After} waits that long, up to 30 s. The call fails with a {@link WebApiException} if the
+   * server refused a check, with the {@link IOException} of the last attempt if it failed in
+   * transport. Cancelling it stops the wait and the check in flight.
    */
-  public CheckResult awaitProcessed(UploadReceipt receipt, long timeout, TimeUnit unit)
-      throws IOException, WebApiException, InterruptedException {
-    final CountDownLatch done = new CountDownLatch(1);
-    final Object[] outcome = new Object[1];
-    Cancellable wait = awaitProcessed(receipt, timeout, unit, new CheckCallback() {
-      @Override public void onResult(CheckResult result) {
-        outcome[0] = result;
-        done.countDown();
-      }
-
-      @Override public void onFailure(Exception error) {
-        outcome[0] = error;
-        done.countDown();
-      }
-    });
-    try {
-      done.await();
-    } catch (InterruptedException e) {
-      wait.cancel();
-      throw e;
-    }
-    synchronized (outcome) {
-      Object result = outcome[0];
-      if (result instanceof CheckResult) return (CheckResult) result;
-      if (result instanceof WebApiException) throw (WebApiException) result;
-      throw (IOException) result;
-    }
-  }
-
-  /**
-   * Checks the upload, starting 10 seconds after it, until it is processed or {@code timeout} has
-   * passed; then calls {@code callback} exactly once, on the configuration's scheduler thread, unless
-   * the wait was cancelled first. See {@link #awaitProcessed(UploadReceipt, long, TimeUnit)}.
-   */
-  public Cancellable awaitProcessed(UploadReceipt receipt, long timeout, TimeUnit unit,
-      CheckCallback callback) {
+  public VoiceLinkCall<CheckResult> awaitProcessed(UploadReceipt receipt, long timeout,
+      TimeUnit unit) {
     if (receipt == null) throw new IllegalArgumentException("receipt must not be null");
     if (unit == null) throw new IllegalArgumentException("unit must not be null");
-    if (callback == null) throw new IllegalArgumentException("callback must not be null");
     if (timeout < 0) throw new IllegalArgumentException("timeout must not be negative");
-    ProcessedWait wait = new ProcessedWait(receipt, unit.toNanos(timeout), callback);
-    wait.start();
-    return wait;
-  }
-
-  /** Receives the outcome of an asynchronous wait: exactly one of its methods is called, once. */
-  public interface CheckCallback {
-    /** The last check's result: processed, or not yet processed when the time ran out. */
-    void onResult(CheckResult result);
-
-    /** A {@link WebApiException} refusal, or the {@link IOException} of the last attempt. */
-    void onFailure(Exception error);
+    return new ProcessedWait(receipt, unit.toNanos(timeout));
   }
 
   private Request post(String path, RequestBody body) {
@@ -259,43 +251,45 @@ public final class EntityWebApi {
   }
 
 
-  private final class ProcessedWait implements Cancellable, Runnable {
+  /** Checks on the client's scheduler thread; each check's exchange is aborted by a cancel. */
+  private final class ProcessedWait extends RealCall<CheckResult> implements Runnable {
     private final UploadReceipt receipt;
-    private final CheckCallback callback;
-    private final long deadlineNanos;
+    private final long timeoutNanos;
     private final Clock clock = config.deviceClock();
-    private volatile boolean cancelled;
+    private long deadlineNanos;
     private @Nullable Cancellable pending;
     private int checks;
 
-    ProcessedWait(UploadReceipt receipt, long timeoutNanos, CheckCallback callback) {
+    ProcessedWait(UploadReceipt receipt, long timeoutNanos) {
+      super(config);
       this.receipt = receipt;
-      this.callback = callback;
-      this.deadlineNanos = clock.monotonicNanos() + timeoutNanos;
+      this.timeoutNanos = timeoutNanos;
     }
 
-    void start() {
+    @Override protected void start() {
+      deadlineNanos = clock.monotonicNanos() + timeoutNanos;
       long firstCheck = receipt.uploadedAtNanos()
           + TimeUnit.MILLISECONDS.toNanos(UploadReceipt.CHECK_DELAY_MILLIS);
       schedule(Math.max(0, firstCheck - clock.monotonicNanos()));
     }
 
     private synchronized void schedule(long delayNanos) {
-      if (cancelled) return;
+      if (isCancelled()) return;
       pending = config.scheduler().schedule(this, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override public void run() {
-      if (cancelled) return;
+      if (isCancelled()) return;
       checks++;
       Exception failure = null;
       CheckResult result = null;
       try {
-        result = checkResource(receipt.sid());
+        result = check(receipt.sid(), this);
       } catch (WebApiException e) {
         finish(null, e);
         return;
       } catch (IOException e) {
+        if (isCancelled()) return;
         failure = e;
         Log.warn(TAG, "check-resource " + receipt.sid() + " failed (check " + checks + ")", e);
       }
@@ -325,22 +319,15 @@ public final class EntityWebApi {
     }
 
     private void finish(@Nullable CheckResult result, @Nullable Exception failure) {
-      if (cancelled) return;
-      cancelled = true; // nothing more runs, and cancel() after the callback has no effect
       if (result != null) {
-        callback.onResult(result);
+        succeed(result);
       } else {
-        callback.onFailure(failure);
+        fail(failure);
       }
     }
 
-    @Override public synchronized void cancel() {
-      cancelled = true;
+    @Override protected synchronized void onCancel() {
       if (pending != null) pending.cancel();
-    }
-
-    @Override public boolean isCancelled() {
-      return cancelled;
     }
   }
 
@@ -350,15 +337,14 @@ public final class EntityWebApi {
 
   /** Builds an {@link EntityWebApi}. Not thread-safe. */
   public static final class Builder {
-    private final VoiceLinkConfig config;
+    private final ClientCore config;
     private @Nullable String namespace;
     private @Nullable String accountKey;
     private ChecksumSigner.@Nullable ChecksumSource checksumSource;
     private @Nullable Random random;
     private long maxResourceBytes = ResourceEncoder.DEFAULT_MAX_RESOURCE_BYTES;
 
-    Builder(VoiceLinkConfig config) {
-      if (config == null) throw new IllegalArgumentException("config must not be null");
+    Builder(ClientCore config) {
       config.baseUrl(); // fails now, naming the setting, if base_url is missing
       this.config = config;
     }
@@ -387,8 +373,8 @@ public final class EntityWebApi {
       return this;
     }
 
-    /** Where nonces and backoff jitter come from; defaults to a {@link SecureRandom}. */
-    public Builder random(Random random) {
+    /** Where nonces and backoff jitter come from; tests pass a seeded one. */
+    Builder random(Random random) {
       if (random == null) throw new IllegalArgumentException("random must not be null");
       this.random = random;
       return this;

@@ -7,7 +7,10 @@ import com.squareup.moshi.JsonWriter;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.ServerRefusalException;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.EOFException;
@@ -27,21 +30,23 @@ import okio.Buffer;
  * token for {@code client}.
  *
  * <pre>{@code
- * PlatformToolsClient tools = PlatformToolsClient.builder(config)
+ * PlatformToolsClient tools = PlatformToolsClient.builder(client)
  *     .userTokens(userTokenManager)
  *     .build();
- * String sid = tools.uploadEntities(contacts, RecordSource.fromFile(file), null);
+ * String sid = tools.uploadEntities(contacts, RecordSource.fromFile(file), null).execute();
  * }</pre>
  *
- * <p>Records are checked before any request (including a token refresh) is made. Thread-safe; calls
- * block the caller's thread.
+ * <p>Each upload is a {@link VoiceLinkCall}: {@code execute()} blocks, {@code enqueue} calls back on
+ * the client's callback executor, {@code cancel()} aborts the request. Records are checked before
+ * any request (including a token refresh) is made. Thread-safe; holds no resources of its own: keep
+ * it as long as its {@link VoiceLinkClient}.
  */
 public final class PlatformToolsClient {
   private static final String TAG = "entity";
   /** As the spec writes it (4.7): no charset parameter; JSON is UTF-8 by definition. */
   private static final MediaType JSON = MediaType.get("application/json");
 
-  private final VoiceLinkConfig config;
+  private final ClientCore config;
   private final @Nullable TokenSource userTokens;
   private final @Nullable TokenSource deviceTokens;
   private final @Nullable TokenSource cloudTokens;
@@ -56,25 +61,30 @@ public final class PlatformToolsClient {
     this.maxResourceBytes = builder.maxResourceBytes;
   }
 
-  public static Builder builder(VoiceLinkConfig config) {
-    return new Builder(config);
+  /**
+   * A builder of platform tools clients that use {@code client}.
+   *
+   * @throws IllegalStateException if the client has no {@code platform_url} or is closed
+   */
+  public static Builder builder(VoiceLinkClient client) {
+    return new Builder(ClientCore.open(client));
   }
 
   /**
-   * Uploads the records of {@code definition}, each checked against its fields first. The upload type
-   * is the definition's dimension ({@code user}, {@code client} or {@code device}).
+   * A call that uploads the records of {@code definition}, each checked against its fields first,
+   * and ends with the upload's {@code sid}. The upload type is the definition's dimension ({@code
+   * user}, {@code client} or {@code device}). The call fails with an {@link
+   * InvalidResourceException} if a record does not fit (nothing is sent), a {@link
+   * PlatformUploadException} if the platform refused the upload, another {@link
+   * ServerRefusalException} if the token source could not get a token, an {@link IOException} on a
+   * transport failure or a malformed response.
    *
    * @param appid only when the upload must be effective for the front interceptor web API
-   * @return the upload's {@code sid}
-   * @throws InvalidResourceException if a record does not fit (nothing is sent)
    * @throws IllegalArgumentException for a custom dimension, which this endpoint does not take
    * @throws IllegalStateException if no token source was given for the dimension
-   * @throws PlatformUploadException if the platform refused the upload
-   * @throws ServerRefusalException if the token source could not get a token
-   * @throws IOException on a transport failure or a malformed response
    */
-  public String uploadEntities(ResourceDefinition definition, RecordSource records,
-      @Nullable String appid) throws IOException, ServerRefusalException {
+  public VoiceLinkCall<String> uploadEntities(ResourceDefinition definition, RecordSource records,
+      @Nullable String appid) {
     return upload(definition.dimension(), definition.name(),
         Records.of(definition, maxResourceBytes), records, appid);
   }
@@ -83,13 +93,13 @@ public final class PlatformToolsClient {
    * Uploads records without a definition at hand: each record must be a JSON object, and the platform
    * checks the fields. Prefer {@link #uploadEntities(ResourceDefinition, RecordSource, String)}.
    */
-  public String uploadEntities(Dimension dimension, ResourceName name, RecordSource records,
-      @Nullable String appid) throws IOException, ServerRefusalException {
+  public VoiceLinkCall<String> uploadEntities(Dimension dimension, ResourceName name,
+      RecordSource records, @Nullable String appid) {
     return upload(dimension, name, Records.anyObject(name, maxResourceBytes), records, appid);
   }
 
-  private String upload(Dimension dimension, ResourceName name, Records checker, RecordSource records,
-      @Nullable String appid) throws IOException, ServerRefusalException {
+  private VoiceLinkCall<String> upload(final Dimension dimension, final ResourceName name,
+      final Records checker, final RecordSource records, final @Nullable String appid) {
     if (dimension.isCustom()) {
       throw new IllegalArgumentException("the platform upload type is user, client or device; custom "
           + "dimension " + dimension.name() + " is uploaded with EntityWebApi");
@@ -97,7 +107,17 @@ public final class PlatformToolsClient {
     if (appid != null && appid.trim().isEmpty()) {
       throw new IllegalArgumentException("appid must be null or non-empty");
     }
-    TokenSource tokens = tokensFor(dimension);
+    final TokenSource tokens = tokensFor(dimension);
+    return new BlockingCall<String>(config) {
+      @Override protected String run() throws IOException, ServerRefusalException {
+        return upload(dimension, name, checker, records, appid, tokens, this);
+      }
+    };
+  }
+
+  private String upload(Dimension dimension, ResourceName name, Records checker, RecordSource records,
+      @Nullable String appid, TokenSource tokens, BlockingCall<String> call)
+      throws IOException, ServerRefusalException {
     Buffer head = new Buffer();
     JsonWriter writer = JsonWriter.of(head);
     writer.beginObject();
@@ -111,12 +131,13 @@ public final class PlatformToolsClient {
     RequestBody body = StreamingBody.create(JSON, head.readByteString(), checker, records,
         tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
     String token = tokens.accessToken();
+    call.checkNotCancelled();
     Request request = new Request.Builder()
         .url(config.platformEndpoint("tools/upload_entities"))
         .header("Authorization", token)
         .post(body)
         .build();
-    try (Response response = config.httpClient().newCall(request).execute()) {
+    try (Response response = call.send(config.http().newCall(request))) {
       String sid = readResponse(response);
       Log.info(TAG, "upload_entities " + name + " (" + dimension.platformType() + "): sid " + sid);
       return sid;
@@ -213,14 +234,13 @@ public final class PlatformToolsClient {
 
   /** Builds a {@link PlatformToolsClient}; give a token source for each dimension you upload. */
   public static final class Builder {
-    private final VoiceLinkConfig config;
+    private final ClientCore config;
     private @Nullable TokenSource userTokens;
     private @Nullable TokenSource deviceTokens;
     private @Nullable TokenSource cloudTokens;
     private long maxResourceBytes = ResourceEncoder.DEFAULT_MAX_RESOURCE_BYTES;
 
-    Builder(VoiceLinkConfig config) {
-      if (config == null) throw new IllegalArgumentException("config must not be null");
+    Builder(ClientCore config) {
       config.platformUrl(); // fails now, naming the setting, if platform_url is missing
       this.config = config;
     }

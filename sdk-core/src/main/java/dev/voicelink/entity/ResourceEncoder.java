@@ -1,9 +1,11 @@
 package dev.voicelink.entity;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import okio.Buffer;
 import okio.BufferedSink;
 import okio.ByteString;
+import okio.Okio;
 
 /**
  * Turns records into what the platform takes: the resource text (UTF-8 JSON lines joined by {@code
@@ -43,15 +45,15 @@ public final class ResourceEncoder {
   }
 
   /**
-   * Checks every record, then writes the Base64 of the resource text to {@code sink}, streaming.
-   * Nothing is written if a record is invalid.
+   * Checks every record, then writes the Base64 of the resource text (ASCII) to {@code out},
+   * streaming. Nothing is written if a record is invalid. {@code out} is flushed, not closed.
    */
   public static void writeBase64(ResourceDefinition definition, RecordSource records, long maxBytes,
-      BufferedSink sink) throws IOException {
-    checkLimit(maxBytes);
-    // Creating the body checks every record (and counts the Base64) before anything is written.
-    StreamingBody.create(null, ByteString.EMPTY, Records.of(definition, maxBytes), records,
-        ByteString.EMPTY, StreamingBody.Encoding.BASE64).writeTo(sink);
+      OutputStream out) throws IOException {
+    if (out == null) throw new IllegalArgumentException("out must not be null");
+    BufferedSink sink = Okio.buffer(Okio.sink(out));
+    writeBase64(definition, records, maxBytes, sink);
+    sink.flush();
   }
 
   /** The Base64 of the resource text as one string (for small resources); see {@link #writeBase64}. */
@@ -59,6 +61,14 @@ public final class ResourceEncoder {
     Buffer buffer = new Buffer();
     writeBase64(definition, records, DEFAULT_MAX_RESOURCE_BYTES, buffer);
     return buffer.readUtf8();
+  }
+
+  static void writeBase64(ResourceDefinition definition, RecordSource records, long maxBytes,
+      BufferedSink sink) throws IOException {
+    checkLimit(maxBytes);
+    // Creating the body checks every record (and counts the Base64) before anything is written.
+    StreamingBody.create(null, ByteString.EMPTY, Records.of(definition, maxBytes), records,
+        ByteString.EMPTY, StreamingBody.Encoding.BASE64).writeTo(sink);
   }
 
   static void checkLimit(long maxBytes) {

@@ -1,18 +1,33 @@
 package dev.voicelink.entity;
 
+import dev.voicelink.entity.internal.EntityResults;
+
 /**
  * The web API accepted an upload: its {@link #sid()} (to check it later) and {@link #csid()}, and the
  * times that follow from the platform's rules, on the skew-corrected wall clock: checking is allowed
  * from {@link #earliestCheckAtMillis()} (10 seconds after the upload) and the data is in effect from
  * {@link #inEffectAtMillis()} (5 minutes after it).
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe. Apps' tests make receipts with {@code voicelink-fixtures}.
  */
 public final class UploadReceipt {
   /** The platform processes uploads asynchronously; checking earlier than this is refused by the rules. */
   public static final long CHECK_DELAY_MILLIS = 10_000L;
   /** An upload is in effect this long after it succeeded. */
   public static final long IN_EFFECT_DELAY_MILLIS = 5 * 60_000L;
+
+  static {
+    EntityResults.SEAM.install(new EntityResults() {
+      @Override public UploadReceipt uploadReceipt(String sid, String csid, long uploadedAtMillis,
+          long uploadedAtNanos) {
+        return new UploadReceipt(sid, csid, uploadedAtMillis, uploadedAtNanos);
+      }
+
+      @Override public CheckResult checkResult(String sid, String csid, String reply, long error) {
+        return new CheckResult(sid, csid, reply, error);
+      }
+    });
+  }
 
   private final String sid;
   private final String csid;

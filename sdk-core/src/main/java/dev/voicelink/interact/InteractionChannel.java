@@ -7,9 +7,10 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.ServerRefusalException;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.Log;
@@ -36,8 +37,8 @@ import okio.ByteString;
  * audio and receives recognition results.
  *
  * <pre>{@code
- * InteractionChannel channel = InteractionChannel.builder(config, tokenManager)
- *     .listener(myListener)
+ * InteractionChannel channel = InteractionChannel.builder(client, tokenManager)
+ *     .listener(result -> show(result.text()))   // a lambda hears results; override more for news
  *     .build();
  * channel.connect();                     // listener.onConnected(uid) follows
  * int seq = channel.writeText("call Zhang San", "{\"uid\":\"\"}");
@@ -47,7 +48,8 @@ import okio.ByteString;
  * drops, the channel reconnects by itself with jittered exponential backoff, at most {@link
  * Builder#maxReconnectAttempts(int)} times in a row; a rejected token is refreshed once through the
  * {@link TokenSource}. {@link #pauseReconnecting()} and {@link #resumeReconnecting()} let the app follow
- * the network's availability. {@link #close()} ends it for good.
+ * the network's availability. {@link #close()} ends it for good; closing its {@link
+ * VoiceLinkClient} closes it too. Open one per screen or session that talks, close it when done.
  *
  * <p><b>Threading.</b> All methods are thread-safe and never block on the network. Listener methods
  * are called in order on an SDK background thread; they must not block.
@@ -75,26 +77,33 @@ public final class InteractionChannel implements Closeable {
     CLOSED
   }
 
-  /** Receives the channel's news, in order, on an SDK background thread. Must not block. */
+  /**
+   * Receives the channel's news, in order, on an SDK background thread. Must not block. Only {@link
+   * #onResult} is abstract, so a lambda that takes results will do; override the others for the
+   * connection's news.
+   */
   public interface Listener {
-    /** The server accepted the connection and named the user ({@code uid}, the 32-char auth_id). */
-    void onConnected(String uid);
-
     /** A result for the write with sequence number {@link InteractionResult#seq()}. */
     void onResult(InteractionResult result);
 
+    /** The server accepted the connection and named the user ({@code uid}, the 32-char auth_id). */
+    default void onConnected(String uid) {
+    }
+
     /** The server refused the write {@code seq} (or the message, when {@code seq} is 0). */
-    void onWriteError(int seq, String code, String description);
+    default void onWriteError(int seq, String code, String description) {
+    }
 
     /**
      * The connection was lost. {@code reconnecting} says whether the channel will try again by itself.
      * Writes that had no answer yet will not get one.
      */
-    void onDisconnected(String reason, boolean reconnecting);
+    default void onDisconnected(String reason, boolean reconnecting) {
+    }
   }
 
   private final OkHttpClient client;
-  private final VoiceLinkConfig config;
+  private final ClientCore config;
   private final TokenSource tokens;
   private final Listener listener;
   private final Backoff reconnectBackoff;
@@ -113,23 +122,34 @@ public final class InteractionChannel implements Closeable {
 
   private InteractionChannel(Builder builder) {
     this.config = builder.config;
-    this.client = builder.config.httpClient().newBuilder()
+    this.client = builder.config.http().newBuilder()
         .pingInterval(builder.pingIntervalSeconds, TimeUnit.SECONDS)
         .build();
     this.tokens = builder.tokens;
     this.listener = builder.listener;
     this.reconnectBackoff = new Backoff(builder.baseDelayMillis, builder.maxDelayMillis,
         TimeUnit.MILLISECONDS, builder.maxReconnectAttempts, builder.random);
+    config.track(this);
   }
 
-  public static Builder builder(VoiceLinkConfig config, TokenSource tokens) {
-    return new Builder(config, tokens);
+  /**
+   * A builder of channels on {@code client}'s {@code base_url}, authenticated by {@code tokens}.
+   *
+   * @throws IllegalStateException if the client has no {@code base_url} or is closed
+   */
+  public static Builder builder(VoiceLinkClient client, TokenSource tokens) {
+    return new Builder(ClientCore.open(client), tokens);
   }
 
-  /** Opens the connection in the background; no effect if already connecting or connected. */
+  /**
+   * Opens the connection in the background; no effect if already connecting or connected.
+   *
+   * @throws IllegalStateException if the channel or its client was closed
+   */
   public void connect() {
     synchronized (lock) {
       if (state == State.CLOSED) throw new IllegalStateException("the channel is closed");
+      config.checkOpen();
       if (state == State.CONNECTING || state == State.CONNECTED
           || state == State.WAITING_TO_RECONNECT) {
         return;
@@ -229,6 +249,7 @@ public final class InteractionChannel implements Closeable {
       toClose = socket;
       socket = null;
     }
+    config.untrack(this);
     if (toClose != null) toClose.close(NORMAL_CLOSURE, "closed by client");
   }
 
@@ -502,7 +523,7 @@ public final class InteractionChannel implements Closeable {
    * Builds an {@link InteractionChannel}. Setters check their argument at once. Not thread-safe.
    */
   public static final class Builder {
-    private final VoiceLinkConfig config;
+    private final ClientCore config;
     private final TokenSource tokens;
     private @Nullable Listener listener;
     private int maxReconnectAttempts = 10;
@@ -511,8 +532,8 @@ public final class InteractionChannel implements Closeable {
     private int pingIntervalSeconds = 30;
     private Random random = new SecureRandom();
 
-    Builder(VoiceLinkConfig config, TokenSource tokens) {
-      if (config == null) throw new IllegalArgumentException("config must not be null");
+    Builder(ClientCore config, TokenSource tokens) {
+      config.baseUrl(); // fails now, naming the setting, if base_url is missing
       if (tokens == null) throw new IllegalArgumentException("tokens must not be null");
       this.config = config;
       this.tokens = tokens;
@@ -553,7 +574,7 @@ public final class InteractionChannel implements Closeable {
     }
 
     /** Source of reconnect jitter; tests pass a seeded one. */
-    public Builder random(Random random) {
+    Builder random(Random random) {
       if (random == null) throw new IllegalArgumentException("random must not be null");
       this.random = random;
       return this;

@@ -1,14 +1,30 @@
 package dev.voicelink.interact;
 
+import dev.voicelink.interact.internal.InteractResults;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * The platform's answer to one write: the text it understood and the dynamic entities it found in
  * it. {@link #json()} is the server's message as received, for callers that forward it unchanged.
- * Immutable.
+ * Immutable and thread-safe; apps' tests make them with {@code voicelink-fixtures}.
  */
 public final class InteractionResult {
+  static {
+    InteractResults.SEAM.install(new InteractResults() {
+      @Override public InteractionResult interactionResult(int seq, String text,
+          List<RecognizedEntity> entities, String json) {
+        return new InteractionResult(seq, text, entities, json);
+      }
+
+      @Override public RecognizedEntity recognizedEntity(String resourceName, String value,
+          String matched) {
+        return new RecognizedEntity(resourceName, value, matched);
+      }
+    });
+  }
+
   private final int seq;
   private final String text;
   private final List<RecognizedEntity> entities;
@@ -17,7 +33,7 @@ public final class InteractionResult {
   InteractionResult(int seq, String text, List<RecognizedEntity> entities, String json) {
     this.seq = seq;
     this.text = text;
-    this.entities = Collections.unmodifiableList(entities);
+    this.entities = Collections.unmodifiableList(new ArrayList<>(entities));
     this.json = json;
   }
 

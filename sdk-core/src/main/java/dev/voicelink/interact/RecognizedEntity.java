@@ -1,15 +1,18 @@
 package dev.voicelink.interact;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A dynamic-entity phrase that the platform found in a write: which resource it came from, the
- * record's main value, and the phrase (main value or alias) that matched. Immutable.
+ * record's main value, and the phrase (main value or alias) that matched. Immutable and thread-safe;
+ * apps' tests make them with {@code voicelink-fixtures}.
  */
 public final class RecognizedEntity {
   private final String resourceName;
   private final String value;
   private final String matched;
 
-  public RecognizedEntity(String resourceName, String value, String matched) {
+  RecognizedEntity(String resourceName, String value, String matched) {
     this.resourceName = resourceName;
     this.value = value;
     this.matched = matched;
@@ -30,7 +33,7 @@ public final class RecognizedEntity {
     return matched;
   }
 
-  @Override public boolean equals(Object other) {
+  @Override public boolean equals(@Nullable Object other) {
     if (!(other instanceof RecognizedEntity)) return false;
     RecognizedEntity that = (RecognizedEntity) other;
     return resourceName.equals(that.resourceName) && value.equals(that.value)

@@ -7,8 +7,9 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.voicelink.core.CapturedLog;
 import dev.voicelink.core.FakeTransport;
 import dev.voicelink.core.SecretScan;
+import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ class AuthResponseFuzzTest {
 
   private final FakeTransport transport = new FakeTransport();
   private final VirtualTime time = new VirtualTime();
-  private final VoiceLinkConfig config = VoiceLinkConfig.builder()
+  private final VoiceLinkClient config = VoiceLinkClient.builder()
       .authUrl("https://auth.example/")
       .httpClient(transport.client())
       .clock(time)
@@ -48,7 +49,7 @@ class AuthResponseFuzzTest {
     List<String> secrets = SecretScan.secretsIn(new String(body, UTF_8), SECRET_FIELDS);
     CapturedLog log = CapturedLog.install();
     try {
-      DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+      DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
       assertThat(code.deviceCode()).isNotEmpty();
       assertThat(code.userCode()).isNotEmpty();
       assertThat(code.intervalSeconds()).isPositive();
@@ -56,7 +57,7 @@ class AuthResponseFuzzTest {
       // The secrets worth scanning for, as everywhere else: a short device code the server also
       // repeats in a public field (input device-code-inside-verification-uri) is not the SDK's leak.
       SecretScan.assertNotIn(code.toString(), secrets, "DeviceCode");
-    } catch (AuthorizationException | IOException e) {
+    } catch (ServerRefusalException | IOException e) {
       SecretScan.assertNotIn(e, secrets);
     }
     SecretScan.assertNotIn(log.text(), secrets, "log");
@@ -88,11 +89,11 @@ class AuthResponseFuzzTest {
     }
     CapturedLog log = CapturedLog.install();
     try {
-      TokenRecord fresh = manager.refresh();
+      TokenRecord fresh = manager.refresh().execute();
       assertThat(fresh.accessToken()).isNotEmpty();
       assertThat(store.load()).isEqualTo(fresh);
       SecretScan.assertNotIn(fresh.toString(), secrets, "TokenRecord");
-    } catch (AuthorizationException | IOException e) {
+    } catch (ServerRefusalException | IOException e) {
       SecretScan.assertNotIn(e, secrets);
       assertThat(store.load()).as("the stored record after a failed refresh").isEqualTo(old);
     }

@@ -10,7 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import java.io.IOException;
 import java.text.SimpleDateFormat;
 import java.util.Date;
@@ -37,14 +39,14 @@ class AuthToleranceTest {
   private final AuthServerScript script = new AuthServerScript(time);
   private final MockWebServer server = new MockWebServer();
   private final DeviceAuthorizerTest.Events events = new DeviceAuthorizerTest.Events();
-  private VoiceLinkConfig config;
+  private VoiceLinkClient config;
   private DeviceAuthorizer authorizer;
   private LogCapture log;
 
   @BeforeEach void setUp() throws IOException {
     server.setDispatcher(script);
     server.start();
-    config = VoiceLinkConfig.builder().authUrl(server.url("/").toString()).clock(time)
+    config = VoiceLinkClient.builder().authUrl(server.url("/").toString()).clock(time)
         .scheduler(time).build();
     authorizer = DeviceAuthorizer.builder(config).clientId("vl-speaker-01").random(new Random(7))
         .build();
@@ -53,12 +55,15 @@ class AuthToleranceTest {
 
   @AfterEach void tearDown() throws IOException {
     log.close();
+    config.close();
     server.shutdown();
   }
 
-  private DeviceFlow startFlow(DeviceFlowListener listener) throws InterruptedException {
+  private VoiceLinkCall<DeviceFlowOutcome> startFlow(DeviceFlowListener listener)
+      throws InterruptedException {
     int before = time.scheduledCount();
-    DeviceFlow flow = authorizer.start("SN-0001-DEMO", listener, Runnable::run);
+    VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.authorize("SN-0001-DEMO", listener);
+    flow.enqueue(events);
     time.awaitScheduled(before + 1);
     return flow;
   }
@@ -110,8 +115,8 @@ class AuthToleranceTest {
 
   @Test void theWarningComesOncePerClient() throws Exception {
     script.enqueue(deviceCode(1000, 30), deviceCode(1000, 30));
-    authorizer.requestCode("SN-0001-DEMO");
-    authorizer.requestCode("SN-0001-DEMO");
+    authorizer.requestCode("SN-0001-DEMO").execute();
+    authorizer.requestCode("SN-0001-DEMO").execute();
     assertThat(log.warnings()).hasSize(1);
   }
 
@@ -119,14 +124,14 @@ class AuthToleranceTest {
     DeviceAuthorizer seconds = DeviceAuthorizer.builder(config).clientId("vl-speaker-01")
         .intervalUnit(TimeUnit.SECONDS).build();
     script.enqueue(deviceCode(1000, 30));
-    assertThatThrownBy(() -> seconds.requestCode("SN-0001-DEMO")).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> seconds.requestCode("SN-0001-DEMO").execute()).isInstanceOf(IOException.class)
         .hasMessage("malformed device authorization response (HTTP 200): interval 1000 s must be"
             + " shorter than expires_in 30 s");
 
     DeviceAuthorizer millis = DeviceAuthorizer.builder(config).clientId("vl-speaker-01")
         .intervalUnit(TimeUnit.MILLISECONDS).build();
     script.enqueue(deviceCode(1500, 120));
-    DeviceCode code = millis.requestCode("SN-0001-DEMO");
+    DeviceCode code = millis.requestCode("SN-0001-DEMO").execute();
     assertThat(code.intervalMillis()).isEqualTo(1500);
     assertThat(code.intervalSeconds()).isEqualTo(2);
     assertThat(log.warnings()).as("the app's choice is no deviation").isEmpty();
@@ -141,7 +146,7 @@ class AuthToleranceTest {
   @Test void aMalformedCodeAnswerEndsTheFlowAtOnce() throws Exception {
     script.enqueue(json(200, "{\"verification_uri\":\"ftp://auth.example.com/verify\","
         + "\"user_code\":\"U\",\"interval\":2,\"expires_in\":120,\"device_code\":\"d\"}"));
-    authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    authorizer.authorize("SN-0001-DEMO", events).enqueue(events);
     DeviceFlowOutcome outcome = events.await();
 
     assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
@@ -154,7 +159,7 @@ class AuthToleranceTest {
 
   @Test void anIntervalOutOfRangeEndsTheFlowAtOnce() throws Exception {
     script.enqueue(deviceCode(-1, 120));
-    authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    authorizer.authorize("SN-0001-DEMO", events).enqueue(events);
     DeviceFlowOutcome outcome = events.await();
 
     assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
@@ -189,7 +194,7 @@ class AuthToleranceTest {
     TokenManager manager = manager(record("at-1", "rt-1"));
     script.enqueue(json(200, "{\"access_token\":\"at-2\",\"refresh_token\":\"rt-2\"}"),
         token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
-    manager.refresh();
+    manager.refresh().execute();
     time.advance(3600 - 6 * 60 - 1, TimeUnit.SECONDS); // the margin of an hour is 6 minutes
     assertThat(manager.accessToken()).isEqualTo("at-2");
     time.advance(1, TimeUnit.SECONDS);
@@ -220,7 +225,7 @@ class AuthToleranceTest {
         + serverMillis));
 
     assertThat(outcome.token().createdAtEpochSeconds()).isEqualTo(serverMillis / 1000);
-    assertThat(config.correctedClock().offsetMillis()).isBetween(7_197_000L, 7_200_000L);
+    assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isBetween(7_197_000L, 7_200_000L);
     assertThat(log.warnings()).containsExactly("WARN auth token created_at " + serverMillis
         + " cannot be epoch seconds: read as epoch milliseconds (docs/platform-assumptions.md)");
   }
@@ -229,7 +234,7 @@ class AuthToleranceTest {
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":5"));
 
     assertThat(outcome.token().createdAtEpochSeconds()).isZero();
-    assertThat(config.correctedClock().offsetMillis()).isZero();
+    assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isZero();
     assertThat(log.warnings()).containsExactly("WARN auth token created_at 5 is not a time between"
         + " 2001 and 2100: ignored (docs/platform-assumptions.md)");
   }
@@ -240,9 +245,9 @@ class AuthToleranceTest {
     script.enqueue(token("at-2", "rt-2", 3600, originalGrant)
         .setHeader("Date", httpDate(time.wallMillis())));
 
-    manager.refresh();
+    manager.refresh().execute();
 
-    assertThat(config.correctedClock().offsetMillis()).isZero();
+    assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isZero();
   }
 
   @Test void createdAtOfARefreshIsNoClockSource() throws Exception {
@@ -250,9 +255,9 @@ class AuthToleranceTest {
     TokenManager manager = manager(record("at-1", "rt-1"));
     script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000 + 7200));
 
-    manager.refresh();
+    manager.refresh().execute();
 
-    assertThat(config.correctedClock().offsetMillis()).isZero();
+    assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isZero();
     assertThat(manager.record().createdAtEpochSeconds()).isEqualTo(time.wallMillis() / 1000 + 7200);
   }
 
@@ -264,12 +269,12 @@ class AuthToleranceTest {
     script.enqueue(json(200, "{\"token_type\":\"bearer\",\"access_token\":\"at-2\","
         + "\"expires_in\":3600}"), token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
 
-    TokenRecord refreshed = manager.refresh();
+    TokenRecord refreshed = manager.refresh().execute();
     assertThat(refreshed.accessToken()).isEqualTo("at-2");
     assertThat(refreshed.refreshToken()).isEqualTo("rt-1");
     assertThat(store.load().refreshToken()).isEqualTo("rt-1");
 
-    assertThat(manager.refresh().accessToken()).isEqualTo("at-3");
+    assertThat(manager.refresh().execute().accessToken()).isEqualTo("at-3");
     server.takeRequest();
     RecordedRequest second = server.takeRequest();
     assertThat(second.getBody().readUtf8())

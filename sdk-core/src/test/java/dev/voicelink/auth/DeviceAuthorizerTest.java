@@ -13,7 +13,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallCancelledException;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.SkewCorrectedClock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,7 +56,7 @@ class DeviceAuthorizerTest {
   }
 
   private DeviceAuthorizer authorizer(OkHttpClient client) {
-    VoiceLinkConfig config = VoiceLinkConfig.builder()
+    VoiceLinkClient config = VoiceLinkClient.builder()
         .authUrl(server.url("/").toString())
         .httpClient(client)
         .clock(time)
@@ -60,10 +65,10 @@ class DeviceAuthorizerTest {
     return DeviceAuthorizer.builder(config).clientId("vl-speaker-01").random(new Random(7)).build();
   }
 
-  /** Listener that records every call in order, as text. */
-  static final class Events implements DeviceFlowListener {
+  /** Listener and callback that record every call in order, as text. */
+  static final class Events implements DeviceFlowListener, VoiceLinkCall.Callback<DeviceFlowOutcome> {
     final List<String> calls = Collections.synchronizedList(new ArrayList<>());
-    final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    final AtomicReference<CallResult<DeviceFlowOutcome>> outcome = new AtomicReference<>();
     final CountDownLatch done = new CountDownLatch(1);
 
     @Override public void onCodeIssued(DeviceCode code) {
@@ -74,29 +79,39 @@ class DeviceAuthorizerTest {
       calls.add("poll " + pollNumber + " " + result + " " + nextPollDelayMillis);
     }
 
-    @Override public void onOutcome(DeviceFlowOutcome result) {
-      calls.add("outcome " + result.kind());
+    @Override public void onResult(CallResult<DeviceFlowOutcome> result) {
+      calls.add(result.isCancelled() ? "cancelled" : "outcome " + result.value().kind());
       outcome.set(result);
       done.countDown();
     }
 
-    DeviceFlowOutcome await() throws InterruptedException {
+    CallResult<DeviceFlowOutcome> awaitResult() throws InterruptedException {
       assertThat(done.await(10, TimeUnit.SECONDS)).as("outcome delivered").isTrue();
       return outcome.get();
+    }
+
+    DeviceFlowOutcome await() throws InterruptedException {
+      return awaitResult().value();
     }
   }
 
   /** Starts a flow and waits until it is waiting for its first poll. */
-  private DeviceFlow startFlow() throws InterruptedException {
+  private VoiceLinkCall<DeviceFlowOutcome> startFlow() throws InterruptedException {
     int before = time.scheduledCount();
-    DeviceFlow flow = authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    VoiceLinkCall<DeviceFlowOutcome> flow = start(authorizer);
     time.awaitScheduled(before + 1);
+    return flow;
+  }
+
+  private VoiceLinkCall<DeviceFlowOutcome> start(DeviceAuthorizer from) {
+    VoiceLinkCall<DeviceFlowOutcome> flow = from.authorize("SN-0001-DEMO", events);
+    flow.enqueue(events);
     return flow;
   }
 
   @Test void requestsACodeWithTheFormTheSpecShows() throws Exception {
     script.enqueue(deviceCode(2, 120));
-    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
 
     RecordedRequest request = server.takeRequest();
     assertThat(request.getMethod()).isEqualTo("POST");
@@ -117,35 +132,35 @@ class DeviceAuthorizerTest {
   @Test void linkEncodesTheUserCode() throws Exception {
     script.enqueue(json(200, "{\"verification_uri\":\"https://a.example.com/verify?lang=en\","
         + "\"user_code\":\"A B&C\",\"interval\":0,\"expires_in\":60,\"device_code\":\"d\"}"));
-    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
     assertThat(code.link()).isEqualTo("https://a.example.com/verify?lang=en&user_code=A%20B%26C");
     assertThat(code.intervalSeconds()).isEqualTo(5);
   }
 
   @Test void invalidInputIsRefusedBeforeSending() {
-    assertThatThrownBy(() -> authorizer.requestCode(" "))
+    assertThatThrownBy(() -> authorizer.requestCode(" ").execute())
         .isInstanceOf(IllegalArgumentException.class).hasMessage("device_id must not be empty");
-    assertThatThrownBy(() -> authorizer.requestCode("SN 0001"))
+    assertThatThrownBy(() -> authorizer.requestCode("SN 0001").execute())
         .hasMessage("device_id must not contain spaces or control characters; was: \"SN 0001\"");
-    assertThatThrownBy(() -> authorizer.start("SN\n1", events, Runnable::run))
+    assertThatThrownBy(() -> authorizer.authorize("SN\n1", events))
         .hasMessage("device_id must not contain spaces or control characters; was: \"SN\\u000a1\"");
-    assertThatThrownBy(() -> DeviceAuthorizer.builder(VoiceLinkConfig.builder().build())
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(VoiceLinkClient.builder().build())
         .clientId("c").build())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("auth_url is not configured; set it with VoiceLinkConfig.Builder.authUrl(...)");
+        .hasMessage("auth_url is not configured; set it with VoiceLinkClient.Builder.authUrl(...)");
     assertThat(server.getRequestCount()).isZero();
   }
 
   @Test void refusedCodeRequestCarriesTheServersError() {
     script.enqueue(json(400, "{\"error\":\"invalid_device\",\"message\":\"device_id not imported\"}"));
-    assertThatThrownBy(() -> authorizer.requestCode("SN-9999"))
+    assertThatThrownBy(() -> authorizer.requestCode("SN-9999").execute())
         .isInstanceOf(AuthorizationException.class)
         .hasMessage("invalid_device: device_id not imported");
   }
 
   @Test void malformedCodeAnswerIsATransportProblem() {
     script.enqueue(json(200, "{\"user_code\":\"U\",\"expires_in\":60,\"device_code\":\"d\"}"));
-    assertThatThrownBy(() -> authorizer.requestCode("SN-0001-DEMO"))
+    assertThatThrownBy(() -> authorizer.requestCode("SN-0001-DEMO").execute())
         .isInstanceOf(IOException.class)
         .hasMessage("malformed device authorization response (HTTP 200): verification_uri is missing");
   }
@@ -219,7 +234,9 @@ class DeviceAuthorizerTest {
     time.advance(2000, TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
     assertThat(outcome.kind()).isEqualTo(Kind.DENIED);
-    assertThat(outcome.token()).isNull();
+    assertThatThrownBy(outcome::token).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the device flow ended " + outcome.kind() + "; only an AUTHORIZED outcome has a"
+            + " token");
     assertThat(outcome.failure()).isInstanceOf(AuthorizationException.class)
         .hasMessage("access_denied: the user refused");
   }
@@ -424,47 +441,49 @@ class DeviceAuthorizerTest {
 
   @Test void cancelDuringAWaitStopsAtOnceAndPollsNoMore() throws Exception {
     script.enqueue(deviceCode(2, 120), pending(), pending());
-    DeviceFlow flow = startFlow();
+    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow();
     time.step(2000);
     flow.cancel();
-    assertThat(events.await().kind()).isEqualTo(Kind.CANCELLED);
+    assertThat(events.awaitResult().isCancelled()).isTrue();
     assertThat(flow.isCancelled()).isTrue();
     assertThat(time.pendingDelaysMillis()).isEmpty();
     time.advance(1, TimeUnit.HOURS);
     assertThat(script.arrivalsMillis()).hasSize(2);
     flow.cancel();
     assertThat(events.calls).containsExactly("code WDJB-MJHT", "poll 1 authorization_pending 2000",
-        "outcome CANCELLED");
+        "cancelled");
   }
 
   @Test void cancelDuringAPollInFlightAbortsTheCall() throws Exception {
     script.enqueue(deviceCode(2, 120), hang());
-    DeviceFlow flow = startFlow();
+    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow();
     time.advance(2000, TimeUnit.MILLISECONDS);
     while (script.arrivalsMillis().size() < 2) Thread.yield(); // the poll reached the server
     flow.cancel();
-    assertThat(flow.await(2, TimeUnit.SECONDS).kind()).isEqualTo(Kind.CANCELLED);
-    assertThat(events.await().kind()).isEqualTo(Kind.CANCELLED);
-    assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome CANCELLED");
+    assertThat(events.awaitResult().isCancelled()).isTrue();
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "cancelled");
   }
 
   @Test void cancelWhileTheCodeIsRequested() throws Exception {
     script.enqueue(hang());
-    DeviceFlow flow = authorizer.start("SN-0001-DEMO", events, Runnable::run);
+    VoiceLinkCall<DeviceFlowOutcome> flow = start(authorizer);
     while (script.arrivalsMillis().isEmpty()) Thread.yield();
     flow.cancel();
-    assertThat(events.await().kind()).isEqualTo(Kind.CANCELLED);
-    assertThat(events.calls).containsExactly("outcome CANCELLED");
+    assertThat(events.awaitResult().isCancelled()).isTrue();
+    assertThat(events.calls).containsExactly("cancelled");
   }
 
   @Test void outcomeArrivesOnTheGivenExecutorExactlyOnce() throws Exception {
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
     script.enqueue(deviceCode(2, 120), error("access_denied"));
     int before = time.scheduledCount();
-    DeviceFlow flow = authorizer.start("SN-0001-DEMO", events, queued::add);
+    VoiceLinkClient queuing = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .clock(time).scheduler(time).callbackExecutor(queued::add).build();
+    VoiceLinkCall<DeviceFlowOutcome> flow = start(DeviceAuthorizer.builder(queuing)
+        .clientId("vl-speaker-01").build());
     time.awaitScheduled(before + 1);
     time.advance(2000, TimeUnit.MILLISECONDS);
-    assertThat(flow.await(5, TimeUnit.SECONDS).kind()).isEqualTo(Kind.DENIED);
+    while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // decided, not delivered
     flow.cancel(); // too late: no second outcome
     assertThat(events.calls).isEmpty(); // nothing ran outside the executor
     while (!queued.isEmpty()) queued.remove(0).run();
@@ -473,29 +492,42 @@ class DeviceAuthorizerTest {
 
   @Test void blockingPollIsCancelledByInterrupt() throws Exception {
     script.enqueue(deviceCode(2, 120), pending());
-    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
     AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
     AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
     int before = time.scheduledCount();
+    AtomicReference<Exception> thrown = new AtomicReference<>();
     Thread poller = new Thread(() -> {
-      outcome.set(authorizer.poll(code));
+      try {
+        outcome.set(authorizer.poll(code).execute());
+      } catch (Exception e) {
+        thrown.set(e);
+      }
       stillInterrupted.set(Thread.currentThread().isInterrupted());
     });
     poller.start();
     time.awaitScheduled(before + 1);
     poller.interrupt();
     poller.join(5000);
-    assertThat(outcome.get().kind()).isEqualTo(Kind.CANCELLED);
+    assertThat(outcome.get()).isNull();
+    assertThat(thrown.get()).isInstanceOf(CallCancelledException.class)
+        .hasMessage("the call was cancelled");
     assertThat(stillInterrupted.get()).isTrue();
     assertThat(time.pendingDelaysMillis()).isEmpty();
   }
 
   @Test void blockingPollReturnsTheToken() throws Exception {
     script.enqueue(deviceCode(2, 120), token("at-1", "rt-1", 100, CREATED_AT));
-    DeviceCode code = authorizer.requestCode("SN-0001-DEMO");
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
     AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
     int before = time.scheduledCount();
-    Thread poller = new Thread(() -> outcome.set(authorizer.poll(code)));
+    Thread poller = new Thread(() -> {
+      try {
+        outcome.set(authorizer.poll(code).execute());
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
     poller.start();
     time.awaitScheduled(before + 1);
     time.advance(2, TimeUnit.SECONDS);
@@ -504,16 +536,17 @@ class DeviceAuthorizerTest {
   }
 
   @Test void createdAtFarFromTheDeviceClockCorrectsIt() throws Exception {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.url("/").toString())
+    VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.url("/").toString())
         .clock(time).scheduler(time).build();
     DeviceAuthorizer skewed = DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build();
     long serverSeconds = time.wallMillis() / 1000 + 7200; // the device is two hours behind
     script.enqueue(deviceCode(2, 120), token("at-1", "rt-1", 100, serverSeconds));
-    DeviceCode code = skewed.requestCode("SN-0001-DEMO");
-    DeviceFlow flow = skewed.start(code, events, Runnable::run);
+    DeviceCode code = skewed.requestCode("SN-0001-DEMO").execute();
+    skewed.poll(code).enqueue(events);
     time.advance(2, TimeUnit.SECONDS);
-    TokenRecord record = flow.await().token();
-    assertThat(config.correctedClock().offsetMillis()).isBetween(7_197_000L, 7_200_000L);
-    assertThat(record.receivedAtEpochMillis()).isEqualTo(config.correctedClock().wallMillis());
+    TokenRecord record = events.await().token();
+    SkewCorrectedClock corrected = ClientCore.of(config).correctedClock();
+    assertThat(corrected.offsetMillis()).isBetween(7_197_000L, 7_200_000L);
+    assertThat(record.receivedAtEpochMillis()).isEqualTo(corrected.wallMillis());
   }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.Endpoint;
@@ -51,15 +51,15 @@ class NoSecretsInLogsTest {
     List<String> secrets = new ArrayList<>();
     secrets.add(DefaultConsole.CLIENT_SECRET);
     try (ReferenceServer server = ReferenceServer.builder().clock(serverClock).build().start()) {
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl())
+      VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.authUrl())
           .clock(time).scheduler(time).build();
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
           .clientId(DefaultConsole.CLIENT_ID).build();
-      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
       secrets.add(code.deviceCode());
       DeviceAuthorizerTest.Events events = new DeviceAuthorizerTest.Events();
       int before = time.scheduledCount();
-      authorizer.start(code, events, Runnable::run);
+      authorizer.poll(code).enqueue(events);
       time.awaitScheduled(before + 1);
       server.faults().on(Endpoint.TOKEN, Fault.status(503).times(1));
       time.advance(2, TimeUnit.SECONDS);
@@ -75,12 +75,12 @@ class NoSecretsInLogsTest {
       TokenManager manager = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(new FileTokenStore(new File(dir, "token.json"))).build();
       manager.setRecord(first);
-      TokenRecord second = manager.refresh();
+      TokenRecord second = manager.refresh().execute();
       secrets.add(second.accessToken());
       secrets.add(second.refreshToken());
       TokenManager stale = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(new InMemoryTokenStore(first)).build();
-      assertThatThrownBy(stale::refresh).isInstanceOf(ReauthorizationRequiredException.class);
+      assertThatThrownBy(() -> stale.refresh().execute()).isInstanceOf(ReauthorizationRequiredException.class);
       manager.invalidate(second.accessToken());
       secrets.add(manager.accessToken());
       secrets.add(manager.record().refreshToken());
@@ -90,7 +90,7 @@ class NoSecretsInLogsTest {
           .store(new InMemoryTokenStore()).build();
       secrets.add(cloud.accessToken());
       secrets.add(cloud.record().refreshToken());
-      secrets.add(cloud.refresh().accessToken());
+      secrets.add(cloud.refresh().execute().accessToken());
       secrets.add(cloud.record().refreshToken());
     }
 

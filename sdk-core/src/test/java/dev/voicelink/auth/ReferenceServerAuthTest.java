@@ -3,9 +3,10 @@ package dev.voicelink.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.Endpoint;
 import dev.voicelink.testing.Fault;
@@ -35,13 +36,13 @@ class ReferenceServerAuthTest {
   private final VirtualTime time = new VirtualTime(START);
   private final ServerClock serverClock = ServerClock.manual(START);
   private ReferenceServer server;
-  private VoiceLinkConfig config;
+  private VoiceLinkClient config;
   private DeviceAuthorizer authorizer;
   private final DeviceAuthorizerTest.Events events = new DeviceAuthorizerTest.Events();
 
   @BeforeEach void setUp() throws Exception {
     server = ReferenceServer.builder().clock(serverClock).build().start();
-    config = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time).scheduler(time).build();
+    config = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time).scheduler(time).build();
     authorizer = DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID)
         .random(new Random(11)).build();
   }
@@ -61,7 +62,7 @@ class ReferenceServerAuthTest {
   private DeviceCode startFlow() throws InterruptedException {
     List<DeviceCode> issued = new ArrayList<>();
     int before = time.scheduledCount();
-    authorizer.start(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
+    authorizer.authorize(DefaultConsole.DEVICE_ID, new DeviceFlowListener() {
       @Override public void onCodeIssued(DeviceCode code) {
         issued.add(code);
         events.onCodeIssued(code);
@@ -70,11 +71,7 @@ class ReferenceServerAuthTest {
       @Override public void onPoll(int pollNumber, String result, long next) {
         events.onPoll(pollNumber, result, next);
       }
-
-      @Override public void onOutcome(DeviceFlowOutcome outcome) {
-        events.onOutcome(outcome);
-      }
-    }, Runnable::run);
+    }).enqueue(events);
     time.awaitScheduled(before + 1);
     return issued.get(0);
   }
@@ -149,13 +146,13 @@ class ReferenceServerAuthTest {
         .store(store).build();
     manager.setRecord(first);
 
-    TokenRecord second = manager.refresh();
+    TokenRecord second = manager.refresh().execute();
     assertThat(second.refreshToken()).isNotEqualTo(first.refreshToken());
     assertThat(new FileTokenStore(store.file()).load()).isEqualTo(second);
 
     TokenManager stale = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
         .store(new InMemoryTokenStore(first)).build();
-    assertThatThrownBy(stale::refresh).isInstanceOf(ReauthorizationRequiredException.class)
+    assertThatThrownBy(() -> stale.refresh().execute()).isInstanceOf(ReauthorizationRequiredException.class)
         .hasMessage("invalid_refresh_token: refresh_token is unknown or was already used");
     assertThat(stale.state()).isEqualTo(TokenManager.State.REAUTHORIZATION_REQUIRED);
     assertThat(manager.accessToken()).isEqualTo(second.accessToken());
@@ -199,7 +196,7 @@ class ReferenceServerAuthTest {
         .cloudGrant(DefaultConsole.CLIENT_ID, DefaultConsole.CLIENT_SECRET).store(store).build();
     String first = manager.accessToken();
     String firstRefresh = store.load().refreshToken();
-    TokenRecord second = manager.refresh();
+    TokenRecord second = manager.refresh().execute();
     assertThat(second.accessToken()).isNotEqualTo(first);
     assertThat(second.refreshToken()).isNotEqualTo(firstRefresh);
     assertThat(server.journal().count("/oauth/token")).isEqualTo(2);
@@ -209,7 +206,7 @@ class ReferenceServerAuthTest {
   @Test void deviceClockTwoHoursBehindIsCorrectedFromTheServer() throws Exception {
     serverClock.advance(2, TimeUnit.HOURS);
     authorize();
-    assertThat(config.correctedClock().offsetMillis())
+    assertThat(ClientCore.of(config).correctedClock().offsetMillis())
         .isBetween(TimeUnit.HOURS.toMillis(2) - 1000, TimeUnit.HOURS.toMillis(2) + 1000);
   }
 }

@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.TokenManager.State;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,12 +38,12 @@ class TokenManagerTest {
   private final AuthServerScript script = new AuthServerScript(time);
   private final MockWebServer server = new MockWebServer();
   private final List<State> states = Collections.synchronizedList(new ArrayList<>());
-  private VoiceLinkConfig config;
+  private VoiceLinkClient config;
 
   @BeforeEach void setUp() throws IOException {
     server.setDispatcher(script);
     server.start();
-    config = VoiceLinkConfig.builder().authUrl(server.url("/").toString())
+    config = VoiceLinkClient.builder().authUrl(server.url("/").toString())
         .clock(time).scheduler(time).build();
   }
 
@@ -261,12 +263,19 @@ class TokenManagerTest {
     assertThat(manager.accessToken()).isEqualTo("at-2"); // 2 minutes left < 6 minutes margin
   }
 
-  @Test void deviceCredentialWithoutATokenIsAMisuse() {
+  @Test void deviceCredentialWithoutATokenIsNotSignedIn() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore());
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
-    assertThatThrownBy(manager::accessToken).isInstanceOf(IllegalStateException.class)
-        .hasMessage("no token is stored: authorize the device first and give the record to"
-            + " TokenManager.setRecord(...)");
+    String message = "not_signed_in: no token is stored: authorize the device first and give the"
+        + " record to TokenManager.setRecord(...)";
+    assertThatThrownBy(manager::accessToken).isInstanceOf(NotSignedInException.class)
+        .isInstanceOf(AuthorizationException.class).hasMessage(message)
+        .extracting(e -> ((NotSignedInException) e).code()).isEqualTo("not_signed_in");
+    assertThatThrownBy(() -> manager.refresh().execute()).isInstanceOf(NotSignedInException.class)
+        .hasMessage(message);
+    CallResult<String> async = enqueueAndWait(manager.accessTokenCall());
+    assertThat(async.failure()).isInstanceOf(NotSignedInException.class).hasMessage(message);
+    assertThat(server.getRequestCount()).isZero();
     assertThatThrownBy(() -> manager.setRecord(deviceRecord("a", "r", 1).newBuilder()
         .clientId("other").build()))
         .isInstanceOf(IllegalArgumentException.class)
@@ -285,8 +294,8 @@ class TokenManagerTest {
         token("ct-3", "crt-3", 3600, now));
 
     assertThat(manager.accessToken()).isEqualTo("ct-1");
-    assertThat(manager.refresh().accessToken()).isEqualTo("ct-2");
-    assertThat(manager.refresh().accessToken()).isEqualTo("ct-3");
+    assertThat(manager.refresh().execute().accessToken()).isEqualTo("ct-2");
+    assertThat(manager.refresh().execute().accessToken()).isEqualTo("ct-3");
     assertThat(store.load().grant()).isEqualTo(TokenRecord.Grant.CLOUD);
 
     RecordedRequest first = server.takeRequest();
@@ -372,5 +381,67 @@ class TokenManagerTest {
       assertThat(api.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
       assertThat(server.getRequestCount()).isZero();
     }
+  }
+
+  @Test void cancellingARefreshReleasesItsCallerAtOnceAndTheRotatedRecordIsStillSaved()
+      throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        arrived.countDown();
+        answer.await(10, TimeUnit.SECONDS); // the server has rotated; its answer is on its way
+        return token("at-2", "rt-2", 8_640_000, time.wallMillis() / 1000);
+      }
+    });
+    CountDownLatch saved = new CountDownLatch(2); // the initial record, then the rotated one
+    InMemoryTokenStore memory = new InMemoryTokenStore();
+    TokenStore store = new TokenStore() {
+      @Override public TokenRecord load() {
+        return memory.load();
+      }
+
+      @Override public void save(TokenRecord record) {
+        memory.save(record);
+        saved.countDown();
+      }
+
+      @Override public void clear() {
+        memory.clear();
+      }
+    };
+    TokenManager manager = deviceManager(store);
+    manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
+    List<CallResult<TokenRecord>> results = Collections.synchronizedList(new ArrayList<>());
+    VoiceLinkCall<TokenRecord> refresh = manager.refresh();
+    refresh.enqueue(results::add);
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+
+    refresh.cancel(); // on a JVM the callback runs on the cancelling thread
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).isCancelled()).isTrue();
+    assertThat(memory.load().refreshToken()).isEqualTo("rt-1");
+
+    answer.countDown();
+    assertThat(saved.await(10, TimeUnit.SECONDS)).as("the rotated record was saved").isTrue();
+    assertThat(memory.load().refreshToken()).isEqualTo("rt-2");
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(results).as("exactly one callback").hasSize(1);
+
+    VoiceLinkCall<TokenRecord> notBegun = manager.refresh();
+    notBegun.cancel();
+    assertThat(enqueueAndWait(notBegun).isCancelled()).isTrue();
+    assertThat(server.getRequestCount()).as("a refresh cancelled before it began is not sent")
+        .isEqualTo(1);
+  }
+
+  static <T> CallResult<T> enqueueAndWait(VoiceLinkCall<T> call) throws InterruptedException {
+    java.util.concurrent.BlockingQueue<CallResult<T>> results =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    call.enqueue(results::add);
+    CallResult<T> result = results.poll(10, TimeUnit.SECONDS);
+    assertThat(result).as("the callback came").isNotNull();
+    return result;
   }
 }

@@ -3,6 +3,7 @@ package dev.voicelink.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.List;
@@ -43,7 +44,7 @@ class HttpLoggingTest {
   }
 
   private OkHttpClient client(HttpLogLevel level) {
-    return VoiceLinkConfig.builder().httpLogging(level).build().httpClient();
+    return ClientCore.of(VoiceLinkClient.builder().httpLogging(level).build()).http();
   }
 
   private Request.Builder request(String path) {
@@ -51,28 +52,17 @@ class HttpLoggingTest {
   }
 
   @Test void defaultIsNoneAndLogsNothing() throws IOException {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().build();
+    VoiceLinkClient config = VoiceLinkClient.builder().build();
     server.enqueue(new MockResponse().setBody("{}"));
 
-    config.httpClient().newCall(request("/x").build()).execute().close();
+    ClientCore.of(config).http().newCall(request("/x").build()).execute().close();
 
-    assertThat(config.httpLogging()).isEqualTo(HttpLogLevel.NONE);
+    assertThat(ClientCore.of(config).httpLogging()).isEqualTo(HttpLogLevel.NONE);
     assertThat(log.messages("http")).isEmpty();
   }
 
-  @Test void newBuilderKeepsTheLevelAndDoesNotLogTwice() throws IOException {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().httpLogging(HttpLogLevel.BASIC).build()
-        .newBuilder().build();
-    server.enqueue(new MockResponse().setBody("{}"));
-
-    config.httpClient().newCall(request("/x").build()).execute().close();
-
-    assertThat(config.httpLogging()).isEqualTo(HttpLogLevel.BASIC);
-    assertThat(log.messages("http")).hasSize(2);
-  }
-
   @Test void nullLevelIsMisuse() {
-    assertThatThrownBy(() -> VoiceLinkConfig.builder().httpLogging(null))
+    assertThatThrownBy(() -> VoiceLinkClient.builder().httpLogging(null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("httpLogging must not be null");
   }

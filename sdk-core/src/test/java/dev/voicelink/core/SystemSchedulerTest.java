@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class SystemSchedulerTest {
   @Test void runsOnANamedDaemonThread() throws Exception {
-    Scheduler scheduler = Scheduler.system("voicelink-test");
+    SystemScheduler scheduler = new SystemScheduler("voicelink-test");
     AtomicReference<Thread> thread = new AtomicReference<>();
     CountDownLatch ran = new CountDownLatch(1);
     scheduler.schedule(() -> {

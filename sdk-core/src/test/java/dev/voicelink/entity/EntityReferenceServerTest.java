@@ -7,7 +7,7 @@ import com.squareup.moshi.Moshi;
 import com.squareup.moshi.Types;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
@@ -40,7 +40,7 @@ class EntityReferenceServerTest {
 
   final VirtualTime time = new VirtualTime(START);
   ReferenceServer server;
-  VoiceLinkConfig config;
+  VoiceLinkClient config;
   EntityWebApi api;
   final ResourceDefinition contacts = ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
       .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();
@@ -50,7 +50,7 @@ class EntityReferenceServerTest {
   @BeforeEach void setUp() throws IOException {
     server = ReferenceServer.builder().console(Console.defaults()).clock(ServerClock.manual(START))
         .build().start();
-    config = VoiceLinkConfig.builder().baseUrl(server.baseUrl()).platformUrl(server.platformUrl())
+    config = VoiceLinkClient.builder().baseUrl(server.baseUrl()).platformUrl(server.platformUrl())
         .authUrl(server.authUrl()).clock(time).scheduler(time).build();
     api = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
         .accountKey(DefaultConsole.ACCOUNT_KEY).random(new EntityWebApiTest.CeilingRandom(3)).build();
@@ -77,7 +77,7 @@ class EntityReferenceServerTest {
   }
 
   @Test void uploadThenCheckFromTenSecondsUntilInEffect() throws Exception {
-    UploadReceipt receipt = api.uploadResource(contactsUpload());
+    UploadReceipt receipt = api.uploadResource(contactsUpload()).execute();
     assertThat(receipt.sid()).startsWith("psn");
     assertThat(receipt.inEffectAtMillis()).isEqualTo(START + 300_000);
     RecordedCall upload = server.journal().calls("/upload-resource").get(0);
@@ -85,7 +85,7 @@ class EntityReferenceServerTest {
     assertThat(upload.header("X-CurTime")).isEqualTo(Long.toString(START / 1000));
 
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 10, TimeUnit.MINUTES, EntityWebApiTest.collect(outcomes));
+    api.awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(EntityWebApiTest.collect(outcomes));
     advanceBoth(9);
     assertThat(server.journal().count("/check-resource")).isZero();
     advanceBoth(1);
@@ -106,7 +106,7 @@ class EntityReferenceServerTest {
 
   @Test void deviceClockAnHourBehindUploadsAfterOneCorrectiveRetry() throws Exception {
     time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
-    UploadReceipt receipt = api.uploadResource(contactsUpload());
+    UploadReceipt receipt = api.uploadResource(contactsUpload()).execute();
     assertThat(receipt.sid()).startsWith("psn");
     List<RecordedCall> calls = server.journal().calls("/upload-resource");
     assertThat(calls).hasSize(2);
@@ -119,7 +119,7 @@ class EntityReferenceServerTest {
     server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE,
         DefaultConsole.ACCOUNT_KEY, DefaultConsole.APPID)
         .withIpWhitelist(true, Collections.singletonList("203.0.113.7")));
-    assertThatThrownBy(() -> api.uploadResource(contactsUpload()))
+    assertThatThrownBy(() -> api.uploadResource(contactsUpload()).execute())
         .isInstanceOf(IpNotWhitelistedException.class)
         .hasMessageStartingWith("IP not in whitelist: this device's public IP address is not on the"
             + " account's IP whitelist; add it to the whitelist in the console or turn the whitelist off"
@@ -129,7 +129,7 @@ class EntityReferenceServerTest {
   @Test void permissionRefusalIsNotRetried() throws Exception {
     server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE,
         DefaultConsole.ACCOUNT_KEY, DefaultConsole.APPID).withDynamicEntityPermission(false));
-    assertThatThrownBy(() -> api.uploadResource(contactsUpload()))
+    assertThatThrownBy(() -> api.uploadResource(contactsUpload()).execute())
         .isExactlyInstanceOf(WebApiException.class)
         .hasMessageStartingWith("10105: no permission: dynamic entities are not enabled for namespace OS123");
     assertThat(server.journal().count("/upload-resource")).isEqualTo(1);
@@ -138,7 +138,7 @@ class EntityReferenceServerTest {
   @Test void wrongAccountKeyIsRefused() throws Exception {
     EntityWebApi wrong = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
         .accountKey("not-the-key").build();
-    assertThatThrownBy(() -> wrong.checkResource("psn000000000000"))
+    assertThatThrownBy(() -> wrong.checkResource("psn000000000000").execute())
         .isExactlyInstanceOf(WebApiException.class)
         .hasMessageStartingWith("10105: illegal access: X-CheckSum does not match");
     RecordedCall call = server.journal().calls("/check-resource").get(0);
@@ -155,7 +155,7 @@ class EntityReferenceServerTest {
     EntityWebApi keyless = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
         .checksumSource(backend).build();
 
-    UploadReceipt receipt = keyless.uploadResource(contactsUpload());
+    UploadReceipt receipt = keyless.uploadResource(contactsUpload()).execute();
 
     assertThat(receipt.sid()).startsWith("psn");
     RecordedCall upload = server.journal().calls("/upload-resource").get(0);
@@ -166,7 +166,7 @@ class EntityReferenceServerTest {
   @Test void checksumSourceAnsweringNonsenseSendsNothing() {
     EntityWebApi broken = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
         .checksumSource((nonce, curTime) -> "<html>login</html>").build();
-    assertThatThrownBy(() -> broken.checkResource("psn000000000000"))
+    assertThatThrownBy(() -> broken.checkResource("psn000000000000").execute())
         .isInstanceOf(java.io.IOException.class)
         .hasMessage("the checksum source answered 18 characters; expected 32 lowercase hex digits");
     assertThat(server.journal().calls("/check-resource")).isEmpty();
@@ -178,7 +178,7 @@ class EntityReferenceServerTest {
   void checksumSourceAnsweringAlmostAChecksumSendsNothing(String answer) {
     EntityWebApi broken = EntityWebApi.builder(config).namespace(DefaultConsole.NAMESPACE)
         .checksumSource((nonce, curTime) -> answer).build();
-    assertThatThrownBy(() -> broken.checkResource("psn000000000000"))
+    assertThatThrownBy(() -> broken.checkResource("psn000000000000").execute())
         .isInstanceOf(java.io.IOException.class)
         .hasMessage("the checksum source answered " + answer.length()
             + " characters; expected 32 lowercase hex digits");
@@ -189,7 +189,7 @@ class EntityReferenceServerTest {
 
   @Test void userUploadWithTheUserToken() throws Exception {
     String sid = tools(deviceFlowToken(), null).uploadEntities(contacts,
-        RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"\"}"), null);
+        RecordSource.fromText("{\"name\":\"张三\",\"alias\":\"\"}"), null).execute();
     assertThat(sid).isNotEmpty();
     RecordedCall call = server.journal().calls("/upload_entities").get(0);
     assertThat(call.responseStatus()).isEqualTo(200);
@@ -206,7 +206,7 @@ class EntityReferenceServerTest {
     String token = deviceFlowToken();
     PlatformToolsClient tools = PlatformToolsClient.builder(config).deviceTokens(() -> token).build();
     assertThat(tools.uploadEntities(rooms, RecordSource.fromText("{\"name\":\"kitchen\",\"alias\":\"\"}"),
-        null)).isNotEmpty();
+        null).execute()).isNotEmpty();
     assertThat(server.journal().calls("/upload_entities").get(0).header("Authorization"))
         .isEqualTo(token);
   }
@@ -214,7 +214,8 @@ class EntityReferenceServerTest {
   @Test void clientUploadWithTheCloudToken() throws Exception {
     String cloud = cloudToken();
     String sid = tools(null, cloud).uploadEntities(songs,
-        RecordSource.fromText("{\"name\":\"Yesterday\",\"alias\":\"\"}"), DefaultConsole.APPID);
+        RecordSource.fromText("{\"name\":\"Yesterday\",\"alias\":\"\"}"), DefaultConsole.APPID)
+        .execute();
     assertThat(sid).isNotEmpty();
     RecordedCall call = server.journal().calls("/upload_entities").get(0);
     assertThat(call.header("Authorization")).isEqualTo(cloud);
@@ -226,7 +227,7 @@ class EntityReferenceServerTest {
     PlatformToolsClient misconfigured = PlatformToolsClient.builder(config)
         .cloudTokens(() -> userToken).build();
     assertThatThrownBy(() -> misconfigured.uploadEntities(songs,
-        RecordSource.fromText("{\"name\":\"Yesterday\",\"alias\":\"\"}"), null))
+        RecordSource.fromText("{\"name\":\"Yesterday\",\"alias\":\"\"}"), null).execute())
         .isInstanceOfSatisfying(PlatformUploadException.class, e -> {
           assertThat(e.httpStatus()).isEqualTo(400);
           assertThat(e.code()).isEqualTo("40301");
@@ -282,7 +283,7 @@ class EntityReferenceServerTest {
   }
 
   @Test void signedHeadersReachTheServer() throws Exception {
-    api.uploadResource(contactsUpload());
+    api.uploadResource(contactsUpload()).execute();
     RecordedCall call = server.journal().calls("/upload-resource").get(0);
     assertThat(call.header("X-NameSpace")).isEqualTo("OS123");
     assertThat(call.header("X-CheckSum")).isEqualTo(okio.ByteString.encodeUtf8(

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.Random;
 import okhttp3.mockwebserver.MockResponse;
@@ -32,13 +32,13 @@ class EntityToleranceTest {
   private final ResourceDefinition contacts = ResourceDefinition.builder()
       .name("OS123.contacts").mainField("name").secondaryFields("alias")
       .dimension(Dimension.USER).build();
-  private VoiceLinkConfig config;
+  private VoiceLinkClient config;
   private EntityWebApi api;
   private LogCapture log;
 
   @BeforeEach void setUp() throws IOException {
     server.start();
-    config = VoiceLinkConfig.builder().baseUrl(server.url("/").toString())
+    config = VoiceLinkClient.builder().baseUrl(server.url("/").toString())
         .platformUrl(server.url("/p").toString()).clock(time).scheduler(time).build();
     api = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).random(new Random(7))
         .build();
@@ -47,6 +47,7 @@ class EntityToleranceTest {
 
   @AfterEach void tearDown() throws IOException {
     log.close();
+    config.close();
     server.shutdown();
   }
 
@@ -71,8 +72,8 @@ class EntityToleranceTest {
         envelope("0", "success", "wapi2", "{\"sid\":\"psn1\",\"csid\":\"c2\",\"reply\":\"ok\","
             + "\"error\":0}"));
 
-    assertThat(api.uploadResource(request(contacts)).sid()).isEqualTo("psn1");
-    assertThat(api.checkResource("psn1").processed()).isTrue();
+    assertThat(api.uploadResource(request(contacts)).execute().sid()).isEqualTo("psn1");
+    assertThat(api.checkResource("psn1").execute().processed()).isTrue();
     assertThat(log.warnings()).containsExactly("WARN entity the web API answered success with code 0:"
         + " read as success, like 00000 (docs/platform-assumptions.md)");
   }
@@ -81,7 +82,7 @@ class EntityToleranceTest {
     enqueue(body(200, "{\"code\":0,\"data\":{\"sid\":\"psn1\",\"csid\":\"c1\"},"
         + "\"desc\":\"success\",\"sid\":\"wapi1\"}"));
 
-    assertThat(api.uploadResource(request(contacts)).sid()).isEqualTo("psn1");
+    assertThat(api.uploadResource(request(contacts)).execute().sid()).isEqualTo("psn1");
   }
 
   @Test void everyOtherCodeStaysATypedRefusal() throws Exception {
@@ -91,16 +92,16 @@ class EntityToleranceTest {
         envelope("00", "failed", "wapi3", null),
         body(200, "{\"code\":10105,\"data\":null,\"desc\":\"no permission\",\"sid\":\"wapi4\"}"));
 
-    assertThatThrownBy(() -> api.checkResource("psn1"))
+    assertThatThrownBy(() -> api.checkResource("psn1").execute())
         .isExactlyInstanceOf(IpNotWhitelistedException.class)
         .hasMessage("IP not in whitelist: this device's public IP address is not on the account's"
             + " IP whitelist; add it to the whitelist in the console or turn the whitelist off"
             + " (20004: illegal ip (sid wapi1))");
-    assertThatThrownBy(() -> api.checkResource("psn1"))
+    assertThatThrownBy(() -> api.checkResource("psn1").execute())
         .isExactlyInstanceOf(WebApiException.class).hasMessage("1: failed (sid wapi2)");
-    assertThatThrownBy(() -> api.checkResource("psn1"))
+    assertThatThrownBy(() -> api.checkResource("psn1").execute())
         .isExactlyInstanceOf(WebApiException.class).hasMessage("00: failed (sid wapi3)");
-    assertThatThrownBy(() -> api.checkResource("psn1"))
+    assertThatThrownBy(() -> api.checkResource("psn1").execute())
         .isExactlyInstanceOf(WebApiException.class).hasMessage("10105: no permission (sid wapi4)");
   }
 
@@ -108,9 +109,9 @@ class EntityToleranceTest {
     enqueue(envelope("0", "success", "wapi1", "null"),
         envelope("0", "success", "wapi2", "{\"csid\":\"c1\"}"));
 
-    assertThatThrownBy(() -> api.uploadResource(request(contacts))).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> api.uploadResource(request(contacts)).execute()).isInstanceOf(IOException.class)
         .hasMessage("malformed upload-resource response: data must be an object (sid wapi1)");
-    assertThatThrownBy(() -> api.uploadResource(request(contacts))).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> api.uploadResource(request(contacts)).execute()).isInstanceOf(IOException.class)
         .hasMessage("malformed upload-resource response: data.sid is missing (sid wapi2)");
   }
 
@@ -120,10 +121,10 @@ class EntityToleranceTest {
     enqueue(envelope("00000", "success", "wapi1", "{\"sid\":\"psn1\"}"),
         envelope("00000", "success", "wapi2", "{\"sid\":\"psn1\",\"reply\":\"ok\",\"error\":0}"));
 
-    UploadReceipt receipt = api.uploadResource(request(contacts));
+    UploadReceipt receipt = api.uploadResource(request(contacts)).execute();
     assertThat(receipt.sid()).isEqualTo("psn1");
     assertThat(receipt.csid()).isEqualTo("wapi1");
-    assertThat(api.checkResource("psn1").csid()).isEqualTo("wapi2");
+    assertThat(api.checkResource("psn1").execute().csid()).isEqualTo("wapi2");
     assertThat(log.warnings()).containsExactly("WARN entity the web API answer has no data.csid: the"
         + " envelope's sid, which also identifies the call, is read as csid"
         + " (docs/platform-assumptions.md)");
@@ -134,7 +135,7 @@ class EntityToleranceTest {
         + "\"psn1\",\"csid\":\"c1\",\"queued\":true},\"desc\":\"success\",\"sid\":\"wapi1\","
         + "\"version\":2}"));
 
-    assertThat(api.uploadResource(request(contacts)).sid()).isEqualTo("psn1");
+    assertThat(api.uploadResource(request(contacts)).execute().sid()).isEqualTo("psn1");
     assertThat(log.warnings()).isEmpty();
   }
 
@@ -145,7 +146,7 @@ class EntityToleranceTest {
         .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();
     enqueue(envelope("00000", "success", "wapi1", "{\"sid\":\"psn1\",\"csid\":\"c1\"}"));
 
-    assertThat(api.uploadResource(request(skill)).sid()).isEqualTo("psn1");
+    assertThat(api.uploadResource(request(skill)).execute().sid()).isEqualTo("psn1");
     RecordedRequest sent = server.takeRequest();
     assertThat(sent.getHeader("X-NameSpace")).isEqualTo("OS123");
     assertThat(form(sent)).containsEntry("res_name", "SK777.contacts");
@@ -161,17 +162,17 @@ class EntityToleranceTest {
     enqueue(envelope("00000", "success", "wapi1", "{\"sid\":\"psn1\",\"csid\":\"c1\"}"));
 
     UploadReceipt receipt = api.uploadResource("5f1a2b3c", name, PersParam.user(AUTH_ID),
-        RecordSource.fromText("\uFEFF{\"name\":\"张三\",\"extra\":1}\n{\"title\":\"x\"}"));
+        RecordSource.fromText("\uFEFF{\"name\":\"张三\",\"extra\":1}\n{\"title\":\"x\"}")).execute();
     assertThat(receipt.sid()).isEqualTo("psn1");
     assertThat(WireAssertions.decodeBase64(form(server.takeRequest()).get("data")))
         .isEqualTo("{\"name\":\"张三\",\"extra\":1}\n{\"title\":\"x\"}");
 
     assertThatThrownBy(() -> api.uploadResource("5f1a2b3c", name, PersParam.user(AUTH_ID),
-        RecordSource.fromText("{\"name\":\"a\"}\n[\"b\"]")))
+        RecordSource.fromText("{\"name\":\"a\"}\n[\"b\"]")).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("record 2 of OS123.contacts must be a JSON object; was BEGIN_ARRAY");
     assertThatThrownBy(() -> api.uploadResource(" ", name, PersParam.user(AUTH_ID),
-        RecordSource.fromText("{}")))
+        RecordSource.fromText("{}")).execute())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("appid must not be empty: it is the application identifier from the console");
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -186,7 +187,7 @@ class EntityToleranceTest {
   @Test void a200WithASidIsSuccessWhateverElseItHolds() throws Exception {
     enqueue(body(200, "{\"code\":\"0\",\"message\":\"success\",\"sid\":\"ptu1\"}"));
 
-    assertThat(tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null))
+    assertThat(tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
         .isEqualTo("ptu1");
     assertThat(server.takeRequest().getHeader("Content-Type")).isEqualTo("application/json");
     assertThat(log.warnings()).containsExactly("WARN entity upload_entities answered HTTP 200 with"
@@ -198,10 +199,10 @@ class EntityToleranceTest {
     enqueue(body(200, "{\"message\":\"ok\"}"),
         body(200, "{\"code\":\"40005\",\"message\":\"no resource\"}"));
 
-    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null))
+    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
         .isExactlyInstanceOf(IOException.class)
         .hasMessage("malformed upload_entities response (HTTP 200): sid is missing");
-    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null))
+    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
         .isExactlyInstanceOf(PlatformUploadException.class)
         .hasMessage("40005: no resource");
   }
@@ -209,7 +210,7 @@ class EntityToleranceTest {
   @Test void a400IsStillARefusal() throws Exception {
     enqueue(body(400, "{\"code\":\"0\",\"message\":\"bad\",\"sid\":\"ptu1\"}"));
 
-    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null))
+    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
         .isExactlyInstanceOf(PlatformUploadException.class)
         .hasMessage("0: bad (sid ptu1)");
   }

@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import java.io.File;
 import java.io.IOException;
@@ -38,7 +39,7 @@ class EntityWebApiTest {
 
   final MockWebServer server = new MockWebServer();
   final VirtualTime time = new VirtualTime();
-  VoiceLinkConfig config;
+  VoiceLinkClient config;
   EntityWebApi api;
   final ResourceDefinition contacts = ResourceDefinition.builder()
       .name("OS123.contacts").mainField("name").secondaryFields("alias")
@@ -47,7 +48,7 @@ class EntityWebApiTest {
 
   @BeforeEach void setUp() throws IOException {
     server.start();
-    config = VoiceLinkConfig.builder().baseUrl(server.url("/").toString())
+    config = VoiceLinkClient.builder().baseUrl(server.url("/").toString())
         .clock(time).scheduler(time).build();
     api = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY)
         .random(new CeilingRandom(7)).build();
@@ -80,7 +81,7 @@ class EntityWebApiTest {
 
   @Test void uploadSendsEveryFieldSignedWithTheFourHeaders() throws Exception {
     server.enqueue(uploaded("psn0001"));
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
 
     RecordedRequest sent = server.takeRequest();
     assertThat(sent.getMethod()).isEqualTo("POST");
@@ -105,8 +106,8 @@ class EntityWebApiTest {
     int checks = 39;
     server.enqueue(uploaded("psn1"));
     for (int i = 0; i < checks; i++) server.enqueue(checked("psn1", 0, "ok"));
-    api.uploadResource(request().build());
-    for (int i = 0; i < checks; i++) api.checkResource("psn1");
+    api.uploadResource(request().build()).execute();
+    for (int i = 0; i < checks; i++) api.checkResource("psn1").execute();
     List<String> nonces = new ArrayList<>();
     for (int i = 0; i < 1 + checks; i++) {
       RecordedRequest sent = server.takeRequest();
@@ -118,7 +119,7 @@ class EntityWebApiTest {
 
   @Test void checkSendsTheSidSignedAndReadsTheResult() throws Exception {
     server.enqueue(checked("psn0001", 0, "data processed"));
-    CheckResult result = api.checkResource("psn0001");
+    CheckResult result = api.checkResource("psn0001").execute();
     RecordedRequest sent = server.takeRequest();
     assertThat(sent.getPath()).isEqualTo("/v2/voicelink/entity/check-resource");
     assertSigned(sent, "OS123", KEY);
@@ -130,7 +131,7 @@ class EntityWebApiTest {
 
   @Test void stillProcessingIsNotProcessed() throws Exception {
     server.enqueue(checked("psn0001", 10001, "still processing"));
-    CheckResult result = api.checkResource("psn0001");
+    CheckResult result = api.checkResource("psn0001").execute();
     assertThat(result.processed()).isFalse();
     assertThat(result.error()).isEqualTo(10001);
   }
@@ -139,14 +140,14 @@ class EntityWebApiTest {
     File file = new File(dir, "contacts.jsonl");
     Files.write(file.toPath(), ("\uFEFF" + TEXT + "\r\n").getBytes(StandardCharsets.UTF_8));
     server.enqueue(uploaded("psn2"));
-    api.uploadResource(request().records(RecordSource.fromFile(file)).build());
+    api.uploadResource(request().records(RecordSource.fromFile(file)).build()).execute();
     assertThat(decodeBase64(form(server.takeRequest()).get("data"))).isEqualTo(TEXT);
   }
 
   @Test void recordLackingAFieldFailsBeforeSending() throws Exception {
     UploadRequest bad = request().records(RecordSource.fromText(
         "{\"name\":\"a\",\"alias\":\"\"}\n{\"name\":\"b\"}")).build();
-    assertThatThrownBy(() -> api.uploadResource(bad))
+    assertThatThrownBy(() -> api.uploadResource(bad).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("record 2 of OS123.contacts lacks the field alias; every record needs"
             + " name (non-empty) and alias");
@@ -162,7 +163,7 @@ class EntityWebApiTest {
     bytes[good.length + 2] = '}';
     bytes[good.length + 3] = '\n';
     Files.write(file.toPath(), bytes);
-    assertThatThrownBy(() -> api.uploadResource(request().records(RecordSource.fromFile(file)).build()))
+    assertThatThrownBy(() -> api.uploadResource(request().records(RecordSource.fromFile(file)).build()).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("the resource file bad.jsonl is not valid UTF-8; save it as UTF-8");
     assertThat(server.getRequestCount()).isZero();
@@ -171,7 +172,7 @@ class EntityWebApiTest {
   @Test void sizeLimitFailsBeforeSending() throws Exception {
     EntityWebApi small = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY)
         .maxResourceBytes(50).build();
-    assertThatThrownBy(() -> small.uploadResource(request().build()))
+    assertThatThrownBy(() -> small.uploadResource(request().build()).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("the resource text of OS123.contacts exceeds the maximum of 50 bytes at record 2;"
             + " split the resource or raise maxResourceBytes");
@@ -199,7 +200,7 @@ class EntityWebApiTest {
 
   @Test void ipWhitelistRefusalSaysWhatToDo() throws Exception {
     server.enqueue(envelope("20004", "illegal ip", "wapi9", null));
-    assertThatThrownBy(() -> api.uploadResource(request().build()))
+    assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
         .isInstanceOfSatisfying(IpNotWhitelistedException.class, e -> {
           assertThat(e.code()).isEqualTo("20004");
           assertThat(e.description()).isEqualTo("illegal ip");
@@ -212,26 +213,26 @@ class EntityWebApiTest {
 
   @Test void otherCodesAreTypedRefusals() throws Exception {
     server.enqueue(envelope("10105", "no permission", "wapi8", null).setResponseCode(403));
-    assertThatThrownBy(() -> api.checkResource("psn1"))
+    assertThatThrownBy(() -> api.checkResource("psn1").execute())
         .isExactlyInstanceOf(WebApiException.class)
         .hasMessage("10105: no permission (sid wapi8)");
     assertThat(server.getRequestCount()).as("no retry without clock skew").isEqualTo(1);
 
     server.enqueue(envelope("31402", "unknown namespace", "wapi7", null));
-    assertThatThrownBy(() -> api.checkResource("psn1"))
+    assertThatThrownBy(() -> api.checkResource("psn1").execute())
         .isExactlyInstanceOf(WebApiException.class)
         .hasMessage("31402: unknown namespace (sid wapi7)");
   }
 
   @Test void malformedEnvelopeIsATransportError() {
     server.enqueue(new MockResponse().setBody("{\"code\":\"00000\",\"desc\":\"ok\",\"sid\":\"s\"}"));
-    assertThatThrownBy(() -> api.checkResource("psn1")).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)
         .hasMessage("malformed check-resource response (HTTP 200): data is missing");
     server.enqueue(new MockResponse().setResponseCode(502).setBody("<html>bad gateway</html>"));
-    assertThatThrownBy(() -> api.checkResource("psn1")).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)
         .hasMessageStartingWith("malformed check-resource response (HTTP 502): ");
     server.enqueue(envelope("00000", "ok", "s", "{\"sid\":\"psn1\",\"csid\":\"c\"}"));
-    assertThatThrownBy(() -> api.checkResource("psn1")).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)
         .hasMessage("malformed check-resource response: data.reply is missing (sid s)");
   }
 
@@ -243,7 +244,7 @@ class EntityWebApiTest {
     server.enqueue(uploaded("psn3").setHeader("Date", serverDate));
     server.enqueue(checked("psn3", 0, "ok").setHeader("Date", serverDate));
 
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     assertThat(receipt.sid()).isEqualTo("psn3");
 
     RecordedRequest refused = server.takeRequest();
@@ -255,7 +256,7 @@ class EntityWebApiTest {
     assertThat(receipt.uploadedAtMillis()).isEqualTo(trueMillis);
 
     // Learnt once: the next request is signed with the server's time straight away.
-    api.checkResource("psn3");
+    api.checkResource("psn3").execute();
     assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(trueMillis / 1000);
     assertThat(server.getRequestCount()).isEqualTo(3);
   }
@@ -267,7 +268,7 @@ class EntityWebApiTest {
     String evenLater = DatesKt.toHttpDateString(new Date(time.wallMillis() + 14_400_000L));
     server.enqueue(envelope("10105", "checksum expired", "wapi2", null).setHeader("Date", evenLater));
     server.enqueue(uploaded("never"));
-    assertThatThrownBy(() -> api.uploadResource(request().build()))
+    assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
         .isInstanceOf(WebApiException.class)
         .hasMessage("10105: checksum expired (sid wapi2)");
     assertThat(server.getRequestCount()).isEqualTo(2);
@@ -277,12 +278,12 @@ class EntityWebApiTest {
     server.enqueue(uploaded("psn4"));
     server.enqueue(checked("psn4", 10001, "processing"));
     server.enqueue(checked("psn4", 0, "processed"));
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     long uploadCurTime = assertSigned(server.takeRequest(), "OS123", KEY);
     time.advance(3, TimeUnit.SECONDS); // the caller starts waiting a little later
 
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 2, TimeUnit.MINUTES, collect(outcomes));
+    api.awaitProcessed(receipt, 2, TimeUnit.MINUTES).enqueue(collect(outcomes));
     assertThat(time.pendingDelaysMillis()).containsExactly(7_000L);
     time.advance(6_999, TimeUnit.MILLISECONDS);
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -307,9 +308,9 @@ class EntityWebApiTest {
     server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "25"));
     server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "600"));
     server.enqueue(checked("psn9", 0, "processed"));
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 1, TimeUnit.HOURS, collect(outcomes));
+    api.awaitProcessed(receipt, 1, TimeUnit.HOURS).enqueue(collect(outcomes));
 
     time.advance(10, TimeUnit.SECONDS);
     assertThat(server.getRequestCount()).isEqualTo(2);
@@ -328,7 +329,7 @@ class EntityWebApiTest {
   @Test void anUploadRefusedWithRetryAfterTellsTheAppHowLongToWait() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "120")
         .setBody("busy"));
-    assertThatThrownBy(() -> api.uploadResource(request().build()))
+    assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
         .isInstanceOf(ServerBusyException.class)
         .hasMessageStartingWith("malformed upload-resource response (HTTP 503): ")
         .hasMessageEndingWith("; the server asks to retry after 120 s")
@@ -342,9 +343,9 @@ class EntityWebApiTest {
     for (int i = 0; i < EntityWebApi.MAX_CHECKS + 1; i++) {
       server.enqueue(checked("psn5", 10001, "processing " + (i + 1)));
     }
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 1, TimeUnit.DAYS, collect(outcomes));
+    api.awaitProcessed(receipt, 1, TimeUnit.DAYS).enqueue(collect(outcomes));
     time.advance(1, TimeUnit.DAYS);
     assertThat(server.getRequestCount()).isEqualTo(1 + EntityWebApi.MAX_CHECKS);
     assertThat(outcomes).hasSize(1);
@@ -359,9 +360,9 @@ class EntityWebApiTest {
       server.enqueue(checked("psn6", 10001, "processing"));
     }
     server.enqueue(checked("psn6", 0, "processed"));
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 1, TimeUnit.DAYS, collect(outcomes));
+    api.awaitProcessed(receipt, 1, TimeUnit.DAYS).enqueue(collect(outcomes));
     time.advance(1, TimeUnit.DAYS);
     assertThat(((CheckResult) outcomes.get(0)).processed()).isTrue();
   }
@@ -369,9 +370,9 @@ class EntityWebApiTest {
   @Test void deadlineEndsTheWaitWithTheLastResult() throws Exception {
     server.enqueue(uploaded("psn7"));
     for (int i = 0; i < 5; i++) server.enqueue(checked("psn7", 10001, "processing"));
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 20, TimeUnit.SECONDS, collect(outcomes));
+    api.awaitProcessed(receipt, 20, TimeUnit.SECONDS).enqueue(collect(outcomes));
     time.advance(1, TimeUnit.HOURS);
     // checks at 10 s and, as the next would come after it, at the 20 s deadline
     assertThat(server.getRequestCount()).isEqualTo(1 + 2);
@@ -391,9 +392,9 @@ class EntityWebApiTest {
       server.enqueue(checked("psn9", 10001, "processing"));
     }
     server.enqueue(checked("psn9", 0, "in effect"));
-    UploadReceipt receipt = eager.uploadResource(request().build());
+    UploadReceipt receipt = eager.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    eager.awaitProcessed(receipt, 10, TimeUnit.MINUTES, collect(outcomes));
+    eager.awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(collect(outcomes));
 
     time.advance(5, TimeUnit.MINUTES);
     assertThat(outcomes).hasSize(1);
@@ -410,20 +411,24 @@ class EntityWebApiTest {
 
   @Test void cancelledWaitNeverChecks() throws Exception {
     server.enqueue(uploaded("psn8"));
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 1, TimeUnit.MINUTES, collect(outcomes)).cancel();
+    VoiceLinkCall<CheckResult> wait = api.awaitProcessed(receipt, 1, TimeUnit.MINUTES);
+    wait.enqueue(collect(outcomes));
+    wait.cancel();
     time.advance(1, TimeUnit.HOURS);
     assertThat(server.getRequestCount()).isEqualTo(1);
-    assertThat(outcomes).isEmpty();
+    assertThat(outcomes).containsExactly("cancelled");
+    wait.cancel();
+    assertThat(outcomes).containsExactly("cancelled");
   }
 
   @Test void refusalDuringTheWaitIsReportedOnce() throws Exception {
     server.enqueue(uploaded("psn9"));
     server.enqueue(envelope("20004", "illegal ip", "w", null));
-    UploadReceipt receipt = api.uploadResource(request().build());
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 1, TimeUnit.MINUTES, collect(outcomes));
+    api.awaitProcessed(receipt, 1, TimeUnit.MINUTES).enqueue(collect(outcomes));
     time.advance(1, TimeUnit.HOURS);
     assertThat(outcomes).hasSize(1);
     assertThat(outcomes.get(0)).isInstanceOf(IpNotWhitelistedException.class);
@@ -448,7 +453,7 @@ class EntityWebApiTest {
       String date = DatesKt.toHttpDateString(new Date(trueMillis));
       server.enqueue(envelope("10105", "checksum expired", "w", null).setHeader("Date", date));
       server.enqueue(uploaded("psn10"));
-      api.uploadResource(request().build());
+      api.uploadResource(request().build()).execute();
     } finally {
       VoiceLinkLog.setSink(previous);
     }
@@ -474,15 +479,9 @@ class EntityWebApiTest {
     }
   }
 
-  static EntityWebApi.CheckCallback collect(List<Object> outcomes) {
-    return new EntityWebApi.CheckCallback() {
-      @Override public void onResult(CheckResult result) {
-        outcomes.add(result);
-      }
-
-      @Override public void onFailure(Exception error) {
-        outcomes.add(error);
-      }
-    };
+  /** Adds the value, the failure, or "cancelled". */
+  static VoiceLinkCall.Callback<CheckResult> collect(List<Object> outcomes) {
+    return result -> outcomes.add(result.isSuccess() ? result.value()
+        : result.isCancelled() ? "cancelled" : result.failure());
   }
 }

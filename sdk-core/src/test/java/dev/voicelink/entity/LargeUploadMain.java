@@ -1,6 +1,6 @@
 package dev.voicelink.entity;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -10,7 +10,7 @@ public final class LargeUploadMain {
   }
 
   public static void main(String[] args) throws Exception {
-    VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(args[0]).build();
+    VoiceLinkClient config = VoiceLinkClient.builder().baseUrl(args[0]).build();
     EntityWebApi api = EntityWebApi.builder(config).namespace("OS123").accountKey("k").build();
     ResourceDefinition contacts = ResourceDefinition.builder().name("OS123.contacts")
         .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();
@@ -23,7 +23,7 @@ public final class LargeUploadMain {
           calls.incrementAndGet();
           last.set(written);
         })
-        .build());
+        .build()).execute();
     Runtime runtime = Runtime.getRuntime();
     System.out.println("progress=" + last.get() + " calls=" + calls.get());
     System.out.println(receipt.sid() + " maxHeap=" + runtime.maxMemory());

@@ -3,7 +3,7 @@ package dev.voicelink.entity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -22,7 +22,7 @@ class PlatformToolsClientTest {
   }
 
   PlatformToolsClient client() {
-    return PlatformToolsClient.builder(VoiceLinkConfig.builder()
+    return PlatformToolsClient.builder(VoiceLinkClient.builder()
         .platformUrl(server.url("/p").toString()).build())
         .userTokens(() -> {
           tokensAsked.incrementAndGet();
@@ -32,7 +32,7 @@ class PlatformToolsClientTest {
 
   @Test void badRecordFailsBeforeAnyTokenOrRequest() {
     assertThatThrownBy(() -> client().uploadEntities(contacts,
-        RecordSource.fromText("{\"name\":\"\",\"alias\":\"x\"}"), null))
+        RecordSource.fromText("{\"name\":\"\",\"alias\":\"x\"}"), null).execute())
         .isInstanceOf(InvalidResourceException.class)
         .hasMessage("record 1 of OS123.contacts: main field name must not be empty");
     assertThat(tokensAsked).hasValue(0);
@@ -43,11 +43,11 @@ class PlatformToolsClientTest {
     ResourceDefinition songs = ResourceDefinition.builder().name("OS123.songs").mainField("name")
         .dimension(Dimension.APPLICATION).build();
     assertThatThrownBy(() -> client().uploadEntities(songs, RecordSource.fromText("{\"name\":\"a\"}"),
-        null)).isInstanceOf(IllegalStateException.class)
+        null).execute()).isInstanceOf(IllegalStateException.class)
         .hasMessage("no token source for client uploads: set PlatformToolsClient.Builder.cloudTokens"
             + " (type client uses the cloud token of the client-credentials grant)");
     assertThatThrownBy(() -> client().uploadEntities(Dimension.custom("family"),
-        ResourceName.parse("OS123.family"), RecordSource.fromText("{\"name\":\"a\"}"), null))
+        ResourceName.parse("OS123.family"), RecordSource.fromText("{\"name\":\"a\"}"), null).execute())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the platform upload type is user, client or device; custom dimension family is"
             + " uploaded with EntityWebApi");
@@ -59,7 +59,7 @@ class PlatformToolsClientTest {
         .setBody("{\"code\":\"40005\",\"message\":\"no resource OS123.contacts is defined\",\"sid\":\"ptu1\"}"));
     assertThatThrownBy(() -> client().uploadEntities(contacts,
         RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\",\"n\":1}\n\n{\"name\":\"b\",\"alias\":\"c\"}"),
-        "5f1a2b3c"))
+        "5f1a2b3c").execute())
         .isInstanceOfSatisfying(PlatformUploadException.class, e -> {
           assertThat(e.httpStatus()).isEqualTo(400);
           assertThat(e.sid()).isEqualTo("ptu1");

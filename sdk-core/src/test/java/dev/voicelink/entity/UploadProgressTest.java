@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
@@ -32,7 +32,7 @@ class UploadProgressTest {
   static final long WRITE_MILLIS = 30;
 
   final VirtualTime time = new VirtualTime();
-  final EntityWebApi api = EntityWebApi.builder(VoiceLinkConfig.builder().baseUrl("http://127.0.0.1:9")
+  final EntityWebApi api = EntityWebApi.builder(VoiceLinkClient.builder().baseUrl("http://127.0.0.1:9")
       .clock(time).scheduler(time).build())
       .namespace(DefaultConsole.NAMESPACE).accountKey(DefaultConsole.ACCOUNT_KEY).build();
 
@@ -226,12 +226,13 @@ class UploadProgressTest {
   @Test void againstTheReferenceServerTheLastCallIsTheWholeBodyOnTheAppsExecutor() throws Exception {
     ExecutorService appExecutor = Executors.newSingleThreadExecutor(r -> new Thread(r, "app-ui"));
     List<Call> calls = Collections.synchronizedList(new ArrayList<>());
-    try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      EntityWebApi live = EntityWebApi.builder(VoiceLinkConfig.builder().baseUrl(server.baseUrl())
-          .build()).namespace(DefaultConsole.NAMESPACE).accountKey(DefaultConsole.ACCOUNT_KEY).build();
+    try (ReferenceServer server = ReferenceServer.builder().build().start();
+        VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(server.baseUrl()).build()) {
+      EntityWebApi live = EntityWebApi.builder(client).namespace(DefaultConsole.NAMESPACE)
+          .accountKey(DefaultConsole.ACCOUNT_KEY).build();
       UploadReceipt receipt = live.uploadResource(request(records(40_000))
           .progressListener(appExecutor, (written, total) -> calls.add(new Call(written, total, 0)))
-          .build());
+          .build()).execute();
       appExecutor.shutdown();
       assertThat(appExecutor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 

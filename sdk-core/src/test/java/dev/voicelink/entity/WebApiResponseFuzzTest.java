@@ -9,7 +9,7 @@ import dev.voicelink.core.FakeTransport;
 import dev.voicelink.core.SecretScan;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +31,7 @@ class WebApiResponseFuzzTest {
 
   private final FakeTransport transport = new FakeTransport();
   private final VirtualTime time = new VirtualTime();
-  private final VoiceLinkConfig config = VoiceLinkConfig.builder()
+  private final VoiceLinkClient config = VoiceLinkClient.builder()
       .baseUrl("https://api.example/")
       .platformUrl("https://platform.example/")
       .httpClient(transport.client())
@@ -54,12 +54,14 @@ class WebApiResponseFuzzTest {
     try {
       UploadReceipt receipt = api.uploadResource(UploadRequest.builder().appid("5f1a2b3c")
           .definition(contacts).persParam(PersParam.user("0123456789abcdef0123456789abcdef"))
-          .records(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).build());
+          .records(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).build()).execute();
       assertThat(receipt.sid()).isNotNull();
       SecretScan.assertNotIn(receipt.toString(), secrets, "UploadReceipt");
     } catch (WebApiException e) {
       assertThat(e.code()).isNotEqualTo(Envelope.SUCCESS);
       SecretScan.assertNotIn(e, secrets);
+    } catch (ServerRefusalException e) {
+      throw new AssertionError("only WebApiException refuses a web API call", e);
     } catch (IOException e) {
       SecretScan.assertNotIn(e, secrets);
     }
@@ -72,13 +74,15 @@ class WebApiResponseFuzzTest {
     List<String> secrets = secretsNotIn(input);
     CapturedLog log = CapturedLog.install();
     try {
-      CheckResult result = api.checkResource("psn0001");
+      CheckResult result = api.checkResource("psn0001").execute();
       assertThat(result.sid()).isNotNull();
       assertThat(result.processed()).isEqualTo(result.error() == 0);
       SecretScan.assertNotIn(result.toString(), secrets, "CheckResult");
     } catch (WebApiException e) {
       assertThat(e.code()).isNotEqualTo(Envelope.SUCCESS);
       SecretScan.assertNotIn(e, secrets);
+    } catch (ServerRefusalException e) {
+      throw new AssertionError("only WebApiException refuses a web API call", e);
     } catch (IOException e) {
       SecretScan.assertNotIn(e, secrets);
     }
@@ -92,7 +96,7 @@ class WebApiResponseFuzzTest {
     CapturedLog log = CapturedLog.install();
     try {
       String sid = platform.uploadEntities(contacts,
-          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null);
+          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null).execute();
       assertThat(sid).isNotNull();
     } catch (PlatformUploadException e) {
       SecretScan.assertNotIn(e, secrets);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -44,7 +44,7 @@ class InteractionChannelTest {
   }
 
   private InteractionChannel.Builder channelBuilder() {
-    VoiceLinkConfig config = VoiceLinkConfig.builder()
+    VoiceLinkClient config = VoiceLinkClient.builder()
         .baseUrl(server.url("/api").toString())
         .clock(time)
         .scheduler(time)

@@ -8,7 +8,7 @@ import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
@@ -49,7 +49,7 @@ class BadInputTest {
   static final MockWebServer server = new MockWebServer();
   /** Counts every request the SDK started, including those that never reached a server. */
   static final AtomicInteger started = new AtomicInteger();
-  static VoiceLinkConfig config;
+  static VoiceLinkClient config;
   static File dir;
   static final AtomicInteger files = new AtomicInteger();
   static final Map<String, String> table = new LinkedHashMap<>();
@@ -72,7 +72,7 @@ class BadInputTest {
         .build();
     VirtualTime time = new VirtualTime();
     String url = server.url("/").toString();
-    config = VoiceLinkConfig.builder().authUrl(url).platformUrl(url).baseUrl(url)
+    config = VoiceLinkClient.builder().authUrl(url).platformUrl(url).baseUrl(url)
         .httpClient(app).clock(time).scheduler(time).build();
     // A fixed place, so that file names in messages are the same on every run.
     dir = new File("target/bad-input");
@@ -101,13 +101,13 @@ class BadInputTest {
   }
 
   static void uploadText(String text) throws Exception {
-    api().uploadResource(upload(RecordSource.fromText(text)).build());
+    api().uploadResource(upload(RecordSource.fromText(text)).build()).execute();
   }
 
   static void uploadBytes(byte[] bytes) throws Exception {
     File file = new File(dir, "records-" + files.incrementAndGet() + ".jsonl");
     Files.write(file.toPath(), bytes);
-    api().uploadResource(upload(RecordSource.fromFile(file)).build());
+    api().uploadResource(upload(RecordSource.fromFile(file)).build()).execute();
   }
 
   static String repeat(char c, int n) {
@@ -135,23 +135,23 @@ class BadInputTest {
   static Map<String, Operation> cases() {
     Map<String, Operation> c = new LinkedHashMap<>();
     // Configuration
-    c.put("VoiceLinkConfig auth_url empty", () -> VoiceLinkConfig.builder().authUrl(""));
-    c.put("VoiceLinkConfig auth_url not an address", () -> VoiceLinkConfig.builder().authUrl("auth.example.com"));
-    c.put("VoiceLinkConfig auth_url ftp scheme", () -> VoiceLinkConfig.builder().authUrl("ftp://auth.example.com"));
-    c.put("VoiceLinkConfig base_url with a query", () -> VoiceLinkConfig.builder().baseUrl("https://api.example.com/?a=1"));
-    c.put("VoiceLinkConfig base_url with a fragment", () -> VoiceLinkConfig.builder().baseUrl("https://api.example.com/#x"));
-    c.put("VoiceLinkConfig platform_url with user credentials", () -> VoiceLinkConfig.builder().platformUrl("https://user:pw@platform.example.com"));
-    c.put("EntityWebApi without base_url configured", () -> EntityWebApi.builder(VoiceLinkConfig.builder().build()));
-    c.put("DeviceAuthorizer without auth_url configured", () -> DeviceAuthorizer.builder(VoiceLinkConfig.builder().build()).clientId("vl-speaker-01").build());
-    c.put("PlatformToolsClient without platform_url configured", () -> PlatformToolsClient.builder(VoiceLinkConfig.builder().build()));
+    c.put("VoiceLinkClient auth_url empty", () -> VoiceLinkClient.builder().authUrl(""));
+    c.put("VoiceLinkClient auth_url not an address", () -> VoiceLinkClient.builder().authUrl("auth.example.com"));
+    c.put("VoiceLinkClient auth_url ftp scheme", () -> VoiceLinkClient.builder().authUrl("ftp://auth.example.com"));
+    c.put("VoiceLinkClient base_url with a query", () -> VoiceLinkClient.builder().baseUrl("https://api.example.com/?a=1"));
+    c.put("VoiceLinkClient base_url with a fragment", () -> VoiceLinkClient.builder().baseUrl("https://api.example.com/#x"));
+    c.put("VoiceLinkClient platform_url with user credentials", () -> VoiceLinkClient.builder().platformUrl("https://user:pw@platform.example.com"));
+    c.put("EntityWebApi without base_url configured", () -> EntityWebApi.builder(VoiceLinkClient.builder().build()));
+    c.put("DeviceAuthorizer without auth_url configured", () -> DeviceAuthorizer.builder(VoiceLinkClient.builder().build()).clientId("vl-speaker-01").build());
+    c.put("PlatformToolsClient without platform_url configured", () -> PlatformToolsClient.builder(VoiceLinkClient.builder().build()));
     // Device authorization
     c.put("client_id empty", () -> DeviceAuthorizer.builder(config).clientId(""));
     c.put("client_id with a space", () -> DeviceAuthorizer.builder(config).clientId("vl speaker"));
     c.put("DeviceAuthorizer without client_id", () -> DeviceAuthorizer.builder(config).build());
-    c.put("device_id empty", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode(""));
-    c.put("device_id with a line break", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode("SN-1\nSN-2"));
-    c.put("device_id of 1,000 characters", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode(repeat('7', 1000)));
-    c.put("device_id with a control character (flow start)", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().start("SN\u0000", outcome -> { }, Runnable::run));
+    c.put("device_id empty", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode("").execute());
+    c.put("device_id with a line break", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode("SN-1\nSN-2").execute());
+    c.put("device_id of 1,000 characters", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode(repeat('7', 1000)).execute());
+    c.put("device_id with a control character (flow start)", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().authorize("SN\u0000", code -> { }));
     c.put("poll(null) device code", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().poll(null));
     // Tokens
     c.put("TokenManager deviceGrant client_id empty", () -> TokenManager.builder(config).deviceGrant(""));
@@ -210,15 +210,15 @@ class BadInputTest {
     c.put("records file: invalid UTF-8", () -> uploadBytes(new byte[] {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', ',', '"', 'a', 'l', 'i', 'a', 's', '"', ':', '"', '"', '}'}));
     c.put("records file: byte-order mark on the second line", () -> uploadBytes(("{\"name\":\"A\",\"alias\":\"\"}\n\uFEFF{\"name\":\"B\",\"alias\":\"\"}").getBytes(StandardCharsets.UTF_8)));
     c.put("records over the size limit", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).maxResourceBytes(64).build()
-        .uploadResource(upload(RecordSource.fromText("{\"name\":\"" + repeat('x', 100) + "\",\"alias\":\"\"}")).build()));
+        .uploadResource(upload(RecordSource.fromText("{\"name\":\"" + repeat('x', 100) + "\",\"alias\":\"\"}")).build()).execute());
     // Web API client
     c.put("namespace empty", () -> EntityWebApi.builder(config).namespace(""));
     c.put("namespace with a space", () -> EntityWebApi.builder(config).namespace("OS 123"));
     c.put("account key empty", () -> EntityWebApi.builder(config).accountKey(""));
     c.put("EntityWebApi without account key", () -> EntityWebApi.builder(config).namespace("OS123").build());
     c.put("maxResourceBytes zero", () -> EntityWebApi.builder(config).maxResourceBytes(0));
-    c.put("check-resource sid empty", () -> api().checkResource(""));
-    c.put("awaitProcessed without a receipt", () -> api().awaitProcessed(null, 1, TimeUnit.SECONDS));
+    c.put("check-resource sid empty", () -> api().checkResource("").execute());
+    c.put("awaitProcessed without a receipt", () -> api().awaitProcessed(null, 1, TimeUnit.SECONDS).execute());
     // Platform tools
     c.put("PlatformToolsClient without any token source", () -> PlatformToolsClient.builder(config).build());
     c.put("upload_entities with a custom dimension", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
@@ -228,7 +228,7 @@ class BadInputTest {
     c.put("upload_entities type client without cloud tokens", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
         .uploadEntities(Dimension.APPLICATION, ResourceName.parse("OS123.apps"), RecordSource.fromText("{\"name\":\"x\"}"), null));
     c.put("upload_entities record missing a field", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
-        .uploadEntities(CONTACTS, RecordSource.fromText("{\"alias\":\"x\"}"), null));
+        .uploadEntities(CONTACTS, RecordSource.fromText("{\"alias\":\"x\"}"), null).execute());
     // Interaction channel
     c.put("channel without listener", () -> InteractionChannel.builder(config, () -> "at").build());
     c.put("channel negative reconnect attempts", () -> InteractionChannel.builder(config, () -> "at").maxReconnectAttempts(-1));

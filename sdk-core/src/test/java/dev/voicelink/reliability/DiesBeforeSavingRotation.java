@@ -4,7 +4,7 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenStore;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
@@ -36,9 +36,9 @@ public final class DiesBeforeSavingRotation {
         file.clear();
       }
     };
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(args[0]).build();
+    VoiceLinkClient config = VoiceLinkClient.builder().authUrl(args[0]).build();
     TokenManager manager = TokenManager.builder(config).deviceGrant(args[2]).store(dying).build();
-    manager.refresh();
+    manager.refresh().execute();
     System.exit(1); // not reached: the refresh must end in save
   }
 }

@@ -4,16 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
+import dev.voicelink.entity.EntitySeams;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
 import dev.voicelink.entity.PlatformToolsClient;
@@ -21,6 +23,7 @@ import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
+import dev.voicelink.interact.InteractSeams;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
 import java.io.IOException;
@@ -212,8 +215,8 @@ class FaultMatrixTest {
     volatile boolean faulty = true;
     final AtomicInteger tokens = new AtomicInteger();
     final OkHttpClient app;
-    final VoiceLinkConfig live;
-    final VoiceLinkConfig target_;
+    final VoiceLinkClient live;
+    final VoiceLinkClient target_;
     @Nullable ServerSocket unused;
 
     Cell(Target target, Fault fault) throws IOException {
@@ -245,8 +248,8 @@ class FaultMatrixTest {
       }
     }
 
-    private VoiceLinkConfig config(String url) {
-      return VoiceLinkConfig.builder().authUrl(url).platformUrl(url).baseUrl(url)
+    private VoiceLinkClient config(String url) {
+      return VoiceLinkClient.builder().authUrl(url).platformUrl(url).baseUrl(url)
           .httpClient(app).clock(time).scheduler(time).build();
     }
 
@@ -391,34 +394,34 @@ class FaultMatrixTest {
       }
     }
 
-    private DeviceAuthorizer authorizer(VoiceLinkConfig config) {
+    private DeviceAuthorizer authorizer(VoiceLinkClient config) {
       return DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build();
     }
 
     private void deviceCode(Row row) throws Exception {
       FlowListener listener = new FlowListener();
-      authorizer(target_).start("SN-0001-DEMO", listener, Runnable::run);
+      authorizer(target_).authorize("SN-0001-DEMO", code -> { }).enqueue(listener);
       drive(listener::ended);
       row.outcome = describe(listener.outcome.get());
       row.attempts = sent(Target.DEVICE_CODE);
       faulty = false;
       FlowListener again = new FlowListener();
-      authorizer(live).start("SN-0001-DEMO", again, Runnable::run);
+      authorizer(live).authorize("SN-0001-DEMO", code -> { }).enqueue(again);
       drive(again::ended);
       row.recovered = again.outcome.get() != null
           && again.outcome.get().kind() == DeviceFlowOutcome.Kind.AUTHORIZED;
     }
 
     private void tokenPoll(Row row) throws Exception {
-      DeviceCode code = authorizer(live).requestCode("SN-0001-DEMO");
+      DeviceCode code = authorizer(live).requestCode("SN-0001-DEMO").execute();
       FlowListener listener = new FlowListener();
-      authorizer(target_).start(code, listener, Runnable::run);
+      authorizer(target_).poll(code).enqueue(listener);
       drive(listener::ended);
       row.outcome = describe(listener.outcome.get());
       row.attempts = sent(Target.TOKEN_POLL);
       faulty = false;
       FlowListener again = new FlowListener();
-      authorizer(live).start(authorizer(live).requestCode("SN-0001-DEMO"), again, Runnable::run);
+      authorizer(live).poll(authorizer(live).requestCode("SN-0001-DEMO").execute()).enqueue(again);
       drive(again::ended);
       row.recovered = again.outcome.get() != null
           && again.outcome.get().kind() == DeviceFlowOutcome.Kind.AUTHORIZED;
@@ -459,9 +462,9 @@ class FaultMatrixTest {
         .name("OS123.contacts").mainField("name").secondaryFields("alias")
         .dimension(Dimension.USER).build();
 
-    private EntityWebApi webApi(VoiceLinkConfig config) {
-      return EntityWebApi.builder(config).namespace("OS123")
-          .accountKey("0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a").random(new Random(7)).build();
+    private EntityWebApi webApi(VoiceLinkClient config) {
+      return EntitySeams.seeded(EntityWebApi.builder(config).namespace("OS123")
+          .accountKey("0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a"), new Random(7)).build();
     }
 
     private UploadRequest upload() {
@@ -471,58 +474,51 @@ class FaultMatrixTest {
     }
 
     private void uploadResource(Row row) throws Exception {
-      row.outcome = outcomeOf(() -> webApi(target_).uploadResource(upload()).sid());
+      row.outcome = outcomeOf(() -> webApi(target_).uploadResource(upload()).execute().sid());
       row.attempts = sent(Target.UPLOAD_RESOURCE);
       faulty = false;
-      row.recovered = "psn0001".equals(webApi(live).uploadResource(upload()).sid());
+      row.recovered = "psn0001".equals(webApi(live).uploadResource(upload()).execute().sid());
     }
 
     private void checkResource(Row row) throws Exception {
-      UploadReceipt receipt = webApi(live).uploadResource(upload());
+      UploadReceipt receipt = webApi(live).uploadResource(upload()).execute();
       AtomicReference<Object> result = new AtomicReference<>();
-      webApi(target_).awaitProcessed(receipt, 10, TimeUnit.MINUTES, callback(result));
+      webApi(target_).awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(callback(result));
       drive(() -> result.get() != null);
       row.outcome = result.get() instanceof CheckResult
           ? "result " + result.get()
-          : "onFailure(" + describe((Throwable) result.get()) + ")";
+          : "failure(" + describe((Throwable) result.get()) + ")";
       row.attempts = sent(Target.CHECK_RESOURCE);
       faulty = false;
       AtomicReference<Object> again = new AtomicReference<>();
-      webApi(live).awaitProcessed(receipt, 10, TimeUnit.MINUTES, callback(again));
+      webApi(live).awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(callback(again));
       drive(() -> again.get() != null);
       row.recovered = again.get() instanceof CheckResult && ((CheckResult) again.get()).processed();
     }
 
-    private static EntityWebApi.CheckCallback callback(AtomicReference<Object> into) {
-      return new EntityWebApi.CheckCallback() {
-        @Override public void onResult(CheckResult result) {
-          into.set(result);
-        }
-
-        @Override public void onFailure(Exception error) {
-          into.set(error);
-        }
-      };
+    private static VoiceLinkCall.Callback<CheckResult> callback(AtomicReference<Object> into) {
+      return result -> into.set(result.isSuccess() ? result.value() : result.failure());
     }
 
-    private PlatformToolsClient tools(VoiceLinkConfig config) {
+    private PlatformToolsClient tools(VoiceLinkClient config) {
       return PlatformToolsClient.builder(config).userTokens(() -> "at-user").build();
     }
 
     private void uploadEntities(Row row) throws Exception {
       RecordSource records = RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}");
-      row.outcome = outcomeOf(() -> tools(target_).uploadEntities(CONTACTS, records, null));
+      row.outcome = outcomeOf(() -> tools(target_).uploadEntities(CONTACTS, records, null).execute());
       row.attempts = sent(Target.UPLOAD_ENTITIES);
       faulty = false;
       row.recovered = "pt0001".equals(tools(live).uploadEntities(CONTACTS,
-          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null));
+          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null).execute());
     }
 
     private void interact(Row row) throws Exception {
       TokenSource tokens = () -> "at-device";
       ChannelListener listener = new ChannelListener();
-      InteractionChannel channel = InteractionChannel.builder(target_, tokens).listener(listener)
-          .maxReconnectAttempts(RECONNECTS).pingIntervalSeconds(0).random(new Random(7)).build();
+      InteractionChannel channel = InteractSeams.seeded(InteractionChannel.builder(target_, tokens)
+          .listener(listener).maxReconnectAttempts(RECONNECTS).pingIntervalSeconds(0),
+          new Random(7)).build();
       channel.connect();
       drive(() -> listener.gaveUp || listener.connected != null);
       row.outcome = listener.connected != null
@@ -532,8 +528,8 @@ class FaultMatrixTest {
       channel.close();
       faulty = false;
       ChannelListener again = new ChannelListener();
-      InteractionChannel after = InteractionChannel.builder(live, tokens).listener(again)
-          .pingIntervalSeconds(0).random(new Random(7)).build();
+      InteractionChannel after = InteractSeams.seeded(InteractionChannel.builder(live, tokens)
+          .listener(again).pingIntervalSeconds(0), new Random(7)).build();
       after.connect();
       drive(() -> again.connected != null || again.gaveUp);
       row.recovered = AUTH_ID.equals(again.connected);
@@ -564,11 +560,11 @@ class FaultMatrixTest {
     }
   }
 
-  static final class FlowListener implements DeviceFlowListener {
+  static final class FlowListener implements VoiceLinkCall.Callback<DeviceFlowOutcome> {
     final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
 
-    @Override public void onOutcome(DeviceFlowOutcome result) {
-      outcome.set(result);
+    @Override public void onResult(CallResult<DeviceFlowOutcome> result) {
+      outcome.set(result.value());
     }
 
     boolean ended() {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.ReauthorizationRequiredException;
@@ -13,7 +12,7 @@ import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.Endpoint;
 import dev.voicelink.testing.Fault;
@@ -52,11 +51,11 @@ class RotatedRefreshCrashTest {
   private final VirtualTime time = new VirtualTime(START);
   private final ServerClock serverClock = ServerClock.manual(START);
   private ReferenceServer server;
-  private VoiceLinkConfig config;
+  private VoiceLinkClient config;
 
   @BeforeEach void setUp() throws Exception {
     server = ReferenceServer.builder().clock(serverClock).build().start();
-    config = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(time).scheduler(time).build();
+    config = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time).scheduler(time).build();
   }
 
   @AfterEach void tearDown() throws Exception {
@@ -90,18 +89,18 @@ class RotatedRefreshCrashTest {
         .store(new FileTokenStore(file)).build();
     assertThat(second.state()).isEqualTo(TokenManager.State.VALID);
     server.faults().on(Endpoint.TOKEN, Fault.status(503).times(1));
-    assertThat(second.refresh()).as("a failed refresh serves the still valid token").isEqualTo(before);
+    assertThat(second.refresh().execute()).as("a failed refresh serves the still valid token").isEqualTo(before);
     assertThat(Files.readAllBytes(file.toPath())).isEqualTo(bytesBefore);
 
     // Then the server's answer to the voided refresh token: re-authorization, once, without a loop.
-    assertThatThrownBy(second::refresh).isInstanceOf(ReauthorizationRequiredException.class)
+    assertThatThrownBy(() -> second.refresh().execute()).isInstanceOf(ReauthorizationRequiredException.class)
         .hasMessage(UNKNOWN);
     assertThat(second.state()).isEqualTo(TokenManager.State.REAUTHORIZATION_REQUIRED);
     int requests = refreshes().size();
     for (int i = 0; i < 3; i++) {
       assertThatThrownBy(second::accessToken).isInstanceOf(ReauthorizationRequiredException.class)
           .hasMessage(UNKNOWN);
-      assertThatThrownBy(second::refresh).isInstanceOf(ReauthorizationRequiredException.class);
+      assertThatThrownBy(() -> second.refresh().execute()).isInstanceOf(ReauthorizationRequiredException.class);
     }
     assertThat(refreshes()).as("asking again sends nothing").hasSize(requests);
     assertThat(Files.readAllBytes(file.toPath())).as("the record is kept for the app to decide")
@@ -113,7 +112,7 @@ class RotatedRefreshCrashTest {
     assertThat(third.accessToken()).as("a start serves the stored access token while it is valid")
         .isEqualTo(before.accessToken());
     assertThat(refreshes()).hasSize(requests);
-    assertThatThrownBy(third::refresh).isInstanceOf(ReauthorizationRequiredException.class)
+    assertThatThrownBy(() -> third.refresh().execute()).isInstanceOf(ReauthorizationRequiredException.class)
         .hasMessage(UNKNOWN);
     assertThat(refreshes()).hasSize(requests + 1);
 
@@ -121,7 +120,7 @@ class RotatedRefreshCrashTest {
     TokenRecord again = authorize(server, config, time, serverClock, DefaultConsole.DEVICE_ID);
     third.setRecord(again);
     assertThat(third.state()).isEqualTo(TokenManager.State.VALID);
-    TokenRecord rotated = third.refresh();
+    TokenRecord rotated = third.refresh().execute();
     assertThat(new FileTokenStore(file).load()).isEqualTo(rotated);
   }
 
@@ -144,7 +143,8 @@ class RotatedRefreshCrashTest {
       responseArrived.set(System.nanoTime());
       return response;
     }).build();
-    VoiceLinkConfig timed = config.newBuilder().httpClient(http).build();
+    VoiceLinkClient timed = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time)
+        .scheduler(time).httpClient(http).build();
     final FileTokenStore file = new FileTokenStore(new File(dir, "token.json"));
     final List<Long> windows = Collections.synchronizedList(new ArrayList<Long>());
     TokenStore timing = new TokenStore() {
@@ -166,7 +166,7 @@ class RotatedRefreshCrashTest {
         .store(timing).build();
     manager.setRecord(authorize(server, config, time, serverClock, DefaultConsole.DEVICE_ID));
     int refreshes = 50;
-    for (int i = 0; i < refreshes; i++) manager.refresh();
+    for (int i = 0; i < refreshes; i++) manager.refresh().execute();
     http.dispatcher().executorService().shutdown();
     http.connectionPool().evictAll();
 
@@ -184,20 +184,16 @@ class RotatedRefreshCrashTest {
   }
 
   /** The device flow against the reference server, its one poll interval passed on both clocks. */
-  static TokenRecord authorize(ReferenceServer server, VoiceLinkConfig config, VirtualTime time,
+  static TokenRecord authorize(ReferenceServer server, VoiceLinkClient config, VirtualTime time,
       ServerClock serverClock, String deviceId) throws Exception {
     DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
         .clientId(DefaultConsole.CLIENT_ID).build();
-    DeviceCode code = authorizer.requestCode(deviceId);
+    DeviceCode code = authorizer.requestCode(deviceId).execute();
     new SimulatedTester(server).approve(code.userCode());
     final java.util.concurrent.BlockingQueue<DeviceFlowOutcome> outcome =
         new java.util.concurrent.LinkedBlockingQueue<>();
     int before = time.scheduledCount();
-    authorizer.start(code, new DeviceFlowListener() {
-      @Override public void onOutcome(DeviceFlowOutcome ended) {
-        outcome.add(ended);
-      }
-    }, Runnable::run);
+    authorizer.poll(code).enqueue(result -> outcome.add(result.value()));
     time.awaitScheduled(before + 1);
     serverClock.advance(code.intervalSeconds(), TimeUnit.SECONDS);
     time.advance(code.intervalSeconds(), TimeUnit.SECONDS);

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -104,7 +103,7 @@ class ServerSoakTest {
       return thread;
     });
     try {
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl())
+      VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.authUrl())
           .baseUrl(server.baseUrl()).platformUrl(server.platformUrl()).httpClient(http)
           .clock(time).scheduler(time).build();
       final DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
@@ -114,13 +113,9 @@ class ServerSoakTest {
 
       int scheduledBefore = time.scheduledCount();
       step("device_code, tester approves, poll scheduled", devices, device -> {
-        DeviceCode code = authorizer.requestCode(deviceId(device));
+        DeviceCode code = authorizer.requestCode(deviceId(device)).execute();
         new SimulatedTester(server, phone(device)).approve(code.userCode());
-        authorizer.start(code, new DeviceFlowListener() {
-          @Override public void onOutcome(DeviceFlowOutcome outcome) {
-            outcomes.get(device).add(outcome);
-          }
-        }, Runnable::run);
+        authorizer.poll(code).enqueue(result -> outcomes.get(device).add(result.value()));
       });
       time.awaitScheduled(scheduledBefore + devices);
       advance(2);
@@ -147,7 +142,7 @@ class ServerSoakTest {
         step("refresh", devices, device -> {
           TokenManager manager = managers.get(device);
           TokenRecord before = manager.record();
-          TokenRecord after = manager.refresh();
+          TokenRecord after = manager.refresh().execute();
           check(!after.refreshToken().equals(before.refreshToken()), "refresh token rotated");
           check(new FileTokenStore(new File(dir, "token-" + device + ".json")).load().equals(after),
               "rotated record saved");
@@ -160,17 +155,17 @@ class ServerSoakTest {
           }
           receipts[device] = api.uploadResource(UploadRequest.builder().appid(DefaultConsole.APPID)
               .definition(CONTACTS).persParam(PersParam.user(authId(device)))
-              .records(RecordSource.fromText(records.toString())).build());
+              .records(RecordSource.fromText(records.toString())).build()).execute();
         });
         advance(UploadReceipt.CHECK_DELAY_MILLIS / 1000);
         step("check-resource after 10 s", devices, device -> {
-          CheckResult result = api.checkResource(receipts[device].sid());
+          CheckResult result = api.checkResource(receipts[device].sid()).execute();
           check(!result.processed() && result.reply().startsWith("still processing"),
               "still processing after 10 s: " + result.reply());
         });
         advance((UploadReceipt.IN_EFFECT_DELAY_MILLIS - UploadReceipt.CHECK_DELAY_MILLIS) / 1000);
         step("check-resource after 5 minutes", devices, device -> {
-          CheckResult result = api.checkResource(receipts[device].sid());
+          CheckResult result = api.checkResource(receipts[device].sid()).execute();
           check(result.processed() && result.reply().endsWith("(" + RECORDS + " records)"),
               "in effect after 5 minutes with its records: " + result.reply());
         });

@@ -3,6 +3,7 @@ package dev.voicelink.testing;
 import java.util.Map;
 import java.util.logging.Logger;
 import okhttp3.mockwebserver.MockResponse;
+import org.jspecify.annotations.Nullable;
 
 /** The authorization service: spec 4.1, 4.3–4.6 and 7.1. */
 final class AuthService {
@@ -19,7 +20,7 @@ final class AuthService {
     this.verificationUri = verificationUri;
   }
 
-  static MockResponse error(String error, String message) {
+  static MockResponse error(String error, @Nullable String message) {
     return HttpCall.json(400, message == null ? Json.obj("error", error) : Json.obj("error", error, "message", message));
   }
 
@@ -83,7 +84,7 @@ final class AuthService {
   }
 
   @SuppressWarnings("unchecked")
-  private static String deviceId(String scopeData) {
+  private static @Nullable String deviceId(String scopeData) {
     Map<String, Object> root = Json.parseObject(scopeData);
     if (root == null || root.size() != 1 || !(root.get("user_ivs_all") instanceof Map)) return null;
     Object id = ((Map<String, Object>) root.get("user_ivs_all")).get("device_id");
@@ -198,10 +199,10 @@ final class AuthService {
 
   /** A request's JSON object body, or the error to answer when it has none. */
   static final class JsonBody {
-    final Map<String, Object> body;
-    final MockResponse error;
+    final @Nullable Map<String, Object> body;
+    final @Nullable MockResponse error;
 
-    private JsonBody(Map<String, Object> body, MockResponse error) {
+    private JsonBody(@Nullable Map<String, Object> body, @Nullable MockResponse error) {
       this.body = body;
       this.error = error;
     }
@@ -216,7 +217,7 @@ final class AuthService {
     }
   }
 
-  private static String stringField(Map<String, Object> body, String name) {
+  private static @Nullable String stringField(Map<String, Object> body, String name) {
     Object v = body.get(name);
     return v instanceof String && !((String) v).isEmpty() ? (String) v : null;
   }

@@ -2,6 +2,7 @@ package dev.voicelink.testing;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Device authorizations and issued tokens. All methods are synchronized on this object. */
 final class AuthState {
@@ -16,7 +17,7 @@ final class AuthState {
     long intervalMillis;
     long lastPollAt = Long.MIN_VALUE;
     GrantState state = GrantState.PENDING;
-    String authId;
+    @Nullable String authId;
 
     DeviceGrant(String deviceCode, String userCode, String clientId, String deviceId, long expiresAt, long intervalMillis) {
       this.deviceCode = deviceCode;
@@ -38,15 +39,16 @@ final class AuthState {
   static final class TokenGrant {
     final TokenKind kind;
     final String clientId;
-    final String deviceId;
-    final String authId;
+    final @Nullable String deviceId;
+    final @Nullable String authId;
     final String accessToken;
     final long accessExpiresAt;
     final String refreshToken;
     final long refreshExpiresAt;
     final long createdAt;
 
-    TokenGrant(TokenKind kind, String clientId, String deviceId, String authId, String accessToken,
+    TokenGrant(TokenKind kind, String clientId, @Nullable String deviceId, @Nullable String authId,
+        String accessToken,
         long accessExpiresAt, String refreshToken, long refreshExpiresAt, long createdAt) {
       this.kind = kind;
       this.clientId = clientId;
@@ -78,11 +80,11 @@ final class AuthState {
     return g;
   }
 
-  synchronized DeviceGrant byDeviceCode(String deviceCode) {
+  synchronized @Nullable DeviceGrant byDeviceCode(String deviceCode) {
     return byDeviceCode.get(deviceCode);
   }
 
-  synchronized DeviceGrant byUserCode(String userCode) {
+  synchronized @Nullable DeviceGrant byUserCode(String userCode) {
     return byUserCode.get(userCode);
   }
 
@@ -94,7 +96,8 @@ final class AuthState {
     return true;
   }
 
-  synchronized TokenGrant issue(TokenKind kind, String clientId, String deviceId, String authId, long now,
+  synchronized TokenGrant issue(TokenKind kind, String clientId, @Nullable String deviceId,
+      @Nullable String authId, long now,
       long accessLifetimeSeconds, long refreshLifetimeSeconds) {
     return register(new TokenGrant(kind, clientId, deviceId, authId, Ids.random("at_", 24),
         now + accessLifetimeSeconds * 1000L, Ids.random("rt_", 24),
@@ -119,17 +122,17 @@ final class AuthState {
     return t;
   }
 
-  synchronized TokenGrant byRefreshToken(String refreshToken) {
+  synchronized @Nullable TokenGrant byRefreshToken(String refreshToken) {
     return byRefresh.get(refreshToken);
   }
 
   /** The grant of a valid (known, unexpired) access token; null otherwise. */
-  synchronized TokenGrant validAccessToken(String accessToken, long now) {
+  synchronized @Nullable TokenGrant validAccessToken(String accessToken, long now) {
     TokenGrant t = byAccess.get(accessToken);
     return t == null || now >= t.accessExpiresAt ? null : t;
   }
 
-  synchronized TokenGrant anyAccessToken(String accessToken) {
+  synchronized @Nullable TokenGrant anyAccessToken(String accessToken) {
     return byAccess.get(accessToken);
   }
 

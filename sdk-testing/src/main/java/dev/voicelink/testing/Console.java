@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a developer would configure in the platform's consoles: OAuth clients and their imported device
@@ -204,7 +205,7 @@ public final class Console {
     return slowDown;
   }
 
-  synchronized Client client(String clientId) {
+  synchronized @Nullable Client client(String clientId) {
     return clients.get(clientId);
   }
 
@@ -217,16 +218,16 @@ public final class Console {
     return testerPhones.contains(phone);
   }
 
-  synchronized Account account(String namespace) {
+  synchronized @Nullable Account account(String namespace) {
     return accounts.get(namespace);
   }
 
-  synchronized EntityDefinition entity(String resName) {
+  synchronized @Nullable EntityDefinition entity(String resName) {
     return entities.get(resName);
   }
 
   /** The appid an empty {@code appid} in pers_param stands for, for a device of this client. */
-  synchronized String appidFor(String clientId) {
+  synchronized @Nullable String appidFor(String clientId) {
     Client c = clients.get(clientId);
     if (c != null && c.appid() != null) return c.appid();
     for (Account a : accounts.values()) return a.appid();
@@ -245,9 +246,9 @@ public final class Console {
     private final String clientId;
     private final String clientSecret;
     private final String name;
-    private final String appid;
+    private final @Nullable String appid;
 
-    private Client(String clientId, String clientSecret, String name, String appid) {
+    private Client(String clientId, String clientSecret, String name, @Nullable String appid) {
       this.clientId = requireNonEmpty("clientId", clientId);
       this.clientSecret = requireNonEmpty("clientSecret", clientSecret);
       this.name = requireNonEmpty("name", name);
@@ -258,7 +259,8 @@ public final class Console {
      * @param appid the application an empty {@code appid} in a device's pers_param stands for;
      *     null means the first account's appid
      */
-    public static Client create(String clientId, String clientSecret, String name, String appid) {
+    public static Client create(String clientId, String clientSecret, String name,
+        @Nullable String appid) {
       return new Client(clientId, clientSecret, name, appid);
     }
 
@@ -274,7 +276,8 @@ public final class Console {
       return name;
     }
 
-    public String appid() {
+    /** The appid an empty {@code appid} in a pers_param stands for, or null: the first account's. */
+    public @Nullable String appid() {
       return appid;
     }
 

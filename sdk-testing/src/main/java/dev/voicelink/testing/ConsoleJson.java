@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Reads the JSON form of a {@link Console}; every error names the JSON path at fault. */
 final class ConsoleJson {
@@ -79,7 +80,7 @@ final class ConsoleJson {
     return out;
   }
 
-  private static String string(Map<String, Object> m, String key, String path, boolean required) {
+  private static @Nullable String string(Map<String, Object> m, String key, String path, boolean required) {
     Object v = m.get(key);
     if (v == null && !required) return null;
     if (!(v instanceof String)) throw new IllegalArgumentException(path + "." + key + " must be a string");
@@ -91,7 +92,7 @@ final class ConsoleJson {
     return (Boolean) v;
   }
 
-  private static Long number(Map<String, Object> m, String key) {
+  private static @Nullable Long number(Map<String, Object> m, String key) {
     Object v = m.get(key);
     if (v == null) return null;
     Long n = Json.wholeNumber(v);

@@ -2,6 +2,7 @@ package dev.voicelink.testing;
 
 import java.util.EnumMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** The faults currently armed on a server, per endpoint. Thread-safe. */
 public final class Faults {
@@ -29,7 +30,7 @@ public final class Faults {
   }
 
   /** The fault for this call, consuming one of its {@code times}; null when none is armed. */
-  synchronized Fault take(Endpoint endpoint) {
+  synchronized @Nullable Fault take(Endpoint endpoint) {
     Fault f = armed.get(endpoint);
     if (f == null) return null;
     Integer left = remaining.get(endpoint);

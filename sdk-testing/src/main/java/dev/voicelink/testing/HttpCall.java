@@ -9,6 +9,7 @@ import okhttp3.Headers;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.RecordedRequest;
 import okhttp3.mockwebserver.SocketPolicy;
+import org.jspecify.annotations.Nullable;
 
 /** One received request, as the endpoint handlers see it. */
 final class HttpCall {
@@ -42,7 +43,7 @@ final class HttpCall {
   }
 
   /** The media type of the body, lower case, without parameters; "" when absent. */
-  String mediaType() {
+  @Nullable String mediaType() {
     String ct = header("Content-Type");
     if (ct == null) return "";
     int semi = ct.indexOf(';');
@@ -50,7 +51,7 @@ final class HttpCall {
   }
 
   /** The charset parameter of Content-Type, lower case; null when absent. */
-  String charset() {
+  @Nullable String charset() {
     String ct = header("Content-Type");
     if (ct == null) return null;
     for (String part : ct.split(";")) {

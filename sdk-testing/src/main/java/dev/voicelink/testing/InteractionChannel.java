@@ -16,6 +16,7 @@ import okhttp3.WebSocketListener;
 import okhttp3.mockwebserver.MockResponse;
 import okio.Buffer;
 import okio.ByteString;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The interaction channel (ARCHITECTURE 3.5, docs/interaction-channel.md): a WebSocket authenticated by a
@@ -110,8 +111,8 @@ final class InteractionChannel {
     private final AuthState.TokenGrant grant;
     private long audioSeq;
     private int sampleRate;
-    private String audioPersParam;
-    private Buffer audio;
+    private @Nullable String audioPersParam;
+    private @Nullable Buffer audio;
 
     Session(AuthState.TokenGrant grant) {
       this.grant = grant;
@@ -153,7 +154,7 @@ final class InteractionChannel {
     }
 
     /** The answer to a text frame; null when the frame only opens an audio write. */
-    private String reply(String text) {
+    private @Nullable String reply(String text) {
       Map<String, Object> m = Json.parseObject(text);
       if (m == null) return error(null, BAD_MESSAGE, "a text frame must be a JSON object");
       Long seq = Json.wholeNumber(m.get("seq"));
@@ -164,7 +165,7 @@ final class InteractionChannel {
       return error(seq, BAD_MESSAGE, "type must be write or end; was: " + type);
     }
 
-    private String write(Map<String, Object> m, long seq) {
+    private @Nullable String write(Map<String, Object> m, long seq) {
       if (audio != null) {
         return error(seq, BAD_AUDIO_SEQUENCE, "the audio write " + audioSeq + " is still open; send end first");
       }
@@ -199,7 +200,7 @@ final class InteractionChannel {
     }
 
     /** Adds a binary frame to the open audio write; an error when there is none or it grows too large. */
-    private String audio(ByteString bytes) {
+    private @Nullable String audio(ByteString bytes) {
       if (audio == null) return error(null, BAD_AUDIO_SEQUENCE, "binary frames must follow an audio write");
       if (audio.size() + bytes.size() > MAX_AUDIO_BYTES) {
         audio = null;
@@ -219,19 +220,19 @@ final class InteractionChannel {
       return result(seq, recognizer.recognize(bytes, sampleRate), targets(audioPersParam), (long) bytes.length);
     }
 
-    private String result(long seq, String text, List<Target> targets, Long audioBytes) {
+    private String result(long seq, String text, List<Target> targets, @Nullable Long audioBytes) {
       Map<String, Object> r = Json.obj("type", "result", "seq", seq, "text", text, "entities", match(text, targets));
       if (audioBytes != null) r.put("audio_bytes", audioBytes);
       return message(r);
     }
 
-    private String error(Long seq, int code, String desc) {
+    private String error(@Nullable Long seq, int code, String desc) {
       LOG.fine("interaction error " + code + ": " + desc);
       return message(Json.obj("type", "error", "seq", seq, "code", code, "desc", desc));
     }
 
     /** pers_param → the (resource, owner) pairs it activates (spec 4.10); IllegalArgumentException if invalid. */
-    private List<Target> targets(String persParam) {
+    private List<Target> targets(@Nullable String persParam) {
       if (persParam == null) return Collections.emptyList();
       Map<String, Object> p = Json.parseObject(persParam);
       if (p == null) throw new IllegalArgumentException("pers_param must be a JSON object");
@@ -240,7 +241,7 @@ final class InteractionChannel {
         if (!(e.getValue() instanceof String)) throw new IllegalArgumentException("pers_param." + e.getKey() + " must be a string");
         String value = (String) e.getValue();
         String dimension;
-        String owner;
+        @Nullable String owner;
         switch (e.getKey()) {
           case "uid":
             owner = value.isEmpty() ? grant.authId : value;
@@ -318,9 +319,9 @@ final class InteractionChannel {
 
   private static final class Target {
     final Console.EntityDefinition definition;
-    final String owner;
+    final @Nullable String owner;
 
-    Target(Console.EntityDefinition definition, String owner) {
+    Target(Console.EntityDefinition definition, @Nullable String owner) {
       this.definition = definition;
       this.owner = owner;
     }

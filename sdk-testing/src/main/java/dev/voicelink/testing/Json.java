@@ -5,6 +5,7 @@ import com.squareup.moshi.Moshi;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Tiny JSON helpers over Moshi's untyped adapter: objects are Maps, numbers are Doubles. */
 final class Json {
@@ -15,7 +16,7 @@ final class Json {
   }
 
   /** Parses one complete JSON document; null when the text is not JSON. */
-  static Object parse(String text) {
+  static @Nullable Object parse(String text) {
     try {
       return ADAPTER.fromJson(text);
     } catch (IOException | RuntimeException e) {
@@ -25,13 +26,13 @@ final class Json {
 
   /** Parses a JSON object; null when the text is not one. */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> parseObject(String text) {
+  static @Nullable Map<String, Object> parseObject(String text) {
     Object o = parse(text);
     return o instanceof Map ? (Map<String, Object>) o : null;
   }
 
   /** A JSON number that is a whole number &gt;= 0, as a long; null for anything else. */
-  static Long wholeNumber(Object value) {
+  static @Nullable Long wholeNumber(@Nullable Object value) {
     if (!(value instanceof Double)) return null;
     double d = (Double) value;
     return d >= 0 && d == Math.rint(d) && d <= Long.MAX_VALUE ? (long) d : null;
@@ -41,7 +42,7 @@ final class Json {
     return WRITER.toJson(value);
   }
 
-  static Map<String, Object> obj(Object... keysAndValues) {
+  static Map<String, Object> obj(@Nullable Object... keysAndValues) {
     Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
     return m;

@@ -3,6 +3,7 @@ package dev.voicelink.testing;
 import java.util.List;
 import java.util.Map;
 import okhttp3.mockwebserver.MockResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The platform tools upload (spec 4.7, 5.2, 7.2.1): 200 {@code {sid}} or 400 {@code {code, message, sid}}.
@@ -82,7 +83,7 @@ final class PlatformToolsService {
     } catch (ResourceData.Invalid e) {
       return refuse(e.code.equals(WebApiCodes.NO_RECORDS) ? BAD_DATA : BAD_RECORD, e.getMessage(), sid);
     }
-    String owner;
+    @Nullable String owner;
     switch ((String) type) {
       case "user": owner = grant.authId; break;
       case "device": owner = InteractionChannel.deviceOwner(grant.clientId, grant.deviceId); break;

@@ -1,6 +1,7 @@
 package dev.voicelink.testing;
 
 import okhttp3.Headers;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One request the server received and what it answered. Immutable.
@@ -43,7 +44,8 @@ public final class RecordedCall {
     return headers;
   }
 
-  public String header(String name) {
+  /** The request header {@code name}, or null when the request had none. */
+  public @Nullable String header(String name) {
     return headers.get(name);
   }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import okhttp3.mockwebserver.MockWebServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A strict, complete in-process stand-in for the platform: the authorization service with its
@@ -35,7 +36,7 @@ public final class ReferenceServer implements AutoCloseable {
   private final MockWebServer server = new MockWebServer();
   private final SpeechRecognizer recognizer;
   private volatile boolean started;
-  private volatile InteractionChannel interaction;
+  private volatile @Nullable InteractionChannel interaction;
   /** How long {@link #close()} lets interaction clients answer the server's close frame. */
   private static final long CLOSE_HANDSHAKE_MILLIS = 2_000;
 
@@ -64,8 +65,19 @@ public final class ReferenceServer implements AutoCloseable {
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
     InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
     interaction = interact;
-    server.setDispatcher(new Router(console, clock, journal, faults, auth, verificationPage,
-        webApi::upload, webApi::check, platform::upload, interact::upgrade));
+    final Router router = new Router(console, clock, journal, faults, auth, verificationPage,
+        webApi::upload, webApi::check, platform::upload, interact::upgrade);
+    server.setDispatcher(new okhttp3.mockwebserver.Dispatcher() {
+      @Override public okhttp3.mockwebserver.MockResponse dispatch(
+          okhttp3.mockwebserver.RecordedRequest request) throws InterruptedException {
+        // MockWebServer keeps every request for takeRequest(), which this server never calls: its
+        // journal is the record. Left there, a long-running server would grow by each request.
+        while (server.takeRequest(0, java.util.concurrent.TimeUnit.NANOSECONDS) != null) {
+          // dropped
+        }
+        return router.dispatch(request);
+      }
+    });
     started = true;
     return this;
   }
@@ -151,7 +163,7 @@ public final class ReferenceServer implements AutoCloseable {
   }
 
   /** The last one-time code "texted" to this phone by the verification page; null if none was sent. */
-  public String lastSmsCode(String phone) {
+  public @Nullable String lastSmsCode(String phone) {
     return verificationPage.lastSmsCode(phone);
   }
 

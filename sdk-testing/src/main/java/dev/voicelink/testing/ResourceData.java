@@ -9,6 +9,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Decodes and checks resource data (spec 2.5) against its definition. */
 final class ResourceData {
@@ -67,7 +68,8 @@ final class ResourceData {
     return records;
   }
 
-  private static Map<String, String> record(Map<String, Object> json, Console.EntityDefinition def, String where)
+  private static Map<String, String> record(@Nullable Map<String, Object> json, Console.EntityDefinition def,
+      String where)
       throws Invalid {
     if (json == null) throw new Invalid(WebApiCodes.RECORD_NOT_JSON, where + " is not a JSON object");
     Map<String, String> out = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Uploaded dynamic-entity data. An upload is processed on the server clock: uploaded, then processing
@@ -22,11 +23,11 @@ final class ResourceStore {
     final String sid;
     final String namespace;
     final Console.EntityDefinition definition;
-    final String owner;
+    final @Nullable String owner;
     final List<Map<String, String>> records;
     final long uploadedAt;
 
-    Upload(String sid, Console.EntityDefinition definition, String owner, List<Map<String, String>> records,
+    Upload(String sid, Console.EntityDefinition definition, @Nullable String owner, List<Map<String, String>> records,
         long uploadedAt) {
       this.sid = sid;
       this.namespace = definition.namespace();
@@ -48,7 +49,7 @@ final class ResourceStore {
   private final Map<String, Upload> bySid = new HashMap<>();
   private final Map<String, List<Upload>> byOwner = new HashMap<>();
 
-  synchronized Upload add(Console.EntityDefinition definition, String owner, List<Map<String, String>> records,
+  synchronized Upload add(Console.EntityDefinition definition, @Nullable String owner, List<Map<String, String>> records,
       long now) {
     Upload u = new Upload(Ids.random("psn", 12), definition, owner, records, now);
     bySid.put(u.sid, u);
@@ -58,12 +59,12 @@ final class ResourceStore {
     return u;
   }
 
-  synchronized Upload bySid(String sid) {
+  synchronized @Nullable Upload bySid(String sid) {
     return bySid.get(sid);
   }
 
   /** The newest upload of this resource and owner that is in effect at {@code now}; null if none. */
-  synchronized Upload inEffect(String resName, String owner, long now) {
+  synchronized @Nullable Upload inEffect(String resName, @Nullable String owner, long now) {
     List<Upload> list = byOwner.get(key(resName, owner));
     if (list == null) return null;
     for (int i = list.size() - 1; i >= 0; i--) {
@@ -72,7 +73,7 @@ final class ResourceStore {
     return null;
   }
 
-  private static String key(String resName, String owner) {
+  private static String key(String resName, @Nullable String owner) {
     return resName + '\n' + owner;
   }
 

@@ -14,6 +14,7 @@ import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.RecordedRequest;
 import okhttp3.mockwebserver.SocketPolicy;
 import okio.Buffer;
+import org.jspecify.annotations.Nullable;
 
 /** Routes each request to its service, applying faults, the Date header and the journal on the way. */
 final class Router extends Dispatcher {
@@ -61,7 +62,7 @@ final class Router extends Dispatcher {
     this.interact = interact;
   }
 
-  static Endpoint endpoint(String route) {
+  static @Nullable Endpoint endpoint(String route) {
     switch (route) {
       case DEVICE_CODE: return Endpoint.DEVICE_CODE;
       case TOKEN: return Endpoint.TOKEN;
@@ -92,7 +93,7 @@ final class Router extends Dispatcher {
     return response;
   }
 
-  private MockResponse route(Endpoint endpoint, HttpCall call) {
+  private MockResponse route(@Nullable Endpoint endpoint, HttpCall call) {
     try {
       if (endpoint == null) {
         return "/favicon.ico".equals(call.route)

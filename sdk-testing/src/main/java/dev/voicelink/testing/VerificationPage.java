@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.logging.Logger;
 import okhttp3.mockwebserver.MockResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The user verification page (spec 4.2): phone login with a one-time SMS code, then Authorize / Refuse.
@@ -48,7 +49,7 @@ final class VerificationPage {
   private final Map<String, SmsCode> smsCodes = new HashMap<>();
   private final Map<String, String> lastSms = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
-  private volatile SmsListener smsListener;
+  private volatile @Nullable SmsListener smsListener;
 
   interface SmsListener {
     void onSms(String phone, String code);
@@ -65,7 +66,7 @@ final class VerificationPage {
     smsListener = listener;
   }
 
-  synchronized String lastSmsCode(String phone) {
+  synchronized @Nullable String lastSmsCode(String phone) {
     return lastSms.get(phone);
   }
 
@@ -204,7 +205,7 @@ final class VerificationPage {
   }
 
   /** An error page when the user code cannot be acted on any more; null when it is pending and valid. */
-  private MockResponse grantProblem(HttpCall call, String userCode) {
+  private @Nullable MockResponse grantProblem(HttpCall call, String userCode) {
     AuthState.DeviceGrant g = userCode.isEmpty() ? null : state.byUserCode(userCode);
     if (g == null) {
       return page(404, "Unknown code", state(ERROR, "error", "The code " + esc(userCode)
@@ -372,7 +373,7 @@ final class VerificationPage {
     return sb.toString();
   }
 
-  private static String nonNull(String s) {
+  private static String nonNull(@Nullable String s) {
     return s == null ? "" : s;
   }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TimeZone;
 import java.util.regex.Pattern;
 import okhttp3.mockwebserver.MockResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The dynamic-entity web API (spec 4.8, 4.9, 5.3, 5.4, 7.2). Checks run in a fixed order: request shape,
@@ -32,11 +33,12 @@ final class WebApiService {
 
   /** The account the request is signed for, plus its form; or the refusal to send. */
   private static final class Checked {
-    final Console.Account account;
-    final Map<String, String> form;
-    final MockResponse refusal;
+    final Console.@Nullable Account account;
+    final @Nullable Map<String, String> form;
+    final @Nullable MockResponse refusal;
 
-    Checked(Console.Account account, Map<String, String> form, MockResponse refusal) {
+    Checked(Console.@Nullable Account account, @Nullable Map<String, String> form,
+        @Nullable MockResponse refusal) {
       this.account = account;
       this.form = form;
       this.refusal = refusal;
@@ -217,7 +219,8 @@ final class WebApiService {
     return envelope(code, null, desc, callId);
   }
 
-  private static MockResponse envelope(String code, Object data, String desc, String callId) {
+  private static MockResponse envelope(String code, @Nullable Object data, String desc,
+      String callId) {
     return HttpCall.json(200, Json.obj("code", code, "data", data, "desc", desc, "sid", callId));
   }
 

@@ -57,7 +57,8 @@ public final class HeapChild {
                   progress[0] = written;
                   progress[1] = total;
                 })
-                .build());
+                .build())
+            .execute();
         if (progress[0] != progress[1]) {
           throw new IllegalStateException("progress stopped at " + progress[0] + " of " + progress[1]);
         }

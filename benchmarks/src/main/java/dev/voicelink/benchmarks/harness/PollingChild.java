@@ -3,7 +3,7 @@ package dev.voicelink.benchmarks.harness;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 
@@ -29,15 +29,15 @@ public final class PollingChild {
           + (threads.getCurrentThreadCpuTime() - thread) + " " + (System.nanoTime() - wall));
       return;
     }
-    VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(args[1]).build();
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId(args[2]).build();
-    DeviceCode code = authorizer.requestCode(args[3]);
+    VoiceLinkClient client = VoiceLinkClient.builder().authUrl(args[1]).build();
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId(args[2]).build();
+    DeviceCode code = authorizer.requestCode(args[3]).execute();
     System.out.println("CODE " + code.userCode() + " " + code.intervalSeconds());
     System.out.flush();
     long cpu = processCpuNanos();
     long thread = threads.getCurrentThreadCpuTime();
     long wall = System.nanoTime();
-    DeviceFlowOutcome outcome = authorizer.poll(code);
+    DeviceFlowOutcome outcome = authorizer.poll(code).execute();
     System.out.println("RESULT " + outcome.kind() + " " + (processCpuNanos() - cpu) + " "
         + (threads.getCurrentThreadCpuTime() - thread) + " " + (System.nanoTime() - wall));
     System.exit(0);

@@ -6,7 +6,7 @@ import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.Clock;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
@@ -61,12 +61,14 @@ public final class StampedeHarness {
     try (ReferenceServer server = ReferenceServer.builder().build().start()) {
       server.console().pollIntervalSeconds(1);
       ShiftedClock clock = new ShiftedClock();
-      VoiceLinkConfig config = VoiceLinkConfig.builder().authUrl(server.authUrl()).clock(clock).build();
+      VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(clock).build();
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID).build();
-      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
       new SimulatedTester(server).approve(code.userCode());
-      DeviceFlowOutcome outcome = authorizer.poll(code);
-      if (outcome.token() == null) throw new IllegalStateException("device flow ended " + outcome);
+      DeviceFlowOutcome outcome = authorizer.poll(code).execute();
+      if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
+        throw new IllegalStateException("device flow ended " + outcome);
+      }
       TokenManager tokens = TokenManager.builder(config)
           .deviceGrant(DefaultConsole.CLIENT_ID)
           .store(new InMemoryTokenStore())

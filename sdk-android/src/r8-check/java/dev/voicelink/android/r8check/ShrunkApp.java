@@ -9,7 +9,7 @@ import dev.voicelink.android.AgentEvent;
 import dev.voicelink.android.AgentListener;
 import dev.voicelink.android.AgentMessage;
 import dev.voicelink.android.EncryptedTokenStore;
-import dev.voicelink.android.internal.MainThreadExecutor;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -46,9 +46,8 @@ public final class ShrunkApp {
   }
 
   public static void main(String[] args) throws IOException {
-    new MainThreadExecutor().execute(new Runnable() {
-      @Override public void run() {}
-    });
+    // The client finds Android's main thread by reflection on framework classes.
+    VoiceLinkClient.builder().baseUrl("https://api.example.com").build().close();
 
     OkHttpClient client = new OkHttpClient.Builder().build();
     HttpUrl url = HttpUrl.get("https://auth.example.com/oauth/device");

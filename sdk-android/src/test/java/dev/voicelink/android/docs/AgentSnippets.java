@@ -7,7 +7,7 @@ import dev.voicelink.android.AgentMessage;
 import dev.voicelink.android.EncryptedTokenStore;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.entity.ResourceDefinition;
 import org.jspecify.annotations.Nullable;
@@ -20,8 +20,8 @@ final class AgentSnippets {
   private AgentSnippets() {
   }
 
-  static void quickStart(Context context, String configText, ResourceDefinition contacts,
-      byte[] syncData) {
+  static void quickStart(Context context, String configText, VoiceLinkClient client,
+      ResourceDefinition contacts, byte[] syncData) {
     // snippet:agent-quick-start
     Agent agent = Agent.builder(context, configText, event -> {
           switch (event.eventType()) {
@@ -30,21 +30,22 @@ final class AgentSnippets {
             case AgentConstants.EVENT_RESULT: /* result of a CMD_WRITE */ break;
           }
         })
+        .client(client)                       // the app's one client, shared; never closed by the Agent
         // tokens: a TokenManager for auth.client_id in an EncryptedTokenStore (override: .tokenSource)
         .resourceDefinition(contacts)         // optional: CMD_SYNC checks its records field by field
         .build();
     agent.sendMessage(new AgentMessage(AgentConstants.CMD_SYNC, AgentConstants.SYNC_DATA_SCHEMA, 0,
         "{\"tag\":\"contacts-1\"}", syncData));
     // ...
-    agent.destroy();
+    agent.destroy();                      // in the matching lifecycle callback: onDestroy or onStop
     // end-snippet
   }
 
-  static void encryptedTokenStore(Context context, VoiceLinkConfig voiceLinkConfig,
+  static void encryptedTokenStore(Context context, VoiceLinkClient client,
       DeviceFlowOutcome outcome) throws java.io.IOException {
     // snippet:android-token-store
     EncryptedTokenStore store = EncryptedTokenStore.create(context);          // store "default"
-    TokenManager tokens = TokenManager.builder(voiceLinkConfig)
+    TokenManager tokens = TokenManager.builder(client)
         .deviceGrant("vl-speaker-01")
         .store(store)
         .build();

@@ -13,8 +13,6 @@ import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 import android.app.Activity;
 import android.graphics.Typeface;
 import android.os.Bundle;
-import android.os.Handler;
-import android.os.Looper;
 import android.view.View;
 import android.view.ViewGroup;
 import android.widget.Button;
@@ -29,15 +27,16 @@ import dev.voicelink.android.AgentListener;
 import dev.voicelink.android.AgentMessage;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlow;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.CallResult;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
@@ -45,7 +44,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 import okhttp3.OkHttpClient;
 
@@ -74,26 +72,21 @@ public final class MainActivity extends Activity {
   static final String TAG_WRITE = "write";
   static final String TAG_EVENT_LOG = "event_log";
 
-  // One scheduler thread per process, whatever the number of Activities that come and go.
-  private static final Scheduler SCHEDULER = Scheduler.system("voicelink-sample");
+  // The app's one OkHttp client for the whole process: the VoiceLink client derives its own from it,
+  // sharing its connection pool, and never shuts it down.
+  private static final OkHttpClient HTTP = new OkHttpClient();
 
   // Tests drive time by hand: they set both before the Activity starts. Null: the system's.
   static @Nullable Clock clockOverride;
   static @Nullable Scheduler schedulerOverride;
 
-  private final Handler main = new Handler(Looper.getMainLooper());
-  private final Executor mainExecutor = new Executor() {
-    @Override public void execute(Runnable command) {
-      main.post(command);
-    }
-  };
-
-  // One HTTP client for the whole app: the authorizer, the token manager and the Agent share its pool.
-  private final OkHttpClient http = new OkHttpClient();
   private @Nullable SampleConfig config;
-  private @Nullable VoiceLinkConfig voiceLink;
+  // The sample reads its addresses per launch (its tests point each launch at another server), so
+  // it holds its client for the Activity's life and closes it in onDestroy. An app with fixed
+  // addresses builds one in its Application instead (docs/lifecycle.md).
+  private @Nullable VoiceLinkClient voiceLink;
   private @Nullable DeviceAuthorizer authorizer;
-  private @Nullable DeviceFlow flow;
+  private @Nullable VoiceLinkCall<DeviceFlowOutcome> flow;
   private @Nullable Agent agent;
   private @Nullable String lastSid;
   private int syncCount;
@@ -117,9 +110,9 @@ public final class MainActivity extends Activity {
     setContentView(buildViews());
     try {
       config = SampleConfig.parse(configText());
-      VoiceLinkConfig.Builder core = config.voiceLinkConfig().newBuilder().httpClient(http)
-          .scheduler(scheduler());
+      VoiceLinkClient.Builder core = config.clientBuilder().httpClient(HTTP);
       if (clockOverride != null) core.clock(clockOverride);
+      if (schedulerOverride != null) core.scheduler(schedulerOverride);
       voiceLink = core.build();
       authorizer = DeviceAuthorizer.builder(voiceLink).clientId(config.clientId).build();
       writeText.setText(config.writeText);
@@ -136,6 +129,7 @@ public final class MainActivity extends Activity {
     if (flow != null) flow.cancel();
     if (agent != null) agent.destroy();
     agent = null;
+    if (voiceLink != null) voiceLink.close(); // ends what the client made; HTTP stays the app's
     super.onDestroy();
   }
 
@@ -162,19 +156,30 @@ public final class MainActivity extends Activity {
     authorize.setEnabled(false);
     status.setText("Requesting a code…");
     log("requesting a device code for " + config.deviceId);
-    flow = authorizer.start(config.deviceId, new DeviceFlowListener() {
-      @Override public void onCodeIssued(DeviceCode code) {
-        showCode(code);
-      }
+    VoiceLinkCall<DeviceFlowOutcome> started = authorizer.authorize(config.deviceId,
+        new DeviceFlowListener() {
+          @Override public void onCodeIssued(DeviceCode code) {
+            showCode(code);
+          }
 
-      @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
-        status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
+          @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+            status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
+          }
+        });
+    flow = started;
+    // On the main thread, like the listener; cancelled in onDestroy.
+    started.enqueue(new VoiceLinkCall.Callback<DeviceFlowOutcome>() {
+      @Override public void onResult(CallResult<DeviceFlowOutcome> result) {
+        flow = null;
+        if (result.isCancelled() || destroyed) return;
+        if (result.isSuccess()) {
+          authorizationEnded(result.value());
+        } else {
+          status.setText("Not authorized: " + result.failure());
+          authorize.setEnabled(true);
+        }
       }
-
-      @Override public void onOutcome(DeviceFlowOutcome outcome) {
-        authorizationEnded(outcome);
-      }
-    }, mainExecutor);
+    });
   }
 
   private void showCode(DeviceCode code) {
@@ -191,10 +196,7 @@ public final class MainActivity extends Activity {
   }
 
   private void authorizationEnded(DeviceFlowOutcome outcome) {
-    flow = null;
-    if (destroyed) return;
-    TokenRecord token = outcome.token();
-    if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED || token == null) {
+    if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
       Exception failure = outcome.failure();
       status.setText("Not authorized: " + outcome.kind());
       log("authorization ended: " + outcome.kind() + (failure == null ? "" : " (" + failure.getMessage() + ")"));
@@ -206,7 +208,7 @@ public final class MainActivity extends Activity {
     userCode.setText("");
     link.setText("");
     qr.setVisibility(View.GONE);
-    startAgent(token);
+    startAgent(outcome.token());
   }
 
   // ---- the Agent ----
@@ -223,16 +225,14 @@ public final class MainActivity extends Activity {
           onAgentEvent(event);
         }
       })
-          .httpClient(http)
+          .client(voiceLink)
           .tokenSource(tokens)
-          .resourceDefinition(contactsDefinition(config))
-          .scheduler(scheduler());
+          .resourceDefinition(contactsDefinition(config));
       if (config.checksumUrl != null && config.namespace != null) {
         // The account key stays on the backend: it signs each web API request for this device.
         builder.entityWebApi(EntityWebApi.builder(voiceLink).namespace(config.namespace)
-            .checksumSource(new BackendChecksums(http, config.checksumUrl, tokens)).build());
+            .checksumSource(new BackendChecksums(HTTP, config.checksumUrl, tokens)).build());
       }
-      if (clockOverride != null) builder.clock(clockOverride);
       agent = builder.build();
     } catch (IOException | RuntimeException e) {
       status.setText("Agent error: " + e.getMessage());
@@ -248,10 +248,6 @@ public final class MainActivity extends Activity {
         .secondaryFields("alias")
         .dimension(Dimension.USER)
         .build();
-  }
-
-  private static Scheduler scheduler() {
-    return schedulerOverride != null ? schedulerOverride : SCHEDULER;
   }
 
   private void onAgentEvent(AgentEvent event) {

@@ -1,7 +1,7 @@
 package dev.voicelink.samples.app;
 
 import com.squareup.moshi.JsonReader;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -52,7 +52,7 @@ final class SampleConfig {
           + " with sample.checksum_url; add \"entity\": {\"namespace\": \"...\"}");
     }
     // The SDK's own checks, so that a bad address is reported here and not at the first request.
-    voiceLinkConfig();
+    clientBuilder();
   }
 
   static SampleConfig parse(String text) {
@@ -70,10 +70,11 @@ final class SampleConfig {
     return new SampleConfig(text, (Map<?, ?>) value);
   }
 
-  VoiceLinkConfig voiceLinkConfig() {
-    VoiceLinkConfig.Builder builder = VoiceLinkConfig.builder().authUrl(authUrl).baseUrl(baseUrl);
+  /** A client builder with the config's addresses. */
+  VoiceLinkClient.Builder clientBuilder() {
+    VoiceLinkClient.Builder builder = VoiceLinkClient.builder().authUrl(authUrl).baseUrl(baseUrl);
     if (platformUrl != null) builder.platformUrl(platformUrl);
-    return builder.build();
+    return builder;
   }
 
   private static String required(Map<?, ?> root, String section, String key) {

@@ -4,7 +4,8 @@ import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.CorruptTokenFileException;
 import dev.voicelink.auth.ReauthorizationRequiredException;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,13 +40,17 @@ abstract class AuthCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     output = new Output(out, err, json);
     try {
-      VoiceLinkConfig config;
+      VoiceLinkClient client;
       try {
-        config = VoiceLinkConfig.builder().authUrl(authUrl).build();
+        client = VoiceLinkClient.builder().authUrl(authUrl).build();
       } catch (IllegalArgumentException e) {
         return invalid(e.getMessage().replace("auth_url", "--auth-url"));
       }
-      return run(config);
+      try {
+        return run(client);
+      } finally {
+        client.close();
+      }
     } catch (IllegalArgumentException | IllegalStateException e) {
       return invalid(e.getMessage());
     } catch (CorruptTokenFileException e) {
@@ -55,7 +60,7 @@ abstract class AuthCommand implements Callable<Integer> {
           "message", e.description()),
           "Re-authorization required: " + e.getMessage() + ". Run 'speaker-cli login' again.");
       return ExitCodes.REAUTHORIZATION_REQUIRED;
-    } catch (AuthorizationException e) {
+    } catch (ServerRefusalException e) {
       return refused(e);
     } catch (IOException e) {
       output.record(Output.fields("status", "failed", "message", String.valueOf(e.getMessage())),
@@ -66,7 +71,7 @@ abstract class AuthCommand implements Callable<Integer> {
     }
   }
 
-  abstract int run(VoiceLinkConfig config) throws IOException, AuthorizationException;
+  abstract int run(VoiceLinkClient client) throws IOException, ServerRefusalException;
 
   Map<String, String> env() {
     return parent.env;
@@ -77,7 +82,7 @@ abstract class AuthCommand implements Callable<Integer> {
     return ExitCodes.INVALID_INPUT;
   }
 
-  int refused(AuthorizationException e) {
+  int refused(ServerRefusalException e) {
     output.record(Output.fields("status", "refused", "error", e.code(), "message", e.description()),
         "The server refused: " + e.getMessage());
     return ExitCodes.SERVER_REFUSED;

@@ -1,6 +1,6 @@
 package dev.voicelink.samples.speaker;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.EntityWebApi;
 import java.io.File;
@@ -33,14 +33,16 @@ final class CheckCommand implements Callable<Integer> {
     return EntityCommands.run(output, () -> {
       String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
           "VOICELINK_ACCOUNT_KEY", parent.env);
-      EntityWebApi api = EntityWebApi.builder(VoiceLinkConfig.builder().baseUrl(baseUrl).build())
-          .namespace(namespace).accountKey(accountKey).build();
-      CheckResult result = api.checkResource(sid);
-      output.record(Output.fields("sid", result.sid(), "csid", result.csid(), "error", result.error(),
-          "reply", result.reply(), "processed", result.processed()),
-          (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
-              + result.reply());
-      return ExitCodes.SUCCESS;
+      try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).build()) {
+        EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
+            .build();
+        CheckResult result = api.checkResource(sid).execute();
+        output.record(Output.fields("sid", result.sid(), "csid", result.csid(), "error",
+            result.error(), "reply", result.reply(), "processed", result.processed()),
+            (result.processed() ? "processed: " : "not processed yet (error " + result.error()
+                + "): ") + result.reply());
+        return ExitCodes.SUCCESS;
+      }
     });
   }
 }

@@ -5,7 +5,8 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
 import picocli.CommandLine.Command;
@@ -31,7 +32,7 @@ final class CloudTokenCommand extends AuthCommand {
   @Option(names = "--refresh", description = "Refresh the saved cloud token instead of a new one")
   boolean refresh;
 
-  @Override int run(VoiceLinkConfig config) throws IOException, AuthorizationException {
+  @Override int run(VoiceLinkClient client) throws IOException, ServerRefusalException {
     String secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
     FileTokenStore file = new FileTokenStore(tokenFile);
     TokenRecord record;
@@ -44,11 +45,11 @@ final class CloudTokenCommand extends AuthCommand {
         return invalid(tokenFile + " holds a " + stored.grant().wireName() + " token, not a cloud"
             + " token: use 'speaker-cli refresh' for it");
       }
-      record = TokenManager.builder(config).cloudGrant(clientId, secret).store(file).build()
-          .refresh();
+      record = TokenManager.builder(client).cloudGrant(clientId, secret).store(file).build()
+          .refresh().execute();
     } else {
-      record = TokenManager.builder(config).cloudGrant(clientId, secret)
-          .store(new InMemoryTokenStore()).build().refresh();
+      record = TokenManager.builder(client).cloudGrant(clientId, secret)
+          .store(new InMemoryTokenStore()).build().refresh().execute();
       file.save(record);
     }
     output.record(describe(record, tokenFile, refresh ? "refreshed" : "issued"),

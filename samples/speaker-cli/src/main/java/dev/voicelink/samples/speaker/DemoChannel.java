@@ -1,7 +1,7 @@
 package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.TokenSource;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
 import java.io.IOException;
@@ -16,8 +16,8 @@ final class DemoChannel implements AutoCloseable {
   private final InteractionChannel channel;
   private final BlockingQueue<Object> news = new LinkedBlockingQueue<>();
 
-  DemoChannel(VoiceLinkConfig config, TokenSource tokens) {
-    this.channel = InteractionChannel.builder(config, tokens)
+  DemoChannel(VoiceLinkClient client, TokenSource tokens) {
+    this.channel = InteractionChannel.builder(client, tokens)
         .maxReconnectAttempts(2)
         .listener(new InteractionChannel.Listener() {
           @Override public void onConnected(String uid) {

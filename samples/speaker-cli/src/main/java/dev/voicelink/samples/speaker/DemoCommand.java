@@ -4,7 +4,6 @@ import static dev.voicelink.samples.speaker.Output.fields;
 
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlow;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
@@ -12,9 +11,9 @@ import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.HttpLogLevel;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
-import dev.voicelink.core.internal.Redact;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -44,6 +43,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -129,7 +129,12 @@ final class DemoCommand implements Callable<Integer> {
         .build()
         .start()) {
       if (cli != null) cli.embeddedServers.add(server);
-      return new Session(server, time, tokens).run();
+      Session session = new Session(server, time, tokens);
+      try {
+        return session.run();
+      } finally {
+        session.config.close(); // the demo's client: its threads and connections end with it
+      }
     } catch (DemoFailure failure) {
       out.record(fields("step", step, "status", "failed", "reason", failure.getMessage()),
           "  FAILED: " + failure.getMessage());
@@ -142,14 +147,14 @@ final class DemoCommand implements Callable<Integer> {
     private final ReferenceServer server;
     private final AcceleratedTime time;
     private final File tokenFile;
-    private final VoiceLinkConfig config;
+    private final VoiceLinkClient config;
     private EntityWebApi webApi;
 
     Session(ReferenceServer server, AcceleratedTime time, File tokenFile) {
       this.server = server;
       this.time = time;
       this.tokenFile = tokenFile;
-      this.config = VoiceLinkConfig.builder()
+      this.config = VoiceLinkClient.builder()
           .authUrl(server.authUrl())
           .platformUrl(server.platformUrl())
           .baseUrl(server.baseUrl())
@@ -190,7 +195,7 @@ final class DemoCommand implements Callable<Integer> {
       begin("Device authorization (OAuth device flow)");
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
           .clientId(DefaultConsole.CLIENT_ID).build();
-      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
+      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
       out.record(fields("step", step, "event", "user_code", "user_code", code.userCode(),
           "verification_uri", code.verificationUri(), "link", code.link(),
           "expires_in", code.expiresInSeconds(), "interval", code.intervalSeconds()),
@@ -201,15 +206,18 @@ final class DemoCommand implements Callable<Integer> {
       out.say(TerminalQr.render(code.link()));
       BlockingQueue<DeviceFlowOutcome> outcome = new LinkedBlockingQueue<>();
       int[] polls = {0};
-      DeviceFlow flow = authorizer.start(code, new DeviceFlowListener() {
+      VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.poll(code, new DeviceFlowListener() {
+        @Override public void onCodeIssued(DeviceCode issued) {
+          // shown above, with its QR code
+        }
+
         @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
           polls[0] = pollNumber;
         }
-
-        @Override public void onOutcome(DeviceFlowOutcome ended) {
-          outcome.add(ended);
-        }
-      }, Runnable::run);
+      });
+      flow.enqueue(result -> {
+        if (result.isSuccess()) outcome.add(result.value());
+      });
       if (interactive) {
         out.say("  Log in with the tester phone " + DefaultConsole.TESTER_PHONE
             + "; its one-time code will appear here.");
@@ -230,9 +238,9 @@ final class DemoCommand implements Callable<Integer> {
       }
       TokenRecord token = ended.token();
       out.record(fields("step", step, "status", "authorized", "polls", polls[0] + 1,
-          "access_token", Redact.secret(token.accessToken())),
+          "access_token", secret(token.accessToken())),
           "  Authorized after " + (polls[0] + 1) + " polls; access token "
-              + Redact.secret(token.accessToken()) + ".");
+              + secret(token.accessToken()) + ".");
       return token;
     }
 
@@ -259,8 +267,8 @@ final class DemoCommand implements Callable<Integer> {
           .store(new InMemoryTokenStore())
           .build();
       String token = cloud.accessToken();
-      out.record(fields("step", step, "access_token", Redact.secret(token)),
-          "  cloud token " + Redact.secret(token));
+      out.record(fields("step", step, "access_token", secret(token)),
+          "  cloud token " + secret(token));
       return cloud;
     }
 
@@ -286,7 +294,7 @@ final class DemoCommand implements Callable<Integer> {
               .build())
           .persParam(PersParam.user(uid))
           .records(RecordSource.fromText(CONTACTS))
-          .build());
+          .build()).execute();
       out.record(fields("step", step, "sid", receipt.sid(), "csid", receipt.csid()),
           "  sid " + receipt.sid() + " (upload accepted; processing is asynchronous)");
       this.webApi = api;
@@ -303,7 +311,7 @@ final class DemoCommand implements Callable<Integer> {
               .mainField("name").secondaryFields("alias")
               .dimension(Dimension.APPLICATION)
               .build(),
-          RecordSource.fromText(SONGS), DefaultConsole.APPID);
+          RecordSource.fromText(SONGS), DefaultConsole.APPID).execute();
       out.record(fields("step", step, "sid", sid), "  sid " + sid + " (Authorization: the cloud token)");
     }
 
@@ -311,7 +319,7 @@ final class DemoCommand implements Callable<Integer> {
       begin("Check the upload, no earlier than 10 s after it");
       Progress.sleep(out, "waiting for the 10-second rule",
           time.realMillis(Math.max(0, receipt.earliestCheckAtMillis() - time.wallMillis())));
-      CheckResult result = webApi.checkResource(receipt.sid());
+      CheckResult result = webApi.checkResource(receipt.sid()).execute();
       long waited = firstCheckDelayMillis(receipt.sid());
       if (waited < TimeUnit.SECONDS.toMillis(10)) {
         throw new DemoFailure("the first check came " + waited + " ms after the upload");
@@ -348,7 +356,7 @@ final class DemoCommand implements Callable<Integer> {
     private void waitUntilInEffect(UploadReceipt receipt) throws Exception {
       begin("Wait until the upload is processed and in effect (5 minutes after it)");
       CheckResult result = Progress.call(out, "checking with backoff until processed",
-          () -> webApi.awaitProcessed(receipt, 10, TimeUnit.MINUTES));
+          () -> webApi.awaitProcessed(receipt, 10, TimeUnit.MINUTES).execute());
       if (!result.processed()) {
         throw new DemoFailure("the upload was not processed: " + result.reply());
       }
@@ -390,7 +398,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private void refresh(TokenManager tokens, TokenRecord before) throws Exception {
       begin("Token refresh (the refresh token rotates)");
-      TokenRecord after = tokens.refresh();
+      TokenRecord after = tokens.refresh().execute();
       TokenRecord stored = new FileTokenStore(tokenFile).load();
       if (after.refreshToken() == null || after.refreshToken().equals(before.refreshToken())) {
         throw new DemoFailure("the refresh did not rotate the refresh token");
@@ -398,11 +406,16 @@ final class DemoCommand implements Callable<Integer> {
       if (stored == null || !after.refreshToken().equals(stored.refreshToken())) {
         throw new DemoFailure("the token file does not hold the rotated refresh token");
       }
-      out.record(fields("step", step, "refresh_token_before", Redact.secret(before.refreshToken()),
-          "refresh_token_after", Redact.secret(after.refreshToken())),
-          "  refresh token " + Redact.secret(before.refreshToken()) + " -> "
-              + Redact.secret(after.refreshToken()) + " (saved before use)");
+      out.record(fields("step", step, "refresh_token_before", secret(before.refreshToken()),
+          "refresh_token_after", secret(after.refreshToken())),
+          "  refresh token " + secret(before.refreshToken()) + " -> "
+              + secret(after.refreshToken()) + " (saved before use)");
     }
+  }
+
+  /** A secret as the demo shows it: a fingerprint that matches two lines and reveals nothing. */
+  static String secret(@Nullable String secret) {
+    return secret == null ? "‹none›" : "‹secret " + AuthCommand.fingerprint(secret) + "›";
   }
 
   /** Library and server logs would interleave with the steps; keep warnings and errors only. */

@@ -3,12 +3,12 @@ package dev.voicelink.samples.speaker;
 import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlow;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,10 +27,10 @@ final class LoginCommand extends AuthCommand {
       description = "This device's ID as imported in the console (its serial number)")
   String deviceId;
 
-  @Override int run(VoiceLinkConfig config) throws IOException, AuthorizationException {
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId(clientId).build();
+  @Override int run(VoiceLinkClient client) throws IOException, ServerRefusalException {
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId(clientId).build();
     FileTokenStore store = new FileTokenStore(tokenFile);
-    DeviceCode code = authorizer.requestCode(deviceId);
+    DeviceCode code = authorizer.requestCode(deviceId).execute();
     output.record(Output.fields(
         "event", "user_code",
         "user_code", code.userCode(),
@@ -45,18 +45,18 @@ final class LoginCommand extends AuthCommand {
     }
     output.say("Waiting for authorization...");
 
-    DeviceFlow flow = authorizer.start(code, new DeviceFlowListener() {
+    DeviceFlowOutcome outcome = authorizer.poll(code, new DeviceFlowListener() {
+      @Override public void onCodeIssued(DeviceCode issued) {
+        // shown above, with its QR code
+      }
+
       @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
         if (json) {
           output.record(Output.fields("event", "poll", "poll", pollNumber, "result", result,
               "next_poll_ms", nextPollDelayMillis), "");
         }
       }
-
-      @Override public void onOutcome(DeviceFlowOutcome outcome) {
-      }
-    }, Runnable::run);
-    DeviceFlowOutcome outcome = flow.await();
+    }).execute();
     switch (outcome.kind()) {
       case AUTHORIZED:
         TokenRecord record = outcome.token();
@@ -71,9 +71,6 @@ final class LoginCommand extends AuthCommand {
         output.record(Output.fields("status", "expired"),
             "The code expired before anyone authorized it. Run login again.");
         return ExitCodes.CODE_EXPIRED;
-      case CANCELLED:
-        output.record(Output.fields("status", "cancelled"), "Cancelled.");
-        return ExitCodes.FAILURE;
       default:
         Exception failure = outcome.failure();
         if (failure instanceof AuthorizationException) {

@@ -4,7 +4,8 @@ import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import picocli.CommandLine.Command;
 
@@ -13,13 +14,13 @@ import picocli.CommandLine.Command;
     description = "Refreshes the token in the token file now and saves the rotated record"
         + " (device tokens at oauth/ivs/token, cloud tokens at oauth/token).")
 final class RefreshCommand extends AuthCommand {
-  @Override int run(VoiceLinkConfig config) throws IOException, AuthorizationException {
+  @Override int run(VoiceLinkClient client) throws IOException, ServerRefusalException {
     FileTokenStore store = new FileTokenStore(tokenFile);
     if (store.load() == null) {
       return invalid("no token record in " + tokenFile + ": run 'speaker-cli login' first");
     }
-    TokenManager manager = TokenManager.builder(config).store(store).build();
-    TokenRecord record = manager.refresh();
+    TokenManager manager = TokenManager.builder(client).store(store).build();
+    TokenRecord record = manager.refresh().execute();
     output.record(describe(record, tokenFile, "refreshed"),
         "Refreshed: " + describeText(record, tokenFile));
     return ExitCodes.SUCCESS;

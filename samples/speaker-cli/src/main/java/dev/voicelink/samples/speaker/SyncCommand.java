@@ -1,6 +1,6 @@
 package dev.voicelink.samples.speaker;
 
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -118,31 +118,38 @@ final class SyncCommand implements Callable<Integer> {
           .mainField(fields.get(0))
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
-      VoiceLinkConfig config = VoiceLinkConfig.builder().baseUrl(baseUrl).clock(parent.clock).build();
-      EntityWebApi api = EntityWebApi.builder(config).namespace(namespace).accountKey(accountKey)
-          .build();
-      UploadRequest.Builder request = UploadRequest.builder().appid(appid).definition(definition)
-          .persParam(owner).records(RecordSource.fromFile(file));
-      TransferBar bar = !json && (progress != null ? progress : parent.terminal)
-          ? new TransferBar(output, parent.clock) : null;
-      if (bar != null) request.progressListener(Runnable::run, bar);
-      UploadReceipt receipt = null;
-      try {
-        receipt = api.uploadResource(request.build());
-      } finally {
-        if (bar != null) bar.finish(receipt != null);
+      try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).clock(parent.clock)
+          .build()) {
+        return upload(client, accountKey, definition, owner, output);
       }
-      output.record(Output.fields("sid", receipt.sid(), "csid", receipt.csid()),
-          "uploaded " + definition.name() + ": sid " + receipt.sid() + " (in effect at "
-              + EntityCommands.iso(receipt.inEffectAtMillis()) + ")");
-      if (!await) return ExitCodes.SUCCESS;
-      output.say("checking from " + EntityCommands.iso(receipt.earliestCheckAtMillis()) + " ...");
-      CheckResult result = api.awaitProcessed(receipt, timeoutSeconds, TimeUnit.SECONDS);
-      output.record(Output.fields("sid", result.sid(), "error", result.error(), "reply", result.reply(),
-          "in_effect_at", EntityCommands.iso(receipt.inEffectAtMillis())),
-          (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
-              + result.reply() + "; in effect at " + EntityCommands.iso(receipt.inEffectAtMillis()));
-      return result.processed() ? ExitCodes.SUCCESS : ExitCodes.FAILURE;
     });
+  }
+
+  private int upload(VoiceLinkClient client, String accountKey, ResourceDefinition definition,
+      PersParam owner, Output output) throws Exception {
+    EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
+        .build();
+    UploadRequest.Builder request = UploadRequest.builder().appid(appid).definition(definition)
+        .persParam(owner).records(RecordSource.fromFile(file));
+    TransferBar bar = !json && (progress != null ? progress : parent.terminal)
+        ? new TransferBar(output, parent.clock) : null;
+    if (bar != null) request.progressListener(Runnable::run, bar);
+    UploadReceipt receipt = null;
+    try {
+      receipt = api.uploadResource(request.build()).execute();
+    } finally {
+      if (bar != null) bar.finish(receipt != null);
+    }
+    output.record(Output.fields("sid", receipt.sid(), "csid", receipt.csid()),
+        "uploaded " + definition.name() + ": sid " + receipt.sid() + " (in effect at "
+            + EntityCommands.iso(receipt.inEffectAtMillis()) + ")");
+    if (!await) return ExitCodes.SUCCESS;
+    output.say("checking from " + EntityCommands.iso(receipt.earliestCheckAtMillis()) + " ...");
+    CheckResult result = api.awaitProcessed(receipt, timeoutSeconds, TimeUnit.SECONDS).execute();
+    output.record(Output.fields("sid", result.sid(), "error", result.error(), "reply", result.reply(),
+        "in_effect_at", EntityCommands.iso(receipt.inEffectAtMillis())),
+        (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
+            + result.reply() + "; in effect at " + EntityCommands.iso(receipt.inEffectAtMillis()));
+    return result.processed() ? ExitCodes.SUCCESS : ExitCodes.FAILURE;
   }
 }

@@ -4,7 +4,7 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.PlatformToolsClient;
 import dev.voicelink.entity.RecordSource;
@@ -71,51 +71,56 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       }
       ResourceName name = ResourceName.parse(resourceName);
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
-      VoiceLinkConfig.Builder platform = VoiceLinkConfig.builder().platformUrl(platformUrl);
-      TokenManager manager = null;
-      TokenRecord before = null;
-      TokenSource tokens;
+      VoiceLinkClient.Builder platform = VoiceLinkClient.builder().platformUrl(platformUrl);
       if (authUrl == null) {
         final String token = readToken(tokenFile);
-        tokens = () -> token;
-      } else {
-        OkHttpClient http = new OkHttpClient();
-        VoiceLinkConfig auth = authConfig(authUrl, http);
-        before = readRecord(tokenFile);
-        manager = TokenManager.builder(auth).store(new FileTokenStore(tokenFile)).build();
-        tokens = manager;
-        // One connection pool; a 401 gets one refresh and one retry (the body is sent again).
-        platform.httpClient(http.newBuilder().authenticator(manager.authenticator()).build());
+        try (VoiceLinkClient voiceLink = platform.build()) {
+          String sid = upload(voiceLink, dimension, name, () -> token);
+          output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
+          return ExitCodes.SUCCESS;
+        }
       }
-      PlatformToolsClient.Builder builder = PlatformToolsClient.builder(platform.build());
-      if (dimension.equals(Dimension.USER)) builder.userTokens(tokens);
-      if (dimension.equals(Dimension.DEVICE)) builder.deviceTokens(tokens);
-      if (dimension.equals(Dimension.APPLICATION)) builder.cloudTokens(tokens);
-      PlatformToolsClient client = builder.build();
-      RecordSource records = RecordSource.fromFile(file);
-      String sid;
-      if (fields != null && !fields.isEmpty()) {
-        sid = client.uploadEntities(ResourceDefinition.builder().name(name).mainField(fields.get(0))
-            .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
-            .dimension(dimension).build(), records, appid);
-      } else {
-        sid = client.uploadEntities(dimension, name, records, appid);
+      // One connection pool, the command's own; a 401 gets one refresh and one retry (the body is
+      // sent again).
+      OkHttpClient http = new OkHttpClient();
+      try (VoiceLinkClient auth = authClient(authUrl, http)) {
+        TokenRecord before = readRecord(tokenFile);
+        TokenManager manager = TokenManager.builder(auth).store(new FileTokenStore(tokenFile)).build();
+        try (VoiceLinkClient voiceLink = platform
+            .httpClient(http.newBuilder().authenticator(manager.authenticator()).build()).build()) {
+          String sid = upload(voiceLink, dimension, name, manager);
+          boolean refreshed = !before.equals(manager.record());
+          output.record(Output.fields("sid", sid, "token_refreshed", refreshed),
+              "uploaded " + name + " (" + type + "): sid " + sid + (refreshed
+                  ? "; the token was refreshed and the rotated record saved to " + tokenFile : ""));
+          return ExitCodes.SUCCESS;
+        }
+      } finally {
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
       }
-      if (manager == null) {
-        output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
-      } else {
-        boolean refreshed = !before.equals(manager.record());
-        output.record(Output.fields("sid", sid, "token_refreshed", refreshed),
-            "uploaded " + name + " (" + type + "): sid " + sid + (refreshed
-                ? "; the token was refreshed and the rotated record saved to " + tokenFile : ""));
-      }
-      return ExitCodes.SUCCESS;
     });
   }
 
-  private static VoiceLinkConfig authConfig(String authUrl, OkHttpClient http) {
+  private String upload(VoiceLinkClient voiceLink, Dimension dimension, ResourceName name,
+      TokenSource tokens) throws Exception {
+    PlatformToolsClient.Builder builder = PlatformToolsClient.builder(voiceLink);
+    if (dimension.equals(Dimension.USER)) builder.userTokens(tokens);
+    if (dimension.equals(Dimension.DEVICE)) builder.deviceTokens(tokens);
+    if (dimension.equals(Dimension.APPLICATION)) builder.cloudTokens(tokens);
+    PlatformToolsClient client = builder.build();
+    RecordSource records = RecordSource.fromFile(file);
+    if (fields != null && !fields.isEmpty()) {
+      return client.uploadEntities(ResourceDefinition.builder().name(name).mainField(fields.get(0))
+          .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
+          .dimension(dimension).build(), records, appid).execute();
+    }
+    return client.uploadEntities(dimension, name, records, appid).execute();
+  }
+
+  private static VoiceLinkClient authClient(String authUrl, OkHttpClient http) {
     try {
-      return VoiceLinkConfig.builder().authUrl(authUrl).httpClient(http).build();
+      return VoiceLinkClient.builder().authUrl(authUrl).httpClient(http).build();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           e.getMessage().replace("auth_url", "--auth-url (or VOICELINK_AUTH_URL)"), e);

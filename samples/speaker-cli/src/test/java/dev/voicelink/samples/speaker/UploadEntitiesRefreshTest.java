@@ -8,7 +8,8 @@ import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
-import dev.voicelink.core.VoiceLinkConfig;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.Endpoint;
 import dev.voicelink.testing.Fault;
@@ -64,23 +65,26 @@ class UploadEntitiesRefreshTest {
     server = ReferenceServer.builder().clock(ServerClock.manual(startMillis)).build().start();
     if (lifetimeSeconds > 0) server.console().accessTokenLifetimeSeconds(lifetimeSeconds);
     VirtualTime time = new VirtualTime(startMillis);
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(VoiceLinkConfig.builder()
-        .authUrl(server.authUrl()).clock(time).scheduler(time).build())
-        .clientId(DefaultConsole.CLIENT_ID).build();
-    DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID);
-    new SimulatedTester(server).approve(code.userCode());
-    AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    AtomicReference<CallResult<DeviceFlowOutcome>> result = new AtomicReference<>();
     CountDownLatch ended = new CountDownLatch(1);
-    authorizer.start(code, flowOutcome -> {
-      outcome.set(flowOutcome);
-      ended.countDown();
-    }, Runnable::run);
-    time.advance(code.intervalSeconds(), TimeUnit.SECONDS); // the first poll, already approved
-    assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(outcome.get().kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+    try (VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time)
+        .scheduler(time).build()) {
+      DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client)
+          .clientId(DefaultConsole.CLIENT_ID).build();
+      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
+      new SimulatedTester(server).approve(code.userCode());
+      authorizer.poll(code).enqueue(flowResult -> {
+        result.set(flowResult);
+        ended.countDown();
+      });
+      time.advance(code.intervalSeconds(), TimeUnit.SECONDS); // the first poll, already approved
+      assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+    DeviceFlowOutcome outcome = result.get().get();
+    assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
     tokenFile = new File(dir, "token.json");
-    new FileTokenStore(tokenFile).save(outcome.get().token());
-    return outcome.get().token();
+    new FileTokenStore(tokenFile).save(outcome.token());
+    return outcome.token();
   }
 
   private int uploadEntities(String... more) throws Exception {

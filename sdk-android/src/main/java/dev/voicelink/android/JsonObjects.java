@@ -1,0 +1,85 @@
+package dev.voicelink.android;
+
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
+import com.squareup.moshi.JsonReader;
+import java.io.IOException;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import okio.Buffer;
+
+/** Parses JSON object texts into maps, with errors that name the field and the JSON path. */
+final class JsonObjects {
+  private JsonObjects() {
+  }
+
+  /**
+   * Parses {@code text} as one JSON object. {@code name} says in errors what the text is, for example
+   * {@code pers_param}.
+   */
+  static Map<String, Object> parseObject(String text, String name) {
+    Object value;
+    try {
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
+      value = reader.readJsonValue();
+      if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
+        throw new IllegalArgumentException(name + " must be one JSON object; found more after it at "
+            + reader.getPath());
+      }
+    } catch (JsonEncodingException | JsonDataException e) {
+      throw new IllegalArgumentException(name + " must be a JSON object text: " + reason(e), e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(name + " must be a JSON object text: " + reason(e), e);
+    }
+    if (!(value instanceof Map)) {
+      throw new IllegalArgumentException(name + " must be a JSON object text such as {\"uid\":\"\"}; was: "
+          + describe(value));
+    }
+    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
+    Map<String, Object> map = (Map<String, Object>) value;
+    return map;
+  }
+
+  /**
+   * The JSON parser's message for app developers: Moshi advises its own lenient mode, which means
+   * nothing to someone who passed a command's params; say what is wrong and where instead.
+   */
+  static String reason(Exception e) {
+    String message = String.valueOf(e.getMessage());
+    return message.replace("Use JsonReader.setLenient(true) to accept malformed JSON",
+        "malformed JSON (not a quoted string, number, object, array, true, false or null)");
+  }
+
+  /** A string member, or null when absent. Anything other than a string is an error naming {@code path}. */
+  static @Nullable String optString(Map<String, Object> object, String key, String path) {
+    Object value = object.get(key);
+    if (value == null) return null;
+    if (!(value instanceof String)) {
+      throw new IllegalArgumentException(path + " must be a string; was " + describe(value));
+    }
+    return (String) value;
+  }
+
+  /** An object member, or null when absent. */
+  static @Nullable Map<String, Object> optObject(Map<String, Object> object, String key,
+      String path) {
+    Object value = object.get(key);
+    if (value == null) return null;
+    if (!(value instanceof Map)) {
+      throw new IllegalArgumentException(path + " must be an object; was " + describe(value));
+    }
+    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
+    Map<String, Object> map = (Map<String, Object>) value;
+    return map;
+  }
+
+  /** A short description of a parsed JSON value for error messages. */
+  static String describe(@Nullable Object value) {
+    if (value == null) return "null";
+    if (value instanceof String) return "a string";
+    if (value instanceof Number) return "a number";
+    if (value instanceof Boolean) return "a boolean";
+    if (value instanceof Map) return "an object";
+    return "an array";
+  }
+}

@@ -1,0 +1,175 @@
+package dev.voicelink.android;
+
+import static dev.voicelink.android.AgentConstants.EVENT_CONNECTED_TO_SERVER;
+import static dev.voicelink.android.AgentConstants.EVENT_ERROR;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.core.ResourceCensus;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.reliability.DocSection;
+import dev.voicelink.testing.Console;
+import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.SimulatedTester;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.FixMethodOrder;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.MethodSorters;
+import org.robolectric.RobolectricTestRunner;
+import org.robolectric.RuntimeEnvironment;
+import org.robolectric.annotation.Config;
+import org.robolectric.annotation.LooperMode;
+
+/**
+ * An Agent may live as long as a screen: 1,000 Agents created, connected to the interaction channel
+ * and destroyed leave the threads, file descriptors and retained heap of the process where they
+ * were, whether each Agent made its own client or shared the app's. Agents whose client nobody
+ * closes, which is what the old Agent did with the configuration it made, are shown to fail the same
+ * check. The figures are published in docs/reliability.md.
+ */
+@RunWith(RobolectricTestRunner.class)
+@LooperMode(LooperMode.Mode.PAUSED)
+@Config(sdk = 35) // one level: the cycles measure the SDK's resources, not the framework's
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
+public final class AgentLifecycleTest {
+  static final int CYCLES = 1000;
+  static final int WARM_UP = 20;
+  static final int UNCLOSED = 20;
+  static final long HEAP_SLACK_BYTES = 2L * 1024 * 1024;
+  private static final StringBuilder figures = new StringBuilder();
+  private static ReferenceServer server;
+  private static String config;
+  private static String token;
+
+  @BeforeClass public static void start() throws Exception {
+    server = ReferenceServer.builder().console(Console.defaults()).build().start();
+    server.console().pollIntervalSeconds(1);
+    config = "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"" + server.baseUrl()
+        + "\"}}";
+    // Before the test's Android environment exists there is no main looper to find: say where.
+    try (VoiceLinkClient auth = VoiceLinkClient.builder().authUrl(server.authUrl())
+        .callbackExecutor(Runnable::run).build()) {
+      DeviceFlowOutcome outcome = DeviceAuthorizer.builder(auth).clientId(DefaultConsole.CLIENT_ID)
+          .build().authorize(DefaultConsole.DEVICE_ID, code -> {
+            try {
+              new SimulatedTester(server).approve(code.userCode());
+            } catch (java.io.IOException e) {
+              throw new AssertionError(e);
+            }
+          }).execute();
+      token = outcome.token().accessToken();
+    }
+  }
+
+  @AfterClass public static void stop() throws Exception {
+    server.close();
+  }
+
+  /** A census of the process, the reference server's journal of calls emptied first. */
+  private static ResourceCensus census() throws InterruptedException {
+    server.journal().clear();
+    return ResourceCensus.take();
+  }
+
+  /** A census once the threads started since {@code before} ended. */
+  private static ResourceCensus census(ResourceCensus before) throws InterruptedException {
+    server.journal().clear();
+    return ResourceCensus.take(before);
+  }
+
+  /** Creates an Agent, waits for EVENT_CONNECTED_TO_SERVER, and returns it still running. */
+  private static Agent connectedAgent(VoiceLinkClient client) throws InterruptedException {
+    BlockingQueue<AgentEvent> events = new LinkedBlockingQueue<>();
+    Agent.Builder builder = Agent.builder(RuntimeEnvironment.getApplication(), config, events::add)
+        .tokenSource(() -> token)
+        .eventExecutor(Runnable::run); // events straight from the agent's worker: no looper to drive
+    if (client != null) builder.client(client);
+    Agent agent = builder.build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      AgentEvent event = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      assertThat(event).as("EVENT_CONNECTED_TO_SERVER within 10 s").isNotNull();
+      assertThat(event.eventType()).as("%s", event).isNotEqualTo(EVENT_ERROR);
+      if (event.eventType() == EVENT_CONNECTED_TO_SERVER) return agent;
+    }
+  }
+
+  @Test public void a_agentsWithTheirOwnClientLeaveNothingBehind() throws Exception {
+    for (int i = 0; i < WARM_UP; i++) connectedAgent(null).destroy();
+    ResourceCensus before = census();
+    long started = System.nanoTime();
+    for (int i = 0; i < CYCLES; i++) connectedAgent(null).destroy();
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    ResourceCensus after = census(before);
+    check(before, after);
+    figures.append("| ").append(CYCLES).append(" Agents, each with its own client | ")
+        .append(ResourceCensus.row(before, after)).append(" | ").append(seconds(millis)).append(" |\n");
+  }
+
+  @Test public void b_agentsSharingTheAppsClientLeaveNothingBehind() throws Exception {
+    ResourceCensus before = census();
+    long started = System.nanoTime();
+    VoiceLinkClient shared = VoiceLinkClient.builder().baseUrl(server.baseUrl()).build();
+    for (int i = 0; i < CYCLES; i++) connectedAgent(shared).destroy();
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    assertThat(shared.isClosed()).as("an Agent never closes a shared client").isFalse();
+    connectedAgent(shared).destroy(); // and the client still serves the next Agent
+    // The shared client's own threads (its scheduler, its dispatcher's idle pool) are the app's to
+    // release: the census is taken once the app closed it, against the census before it existed.
+    shared.close();
+    ResourceCensus after = census(before);
+    check(before, after);
+    figures.append("| ").append(CYCLES).append(" Agents sharing one client, then the client closed | ")
+        .append(ResourceCensus.row(before, after)).append(" | ").append(seconds(millis)).append(" |\n");
+  }
+
+  @Test public void c_agentsWhoseClientNobodyClosesFailTheCheck() throws Exception {
+    ResourceCensus before = census();
+    List<VoiceLinkClient> leaked = new ArrayList<>();
+    try {
+      for (int i = 0; i < UNCLOSED; i++) {
+        VoiceLinkClient perAgent = VoiceLinkClient.builder().baseUrl(server.baseUrl()).build();
+        leaked.add(perAgent);
+        connectedAgent(perAgent).destroy();
+      }
+      ResourceCensus after = census();
+      // Each left client keeps its scheduler thread and its HTTP dispatcher's: the old Agent's leak
+      // (its socket went with the channel the Agent closed).
+      assertThat(after.sdkThreads - before.sdkThreads).isGreaterThanOrEqualTo(2 * UNCLOSED);
+      figures.append("| ").append(UNCLOSED).append(" Agents whose client nobody closes | ")
+          .append(ResourceCensus.row(before, after)).append(" | fails |\n");
+    } finally {
+      for (VoiceLinkClient client : leaked) client.close();
+    }
+    assertThat(census(before).newSdkThreads(before)).as("closing them late releases all")
+        .isEmpty();
+    DocSection.check("reliability.md", "agent-cycles",
+        "| Cycles | Threads (SDK's) before → after | File descriptors before → after | Retained heap"
+            + " before → after | Result |\n|---|---|---|---|---|\n" + figures);
+  }
+
+  private static void check(ResourceCensus before, ResourceCensus after) {
+    String both = "before: " + before + "; after: " + after;
+    assertThat(after.newSdkThreads(before)).as("SDK threads left by the cycles").isEmpty();
+    assertThat(after.sdkThreads).as("SDK threads; " + both).isLessThanOrEqualTo(before.sdkThreads);
+    assertThat(after.threads).as("live threads; " + both).isLessThanOrEqualTo(before.threads);
+    assertThat(after.fileDescriptors).as("file descriptors; " + both)
+        .isLessThanOrEqualTo(before.fileDescriptors);
+    assertThat(after.heapBytes - before.heapBytes).as("retained heap growth; " + both)
+        .isLessThan(HEAP_SLACK_BYTES);
+  }
+
+  private static String seconds(long millis) {
+    return DocSection.measured(String.format(Locale.ROOT, "%.1f s", millis / 1000.0));
+  }
+}

@@ -1,0 +1,201 @@
+package dev.voicelink.core;
+
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.HttpLogger;
+import dev.voicelink.core.internal.SkewCorrectedClock;
+import java.io.Closeable;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+
+/**
+ * The SDK's entry point: where the platform is, and the resources every service shares. Create one
+ * per app (Android: in {@code Application} scope), create the services from it, and close it when the
+ * app no longer needs VoiceLink.
+ *
+ * <pre>{@code
+ * VoiceLinkClient client = VoiceLinkClient.builder()
+ *     .authUrl("https://auth.example.com")
+ *     .baseUrl("https://api.example.com")
+ *     .httpClient(appOkHttpClient)     // optional: share the app's connection pool and dispatcher
+ *     .build();
+ * DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
+ * EntityWebApi api = EntityWebApi.builder(client).namespace("OS123").accountKey(key).build();
+ * ...
+ * client.close();                      // when the app is done with VoiceLink
+ * }</pre>
+ *
+ * <p>The three base addresses of the platform are configuration, never constants: {@code auth_url}
+ * (authorization service), {@code platform_url} (platform tools) and {@code base_url} (dynamic entity
+ * web API and interaction channel). Each service needs only its own address; building a service whose
+ * address was not set fails with an {@link IllegalStateException} naming the setting.
+ *
+ * <p><b>What it owns.</b> One OkHttp client, derived from the app's with {@link
+ * OkHttpClient#newBuilder()} when one is given (so the app's connection pool and dispatcher are
+ * shared), one scheduler thread ({@code voicelink-scheduler}) for the SDK's waits, and a pool of
+ * worker threads ({@code voicelink-io}) for its blocking work; threads start when first needed and
+ * are daemons. {@link #close()} cancels every call still running, closes the interaction channels
+ * made from this client, stops those threads, and, when the SDK made its own OkHttp client, shuts
+ * its dispatcher down and evicts its connections. What the app passed in (its OkHttp client, its
+ * executors, its scheduler) is never shut down: the app's connection pool keeps its connections.
+ *
+ * <p><b>Threading.</b> Immutable once built and safe to share between threads. Asynchronous results
+ * are delivered on the {@linkplain Builder#callbackExecutor callback executor}: on Android the main
+ * thread, elsewhere the SDK thread that finished the work, unless the app chose another.
+ *
+ * <p>After {@link #close()}, building a service from the client, starting a call, or connecting a
+ * channel throws {@link IllegalStateException}.
+ */
+public final class VoiceLinkClient implements Closeable {
+  static {
+    ClientCore.Access.install(new ClientCore.Access() {
+      @Override protected ClientCore core(VoiceLinkClient client) {
+        return client.core;
+      }
+    });
+  }
+
+  private final ClientCore core;
+
+  private VoiceLinkClient(Builder builder) {
+    SkewCorrectedClock corrected = new SkewCorrectedClock(builder.clock);
+    OkHttpClient base = builder.httpClient != null ? builder.httpClient : new OkHttpClient();
+    OkHttpClient.Builder derived = base.newBuilder()
+        .addNetworkInterceptor(new ServerDateInterceptor(corrected));
+    if (builder.httpLogging != HttpLogLevel.NONE) {
+      // Last network interceptor: it logs what goes over the wire, after every header is set.
+      derived.addNetworkInterceptor(new HttpLogger(builder.httpLogging));
+    }
+    SystemScheduler ownScheduler = builder.scheduler == null
+        ? new SystemScheduler("voicelink-scheduler") : null;
+    this.core = new ClientCore(builder.authUrl, builder.platformUrl, builder.baseUrl,
+        derived.build(), builder.httpClient == null, builder.clock, corrected,
+        ownScheduler != null ? ownScheduler : builder.scheduler,
+        ownScheduler != null ? ownScheduler::shutdown : null,
+        builder.callbackExecutor != null ? builder.callbackExecutor : Platform.callbackExecutor(),
+        builder.httpLogging);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Releases what the client owns: cancels every call still running (their callbacks report the
+   * cancellation), closes the interaction channels made from it, stops the SDK's threads, and, when
+   * the SDK made its own OkHttp client, shuts down its dispatcher and evicts its connections. Never
+   * shuts down what the app passed in. Idempotent; does not block.
+   */
+  @Override public void close() {
+    core.close();
+  }
+
+  /** True once {@link #close()} was called. */
+  public boolean isClosed() {
+    return core.isClosed();
+  }
+
+  @Override public String toString() {
+    return "VoiceLinkClient{auth_url=" + core.authUrlOrNull() + ", platform_url="
+        + core.platformUrlOrNull() + ", base_url=" + core.baseUrlOrNull()
+        + (core.isClosed() ? ", closed" : "") + "}";
+  }
+
+  /**
+   * Builds a {@link VoiceLinkClient}. Each setter checks its argument at once and throws {@link
+   * IllegalArgumentException} naming the setting. Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable HttpUrl authUrl;
+    private @Nullable HttpUrl platformUrl;
+    private @Nullable HttpUrl baseUrl;
+    private @Nullable OkHttpClient httpClient;
+    private @Nullable Executor callbackExecutor;
+    private Clock clock = Clock.system();
+    private @Nullable Scheduler scheduler;
+    private HttpLogLevel httpLogging = HttpLogLevel.NONE;
+
+    Builder() {
+    }
+
+    /** The authorization service address, e.g. {@code https://auth.example.com}. */
+    public Builder authUrl(String authUrl) {
+      this.authUrl = ClientCore.parseBaseAddress(authUrl, "auth_url");
+      return this;
+    }
+
+    /** The platform tools address, e.g. {@code https://platform.example.com}. */
+    public Builder platformUrl(String platformUrl) {
+      this.platformUrl = ClientCore.parseBaseAddress(platformUrl, "platform_url");
+      return this;
+    }
+
+    /** The dynamic entity web API and interaction channel address, e.g. {@code https://api.example.com}. */
+    public Builder baseUrl(String baseUrl) {
+      this.baseUrl = ClientCore.parseBaseAddress(baseUrl, "base_url");
+      return this;
+    }
+
+    /**
+     * The app's own OkHttp client: the SDK derives its client from it with {@link
+     * OkHttpClient#newBuilder()}, sharing its connection pool, dispatcher, proxy and certificate
+     * settings. The SDK never shuts it down nor evicts its connections.
+     */
+    public Builder httpClient(OkHttpClient httpClient) {
+      if (httpClient == null) throw new IllegalArgumentException("httpClient must not be null");
+      this.httpClient = httpClient;
+      return this;
+    }
+
+    /**
+     * Where the callbacks of enqueued calls and the device flow's listener run. Default: Android's
+     * main thread on Android; elsewhere the SDK thread that finished the work (the callback must then
+     * not block). The SDK never shuts it down.
+     */
+    public Builder callbackExecutor(Executor executor) {
+      if (executor == null) throw new IllegalArgumentException("callbackExecutor must not be null");
+      this.callbackExecutor = executor;
+      return this;
+    }
+
+    /**
+     * The device's clock, for a device whose time comes from elsewhere or a simulation (the
+     * speaker CLI's demo runs its clocks 30 times faster). Defaults to {@link Clock#system()}. Waits
+     * follow the {@linkplain #scheduler scheduler}: give one that agrees with this clock.
+     */
+    public Builder clock(Clock clock) {
+      if (clock == null) throw new IllegalArgumentException("clock must not be null");
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Where the SDK's waits run, for simulated time (see {@link #clock}). Default: the client's own
+     * {@code voicelink-scheduler} thread, stopped by {@link VoiceLinkClient#close()}. A scheduler
+     * given here belongs to the app and is never shut down.
+     */
+    public Builder scheduler(Scheduler scheduler) {
+      if (scheduler == null) throw new IllegalArgumentException("scheduler must not be null");
+      this.scheduler = scheduler;
+      return this;
+    }
+
+    /**
+     * Logs the SDK's HTTP traffic through {@link VoiceLinkLog} (tag {@code http}, level {@code
+     * DEBUG}), secrets redacted; see {@link HttpLogLevel}. Default {@link HttpLogLevel#NONE}. Meant
+     * for development: {@link HttpLogLevel#BODY} writes personal data such as user codes, entity
+     * names and recognized text.
+     */
+    public Builder httpLogging(HttpLogLevel level) {
+      if (level == null) throw new IllegalArgumentException("httpLogging must not be null");
+      this.httpLogging = level;
+      return this;
+    }
+
+    /** Builds the client. Its threads start only when first needed. */
+    public VoiceLinkClient build() {
+      return new VoiceLinkClient(this);
+    }
+  }
+}

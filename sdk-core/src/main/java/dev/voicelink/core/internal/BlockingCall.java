@@ -1,0 +1,27 @@
+package dev.voicelink.core.internal;
+
+import dev.voicelink.core.ServerRefusalException;
+import java.io.IOException;
+
+/** A call whose work is blocking code, run on one of the client's worker threads. */
+public abstract class BlockingCall<T> extends RealCall<T> {
+  protected BlockingCall(ClientCore core) {
+    super(core);
+  }
+
+  /** The work. HTTP goes through {@link #send(okhttp3.Call)} so that a cancel aborts it. */
+  protected abstract T run() throws IOException, ServerRefusalException;
+
+  @Override protected final void start() {
+    core.runBlocking(new Runnable() {
+      @Override public void run() {
+        if (isCancelled()) return; // cancelled while queued: the work never starts
+        try {
+          succeed(BlockingCall.this.run());
+        } catch (IOException | ServerRefusalException | RuntimeException e) {
+          fail(e);
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,305 @@
+package dev.voicelink.core.internal;
+
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.HttpLogLevel;
+import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.VoiceLinkClient;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+
+/**
+ * What a {@link VoiceLinkClient} holds, as the services see it: the addresses, the HTTP client, the
+ * clocks, the scheduler, the worker threads and the callback executor, and the calls and channels
+ * that {@code close()} must end. The services reach it with {@link #of(VoiceLinkClient)}.
+ */
+public final class ClientCore {
+  /** The fixed path segment that stands for the product in web API paths ({@code /v2/voicelink/...}). */
+  public static final String PRODUCT = "voicelink";
+
+  private final @Nullable HttpUrl authUrl;
+  private final @Nullable HttpUrl platformUrl;
+  private final @Nullable HttpUrl baseUrl;
+  private final OkHttpClient http;
+  private final boolean ownsHttp;
+  private final Clock deviceClock;
+  private final SkewCorrectedClock correctedClock;
+  private final Scheduler scheduler;
+  private final @Nullable Runnable schedulerShutdown;
+  private final Executor callbackExecutor;
+  private final HttpLogLevel httpLogging;
+  private final ThreadPoolExecutor io;
+
+  private final Object lock = new Object();
+  private final Set<RealCall<?>> calls = Collections.newSetFromMap(new IdentityHashMap<RealCall<?>, Boolean>());
+  private final Set<Closeable> resources = Collections.newSetFromMap(new IdentityHashMap<Closeable, Boolean>());
+  private boolean closed;
+
+  public ClientCore(@Nullable HttpUrl authUrl, @Nullable HttpUrl platformUrl,
+      @Nullable HttpUrl baseUrl, OkHttpClient http, boolean ownsHttp, Clock deviceClock,
+      SkewCorrectedClock correctedClock, Scheduler scheduler, @Nullable Runnable schedulerShutdown,
+      Executor callbackExecutor, HttpLogLevel httpLogging) {
+    this.authUrl = authUrl;
+    this.platformUrl = platformUrl;
+    this.baseUrl = baseUrl;
+    this.http = http;
+    this.ownsHttp = ownsHttp;
+    this.deviceClock = deviceClock;
+    this.correctedClock = correctedClock;
+    this.scheduler = scheduler;
+    this.schedulerShutdown = schedulerShutdown;
+    this.callbackExecutor = callbackExecutor;
+    this.httpLogging = httpLogging;
+    // Unbounded like OkHttp's dispatcher: each thread serves one call at a time, and idle threads
+    // end after a minute, so a client that is not used holds none.
+    this.io = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+        new SynchronousQueue<Runnable>(), new NamedThreads("voicelink-io"));
+  }
+
+  /** The core of {@code client}. */
+  public static ClientCore of(VoiceLinkClient client) {
+    if (client == null) throw new IllegalArgumentException("client must not be null");
+    return Access.instance().core(client);
+  }
+
+  /** The core of {@code client}, after checking it is still open. */
+  public static ClientCore open(VoiceLinkClient client) {
+    ClientCore core = of(client);
+    core.checkOpen();
+    return core;
+  }
+
+  public HttpUrl authUrl() {
+    return require(authUrl, "auth_url", "authUrl");
+  }
+
+  public HttpUrl platformUrl() {
+    return require(platformUrl, "platform_url", "platformUrl");
+  }
+
+  public HttpUrl baseUrl() {
+    return require(baseUrl, "base_url", "baseUrl");
+  }
+
+  public @Nullable HttpUrl authUrlOrNull() {
+    return authUrl;
+  }
+
+  public @Nullable HttpUrl platformUrlOrNull() {
+    return platformUrl;
+  }
+
+  public @Nullable HttpUrl baseUrlOrNull() {
+    return baseUrl;
+  }
+
+  /** {@code {base_url}/v2/voicelink/<path>}, for example {@code webApiUrl("entity/upload-resource")}. */
+  public HttpUrl webApiUrl(String path) {
+    return baseUrl().newBuilder().addPathSegment("v2").addPathSegment(PRODUCT)
+        .addPathSegments(path).build();
+  }
+
+  /** {@code {auth_url}/<path>}, for example {@code authEndpoint("oauth/ivs/token")}. */
+  public HttpUrl authEndpoint(String path) {
+    return authUrl().newBuilder().addPathSegments(path).build();
+  }
+
+  /** {@code {platform_url}/<path>}, for example {@code platformEndpoint("tools/upload_entities")}. */
+  public HttpUrl platformEndpoint(String path) {
+    return platformUrl().newBuilder().addPathSegments(path).build();
+  }
+
+  /** The client's OkHttp client; services derive theirs from it with {@code newBuilder()}. */
+  public OkHttpClient http() {
+    return http;
+  }
+
+  public Clock deviceClock() {
+    return deviceClock;
+  }
+
+  /** The device clock corrected by the offset learnt from the servers: for wall time that is sent. */
+  public SkewCorrectedClock correctedClock() {
+    return correctedClock;
+  }
+
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  public Executor callbackExecutor() {
+    return callbackExecutor;
+  }
+
+  public HttpLogLevel httpLogging() {
+    return httpLogging;
+  }
+
+  /** Runs blocking work for a call on the client's worker threads. */
+  void runBlocking(Runnable work) {
+    try {
+      io.execute(work);
+    } catch (RejectedExecutionException e) {
+      throw closedException();
+    }
+  }
+
+  /** Fails with a clear message once the client is closed. */
+  public void checkOpen() {
+    synchronized (lock) {
+      if (closed) throw closedException();
+    }
+  }
+
+  public boolean isClosed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+
+  static IllegalStateException closedException() {
+    return new IllegalStateException("the VoiceLinkClient is closed: its services cannot be used any"
+        + " more; build a new client");
+  }
+
+  void register(RealCall<?> call) {
+    synchronized (lock) {
+      if (closed) throw closedException();
+      calls.add(call);
+    }
+  }
+
+  void unregister(RealCall<?> call) {
+    synchronized (lock) {
+      calls.remove(call);
+    }
+  }
+
+  /** Closes {@code resource} (an interaction channel) when the client closes. */
+  public void track(Closeable resource) {
+    synchronized (lock) {
+      if (closed) throw closedException();
+      resources.add(resource);
+    }
+  }
+
+  public void untrack(Closeable resource) {
+    synchronized (lock) {
+      resources.remove(resource);
+    }
+  }
+
+  /** Number of calls running now; for tests. */
+  public int runningCalls() {
+    synchronized (lock) {
+      return calls.size();
+    }
+  }
+
+  public void close() {
+    List<RealCall<?>> running;
+    List<Closeable> open;
+    synchronized (lock) {
+      if (closed) return;
+      closed = true;
+      running = new ArrayList<RealCall<?>>(calls);
+      open = new ArrayList<Closeable>(resources);
+      calls.clear();
+      resources.clear();
+    }
+    for (RealCall<?> call : running) call.cancel();
+    for (Closeable resource : open) {
+      try {
+        resource.close();
+      } catch (IOException | RuntimeException e) {
+        Log.warn("core", "closing " + resource + " failed", e);
+      }
+    }
+    io.shutdown();
+    if (schedulerShutdown != null) schedulerShutdown.run();
+    if (ownsHttp) {
+      http.dispatcher().cancelAll();
+      http.dispatcher().executorService().shutdown();
+      http.connectionPool().evictAll();
+    }
+    Log.debug("core", "VoiceLinkClient closed");
+  }
+
+  private static HttpUrl require(@Nullable HttpUrl url, String setting, String method) {
+    if (url == null) {
+      throw new IllegalStateException(setting + " is not configured; set it with VoiceLinkClient"
+          + ".Builder." + method + "(...)");
+    }
+    return url;
+  }
+
+  /** Checks and normalises a base address; the message names {@code setting}. */
+  public static HttpUrl parseBaseAddress(@Nullable String value, String setting) {
+    String expected = setting + " must be an http or https address such as https://host[:port][/path]";
+    if (value == null || value.trim().isEmpty()) {
+      throw new IllegalArgumentException(expected + "; was empty");
+    }
+    HttpUrl url = HttpUrl.parse(value.trim());
+    if (url == null) {
+      throw new IllegalArgumentException(expected + "; was: " + value);
+    }
+    if (url.query() != null || url.fragment() != null) {
+      throw new IllegalArgumentException(setting + " must not have a query or fragment; was: "
+          + value);
+    }
+    if (url.username().length() > 0 || url.password().length() > 0) {
+      // Credentials in an address end up in logs and crash reports.
+      throw new IllegalArgumentException(setting + " must not contain user credentials");
+    }
+    // Drop a trailing slash so that endpoint paths append to the last real segment.
+    HttpUrl.Builder normalized = url.newBuilder();
+    int last = url.pathSize() - 1;
+    if (last >= 0 && url.pathSegments().get(last).isEmpty()) {
+      if (last == 0) {
+        normalized.encodedPath("/");
+      } else {
+        normalized.removePathSegment(last);
+      }
+    }
+    return normalized.build();
+  }
+
+  /**
+   * How the services reach a client's core without a public member on {@link VoiceLinkClient}: the
+   * client installs the one instance when its class is initialized, before any client exists.
+   */
+  public abstract static class Access {
+    private static volatile @Nullable Access instance;
+
+    protected Access() {
+    }
+
+    /** Called once, by {@link VoiceLinkClient}'s class initializer. */
+    public static void install(Access access) {
+      synchronized (Access.class) {
+        if (instance != null) throw new IllegalStateException("already installed");
+        instance = access;
+      }
+    }
+
+    static Access instance() {
+      Access access = instance;
+      if (access == null) throw new IllegalStateException("VoiceLinkClient is not initialized");
+      return access;
+    }
+
+    protected abstract ClientCore core(VoiceLinkClient client);
+  }
+}

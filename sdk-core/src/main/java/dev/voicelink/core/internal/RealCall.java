@@ -1,0 +1,183 @@
+package dev.voicelink.core.internal;
+
+import dev.voicelink.core.CallCancelledException;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkCall;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+import okhttp3.Response;
+
+/**
+ * The SDK's {@link VoiceLinkCall}: runs once, ends once (value, failure or cancellation), and knows
+ * the HTTP exchanges in flight for it so that {@link #cancel()} can abort them. Subclasses start the
+ * work in {@link #start()} and end it with {@link #succeed} or {@link #fail}; {@link #onCancel()}
+ * stops work that is not an HTTP exchange (a scheduled wait).
+ *
+ * <p>{@link #execute()} waits for the end on the calling thread; the work itself never runs there,
+ * so a cancel releases the caller at once.
+ */
+public abstract class RealCall<T> implements VoiceLinkCall<T> {
+  protected final ClientCore core;
+  private final Object lock = new Object();
+  private final CountDownLatch done = new CountDownLatch(1);
+  private final List<okhttp3.Call> exchanges = new ArrayList<>();
+  private boolean started;
+  private boolean cancelled;
+  private @Nullable CallResult<T> result;
+  private @Nullable Callback<T> callback;
+
+  protected RealCall(ClientCore core) {
+    core.checkOpen();
+    this.core = core;
+  }
+
+  /** Starts the work; it must end with {@link #succeed} or {@link #fail} unless cancelled. */
+  protected abstract void start();
+
+  /** Stops work other than HTTP exchanges; called once, on the cancelling thread. */
+  protected void onCancel() {
+  }
+
+  /** Where the callback runs; a subclass that delivers other news first keeps them in order. */
+  protected Executor callbackExecutor() {
+    return core.callbackExecutor();
+  }
+
+  @Override public final T execute() throws IOException, ServerRefusalException {
+    begin(null);
+    try {
+      done.await();
+    } catch (InterruptedException e) {
+      cancel();
+      Thread.currentThread().interrupt();
+    }
+    CallResult<T> ended;
+    synchronized (lock) {
+      ended = result;
+    }
+    if (ended == null) throw new CallCancelledException();
+    return ended.get();
+  }
+
+  @Override public final void enqueue(Callback<T> callback) {
+    if (callback == null) throw new IllegalArgumentException("callback must not be null");
+    begin(callback);
+  }
+
+  private void begin(@Nullable Callback<T> callback) {
+    synchronized (lock) {
+      if (started) throw new IllegalStateException("the call already ran; make a new one");
+      started = true;
+      this.callback = callback;
+    }
+    core.register(this);
+    if (isCancelled()) {
+      complete(CallResult.<T>cancelled());
+      return;
+    }
+    try {
+      start();
+    } catch (RuntimeException e) {
+      fail(e);
+    }
+  }
+
+  @Override public final void cancel() {
+    List<okhttp3.Call> inFlight;
+    synchronized (lock) {
+      if (cancelled || result != null) return;
+      cancelled = true;
+      inFlight = new ArrayList<>(exchanges);
+      exchanges.clear();
+    }
+    for (okhttp3.Call call : inFlight) call.cancel();
+    try {
+      onCancel();
+    } finally {
+      boolean running;
+      synchronized (lock) {
+        running = started;
+      }
+      if (running) complete(CallResult.<T>cancelled());
+    }
+  }
+
+  @Override public final boolean isCancelled() {
+    synchronized (lock) {
+      return cancelled;
+    }
+  }
+
+  /** True once the call ended, whichever way. */
+  public final boolean isDone() {
+    synchronized (lock) {
+      return result != null;
+    }
+  }
+
+  protected final void succeed(T value) {
+    complete(CallResult.success(value));
+  }
+
+  protected final void fail(Exception failure) {
+    complete(CallResult.<T>failure(failure));
+  }
+
+  private void complete(final CallResult<T> ended) {
+    final Callback<T> target;
+    synchronized (lock) {
+      if (result != null) return;
+      if (cancelled && !ended.isCancelled()) return; // cancel() ends it
+      result = ended;
+      target = callback;
+      callback = null;
+    }
+    core.unregister(this);
+    done.countDown();
+    if (target == null) return;
+    try {
+      callbackExecutor().execute(new Runnable() {
+        @Override public void run() {
+          try {
+            target.onResult(ended);
+          } catch (RuntimeException e) {
+            Log.warn("core", "a call's callback threw; ignored", e);
+          }
+        }
+      });
+    } catch (RuntimeException e) {
+      Log.warn("core", "the callback executor refused the result of " + this + "; dropped", e);
+    }
+  }
+
+  /**
+   * Runs an HTTP exchange for this call: {@link #cancel()} aborts it. Throws {@link
+   * CallCancelledException} if the call is cancelled before or while it runs.
+   */
+  public final Response send(okhttp3.Call exchange) throws IOException {
+    synchronized (lock) {
+      if (cancelled) throw new CallCancelledException();
+      exchanges.add(exchange);
+    }
+    try {
+      return exchange.execute();
+    } catch (IOException e) {
+      if (isCancelled()) throw new CallCancelledException();
+      throw e;
+    } finally {
+      synchronized (lock) {
+        exchanges.remove(exchange);
+      }
+    }
+  }
+
+  /** Throws {@link CallCancelledException} once the call was cancelled. */
+  public final void checkNotCancelled() throws CallCancelledException {
+    if (isCancelled()) throw new CallCancelledException();
+  }
+}

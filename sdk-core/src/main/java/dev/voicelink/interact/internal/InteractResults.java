@@ -1,0 +1,16 @@
+package dev.voicelink.interact.internal;
+
+import dev.voicelink.core.internal.Seam;
+import dev.voicelink.interact.InteractionResult;
+import dev.voicelink.interact.RecognizedEntity;
+import java.util.List;
+
+/** Makes the interaction results for {@code voicelink-fixtures}. Not API. */
+public interface InteractResults {
+  Seam<InteractResults> SEAM = new Seam<>("dev.voicelink.interact.InteractionResult");
+
+  InteractionResult interactionResult(int seq, String text, List<RecognizedEntity> entities,
+      String json);
+
+  RecognizedEntity recognizedEntity(String resourceName, String value, String matched);
+}
