@@ -210,7 +210,7 @@ class PublishedArtifactsIT {
   void theLibraryVariantsPointAtTheMainArtifactWithThePomsDependencies(Distribution.Module m) throws Exception {
     String packaging = packaging(m);
     JsonNode module = JSON.readTree(staged(m.artifactId, "", "module").toFile());
-    List<String> pomDependencies = dependencies(child(pom(m), "dependencies"));
+    List<Element> pomDependencies = children(child(pom(m), "dependencies"), "dependency");
     for (String usage : new String[] {"java-api", "java-runtime"}) {
       JsonNode variant = variant(module, "library", usage);
       assertThat(variant.path("attributes").path("org.gradle.libraryelements").asText()).isEqualTo(packaging);
@@ -219,10 +219,13 @@ class PublishedArtifactsIT {
       assertThat(variant.path("files").get(0).path("url").asText())
           .isEqualTo(m.artifactId + "-" + version() + "." + packaging);
       List<String> expected = new ArrayList<>();
-      for (String d : pomDependencies) {
-        String[] p = d.split(":");
-        if (p[4].equals("compile") || (p[4].equals("runtime") && usage.equals("java-runtime"))) {
-          expected.add(p[0] + ":" + p[1] + ":" + p[3]);
+      for (Element d : pomDependencies) {
+        if (Boolean.parseBoolean(text(d, "optional"))) {
+          continue; // Gradle does not read an optional POM dependency, so no variant has it
+        }
+        String scope = text(d, "scope").isEmpty() ? "compile" : text(d, "scope");
+        if (scope.equals("compile") || (scope.equals("runtime") && usage.equals("java-runtime"))) {
+          expected.add(text(d, "groupId") + ":" + text(d, "artifactId") + ":" + text(d, "version"));
         }
       }
       List<String> actual = new ArrayList<>();

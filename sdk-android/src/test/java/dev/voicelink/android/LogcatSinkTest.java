@@ -162,16 +162,10 @@ public final class LogcatSinkTest {
             .httpLogging(HttpLogLevel.BODY).build()) {
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config)
           .clientId(DefaultConsole.CLIENT_ID).build();
-      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
+      DeviceCode code = TestClients.execute(authorizer.requestCode(DefaultConsole.DEVICE_ID));
       new SimulatedTester(server).approve(code.userCode());
       AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
-      Thread poller = new Thread(() -> {
-        try {
-          outcome.set(authorizer.poll(code).execute());
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
-      });
+      Thread poller = new Thread(() -> outcome.set(TestClients.execute(authorizer.poll(code))));
       poller.start();
       for (int i = 0; i < 50 && outcome.get() == null; i++) {
         time.advance(1, TimeUnit.SECONDS);
