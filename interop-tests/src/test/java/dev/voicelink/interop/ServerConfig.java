@@ -121,7 +121,7 @@ class ServerConfig {
         .refreshTokenTimeToLive(settings.refreshTokenTimeToLive())
         .deviceCodeTimeToLive(settings.deviceCodeTimeToLive())
         // rotation: every refresh answers a new refresh token (the server's default keeps the old one)
-        .reuseRefreshTokens(false)
+        .reuseRefreshTokens(!settings.rotateRefreshTokens())
         .build();
     List<RegisteredClient> registered = new ArrayList<>();
     for (InteropAccounts.Client client : InteropAccounts.CLIENTS) {

@@ -53,7 +53,8 @@ public final class StandardAuthServer implements AutoCloseable {
 
   /** How a server is configured. Immutable. */
   public record Settings(int port, Duration deviceCodeTimeToLive, Duration accessTokenTimeToLive,
-      Duration refreshTokenTimeToLive, Duration interval, boolean deviceUserInfo, boolean rememberConsent) {}
+      Duration refreshTokenTimeToLive, Duration interval, boolean deviceUserInfo, boolean rememberConsent,
+      boolean rotateRefreshTokens) {}
 
   /** Configures a server; every setting has a default. Not thread-safe. */
   public static final class Builder {
@@ -64,6 +65,7 @@ public final class StandardAuthServer implements AutoCloseable {
     private Duration interval;
     private boolean deviceUserInfo = true;
     private boolean rememberConsent;
+    private boolean rotateRefreshTokens = true;
 
     private Builder() {}
 
@@ -119,10 +121,19 @@ public final class StandardAuthServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether every refresh answers a new refresh token and retires the old one (default true). False keeps the
+     * server's own default: the same refresh token is answered again.
+     */
+    public Builder rotateRefreshTokens(boolean on) {
+      this.rotateRefreshTokens = on;
+      return this;
+    }
+
     /** Starts the server; it answers when this returns. */
     public StandardAuthServer start() {
       return new StandardAuthServer(new Settings(port, deviceCodeTimeToLive, accessTokenTimeToLive,
-          refreshTokenTimeToLive, interval, deviceUserInfo, rememberConsent));
+          refreshTokenTimeToLive, interval, deviceUserInfo, rememberConsent, rotateRefreshTokens));
     }
 
     private static Duration positiveSeconds(String name, Duration value) {

@@ -11,6 +11,9 @@ import java.util.logging.Logger;
  * {@code --access-token-ttl S}.
  */
 public final class StandardServerMain {
+  /** Held here: the logging system keeps loggers only weakly, and a collected one forgets its level. */
+  private static final Logger[] QUIET = {Logger.getLogger("org.apache"), Logger.getLogger("org.springframework")};
+
   private StandardServerMain() {}
 
   public static void main(String[] args) throws InterruptedException {
@@ -28,8 +31,7 @@ public final class StandardServerMain {
       }
     }
     // the servlet container and the framework log every start-up step at INFO: keep the console readable
-    Logger.getLogger("org.apache").setLevel(Level.WARNING);
-    Logger.getLogger("org.springframework").setLevel(Level.WARNING);
+    for (Logger logger : QUIET) logger.setLevel(Level.WARNING);
     StandardAuthServer server = builder.start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
