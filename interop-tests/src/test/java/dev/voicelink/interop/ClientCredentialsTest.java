@@ -50,13 +50,9 @@ class ClientCredentialsTest {
   }
 
   @Test void aWrongSecretOrTheOtherMethodIs401InvalidClient(StandardAuthServer server) {
-    InteropAccounts.Client wrongSecret = new InteropAccounts.Client(BACKEND_BASIC.id(), "wrong",
-        InteropAccounts.AuthMethod.CLIENT_SECRET_BASIC, BACKEND_BASIC.grantTypes(), BACKEND_BASIC.scopes());
-    InteropAccounts.Client basicSentAsPost = new InteropAccounts.Client(BACKEND_BASIC.id(), BACKEND_BASIC.secret(),
-        InteropAccounts.AuthMethod.CLIENT_SECRET_POST, BACKEND_BASIC.grantTypes(), BACKEND_BASIC.scopes());
-    InteropAccounts.Client postSentAsBasic = new InteropAccounts.Client(BACKEND_POST.id(), BACKEND_POST.secret(),
-        InteropAccounts.AuthMethod.CLIENT_SECRET_BASIC, BACKEND_POST.grantTypes(), BACKEND_POST.scopes());
-    for (InteropAccounts.Client client : List.of(wrongSecret, basicSentAsPost, postSentAsBasic)) {
+    for (InteropAccounts.Client client : List.of(BACKEND_BASIC.withSecret("wrong"),
+        BACKEND_BASIC.sentAs(InteropAccounts.AuthMethod.CLIENT_SECRET_POST),
+        BACKEND_POST.sentAs(InteropAccounts.AuthMethod.CLIENT_SECRET_BASIC))) {
       Wire.Answer answer = Wire.post(server.tokenEndpoint(), client, "grant_type", "client_credentials");
       assertThat(answer.status()).as("%s", client).isEqualTo(401);
       assertThat(answer.json()).as("%s", client).isEqualTo(Map.of("error", "invalid_client"));

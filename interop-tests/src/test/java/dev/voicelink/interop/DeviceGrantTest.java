@@ -169,7 +169,7 @@ class DeviceGrantTest {
   @Test void aWrongPasswordStaysOnTheLoginPage(StandardAuthServer server) {
     DeviceFlow.Codes codes = DeviceFlow.start(server, DEVICE_PUBLIC);
     Approver.Outcome outcome =
-        Approver.approveAt(codes.verificationUriComplete(), new InteropAccounts.User("alice", "wrong", "Alice"));
+        Approver.approveAt(codes.verificationUriComplete(), new InteropAccounts.User(ALICE.username(), "wrong", ALICE.name()));
     assertThat(outcome.url()).isEqualTo(server.issuer() + "/login?error");
     assertThat(outcome.text()).contains("Invalid credentials");
     assertThat(DeviceFlow.poll(server, DEVICE_PUBLIC, codes.deviceCode()).json()).containsEntry("error", "authorization_pending");
@@ -217,15 +217,8 @@ class DeviceGrantTest {
   }
 
   @Test void clientAuthenticationFailuresAre401InvalidClient(StandardAuthServer server) {
-    InteropAccounts.Client wrongSecret = new InteropAccounts.Client(DEVICE_BASIC.id(), "wrong",
-        InteropAccounts.AuthMethod.CLIENT_SECRET_BASIC, DEVICE_BASIC.grantTypes(), DEVICE_BASIC.scopes());
-    InteropAccounts.Client noSecret = new InteropAccounts.Client(DEVICE_BASIC.id(), null,
-        InteropAccounts.AuthMethod.NONE, DEVICE_BASIC.grantTypes(), DEVICE_BASIC.scopes());
-    InteropAccounts.Client basicSentAsPost = new InteropAccounts.Client(DEVICE_BASIC.id(), DEVICE_BASIC.secret(),
-        InteropAccounts.AuthMethod.CLIENT_SECRET_POST, DEVICE_BASIC.grantTypes(), DEVICE_BASIC.scopes());
-    InteropAccounts.Client unknown = new InteropAccounts.Client("nobody", null,
-        InteropAccounts.AuthMethod.NONE, DEVICE_PUBLIC.grantTypes(), DEVICE_PUBLIC.scopes());
-    for (InteropAccounts.Client client : List.of(wrongSecret, noSecret, basicSentAsPost, unknown)) {
+    for (InteropAccounts.Client client : List.of(DEVICE_BASIC.withSecret("wrong"), DEVICE_BASIC.withSecret(null),
+        DEVICE_BASIC.sentAs(InteropAccounts.AuthMethod.CLIENT_SECRET_POST), DEVICE_PUBLIC.withId("nobody"))) {
       Wire.Answer answer = Wire.post(server.deviceAuthorizationEndpoint(), client, "scope", "profile");
       assertThat(answer.status()).as("%s", client).isEqualTo(401);
       assertThat(answer.json()).as("%s", client).isEqualTo(Map.of("error", "invalid_client"));

@@ -23,6 +23,7 @@ public final class Exchange {
       Pattern.compile("\"(access_token|refresh_token|id_token|device_code)\"\\s*:\\s*\"[^\"]*\"");
 
   private final long sequence;
+  private final long receivedNanos;
   private final String method;
   private final String path;
   private final String query;
@@ -35,10 +36,11 @@ public final class Exchange {
   private final Map<String, String> responseHeaders;
   private final String responseBody;
 
-  Exchange(long sequence, String method, String path, String query, String contentType,
+  Exchange(long sequence, long receivedNanos, String method, String path, String query, String contentType,
       Map<String, List<String>> parameters, String authorizationScheme, String basicClientId, int status,
       String responseContentType, Map<String, String> responseHeaders, String responseBody) {
     this.sequence = sequence;
+    this.receivedNanos = receivedNanos;
     this.method = method;
     this.path = path;
     this.query = query;
@@ -54,6 +56,11 @@ public final class Exchange {
 
   /** Its place in the journal, from 1. */
   public long sequence() { return sequence; }
+  /**
+   * When the request arrived, on {@link System#nanoTime()}'s clock: the gaps between a device's polls are
+   * differences of these.
+   */
+  public long receivedNanos() { return receivedNanos; }
   public String method() { return method; }
   /** The path, without the query. */
   public String path() { return path; }

@@ -30,6 +30,21 @@ public final class InteropAccounts {
 
   /** A registered client. {@code secret} is null for the public client. Immutable. */
   public record Client(String id, String secret, AuthMethod method, Set<String> grantTypes, Set<String> scopes) {
+    /** This client sending another secret (null: none), as a misconfigured device would. */
+    public Client withSecret(String otherSecret) {
+      return new Client(id, otherSecret, otherSecret == null ? AuthMethod.NONE : method, grantTypes, scopes);
+    }
+
+    /** This client authenticating in another way than it is registered for. */
+    public Client sentAs(AuthMethod otherMethod) {
+      return new Client(id, secret, otherMethod, grantTypes, scopes);
+    }
+
+    /** A client the server does not know, with this one's method and secret. */
+    public Client withId(String otherId) {
+      return new Client(otherId, secret, method, grantTypes, scopes);
+    }
+
     @Override public String toString() {
       return "Client{" + id + ", " + method.value + ", grants=" + grantTypes + ", scopes=" + scopes + "}";
     }

@@ -28,6 +28,7 @@ final class JournalFilter extends HttpFilter {
 
   @Override protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
+    long received = System.nanoTime();
     long sequence = journal.nextSequence();
     // Reading the parameters parses a form body once; the server's own filters read the same parsed values.
     Map<String, List<String>> parameters = new LinkedHashMap<>();
@@ -51,7 +52,7 @@ final class JournalFilter extends HttpFilter {
         String value = recorded.getHeader(name);
         if (value != null) headers.put(name, value);
       }
-      journal.add(new Exchange(sequence, request.getMethod(), request.getRequestURI(), request.getQueryString(),
+      journal.add(new Exchange(sequence, received, request.getMethod(), request.getRequestURI(), request.getQueryString(),
           request.getContentType(), parameters, scheme, basicClientId, recorded.getStatus(), recorded.getContentType(),
           headers, new String(recorded.getContentAsByteArray(), StandardCharsets.UTF_8)));
       recorded.copyBodyToResponse();

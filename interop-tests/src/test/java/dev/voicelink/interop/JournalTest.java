@@ -48,7 +48,9 @@ class JournalTest {
     assertThat(poll.param("device_code")).isEqualTo(codes.deviceCode());
     assertThat(poll.param("client_secret")).isEqualTo(DEVICE_POST.secret());
     assertThat(poll.param("scope")).isNull();
-    assertThat(poll.sequence()).isGreaterThan(server.journal().last(server.deviceAuthorizationEndpointPath()).sequence());
+    Exchange start = server.journal().last(server.deviceAuthorizationEndpointPath());
+    assertThat(poll.sequence()).isGreaterThan(start.sequence());
+    assertThat(poll.receivedNanos()).isGreaterThan(start.receivedNanos());
     assertThat(poll.toString()).startsWith("#" + poll.sequence() + " POST /oauth2/token {");
   }
 

@@ -88,8 +88,7 @@ class RefreshTest {
     String refresh = (String) tokens.get("refresh_token");
 
     assertThat(DeviceFlow.refresh(server, DEVICE_POST, refresh).json()).isEqualTo(Map.of("error", "invalid_grant"));
-    Wire.Answer wrongSecret = DeviceFlow.refresh(server, new InteropAccounts.Client(DEVICE_BASIC.id(), "wrong",
-        InteropAccounts.AuthMethod.CLIENT_SECRET_BASIC, DEVICE_BASIC.grantTypes(), DEVICE_BASIC.scopes()), refresh);
+    Wire.Answer wrongSecret = DeviceFlow.refresh(server, DEVICE_BASIC.withSecret("wrong"), refresh);
     assertThat(wrongSecret.status()).isEqualTo(401);
     assertThat(wrongSecret.json()).isEqualTo(Map.of("error", "invalid_client"));
     // neither spent it

@@ -140,7 +140,7 @@ class ServerConfig {
   }
 
   @Bean
-  OAuth2AuthorizationService authorizations(RegisteredClientRepository clients) {
+  OAuth2AuthorizationService authorizations() {
     return new InMemoryOAuth2AuthorizationService();
   }
 
