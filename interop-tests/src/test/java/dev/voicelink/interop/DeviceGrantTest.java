@@ -54,6 +54,17 @@ class DeviceGrantTest {
     assertThat(request.responseJson()).isEqualTo(json);
   }
 
+  @Test void theVerificationUrisFollowTheHostTheDeviceCalledNotTheIssuer(StandardAuthServer server) {
+    String host = "http://localhost:" + server.port();
+
+    Wire.Answer answer = Wire.post(host + server.deviceAuthorizationEndpointPath(), DEVICE_PUBLIC, "scope", "profile");
+
+    assertThat(answer.json()).containsEntry("verification_uri", host + "/oauth2/device_verification")
+        .containsEntry("verification_uri_complete", host + "/oauth2/device_verification?user_code="
+            + answer.json().get("user_code"));
+    assertThat(Wire.get(host + "/.well-known/openid-configuration").json()).containsEntry("issuer", server.issuer());
+  }
+
   @Test void pendingUntilThePersonApprovesOnThePagesThenOneTokenAnswer(StandardAuthServer server) {
     DeviceFlow.Codes codes = DeviceFlow.start(server, DEVICE_PUBLIC);
     Wire.Answer pending = DeviceFlow.poll(server, DEVICE_PUBLIC, codes.deviceCode());
