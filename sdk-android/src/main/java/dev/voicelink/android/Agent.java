@@ -6,6 +6,7 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.SerialDelivery;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
 import java.util.Collections;
@@ -99,18 +100,14 @@ public final class Agent {
         : new WebApiEntityBackend(api, Collections.unmodifiableMap(
             new LinkedHashMap<>(builder.definitions)));
 
-    final Executor events = new OrderedExecutor(builder.eventExecutor != null
-        ? builder.eventExecutor : ClientCore.of(voiceLink).callbackExecutor());
+    final SerialDelivery events = new SerialDelivery(builder.eventExecutor != null
+        ? builder.eventExecutor : ClientCore.of(voiceLink).callbackExecutor(), "agent");
     final AgentListener listener = builder.listener;
     EventSink sink = new EventSink() {
       @Override public void emit(int eventType, int arg1, int arg2, String info,
           Map<String, Object> data) {
         final AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
-        events.execute(new Runnable() {
-          @Override public void run() {
-            listener.onEvent(event);
-          }
-        });
+        events.execute(() -> listener.onEvent(event));
       }
     };
     TokenSource tokens = builder.tokenSource;

@@ -7,8 +7,8 @@ import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.SerialDelivery;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -31,15 +31,13 @@ final class DevicePoller implements Cancellable {
   private final Clock clock;
   private final Backoff backoff;
   private final DeviceFlowListener listener;
-  private final Executor events;
   /**
    * What the flow decided under {@link #lock}, done in order once the lock is released: listener
-   * calls (handed to the executor) and internal steps (run on the delivering thread). Scheduling the
-   * next wait after the listener call it follows means a listener has heard of a poll before the
-   * next one can start.
+   * calls (on the listener's executor) and internal steps (inline, on the delivering thread).
+   * Scheduling the next wait after the listener call it follows means a listener has heard of a poll
+   * before the next one can start.
    */
-  private final ArrayDeque<Step> pendingEvents = new ArrayDeque<>();
-  private final Object deliveryLock = new Object();
+  private final SerialDelivery events;
   private final Sink sink;
 
   private final Object lock = new Object();
@@ -65,7 +63,7 @@ final class DevicePoller implements Cancellable {
     this.clock = client.config.deviceClock();
     this.backoff = backoff;
     this.listener = listener;
-    this.events = new SerialExecutor(executor);
+    this.events = new SerialDelivery(executor, TAG);
     this.sink = sink;
   }
 
@@ -94,13 +92,13 @@ final class DevicePoller implements Cancellable {
         } catch (IOException e) {
           retryCodeRequest(deviceId, e);
         } finally {
-          deliver();
+          events.flush();
         }
       }
 
       @Override public void onFailure(Call call, IOException e) {
         retryCodeRequest(deviceId, e);
-        deliver();
+        events.flush();
       }
     });
   }
@@ -129,15 +127,15 @@ final class DevicePoller implements Cancellable {
       intervalMillis = issued.intervalMillis();
       deadlineNanos = issued.receivedAtNanos() + TimeUnit.SECONDS.toNanos(issued.expiresInSeconds());
       Log.info(TAG, "device code issued: " + issued);
-      pendingEvents.add(new Step(() -> listener.onCodeIssued(issued), false));
+      events.enqueue(() -> listener.onCodeIssued(issued));
       waitThenPoll(intervalMillis);
     }
-    deliver();
+    events.flush();
   }
 
   private void waitThenPoll(final long delayMillis) {
     // caller holds lock; the wait starts once the listener has been told of what came before
-    pendingEvents.add(new Step(() -> {
+    events.enqueueInline(() -> {
       synchronized (lock) {
         if (outcome != null) return;
         long remainingNanos = deadlineNanos - clock.monotonicNanos();
@@ -149,7 +147,7 @@ final class DevicePoller implements Cancellable {
           wait = scheduler.schedule(this::poll, delayMillis, TimeUnit.MILLISECONDS);
         }
       }
-    }, true));
+    });
   }
 
   private void expire() {
@@ -158,7 +156,7 @@ final class DevicePoller implements Cancellable {
       Log.info(TAG, "the user code expired after " + code.expiresInSeconds() + " s");
       finish(DeviceFlowOutcome.ended(Kind.EXPIRED, null));
     }
-    deliver();
+    events.flush();
   }
 
   private void poll() {
@@ -182,12 +180,12 @@ final class DevicePoller implements Cancellable {
     next.enqueue(new Callback() {
       @Override public void onResponse(Call call, Response response) {
         polled(pollNumber, client.read(response));
-        deliver();
+        events.flush();
       }
 
       @Override public void onFailure(Call call, IOException e) {
         polled(pollNumber, new AuthClient.Answer(0, null, null, "", e, -1, false));
-        deliver();
+        events.flush();
       }
     });
   }
@@ -244,7 +242,7 @@ final class DevicePoller implements Cancellable {
   private void pending(final int pollNumber, final String result) {
     final long delay = intervalMillis;
     Log.debug(TAG, "poll " + pollNumber + ": " + result + "; next in " + delay + " ms");
-    pendingEvents.add(new Step(() -> listener.onPoll(pollNumber, result, delay), false));
+    events.enqueue(() -> listener.onPoll(pollNumber, result, delay));
     waitThenPoll(delay);
   }
 
@@ -260,8 +258,7 @@ final class DevicePoller implements Cancellable {
         intervalMillis + backoff.delayMillis(transientFailures));
     Log.info(TAG, "poll " + pollNumber + " failed (" + failure.getMessage() + "); retry "
         + transientFailures + " in " + delay + " ms");
-    pendingEvents.add(new Step(
-        () -> listener.onPoll(pollNumber, "transient_failure", delay), false));
+    events.enqueue(() -> listener.onPoll(pollNumber, "transient_failure", delay));
     waitThenPoll(delay);
   }
 
@@ -274,7 +271,7 @@ final class DevicePoller implements Cancellable {
       inFlight = call;
       call = null;
       // after the listener calls before it have been handed to the executor
-      pendingEvents.add(new Step(() -> sink.ended(result), true));
+      events.enqueueInline(() -> sink.ended(result));
     }
     if (inFlight != null) inFlight.cancel();
   }
@@ -286,43 +283,12 @@ final class DevicePoller implements Cancellable {
     }
     // The call that runs this flow already ended as cancelled; this outcome only stops the flow.
     finish(DeviceFlowOutcome.ended(Kind.FAILED, new CallCancelledException()));
-    deliver();
-  }
-
-  /**
-   * Hands the listener calls decided so far to the executor, outside {@link #lock} (a listener may
-   * call {@link #cancel()} or block without stalling the flow), one thread at a time, in order.
-   */
-  private void deliver() {
-    synchronized (deliveryLock) {
-      while (true) {
-        Step next;
-        synchronized (lock) {
-          next = pendingEvents.poll();
-        }
-        if (next == null) return;
-        if (next.internal) {
-          next.action.run();
-        } else {
-          events.execute(next.action);
-        }
-      }
-    }
+    events.flush();
   }
 
   @Override public boolean isCancelled() {
     synchronized (lock) {
       return outcome != null && outcome.failure() instanceof CallCancelledException;
-    }
-  }
-
-  private static final class Step {
-    final Runnable action;
-    final boolean internal;
-
-    Step(Runnable action, boolean internal) {
-      this.action = action;
-      this.internal = internal;
     }
   }
 }

@@ -8,9 +8,9 @@ import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.SerialDelivery;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayDeque;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -105,7 +105,8 @@ public final class TokenManager implements TokenSource {
   private final @Nullable String clientSecret;
   private final long fixedMarginMillis;
   private final Backoff backoff;
-  private final Executor listenerExecutor;
+  /** State changes, decided under {@link #lock} and told to the listeners in order outside it. */
+  private final SerialDelivery notices;
   private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
 
   private final Object lock = new Object();
@@ -119,8 +120,6 @@ public final class TokenManager implements TokenSource {
   private State state = State.NO_TOKEN;
   private @Nullable ReauthorizationRequiredException reauthorization;
   private @Nullable Flight inFlight;
-  private final ArrayDeque<Notice> notices = new ArrayDeque<>();
-  private final Object deliveryLock = new Object();
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
@@ -132,8 +131,8 @@ public final class TokenManager implements TokenSource {
     this.clientSecret = builder.clientSecret;
     this.fixedMarginMillis = builder.marginMillis;
     this.backoff = new Backoff(1, 300, TimeUnit.SECONDS, 10, builder.random);
-    this.listenerExecutor = new SerialExecutor(builder.listenerExecutor != null
-        ? builder.listenerExecutor : builder.core.callbackExecutor());
+    this.notices = new SerialDelivery(builder.listenerExecutor != null
+        ? builder.listenerExecutor : builder.core.callbackExecutor(), TAG);
   }
 
   /**
@@ -232,7 +231,7 @@ public final class TokenManager implements TokenSource {
         setState(State.VALID);
       }
     } finally {
-      deliverNotices();
+      notices.flush();
     }
   }
 
@@ -248,7 +247,7 @@ public final class TokenManager implements TokenSource {
         setState(State.NO_TOKEN);
       }
     } finally {
-      deliverNotices();
+      notices.flush();
     }
   }
 
@@ -275,7 +274,7 @@ public final class TokenManager implements TokenSource {
         return state;
       }
     } finally {
-      deliverNotices();
+      notices.flush();
     }
   }
 
@@ -290,10 +289,11 @@ public final class TokenManager implements TokenSource {
           Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
         }
         listeners.add(listener);
-        notices.add(new Notice(listener, state));
+        final State now = state;
+        notices.enqueue(() -> tell(listener, now));
       }
     } finally {
-      deliverNotices();
+      notices.flush();
     }
   }
 
@@ -367,7 +367,7 @@ public final class TokenManager implements TokenSource {
         }
       }
     } finally {
-      deliverNotices();
+      notices.flush();
     }
     if (mine) {
       try {
@@ -375,7 +375,7 @@ public final class TokenManager implements TokenSource {
       } catch (IOException | AuthorizationException | RuntimeException e) {
         flight.complete(null, e);
       } finally {
-        deliverNotices();
+        notices.flush();
       }
     }
     return flight.await();
@@ -534,51 +534,23 @@ public final class TokenManager implements TokenSource {
     if (next == state) return;
     state = next;
     Log.debug(TAG, "token state: " + next);
-    notices.add(new Notice(null, next));
-  }
-
-  /** Delivers queued state changes outside the manager's lock, one thread at a time, in order. */
-  private void deliverNotices() {
-    synchronized (deliveryLock) {
-      while (true) {
-        final Notice notice;
-        synchronized (lock) {
-          notice = notices.poll();
-        }
-        if (notice == null) return;
-        if (notice.listener != null) {
-          deliver(notice.listener, notice.state);
-        } else {
-          for (Listener listener : listeners) deliver(listener, notice.state);
-        }
-      }
-    }
-  }
-
-  private void deliver(final Listener listener, final State state) {
-    listenerExecutor.execute(() -> {
-      try {
-        listener.onStateChanged(state);
-      } catch (RuntimeException e) {
-        Log.warn(TAG, "a token state listener threw; ignored", e);
-      }
+    notices.enqueue(() -> {
+      for (Listener listener : listeners) tell(listener, next);
     });
+  }
+
+  private static void tell(Listener listener, State state) {
+    try {
+      listener.onStateChanged(state);
+    } catch (RuntimeException e) {
+      Log.warn(TAG, "a token state listener threw; ignored", e);
+    }
   }
 
   @Override public String toString() {
     synchronized (lock) {
       return "TokenManager{state=" + state + ", grant=" + (grant == null ? "stored" : grant.wireName())
           + ", client_id=" + clientId + ", record=" + current + "}";
-    }
-  }
-
-  private static final class Notice {
-    final @Nullable Listener listener;
-    final State state;
-
-    Notice(@Nullable Listener listener, State state) {
-      this.listener = listener;
-      this.state = state;
     }
   }
 

@@ -1,0 +1,193 @@
+package dev.voicelink.core.internal;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Delivers tasks one at a time, in the order they were queued, on an executor that may be a pool,
+ * the main thread or a direct executor. This is how the SDK calls an app's listeners in order.
+ *
+ * <p>Queuing and handing over are two steps, so that code can decide what to deliver while it holds
+ * its own lock and deliver it after releasing that lock (a listener may call back into it, or block):
+ *
+ * <pre>{@code
+ * synchronized (lock) {
+ *   state = next;
+ *   delivery.enqueue(() -> listener.onChanged(next)); // runs nothing
+ * }
+ * delivery.flush();                                    // outside the lock
+ * }</pre>
+ *
+ * <p>{@link #flush()} hands queued tasks to the executor in queue order, one flushing thread at a
+ * time, so tasks queued by different threads keep the order in which they were queued. A task queued
+ * with {@link #enqueueInline} is run by the flushing thread itself once everything queued before it
+ * has been handed over; it is for the caller's own bookkeeping, not for app code.
+ *
+ * <p>A task that throws a {@link RuntimeException} is logged and skipped; the tasks after it still run.
+ * Tests wait for delivery with {@link #awaitIdle}. Thread-safe.
+ */
+public final class SerialDelivery implements Executor {
+  /** Tasks run per turn on the executor before the rest is resubmitted, so a busy queue shares it. */
+  static final int MAX_TASKS_PER_TURN = 64;
+
+  private final Executor target;
+  private final String tag;
+  private final Object handOff = new Object();
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>(); // guarded by this
+  private final ArrayDeque<Runnable> ready = new ArrayDeque<>(); // guarded by this
+  private boolean draining; // guarded by this
+  private int flushing; // guarded by this
+  private @Nullable Thread drainThread; // guarded by this
+
+  /** Delivers on {@code target}; {@code tag} names the component in the log when a task throws. */
+  public SerialDelivery(Executor target, String tag) {
+    this.target = target;
+    this.tag = tag;
+  }
+
+  /** Queues {@code task} for the executor. Runs nothing, so it is safe while holding a lock. */
+  public void enqueue(Runnable task) {
+    synchronized (this) {
+      pending.add(new Pending(task, false));
+    }
+  }
+
+  /**
+   * Queues {@code task} to run on the thread that calls {@link #flush()}, after every task queued
+   * before it has been handed to the executor (not necessarily run).
+   */
+  public void enqueueInline(Runnable task) {
+    synchronized (this) {
+      pending.add(new Pending(task, true));
+    }
+  }
+
+  /** Hands everything queued so far to the executor, in order. Call it without holding a lock. */
+  public void flush() {
+    synchronized (this) {
+      flushing++;
+    }
+    try {
+      synchronized (handOff) {
+        for (Pending next = nextPending(); next != null; next = nextPending()) {
+          if (next.inline) {
+            run(next.task);
+          } else {
+            handOver(next.task);
+          }
+        }
+      }
+    } finally {
+      synchronized (this) {
+        flushing--;
+        if (isIdle()) notifyAll();
+      }
+    }
+  }
+
+  /** Queues {@code task} and flushes: the {@link Executor} form, for callers that hold no lock. */
+  @Override public void execute(Runnable task) {
+    enqueue(task);
+    flush();
+  }
+
+  /**
+   * Waits until every queued task has run, or the timeout passes. Returns whether the queue is idle.
+   * A barrier for tests; it must not be called from a task of this delivery, nor from the executor's
+   * only thread (such as the main thread), which would wait for itself.
+   */
+  public boolean awaitIdle(long timeout, TimeUnit unit) throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    synchronized (this) {
+      if (drainThread == Thread.currentThread()) {
+        throw new IllegalStateException("awaitIdle called from a task it would wait for");
+      }
+      while (!isIdle()) {
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) return false;
+        TimeUnit.NANOSECONDS.timedWait(this, remaining);
+      }
+      return true;
+    }
+  }
+
+  private synchronized @Nullable Pending nextPending() {
+    return pending.poll();
+  }
+
+  private boolean isIdle() {
+    // caller holds this
+    return pending.isEmpty() && ready.isEmpty() && !draining && flushing == 0;
+  }
+
+  private void handOver(Runnable task) {
+    synchronized (this) {
+      ready.add(task);
+      if (draining) return;
+      draining = true;
+    }
+    submitDrain();
+  }
+
+  private void submitDrain() {
+    try {
+      target.execute(this::drain);
+    } catch (RejectedExecutionException e) {
+      int dropped;
+      synchronized (this) {
+        dropped = ready.size();
+        ready.clear();
+        draining = false;
+        notifyAll();
+      }
+      Log.warn(tag, "the executor refused delivery; " + dropped + " calls dropped", e);
+    }
+  }
+
+  private void drain() {
+    try {
+      for (int i = 0; i < MAX_TASKS_PER_TURN; i++) {
+        Runnable task;
+        synchronized (this) {
+          task = ready.poll();
+          if (task == null) return;
+          drainThread = Thread.currentThread();
+        }
+        run(task);
+      }
+    } finally {
+      boolean resubmit;
+      synchronized (this) {
+        drainThread = null;
+        // Resubmitted when the turn ran out or a task threw an Error: nothing queued is stranded.
+        resubmit = !ready.isEmpty();
+        if (!resubmit) {
+          draining = false;
+          if (isIdle()) notifyAll();
+        }
+      }
+      if (resubmit) submitDrain();
+    }
+  }
+
+  private void run(Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      Log.warn(tag, "a listener threw; ignored", e);
+    }
+  }
+
+  private static final class Pending {
+    final Runnable task;
+    final boolean inline;
+
+    Pending(Runnable task, boolean inline) {
+      this.task = task;
+      this.inline = inline;
+    }
+  }
+}
