@@ -10,16 +10,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -37,12 +35,12 @@ class BrowserApprovalTest {
   static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
 
   WebDriver browser;
-  Path profile;
+  /** Chromium's user data directory; JUnit deletes it after each test. */
+  @TempDir Path profile;
 
   @BeforeEach void start() throws IOException {
     assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(),
         "browser test skipped: install Debian packages chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)");
-    profile = Files.createTempDirectory("vl-chromium");
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.getPath());
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM);
@@ -58,11 +56,6 @@ class BrowserApprovalTest {
 
   @AfterEach void stop() throws IOException {
     if (browser != null) browser.quit();
-    if (profile != null) {
-      try (Stream<Path> files = Files.walk(profile)) {
-        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-      }
-    }
   }
 
   void signIn(InteropAccounts.User user) {

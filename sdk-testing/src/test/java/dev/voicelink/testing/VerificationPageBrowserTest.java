@@ -10,6 +10,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
@@ -21,6 +22,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
@@ -59,19 +61,19 @@ class VerificationPageBrowserTest {
 
   ReferenceServer server;
   WebDriver browser;
-  File profile;
+  /** Chromium's user data directory; JUnit deletes it after each test. */
+  @TempDir Path profile;
 
   @BeforeEach void start() throws IOException {
     assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(),
         "browser test skipped: install Debian packages chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)");
     server = ReferenceServer.builder().clock(ServerClock.manual(AuthFlowTest.T0)).build().start();
-    profile = Files.createTempDirectory("vl-chromium").toFile();
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.getPath());
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM);
     options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--user-data-dir=" + profile.getAbsolutePath());
+        "--user-data-dir=" + profile);
     browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).build(), options);
     // A form submit navigates asynchronously: on a loaded machine the next page's elements appear
     // a moment after click() returns, so lookups wait for them (the assertions stay exact).
