@@ -261,7 +261,8 @@ public final class MainActivityTest {
     launch(config(server).replace("\"login\": {\"appid\": \"5f1a2b3c\"},\n", ""));
 
     assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
-        "Config error: login.appid is missing from the config; add \"login\": {\"appid\": \"...\"}");
+        "Config error: login.appid is missing from the config: it is required because dynamic entities"
+            + " cannot take effect without the application id; add \"login\": {\"appid\": \"<your appid>\"}");
     assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).isFalse();
     assertThat(server.journal()).isEmpty();
   }
