@@ -67,10 +67,11 @@ public final class AgentRobolectricTest {
         outcome.set(TestClients.execute(authorizer.poll(code)));
       }
     });
+    int scheduled = time.scheduledCount();
     poller.start();
     // The poll first waits its interval on the virtual clock: one step to it, then the approved
     // device's token comes back over real HTTP.
-    time.awaitScheduled(1);
+    time.awaitScheduled(scheduled + 1);
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     poller.join(TimeUnit.SECONDS.toMillis(30));
     assertThat(outcome.get()).isNotNull();
