@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 
@@ -100,15 +101,12 @@ public final class Agent {
         : new WebApiEntityBackend(api, Collections.unmodifiableMap(
             new LinkedHashMap<>(builder.definitions)));
 
-    final SerialDelivery events = new SerialDelivery(builder.eventExecutor != null
+    SerialDelivery events = new SerialDelivery(builder.eventExecutor != null
         ? builder.eventExecutor : ClientCore.of(voiceLink).callbackExecutor(), "agent");
-    final AgentListener listener = builder.listener;
-    EventSink sink = new EventSink() {
-      @Override public void emit(int eventType, int arg1, int arg2, String info,
-          Map<String, Object> data) {
-        final AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
-        events.execute(() -> listener.onEvent(event));
-      }
+    AgentListener listener = builder.listener;
+    EventSink sink = (eventType, arg1, arg2, info, data) -> {
+      AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
+      events.execute(() -> listener.onEvent(event));
     };
     TokenSource tokens = builder.tokenSource;
     EncryptedTokenStore encryptedStore = null;
@@ -123,11 +121,7 @@ public final class Agent {
         new ChannelFactory(voiceLink, tokens, builder.maxReconnectAttempts),
         backend, missing, core.deviceClock(), core.scheduler(), sink);
     if (encryptedStore != null) {
-      this.storeListener = new EncryptedTokenStore.Listener() {
-        @Override public void onReauthorizationRequired(String reason) {
-          engine.notAuthorized(reason);
-        }
-      };
+      this.storeListener = engine::notAuthorized;
       encryptedStore.addListener(storeListener);
     } else {
       this.storeListener = null;
@@ -135,26 +129,20 @@ public final class Agent {
     this.encryptedStore = encryptedStore;
     this.tokenManager = tokens instanceof TokenManager ? (TokenManager) tokens : null;
     // An app's own manager may hold a cloud credential, for which having no token yet is normal.
-    final boolean ownManager = builder.tokenSource == null;
-    this.tokenListener = new TokenManager.Listener() {
-      @Override public void onStateChanged(TokenManager.State state) {
-        if (state == TokenManager.State.NO_TOKEN && ownManager) {
-          engine.notAuthorized(AgentEngine.NO_TOKEN);
-        } else if (state == TokenManager.State.REAUTHORIZATION_REQUIRED) {
-          engine.notAuthorized("The device must be authorized again: its refresh token was refused."
-              + " Run the device flow (DeviceAuthorizer) and TokenManager.setRecord, then create a"
-              + " new Agent.");
-        }
+    boolean ownManager = builder.tokenSource == null;
+    this.tokenListener = state -> {
+      if (state == TokenManager.State.NO_TOKEN && ownManager) {
+        engine.notAuthorized(AgentEngine.NO_TOKEN);
+      } else if (state == TokenManager.State.REAUTHORIZATION_REQUIRED) {
+        engine.notAuthorized("The device must be authorized again: its refresh token was refused."
+            + " Run the device flow (DeviceAuthorizer) and TokenManager.setRecord, then create a"
+            + " new Agent.");
       }
     };
-    final TokenManager manager = tokenManager;
+    TokenManager manager = tokenManager;
     if (manager != null) {
       // On the worker: the first look at the token store is disk and Keystore I/O.
-      engine.execute(new Runnable() {
-        @Override public void run() {
-          manager.addListener(tokenListener);
-        }
-      });
+      engine.execute(() -> manager.addListener(tokenListener));
     }
     this.network = new NetworkWatcher(builder.context, engine);
     engine.start(network.start());
@@ -212,6 +200,15 @@ public final class Agent {
     if (encryptedStore != null && storeListener != null) encryptedStore.removeListener(storeListener);
     engine.destroy();
     if (ownClient != null) ownClient.close();
+  }
+
+  /**
+   * For tests: waits until the agent's worker and I/O threads have nothing left to do. Every event so
+   * far has then been handed to the event executor, which delivers it in turn (a test on the main
+   * looper idles it next). Returns false if {@code timeout} passed first.
+   */
+  boolean awaitEngineIdle(long timeout, TimeUnit unit) throws InterruptedException {
+    return engine.awaitIdle(timeout, unit);
   }
 
   /** With a shared client, the config's addresses must be the client's: one truth per address. */

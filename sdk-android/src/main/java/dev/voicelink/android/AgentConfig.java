@@ -1,17 +1,12 @@
 package dev.voicelink.android;
 
-import com.squareup.moshi.JsonDataException;
-import com.squareup.moshi.JsonEncodingException;
-import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Redact;
-import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import okio.Buffer;
 
 /**
  * The parsed view of an agent config text: a JSON object in the style of the platform's cfg files,
@@ -89,25 +84,7 @@ public final class AgentConfig {
    */
   public static AgentConfig parse(String configText) {
     if (configText == null) throw new IllegalArgumentException("config must not be null");
-    String json = LenientJsonText.strip(configText);
-    Object value;
-    try {
-      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(json));
-      value = reader.readJsonValue();
-      if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
-        throw new IllegalArgumentException("config must be one JSON object; found more after it at "
-            + reader.getPath());
-      }
-    } catch (JsonEncodingException | JsonDataException e) {
-      throw new IllegalArgumentException("config is not valid JSON: " + JsonObjects.reason(e), e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("config is not valid JSON: " + JsonObjects.reason(e), e);
-    }
-    if (!(value instanceof Map)) {
-      throw new IllegalArgumentException("config must be a JSON object; was " + JsonObjects.describe(value));
-    }
-    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
-    Map<String, Object> root = (Map<String, Object>) value;
+    Map<String, Object> root = JsonObjects.parseConfig(configText);
     return new AgentConfig(Collections.unmodifiableMap(new LinkedHashMap<>(root)));
   }
 

@@ -18,6 +18,26 @@ final class JsonObjects {
    * {@code pers_param}.
    */
   static Map<String, Object> parseObject(String text, String name) {
+    return parseObject(text, name, name + " must be a JSON object text: ",
+        name + " must be a JSON object text such as {\"uid\":\"\"}; was: ");
+  }
+
+  /**
+   * Parses a config text in the platform's cfg style (see {@link LenientJsonText}) as one JSON object.
+   * Errors start with {@code config}.
+   */
+  static Map<String, Object> parseConfig(String configText) {
+    return parseObject(LenientJsonText.strip(configText), "config", "config is not valid JSON: ",
+        "config must be a JSON object; was ");
+  }
+
+  /**
+   * The one JSON-object parser. Errors: {@code notJson} + the parser's reason for a syntax error,
+   * {@code notAnObject} + what was found for another JSON value, and text after the object named by
+   * its JSON path.
+   */
+  private static Map<String, Object> parseObject(String text, String name, String notJson,
+      String notAnObject) {
     Object value;
     try {
       JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
@@ -27,13 +47,12 @@ final class JsonObjects {
             + reader.getPath());
       }
     } catch (JsonEncodingException | JsonDataException e) {
-      throw new IllegalArgumentException(name + " must be a JSON object text: " + reason(e), e);
+      throw new IllegalArgumentException(notJson + reason(e), e);
     } catch (IOException e) {
-      throw new IllegalArgumentException(name + " must be a JSON object text: " + reason(e), e);
+      throw new IllegalArgumentException(notJson + reason(e), e);
     }
     if (!(value instanceof Map)) {
-      throw new IllegalArgumentException(name + " must be a JSON object text such as {\"uid\":\"\"}; was: "
-          + describe(value));
+      throw new IllegalArgumentException(notAnObject + describe(value));
     }
     @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
     Map<String, Object> map = (Map<String, Object>) value;
@@ -44,7 +63,7 @@ final class JsonObjects {
    * The JSON parser's message for app developers: Moshi advises its own lenient mode, which means
    * nothing to someone who passed a command's params; say what is wrong and where instead.
    */
-  static String reason(Exception e) {
+  private static String reason(Exception e) {
     String message = String.valueOf(e.getMessage());
     return message.replace("Use JsonReader.setLenient(true) to accept malformed JSON",
         "malformed JSON (not a quoted string, number, object, array, true, false or null)");

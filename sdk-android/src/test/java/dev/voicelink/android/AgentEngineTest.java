@@ -124,7 +124,7 @@ class AgentEngineTest {
     h.engine.send(userSync("a"));
     h.engine.send(userSync("b"));
     h.engine.send(userSync("c"));
-    h.expectNoEvent();
+    h.expectNoEventWhileIoIsHeld();
     gate.countDown();
 
     java.util.Set<String> tags = new java.util.HashSet<>();

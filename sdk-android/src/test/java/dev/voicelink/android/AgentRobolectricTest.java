@@ -33,7 +33,7 @@ import org.robolectric.RobolectricTestRunner;
 import org.robolectric.RuntimeEnvironment;
 import org.robolectric.annotation.LooperMode;
 import org.robolectric.shadow.api.Shadow;
-import org.robolectric.shadows.ShadowLooper;
+import org.robolectric.shadows.ShadowPausedLooper;
 
 /** The Agent on Android (SDK 21, 28, 35) against the reference server, time under test control. */
 @RunWith(RobolectricTestRunner.class)
@@ -67,11 +67,13 @@ public final class AgentRobolectricTest {
         outcome.set(TestClients.execute(authorizer.poll(code)));
       }
     });
+    int scheduled = time.scheduledCount();
     poller.start();
-    for (int i = 0; i < 50 && outcome.get() == null; i++) {
-      time.advance(1, TimeUnit.SECONDS);
-      poller.join(100);
-    }
+    // The poll first waits its interval on the virtual clock: one step to it, then the approved
+    // device's token comes back over real HTTP.
+    time.awaitScheduled(scheduled + 1);
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    poller.join(TimeUnit.SECONDS.toMillis(30));
     assertThat(outcome.get()).isNotNull();
     record = outcome.get().token();
     accessToken = record.accessToken();
@@ -122,21 +124,35 @@ public final class AgentRobolectricTest {
     return agent;
   }
 
-  private static ShadowLooper mainLooper() {
+  private static ShadowPausedLooper mainLooper() {
     return Shadow.extract(Looper.getMainLooper());
   }
 
-  /** Drives the main looper until an event of {@code type} arrives after index {@code from}. */
-  private AgentEvent awaitEvent(int type, int from) throws InterruptedException {
-    for (int i = 0; i < 500; i++) {
-      time.runDueTasks();
+  /**
+   * Runs what is due on the virtual clock and delivers what the main looper holds until an event of
+   * {@code type} arrives after index {@code from}. The clock does not move.
+   */
+  private AgentEvent awaitEvent(int type, int from) {
+    return awaitEvent(type, from, true);
+  }
+
+  /**
+   * Like {@link #awaitEvent(int, int)}; {@code runDueTasks} false holds the virtual clock still. The
+   * worker, OkHttp and the reference server are real threads: between rounds this waits for their
+   * next post to the main looper, at most 10 ms so that a task they schedule on the virtual clock
+   * runs too. The bound on real time only keeps a broken build from hanging.
+   */
+  private AgentEvent awaitEvent(int type, int from, boolean runDueTasks) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      if (runDueTasks) time.runDueTasks();
       mainLooper().idle();
       synchronized (events) {
         for (int j = from; j < events.size(); j++) {
           if (events.get(j).eventType() == type) return events.get(j);
         }
       }
-      Thread.sleep(10); // other threads (worker, OkHttp) are real: give them a moment
+      mainLooper().poll(10);
     }
     throw new AssertionError("no event " + type + " after #" + from + "; saw " + events);
   }
@@ -209,7 +225,7 @@ public final class AgentRobolectricTest {
 
     agent.sendMessage(contactsSync("early"));
 
-    AgentEvent refused = awaitEventWithoutTime(EVENT_CMD_RETURN);
+    AgentEvent refused = awaitEvent(EVENT_CMD_RETURN, 0, false);
     assertThat(refused.arg2()).isEqualTo(ERROR_NOT_CONNECTED);
     assertThat(refused.data().getString(KEY_TAG)).isEqualTo("early");
     assertThat(server.journal().toString()).doesNotContain("upload-resource");
@@ -255,8 +271,11 @@ public final class AgentRobolectricTest {
     server.dropInteractionSessions();
 
     awaitEvent(EVENT_SERVER_DISCONNECTED, before);
-    AgentEvent again = awaitEventAdvancing(EVENT_CONNECTED_TO_SERVER, before);
+    // The channel reconnects after a jittered backoff on the virtual clock: one step to it.
+    advanceToNextTask();
+    AgentEvent again = awaitEvent(EVENT_CONNECTED_TO_SERVER, before);
     assertThat(again.data().getString(KEY_UID)).matches("[a-z0-9]{32}");
+    settle();
     assertThat(types().subList(before, events.size())).containsSubsequence(
         EVENT_SERVER_DISCONNECTED, EVENT_STATE, EVENT_CONNECTED_TO_SERVER, EVENT_STATE);
     assertThat(stateArgs()).containsSubsequence(STATE_READY, STATE_IDLE, STATE_READY);
@@ -284,7 +303,7 @@ public final class AgentRobolectricTest {
 
     int offline = events.size();
     callback.onAvailable(wifi);
-    awaitEventAdvancing(EVENT_CONNECTED_TO_SERVER, offline);
+    awaitEvent(EVENT_CONNECTED_TO_SERVER, offline); // a fresh channel: its first attempt is due at once
 
     agent.destroy();
     assertThat(shadow.getNetworkCallbacks()).isEmpty();
@@ -371,41 +390,30 @@ public final class AgentRobolectricTest {
     return states;
   }
 
-  /** Lets the real threads finish what is in flight and delivers their events. */
+  /**
+   * The barrier before asserting that something did not happen: runs what is due on the virtual
+   * clock and delivers what the main looper holds, until the Agent's worker and I/O threads are idle,
+   * nothing more is posted to the main looper and nothing is due on the clock.
+   */
   private void settle() throws InterruptedException {
-    for (int i = 0; i < 50; i++) {
+    for (int round = 0; round < 100; round++) {
       time.runDueTasks();
       mainLooper().idle();
-      Thread.sleep(10);
+      assertThat(agent.awaitEngineIdle(10, TimeUnit.SECONDS)).as("the Agent's threads idle").isTrue();
+      if (mainLooper().isIdle() && !time.pendingDelaysMillis().contains(0L)) return;
     }
+    throw new AssertionError("the Agent kept working for 100 rounds; saw " + events);
   }
 
-  /** Like awaitEvent, moving the virtual clock on a second at a time (reconnect backoff). */
-  private AgentEvent awaitEventAdvancing(int type, int from) throws InterruptedException {
-    for (int i = 0; i < 300; i++) {
-      time.advance(1, TimeUnit.SECONDS);
-      server.clock().advance(1, TimeUnit.SECONDS);
-      mainLooper().idle();
-      synchronized (events) {
-        for (int j = from; j < events.size(); j++) {
-          if (events.get(j).eventType() == type) return events.get(j);
-        }
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("no event " + type + " after #" + from + "; saw " + events);
-  }
-
-  private AgentEvent awaitEventWithoutTime(int type) throws InterruptedException {
-    for (int i = 0; i < 500; i++) {
-      mainLooper().idle();
-      synchronized (events) {
-        for (AgentEvent event : events) {
-          if (event.eventType() == type) return event;
-        }
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("no event " + type + "; saw " + events);
+  /**
+   * One explicit step of virtual time, on both clocks: once the Agent has settled, to the soonest
+   * task waiting on the virtual clock, which runs.
+   */
+  private void advanceToNextTask() throws InterruptedException {
+    settle();
+    List<Long> delays = time.pendingDelaysMillis();
+    assertThat(delays).as("a task waiting on the virtual clock").isNotEmpty();
+    server.clock().advance(delays.get(0), TimeUnit.MILLISECONDS);
+    time.advance(delays.get(0), TimeUnit.MILLISECONDS);
   }
 }

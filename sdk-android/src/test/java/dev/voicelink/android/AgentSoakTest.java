@@ -204,7 +204,8 @@ public final class AgentSoakTest {
     }
 
     static Snapshot take() throws IOException, InterruptedException {
-      // Sockets closed a moment ago may still be in their close handshake; give them a moment.
+      // Soak sampling in real time: sockets closed a moment ago may still be in the kernel's close
+      // handshake, which no barrier of ours covers; the minimum over 0.5 s of real time is taken.
       int sockets = Integer.MAX_VALUE;
       for (int i = 0; i < 20; i++) {
         sockets = Math.min(sockets, sockets());
@@ -214,7 +215,7 @@ public final class AgentSoakTest {
       long heap = Long.MAX_VALUE;
       for (int i = 0; i < 3; i++) {
         System.gc();
-        Thread.sleep(50);
+        Thread.sleep(50); // soak sampling in real time: the collector finishes on its own threads
         heap = Math.min(heap, runtime.totalMemory() - runtime.freeMemory());
       }
       int threads = 0;

@@ -119,10 +119,22 @@ final class EngineHarness implements AutoCloseable {
     return event;
   }
 
-  /** Lets the worker drain what is queued, then checks nothing more was emitted. */
+  /**
+   * Waits until the engine's worker and I/O threads have nothing left to do (a barrier, not a
+   * time window), then checks nothing more was emitted.
+   */
   void expectNoEvent() throws InterruptedException {
-    Event event = events.poll(200, TimeUnit.MILLISECONDS);
-    assertThat(event).as("no further event").isNull();
+    assertThat(engine.awaitIdle(5, TimeUnit.SECONDS)).as("the engine idle within 5 s").isTrue();
+    assertThat(events.poll()).as("no further event").isNull();
+  }
+
+  /**
+   * Like {@link #expectNoEvent} while the test holds I/O calls on purpose: waits for the worker
+   * thread alone, which every event comes from.
+   */
+  void expectNoEventWhileIoIsHeld() throws InterruptedException {
+    assertThat(engine.awaitWorkerIdle(5, TimeUnit.SECONDS)).as("the worker idle within 5 s").isTrue();
+    assertThat(events.poll()).as("no further event").isNull();
   }
 
   String frame() throws InterruptedException {

@@ -1,17 +1,16 @@
 package dev.voicelink.samples.app;
 
-import com.squareup.moshi.JsonReader;
+import dev.voicelink.android.AgentConfig;
 import dev.voicelink.core.VoiceLinkClient;
-import java.io.IOException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
-import okio.Buffer;
 
 /**
  * The sample's settings, read from the same config text that is handed to the Agent (the platform's
- * cfg style: JSON that may start with a byte-order mark and may hold comments). The sample reads the
- * addresses and the device identity the Agent does not act on, plus its own {@code sample.*} keys.
+ * cfg style: JSON that may start with a byte-order mark and may hold comments). The text is parsed
+ * and checked by {@link AgentConfig}; the sample requires the addresses and the device identity on
+ * top, and reads its own {@code sample.*} keys.
  *
  * <p>Immutable. An invalid text fails at once with a message naming the setting.
  */
@@ -30,19 +29,20 @@ final class SampleConfig {
   final @Nullable String namespace;
   final @Nullable HttpUrl checksumUrl;
 
-  private SampleConfig(String text, Map<?, ?> root) {
+  private SampleConfig(String text, AgentConfig agent) {
     this.text = text;
-    this.appid = required(root, "login", "appid");
-    this.authUrl = required(root, "server", "auth_url");
-    this.baseUrl = required(root, "server", "base_url");
-    this.platformUrl = optional(root, "server", "platform_url");
-    this.clientId = required(root, "auth", "client_id");
-    this.deviceId = required(root, "auth", "device_id");
-    this.contactsResource = required(root, "sample", "contacts_resource");
-    String write = optional(root, "sample", "write_text");
+    this.appid = agent.appid();
+    this.authUrl = required(agent.authUrl(), "server", "auth_url");
+    this.baseUrl = agent.baseUrl();
+    this.platformUrl = agent.platformUrl();
+    this.clientId = required(agent.clientId(), "auth", "client_id");
+    this.deviceId = required(agent.deviceId(), "auth", "device_id");
+    this.contactsResource = required(sampleSetting(agent, "contacts_resource"), "sample",
+        "contacts_resource");
+    String write = sampleSetting(agent, "write_text");
     this.writeText = write != null ? write : DEFAULT_WRITE_TEXT;
-    this.namespace = optional(root, "entity", "namespace");
-    String checksum = optional(root, "sample", "checksum_url");
+    this.namespace = agent.namespace();
+    String checksum = sampleSetting(agent, "checksum_url");
     this.checksumUrl = checksum == null ? null : HttpUrl.parse(checksum);
     if (checksum != null && checksumUrl == null) {
       throw new IllegalArgumentException("sample.checksum_url must be an http or https address; was: " + checksum);
@@ -55,19 +55,12 @@ final class SampleConfig {
     clientBuilder();
   }
 
+  /**
+   * Parses {@code text} as the Agent does ({@link AgentConfig#parse}: the same syntax, checks and
+   * messages), then reads the settings the sample needs on top.
+   */
   static SampleConfig parse(String text) {
-    if (text == null) throw new IllegalArgumentException("config must not be null");
-    String json = text.startsWith("\uFEFF") ? text.substring(1) : text;
-    Object value;
-    try {
-      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(json));
-      reader.setLenient(true); // the cfg format allows // and /* */ comments
-      value = reader.readJsonValue();
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalArgumentException("config is not valid JSON: " + e.getMessage(), e);
-    }
-    if (!(value instanceof Map)) throw new IllegalArgumentException("config must be a JSON object");
-    return new SampleConfig(text, (Map<?, ?>) value);
+    return new SampleConfig(text, AgentConfig.parse(text));
   }
 
   /** A client builder with the config's addresses. */
@@ -77,8 +70,7 @@ final class SampleConfig {
     return builder;
   }
 
-  private static String required(Map<?, ?> root, String section, String key) {
-    String value = optional(root, section, key);
+  private static String required(@Nullable String value, String section, String key) {
     if (value == null) {
       throw new IllegalArgumentException(section + "." + key + " is missing from the config; add \""
           + section + "\": {\"" + key + "\": \"...\"}");
@@ -86,14 +78,16 @@ final class SampleConfig {
     return value;
   }
 
-  private static @Nullable String optional(Map<?, ?> root, String section, String key) {
-    Object object = root.get(section);
-    if (object == null) return null;
-    if (!(object instanceof Map)) throw new IllegalArgumentException(section + " must be a JSON object");
-    Object value = ((Map<?, ?>) object).get(key);
+  /** A {@code sample.*} setting: a non-empty string, or null when absent. */
+  private static @Nullable String sampleSetting(AgentConfig agent, String key) {
+    Object section = agent.value("sample");
+    if (section != null && !(section instanceof Map)) {
+      throw new IllegalArgumentException("sample must be a JSON object");
+    }
+    Object value = agent.value("sample." + key);
     if (value == null) return null;
     if (!(value instanceof String) || ((String) value).trim().isEmpty()) {
-      throw new IllegalArgumentException(section + "." + key + " must be a non-empty string");
+      throw new IllegalArgumentException("sample." + key + " must be a non-empty string");
     }
     return ((String) value).trim();
   }

@@ -48,7 +48,7 @@ import org.robolectric.android.controller.ActivityController;
 import org.robolectric.annotation.LooperMode;
 import org.robolectric.shadow.api.Shadow;
 import org.robolectric.shadows.ShadowLog;
-import org.robolectric.shadows.ShadowLooper;
+import org.robolectric.shadows.ShadowPausedLooper;
 
 // Runs once per SDK level of robolectric.properties. The reference server runs in-process on loopback;
 // the Activity talks to it over real HTTP, exactly as on a device.
@@ -121,7 +121,8 @@ public final class MainActivityTest {
     assertThat(qrText()).as("the QR code on screen").isEqualTo(text(MainActivity.TAG_LINK));
 
     new SimulatedTester(server).approve(userCode);
-    advanceUntil(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
+    advanceToNextTask("the first poll");
+    awaitUi(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
     assertThat(eventLog()).contains("\nauthorized\n");
     assertThat(text(MainActivity.TAG_USER_CODE)).isEmpty();
     assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Connected");
@@ -212,7 +213,8 @@ public final class MainActivityTest {
     click(MainActivity.TAG_AUTHORIZE);
     awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
     new SimulatedTester(server).approve(text(MainActivity.TAG_USER_CODE));
-    advanceUntil(() -> button(MainActivity.TAG_SYNC).isEnabled(), "the Agent to connect");
+    advanceToNextTask("the first poll");
+    awaitUi(() -> button(MainActivity.TAG_SYNC).isEnabled(), "the Agent to connect");
 
     server.close(); // says goodbye to the channel's client (close frame 1001)
     awaitUi(() -> eventLog().contains("← EVENT_SERVER_DISCONNECTED"), "the disconnection");
@@ -229,7 +231,8 @@ public final class MainActivityTest {
     launch(config(server));
     click(MainActivity.TAG_AUTHORIZE);
     awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
-    advanceUntil(() -> server.journal().count("/oauth/ivs/token") >= 1, "the first poll");
+    advanceToNextTask("the first poll");
+    awaitUi(() -> server.journal().count("/oauth/ivs/token") >= 1, "the first poll");
     awaitUi(() -> !time.pendingDelaysMillis().isEmpty(), "the wait before the next poll");
 
     controller.pause().stop().destroy();
@@ -249,7 +252,8 @@ public final class MainActivityTest {
     awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
 
     new SimulatedTester(server).refuse(text(MainActivity.TAG_USER_CODE));
-    advanceUntil(() -> button(MainActivity.TAG_AUTHORIZE).isEnabled(), "the flow to end");
+    advanceToNextTask("the first poll");
+    awaitUi(() -> button(MainActivity.TAG_AUTHORIZE).isEnabled(), "the flow to end");
 
     assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Not authorized: DENIED");
     assertThat(eventLog()).contains("authorization ended: DENIED");
@@ -261,7 +265,8 @@ public final class MainActivityTest {
     launch(config(server).replace("\"login\": {\"appid\": \"5f1a2b3c\"},\n", ""));
 
     assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
-        "Config error: login.appid is missing from the config; add \"login\": {\"appid\": \"...\"}");
+        "Config error: login.appid is missing from the config: it is required because dynamic entities"
+            + " cannot take effect without the application id; add \"login\": {\"appid\": \"<your appid>\"}");
     assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).isFalse();
     assertThat(server.journal()).isEmpty();
   }
@@ -344,33 +349,30 @@ public final class MainActivityTest {
     mainLooper().idle();
   }
 
-  // Work happens on SDK threads and reaches the UI through the main looper: run it until the
-  // condition holds. A bound on real time only keeps a broken build from hanging.
-  private void awaitUi(BooleanSupplier condition, String what) throws InterruptedException {
+  // Work happens on SDK threads and reaches the UI through the main looper: run it, and what is due
+  // on the virtual clock, until the condition holds; the clock does not move. Between rounds, wait for
+  // the SDK threads' next post to the main looper, at most 10 ms so that a task they schedule on the
+  // virtual clock runs too. A bound on real time only keeps a broken build from hanging.
+  private void awaitUi(BooleanSupplier condition, String what) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
       time.runDueTasks();
       mainLooper().idle();
       if (condition.getAsBoolean()) return;
       if (System.nanoTime() > deadline) fail("timed out waiting for " + what + "; event log:\n" + eventLog());
-      Thread.sleep(10);
+      mainLooper().poll(10);
     }
   }
 
-  // Device polling and connecting wait on the virtual clock: move it a second at a time (the server's
-  // clock stays: nothing here depends on its time).
-  private void advanceUntil(BooleanSupplier condition, String what) throws InterruptedException {
-    for (int second = 0; second < 60; second++) {
-      time.runDueTasks();
-      mainLooper().idle();
-      if (condition.getAsBoolean()) return;
-      Thread.sleep(20); // SDK threads (HTTP, the Agent's worker) are real
-      time.advance(1, TimeUnit.SECONDS);
-    }
-    fail("not reached within 60 virtual seconds: " + what + "; event log:\n" + eventLog());
+  // One explicit step of the virtual clock (the server's clock stays: nothing here depends on its
+  // time): once the SDK has scheduled its next task, such as the device flow's next poll after its
+  // interval, move the clock to it, which runs it.
+  private void advanceToNextTask(String what) {
+    awaitUi(() -> !time.pendingDelaysMillis().isEmpty(), what + " to be scheduled");
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
   }
 
-  private static ShadowLooper mainLooper() {
+  private static ShadowPausedLooper mainLooper() {
     return Shadow.extract(Looper.getMainLooper());
   }
 }

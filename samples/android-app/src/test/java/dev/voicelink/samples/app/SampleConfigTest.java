@@ -62,7 +62,7 @@ class SampleConfigTest {
   void emptySettingIsRefused() {
     assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("\"client_id\":\"c\"", "\"client_id\":\" \"")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("auth.client_id must be a non-empty string");
+        .hasMessage("auth.client_id must not be empty; remove it or give a value");
   }
 
   @Test
@@ -70,6 +70,24 @@ class SampleConfigTest {
     assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("http://h:1/auth", "ftp://h/auth")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("auth_url must be an http or https address such as https://host[:port][/path]; was: ftp://h/auth");
+  }
+
+  @Test
+  void emptySampleSettingIsRefused() {
+    assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("\"OS123.contacts\"", "\" \"")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("sample.contacts_resource must be a non-empty string");
+  }
+
+  @Test
+  void syntaxErrorsAreTheAgentsOwn() {
+    assertThatThrownBy(() -> SampleConfig.parse(MINIMAL + " {}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("config is not valid JSON: malformed JSON (not a quoted string, number, object, array,"
+            + " true, false or null) at path $");
+    assertThatThrownBy(() -> SampleConfig.parse("[" + MINIMAL + "]"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("config must be a JSON object; was an array");
   }
 
   @Test

@@ -1,0 +1,62 @@
+package dev.voicelink.android;
+
+import static dev.voicelink.android.AgentConstants.CMD_WRITE;
+import static dev.voicelink.android.AgentConstants.KEY_CMD;
+import static dev.voicelink.android.AgentConstants.KEY_DATA_TYPE;
+import static dev.voicelink.android.AgentConstants.KEY_SEQ;
+import static dev.voicelink.android.AgentConstants.KEY_SID;
+import static dev.voicelink.android.AgentConstants.KEY_SYNC_DTYPE;
+import static dev.voicelink.android.AgentConstants.KEY_TAG;
+import static dev.voicelink.android.AgentConstants.SYNC_DATA_QUERY;
+import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@code data} of the agent's events, built in the order its keys are documented in {@link
+ * AgentConstants}. Each call returns a new map that the caller may add to before emitting it.
+ */
+final class EventData {
+  private EventData() {
+  }
+
+  /** No data. */
+  static Map<String, Object> none() {
+    return new LinkedHashMap<>();
+  }
+
+  static Map<String, Object> of(String key, Object value) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put(key, value);
+    return data;
+  }
+
+  /** The reply data of CMD_SYNC. */
+  static Map<String, Object> sync(@Nullable String sid, @Nullable String tag) {
+    return sidAndTag(of(KEY_SYNC_DTYPE, SYNC_DATA_SCHEMA), sid, tag);
+  }
+
+  /** The reply data of CMD_QUERY_SYNC_STATUS. */
+  static Map<String, Object> query(@Nullable String sid, @Nullable String tag) {
+    return sidAndTag(of(KEY_SYNC_DTYPE, SYNC_DATA_QUERY), sid, tag);
+  }
+
+  /** The data of a CMD_WRITE's result or error. */
+  static Map<String, Object> write(@Nullable Integer seq, @Nullable String dataType,
+      @Nullable String tag) {
+    Map<String, Object> data = of(KEY_CMD, CMD_WRITE);
+    if (seq != null) data.put(KEY_SEQ, seq);
+    if (dataType != null) data.put(KEY_DATA_TYPE, dataType);
+    if (tag != null) data.put(KEY_TAG, tag);
+    return data;
+  }
+
+  private static Map<String, Object> sidAndTag(Map<String, Object> data, @Nullable String sid,
+      @Nullable String tag) {
+    if (sid != null) data.put(KEY_SID, sid);
+    if (tag != null) data.put(KEY_TAG, tag);
+    return data;
+  }
+}

@@ -1,0 +1,130 @@
+package dev.voicelink.android;
+
+import static dev.voicelink.android.AgentConstants.ERROR_INVALID_PARAMS;
+import static dev.voicelink.android.AgentConstants.ERROR_NOT_CONNECTED;
+import static dev.voicelink.android.AgentConstants.ERROR_SERVER_REFUSED;
+import static dev.voicelink.android.AgentConstants.EVENT_RESULT;
+import static dev.voicelink.android.AgentConstants.KEY_CODE;
+import static dev.voicelink.android.AgentConstants.KEY_DESC;
+import static dev.voicelink.android.AgentConstants.KEY_RESULT;
+
+import dev.voicelink.core.internal.Log;
+import dev.voicelink.interact.InteractionChannel;
+import dev.voicelink.interact.InteractionResult;
+import java.nio.charset.Charset;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * CMD_WRITE: checks the message into a {@link WriteRequest}, writes it to the interaction channel,
+ * and answers it with the channel's result or refusal ({@code EVENT_RESULT} / {@code EVENT_ERROR}),
+ * matched by {@code seq}. Confined to the worker thread.
+ */
+final class WriteCommand {
+  private static final String TAG = "VoiceLinkAgent";
+  private static final Charset UTF_8 = Charset.forName("UTF-8");
+
+  private final SetParamsCommand setParams;
+  private final EventEmitter out;
+  private final Map<Integer, PendingWrite> writes = new LinkedHashMap<>();
+
+  WriteCommand(SetParamsCommand setParams, EventEmitter out) {
+    this.setParams = setParams;
+    this.out = out;
+  }
+
+  /**
+   * Sends the write on {@code connected}, the channel when connected (else null). Returns whether a
+   * write is now pending (the agent's state may change).
+   */
+  boolean handle(AgentMessage message, @Nullable InteractionChannel connected) {
+    String tag = null;
+    WriteRequest request;
+    try {
+      Map<String, String> params = WriteParams.parse(message.params());
+      tag = params.get("tag");
+      request = WriteRequest.of(params, message);
+    } catch (IllegalArgumentException e) {
+      out.error(ERROR_INVALID_PARAMS, e.getMessage(), EventData.write(null, null, tag));
+      return false;
+    }
+    if (connected == null) {
+      out.error(ERROR_NOT_CONNECTED, "CMD_WRITE refused: not connected to the server; send it after"
+          + " EVENT_CONNECTED_TO_SERVER. Nothing was sent.", EventData.write(null, request.dataType, tag));
+      return false;
+    }
+    String persParam = request.persParam;
+    if (persParam == null && !request.isText()) {
+      // Set-params and the config's audioparams activate entities for voice only (spec 4.10).
+      persParam = setParams.audioPersParam();
+    }
+    int seq;
+    try {
+      seq = request.isText()
+          ? connected.writeText(new String(request.data, UTF_8), persParam)
+          : connected.writeAudio(request.data, request.sampleRate, persParam);
+    } catch (IllegalStateException e) {
+      // The socket dropped a moment ago; its onDisconnected is on its way to the worker thread.
+      out.error(ERROR_NOT_CONNECTED, "CMD_WRITE refused: the connection to the server was just lost."
+          + " Nothing was sent.", EventData.write(null, request.dataType, tag));
+      return false;
+    }
+    writes.put(seq, new PendingWrite(seq, request.dataType, tag));
+    return true;
+  }
+
+  /** Whether no write awaits its result. */
+  boolean isEmpty() {
+    return writes.isEmpty();
+  }
+
+  /** The channel's result for a write: {@code EVENT_RESULT}. */
+  void result(InteractionResult result) {
+    PendingWrite write = writes.remove(result.seq());
+    if (write == null) {
+      Log.warn(TAG, "ignored a result for no pending write: seq " + result.seq(), null);
+      return;
+    }
+    Map<String, Object> data = write.data();
+    data.put(KEY_RESULT, result.json());
+    out.emit(EVENT_RESULT, 0, 0, result.json(), data);
+  }
+
+  /** The server refused a write ({@code seq} 0 or unknown: a refusal of no write in particular). */
+  void refused(int seq, String code, String description) {
+    PendingWrite write = writes.remove(seq);
+    Map<String, Object> data = write == null ? EventData.none() : write.data();
+    data.put(KEY_CODE, code);
+    data.put(KEY_DESC, description);
+    out.error(ERROR_SERVER_REFUSED, (write == null ? "the server reported"
+        : "write " + write.seq + " refused") + ": " + code
+        + (description.isEmpty() ? "" : ": " + description), data);
+  }
+
+  /** Answers every pending write with {@code code}: the connection is gone or the agent destroyed. */
+  void failAll(int code, String why) {
+    for (Iterator<PendingWrite> i = writes.values().iterator(); i.hasNext(); ) {
+      PendingWrite write = i.next();
+      i.remove();
+      out.error(code, "write " + write.seq + ": " + why, write.data());
+    }
+  }
+
+  private static final class PendingWrite {
+    final int seq;
+    final String dataType;
+    final @Nullable String tag;
+
+    PendingWrite(int seq, String dataType, @Nullable String tag) {
+      this.seq = seq;
+      this.dataType = dataType;
+      this.tag = tag;
+    }
+
+    Map<String, Object> data() {
+      return EventData.write(seq, dataType, tag);
+    }
+  }
+}
