@@ -32,6 +32,7 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
 import dev.voicelink.entity.WebApiException;
+import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
 import dev.voicelink.testing.Console;
@@ -129,9 +130,6 @@ class LeakScanFlowTest {
             @Override public void onWriteError(int seq, String code, String description) {
               news.add(code + " " + description);
             }
-
-            @Override public void onDisconnected(String reason, boolean reconnecting) {
-            }
           }).build();
       int scheduled = time.scheduledCount();
       channel.connect();
@@ -139,6 +137,26 @@ class LeakScanFlowTest {
       time.runDueTasks();
       String uid = (String) news.poll(10, TimeUnit.SECONDS);
       assertThat(uid).isNotNull();
+      // A channel whose token source was refused says why, without the token.
+      BlockingQueue<Disconnect> lost = new LinkedBlockingQueue<>();
+      InteractionChannel refused = InteractionChannel.builder(config, stale)
+          .listener(new InteractionChannel.Listener() {
+            @Override public void onResult(InteractionResult result) {
+            }
+
+            @Override public void onDisconnected(Disconnect disconnect) {
+              lost.add(disconnect);
+            }
+          }).build();
+      scheduled = time.scheduledCount();
+      refused.connect();
+      time.awaitScheduled(scheduled + 1);
+      time.runDueTasks();
+      Disconnect disconnect = lost.poll(10, TimeUnit.SECONDS);
+      assertThat(disconnect).isNotNull();
+      assertThat(disconnect.cause()).isEqualTo(Disconnect.Cause.TOKEN_REFUSED);
+      refused.close();
+      Collections.addAll(objects, refused, disconnect);
       // Entities: web API upload and check, a refused upload, a platform tools upload.
       ResourceDefinition contacts = ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
           .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build();

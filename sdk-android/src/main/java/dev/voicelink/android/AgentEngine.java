@@ -44,6 +44,7 @@ import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
 import java.io.IOException;
@@ -473,7 +474,6 @@ final class AgentEngine {
           if (gen != generation) return;
           uid = connectedUid;
           notAuthorizedReported = false;
-          channels.connected();
           emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", data(KEY_UID, connectedUid));
           updateState();
         }
@@ -514,21 +514,21 @@ final class AgentEngine {
       });
     }
 
-    @Override public void onDisconnected(final String reason, final boolean reconnecting) {
+    @Override public void onDisconnected(final Disconnect disconnect) {
       post(new Runnable() {
         @Override public void run() {
           if (gen != generation) return;
           lostConnection();
-          if (reconnecting) return;
-          String noToken = channels.noToken();
-          if (noToken != null) {
+          if (disconnect.reconnecting()) return;
+          if (disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN) {
             reportNotAuthorized(NO_TOKEN);
-          } else if (channels.tokenRefused()) {
-            reportNotAuthorized("The device token was refused (" + reason
+          } else if (disconnect.cause() == Disconnect.Cause.TOKEN_REFUSED) {
+            reportNotAuthorized("The device token was refused (" + disconnect.detail()
                 + "). Authorize the device again, then create a new Agent.");
           } else {
-            emit(EVENT_ERROR, ERROR_RECONNECT_GAVE_UP, 0, "Gave up connecting (" + reason
-                + "); trying again when the network comes back", new LinkedHashMap<String, Object>());
+            emit(EVENT_ERROR, ERROR_RECONNECT_GAVE_UP, 0, "Gave up connecting ("
+                + disconnect.detail() + "); trying again when the network comes back",
+                new LinkedHashMap<String, Object>());
           }
         }
       });

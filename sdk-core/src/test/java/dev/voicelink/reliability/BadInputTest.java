@@ -126,9 +126,6 @@ class BadInputTest {
 
       @Override public void onWriteError(int seq, String code, String description) {
       }
-
-      @Override public void onDisconnected(String reason, boolean reconnecting) {
-      }
     };
   }
 

@@ -23,6 +23,7 @@ import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
+import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractSeams;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
@@ -587,9 +588,9 @@ class FaultMatrixTest {
     @Override public void onWriteError(int seq, String code, String description) {
     }
 
-    @Override public void onDisconnected(String reason, boolean reconnecting) {
-      lastReason = reason;
-      if (!reconnecting) gaveUp = true;
+    @Override public void onDisconnected(Disconnect disconnect) {
+      lastReason = disconnect.detail();
+      if (!disconnect.reconnecting()) gaveUp = true;
     }
   }
 
