@@ -8,7 +8,6 @@ import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VoiceLinkCall;
@@ -23,13 +22,10 @@ import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
-import dev.voicelink.interact.Disconnect;
-import dev.voicelink.interact.InteractSeams;
-import dev.voicelink.interact.InteractionChannel;
-import dev.voicelink.interact.InteractionResult;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -125,20 +121,36 @@ class FaultMatrixTest {
 
   static final Map<Target, List<Row>> rows = new EnumMap<>(Target.class);
 
+  /** What a cell does with its endpoint: the operation under the fault, then again without it. */
+  interface CellBody {
+    void run(Cell cell, Row row) throws Exception;
+  }
+
+  /** The endpoints of sdk-core; the interaction channel's row is sdk-interact's own matrix. */
+  static final List<Target> CORE_TARGETS = Collections.unmodifiableList(Arrays.asList(
+      Target.DEVICE_CODE, Target.TOKEN_POLL, Target.REFRESH, Target.CLOUD_TOKEN,
+      Target.UPLOAD_RESOURCE, Target.CHECK_RESOURCE, Target.UPLOAD_ENTITIES));
+
   @TestFactory List<DynamicTest> matrix() {
     List<DynamicTest> tests = new ArrayList<>();
-    for (Target target : Target.values()) {
+    for (Target target : CORE_TARGETS) {
       for (Fault fault : Fault.values()) {
         tests.add(DynamicTest.dynamicTest(target.label + " x " + fault.label,
-            () -> runCell(target, fault)));
+            () -> runCell(target, fault, rows, Cell::run)));
       }
     }
     return tests;
   }
 
   @AfterAll static void publish() throws IOException {
+    publish(rows, CORE_TARGETS.size(), "fault-matrix");
+  }
+
+  /** Checks that every cell of {@code targets} endpoints ran, and publishes them as {@code section}. */
+  static void publish(Map<Target, List<Row>> rows, int targets, String section)
+      throws IOException {
     assertThat(rows.values().stream().mapToInt(List::size).sum())
-        .as("every cell ran").isEqualTo(Target.values().length * Fault.values().length);
+        .as("every cell ran").isEqualTo(targets * Fault.values().length);
     StringBuilder md = new StringBuilder();
     md.append("| Endpoint | Fault | Outcome for the app | Requests | Retries | Stored token kept |"
         + " Works after the fault clears |\n");
@@ -154,19 +166,21 @@ class FaultMatrixTest {
             .append(" |\n");
       }
     }
-    DocSection.check("reliability.md", "fault-matrix", md.toString());
+    DocSection.check("reliability.md", section, md.toString());
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  private void runCell(Target target, Fault fault) throws Exception {
+  /** Runs {@code body} as one cell, checks what every cell must hold, and records its row. */
+  static void runCell(Target target, Fault fault, Map<Target, List<Row>> rows, CellBody body)
+      throws Exception {
     Row row = new Row(target, fault);
     List<Throwable> uncaught = Collections.synchronizedList(new ArrayList<>());
     Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
     Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
     long started = System.nanoTime();
     try (Cell cell = new Cell(target, fault)) {
-      cell.run(row);
+      body.run(cell, row);
       row.realMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     } finally {
       Thread.setDefaultUncaughtExceptionHandler(previous);
@@ -391,7 +405,7 @@ class FaultMatrixTest {
         case UPLOAD_RESOURCE: uploadResource(row); break;
         case CHECK_RESOURCE: checkResource(row); break;
         case UPLOAD_ENTITIES: uploadEntities(row); break;
-        default: interact(row); break;
+        default: throw new AssertionError("not an sdk-core endpoint: " + target);
       }
     }
 
@@ -514,34 +528,11 @@ class FaultMatrixTest {
           RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null).execute());
     }
 
-    private void interact(Row row) throws Exception {
-      TokenSource tokens = () -> "at-device";
-      ChannelListener listener = new ChannelListener();
-      InteractionChannel channel = InteractSeams.seeded(InteractionChannel.builder(target_, tokens)
-          .listener(listener).maxReconnectAttempts(RECONNECTS).pingIntervalSeconds(0),
-          new Random(7)).build();
-      channel.connect();
-      drive(() -> listener.gaveUp || listener.connected != null);
-      row.outcome = listener.connected != null
-          ? "connected"
-          : "gave up, state " + channel.state() + "; last reason: " + normalize(listener.lastReason);
-      row.attempts = sent(Target.INTERACT);
-      channel.close();
-      faulty = false;
-      ChannelListener again = new ChannelListener();
-      InteractionChannel after = InteractSeams.seeded(InteractionChannel.builder(live, tokens)
-          .listener(again).pingIntervalSeconds(0), new Random(7)).build();
-      after.connect();
-      drive(() -> again.connected != null || again.gaveUp);
-      row.recovered = AUTH_ID.equals(again.connected);
-      after.close();
-    }
-
     /**
      * Moves virtual time on until {@code done}, each step waiting (real time, bounded) for the SDK to
      * schedule its next wait or to finish.
      */
-    private void drive(BooleanSupplier done) throws InterruptedException {
+    void drive(BooleanSupplier done) throws InterruptedException {
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CELL_BOUND_MILLIS);
       while (!done.getAsBoolean()) {
         if (System.nanoTime() - deadline > 0) throw new AssertionError("HANG: no outcome in time");
@@ -573,27 +564,6 @@ class FaultMatrixTest {
     }
   }
 
-  static final class ChannelListener implements InteractionChannel.Listener {
-    volatile @Nullable String connected;
-    volatile boolean gaveUp;
-    volatile String lastReason = "";
-
-    @Override public void onConnected(String uid) {
-      connected = uid;
-    }
-
-    @Override public void onResult(InteractionResult result) {
-    }
-
-    @Override public void onWriteError(int seq, String code, String description) {
-    }
-
-    @Override public void onDisconnected(Disconnect disconnect) {
-      lastReason = disconnect.detail();
-      if (!disconnect.reconnecting()) gaveUp = true;
-    }
-  }
-
   interface Operation {
     Object run() throws Exception;
   }
@@ -618,10 +588,5 @@ class FaultMatrixTest {
   static String describe(Throwable e) {
     if (e instanceof RuntimeException) return "UNCHECKED " + e;
     return e.getClass().getSimpleName();
-  }
-
-  /** Keeps the class of a transport failure and drops its message, which varies from run to run. */
-  static String normalize(String reason) {
-    return reason.replaceAll("^([A-Za-z]+Exception)(: .*)?$", "$1");
   }
 }
