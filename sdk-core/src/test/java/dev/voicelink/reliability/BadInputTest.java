@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -196,6 +197,12 @@ class BadInputTest {
     c.put("records: second line broken", () -> uploadText("{\"name\":\"Li Lei\",\"alias\":\"\"}\n{\"name\":"));
     c.put("records file: invalid UTF-8", () -> uploadBytes(new byte[] {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', ',', '"', 'a', 'l', 'i', 'a', 's', '"', ':', '"', '"', '}'}));
     c.put("records file: byte-order mark on the second line", () -> uploadBytes(("{\"name\":\"A\",\"alias\":\"\"}\n\uFEFF{\"name\":\"B\",\"alias\":\"\"}").getBytes(StandardCharsets.UTF_8)));
+    c.put("records: map with a null key", () -> {
+      Map<String, String> record = new LinkedHashMap<>();
+      record.put("name", "Li Lei");
+      record.put(null, "x");
+      api().uploadResource(upload(RecordSource.of(Collections.singletonList(record))).build()).execute();
+    });
     c.put("records over the size limit", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).maxResourceBytes(64).build()
         .uploadResource(upload(RecordSource.fromText("{\"name\":\"" + repeat('x', 100) + "\",\"alias\":\"\"}")).build()).execute());
     // Web API client

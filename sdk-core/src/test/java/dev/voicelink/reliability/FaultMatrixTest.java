@@ -414,13 +414,13 @@ class FaultMatrixTest {
     }
 
     private void deviceCode(Row row) throws Exception {
-      FlowListener listener = new FlowListener();
+      FlowListener listener = new FlowListener(time);
       authorizer(target_).authorize("SN-0001-DEMO", code -> { }).enqueue(listener);
       drive(listener::ended);
       row.outcome = describe(listener.outcome.get());
       row.attempts = sent(Target.DEVICE_CODE);
       faulty = false;
-      FlowListener again = new FlowListener();
+      FlowListener again = new FlowListener(time);
       authorizer(live).authorize("SN-0001-DEMO", code -> { }).enqueue(again);
       drive(again::ended);
       row.recovered = again.outcome.get() != null
@@ -429,13 +429,13 @@ class FaultMatrixTest {
 
     private void tokenPoll(Row row) throws Exception {
       DeviceCode code = authorizer(live).requestCode("SN-0001-DEMO").execute();
-      FlowListener listener = new FlowListener();
+      FlowListener listener = new FlowListener(time);
       authorizer(target_).poll(code).enqueue(listener);
       drive(listener::ended);
       row.outcome = describe(listener.outcome.get());
       row.attempts = sent(Target.TOKEN_POLL);
       faulty = false;
-      FlowListener again = new FlowListener();
+      FlowListener again = new FlowListener(time);
       authorizer(live).poll(authorizer(live).requestCode("SN-0001-DEMO").execute()).enqueue(again);
       drive(again::ended);
       row.recovered = again.outcome.get() != null
@@ -498,7 +498,7 @@ class FaultMatrixTest {
     private void checkResource(Row row) throws Exception {
       UploadReceipt receipt = webApi(live).uploadResource(upload()).execute();
       AtomicReference<Object> result = new AtomicReference<>();
-      webApi(target_).awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(callback(result));
+      webApi(target_).awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(callback(result, time));
       drive(() -> result.get() != null);
       row.outcome = result.get() instanceof CheckResult
           ? "result " + result.get()
@@ -506,13 +506,17 @@ class FaultMatrixTest {
       row.attempts = sent(Target.CHECK_RESOURCE);
       faulty = false;
       AtomicReference<Object> again = new AtomicReference<>();
-      webApi(live).awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(callback(again));
+      webApi(live).awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(callback(again, time));
       drive(() -> again.get() != null);
       row.recovered = again.get() instanceof CheckResult && ((CheckResult) again.get()).processed();
     }
 
-    private static VoiceLinkCall.Callback<CheckResult> callback(AtomicReference<Object> into) {
-      return result -> into.set(result.isSuccess() ? result.value() : result.failure());
+    private static VoiceLinkCall.Callback<CheckResult> callback(AtomicReference<Object> into,
+        VirtualTime time) {
+      return result -> {
+        into.set(result.isSuccess() ? result.value() : result.failure());
+        time.signal();
+      };
     }
 
     private PlatformToolsClient tools(VoiceLinkClient config) {
@@ -529,18 +533,17 @@ class FaultMatrixTest {
     }
 
     /**
-     * Moves virtual time on until {@code done}, each step waiting (real time, bounded) for the SDK to
-     * schedule its next wait or to finish.
+     * Moves virtual time on until {@code done}, each step waiting at a barrier (bounded in real time)
+     * for the SDK to schedule its next wait or for the outcome, whose listener signals {@link #time}.
      */
     void drive(BooleanSupplier done) throws InterruptedException {
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CELL_BOUND_MILLIS);
       while (!done.getAsBoolean()) {
-        if (System.nanoTime() - deadline > 0) throw new AssertionError("HANG: no outcome in time");
         int before = time.scheduledCount();
         time.advance(2, TimeUnit.MINUTES);
-        while (!done.getAsBoolean() && time.scheduledCount() == before
-            && System.nanoTime() - deadline < 0) {
-          Thread.sleep(2);
+        if (!time.awaitScheduledOr(before + 1, done, deadline - System.nanoTime(),
+            TimeUnit.NANOSECONDS)) {
+          throw new AssertionError("HANG: no outcome in time");
         }
       }
     }
@@ -554,9 +557,15 @@ class FaultMatrixTest {
 
   static final class FlowListener implements VoiceLinkCall.Callback<DeviceFlowOutcome> {
     final AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    final VirtualTime time;
+
+    FlowListener(VirtualTime time) {
+      this.time = time;
+    }
 
     @Override public void onResult(CallResult<DeviceFlowOutcome> result) {
       outcome.set(result.value());
+      time.signal();
     }
 
     boolean ended() {

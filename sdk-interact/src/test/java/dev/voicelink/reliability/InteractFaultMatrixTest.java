@@ -1,6 +1,7 @@
 package dev.voicelink.reliability;
 
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.VirtualTime;
 import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractSeams;
 import dev.voicelink.interact.InteractionChannel;
@@ -45,7 +46,7 @@ class InteractFaultMatrixTest {
 
   static void interact(Cell cell, Row row) throws Exception {
     TokenSource tokens = () -> "at-device";
-    ChannelListener listener = new ChannelListener();
+    ChannelListener listener = new ChannelListener(cell.time);
     InteractionChannel channel = InteractSeams.seeded(InteractionChannel.builder(cell.target_, tokens)
         .listener(listener).maxReconnectAttempts(Cell.RECONNECTS).pingIntervalSeconds(0),
         new Random(7)).build();
@@ -59,7 +60,7 @@ class InteractFaultMatrixTest {
     row.attempts = cell.sent(Target.INTERACT);
     channel.close();
     cell.faulty = false;
-    ChannelListener again = new ChannelListener();
+    ChannelListener again = new ChannelListener(cell.time);
     InteractionChannel after = InteractSeams.seeded(InteractionChannel.builder(cell.live, tokens)
         .listener(again).pingIntervalSeconds(0), new Random(7)).build();
     after.connect();
@@ -73,12 +74,19 @@ class InteractFaultMatrixTest {
     return reason.replaceAll("^([A-Za-z]+Exception)(: .*)?$", "$1");
   }
 
+  /** Signals the cell's virtual time at each news, so that the cell's barrier sees it at once. */
   static final class ChannelListener implements InteractionChannel.Listener {
+    final VirtualTime time;
     volatile @Nullable String connected;
     volatile @Nullable Disconnect last;
 
+    ChannelListener(VirtualTime time) {
+      this.time = time;
+    }
+
     @Override public void onConnected(String uid) {
       connected = uid;
+      time.signal();
     }
 
     @Override public void onResult(InteractionResult result) {
@@ -86,6 +94,7 @@ class InteractFaultMatrixTest {
 
     @Override public void onDisconnected(Disconnect disconnect) {
       last = disconnect;
+      time.signal();
     }
 
     boolean gaveUp() {
