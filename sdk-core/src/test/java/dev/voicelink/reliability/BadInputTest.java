@@ -62,17 +62,7 @@ class BadInputTest {
   }
 
   @BeforeAll static void start() throws IOException {
-    server.start();
-    OkHttpClient app = new OkHttpClient.Builder()
-        .addInterceptor(chain -> {
-          started.incrementAndGet();
-          return chain.proceed(chain.request());
-        })
-        .build();
-    VirtualTime time = new VirtualTime();
-    String url = server.url("/").toString();
-    config = VoiceLinkClient.builder().authUrl(url).platformUrl(url).baseUrl(url)
-        .httpClient(app).clock(time).scheduler(time).build();
+    config = countingClient(server, started);
     // A fixed place, so that file names in messages are the same on every run.
     dir = new File("target/bad-input");
     dir.mkdirs();
@@ -82,6 +72,25 @@ class BadInputTest {
     server.shutdown();
     assertThat(table).as("distinct bad inputs").hasSizeGreaterThanOrEqualTo(60);
     DocSection.check("reliability.md", "bad-input", markdown(table));
+  }
+
+  /**
+   * Starts {@code server} and returns a client of it on virtual time whose {@code OkHttpClient}
+   * counts into {@code started} every call the SDK starts, including those that never reach a server.
+   */
+  static VoiceLinkClient countingClient(MockWebServer server, AtomicInteger started)
+      throws IOException {
+    server.start();
+    OkHttpClient app = new OkHttpClient.Builder()
+        .addInterceptor(chain -> {
+          started.incrementAndGet();
+          return chain.proceed(chain.request());
+        })
+        .build();
+    VirtualTime time = new VirtualTime();
+    String url = server.url("/").toString();
+    return VoiceLinkClient.builder().authUrl(url).platformUrl(url).baseUrl(url)
+        .httpClient(app).clock(time).scheduler(time).build();
   }
 
   /** The published table: one numbered row per bad input, its error as type and whole message. */

@@ -1,6 +1,5 @@
 package dev.voicelink.reliability;
 
-import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.interact.InteractionChannel;
 import java.io.IOException;
@@ -10,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockWebServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,16 +27,7 @@ class ChannelBadInputTest {
   static VoiceLinkClient config;
 
   @BeforeAll static void start() throws IOException {
-    server.start();
-    OkHttpClient app = new OkHttpClient.Builder()
-        .addInterceptor(chain -> {
-          started.incrementAndGet();
-          return chain.proceed(chain.request());
-        })
-        .build();
-    VirtualTime time = new VirtualTime();
-    config = VoiceLinkClient.builder().baseUrl(server.url("/").toString())
-        .httpClient(app).clock(time).scheduler(time).build();
+    config = BadInputTest.countingClient(server, started);
   }
 
   @AfterAll static void publish() throws IOException {
