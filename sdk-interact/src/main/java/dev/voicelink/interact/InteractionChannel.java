@@ -55,9 +55,9 @@ public final class InteractionChannel implements Closeable {
   }
 
   /**
-   * Receives the channel's news, in order, on an SDK background thread. Must not block. Only {@link
-   * #onResult} is abstract, so a lambda that takes results will do; override the others for the
-   * connection's news.
+   * Receives the channel's news, one call at a time and in order, on a {@code voicelink-io} thread
+   * (never on the socket's own). Should return quickly. Only {@link #onResult} is abstract, so a
+   * lambda that takes results will do; override the others for the connection's news.
    */
   public interface Listener {
     /** A result for the write with sequence number {@link InteractionResult#seq()}. */
