@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Why the interaction channel's connection ended, and whether the channel tries again by itself: what
  * {@link InteractionChannel.Listener#onDisconnected} is told. An immutable value; its {@link #detail()}
- * never holds a token.
+ * never holds a token. Apps' tests make them with {@code voicelink-fixtures}.
  */
 public final class Disconnect {
   /** What ended the connection (or the attempt to open it). */
