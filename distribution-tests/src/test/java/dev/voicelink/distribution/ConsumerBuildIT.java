@@ -94,6 +94,8 @@ class ConsumerBuildIT {
         .contains(repo + "/voicelink-core/" + version() + "/voicelink-core-" + version() + ".jar");
     assertThat(classpath).as("voicelink-testing from the repository")
         .contains(repo + "/voicelink-testing/" + version() + "/voicelink-testing-" + version() + ".jar");
+    assertThat(classpath).as("a firmware that signs in and uploads does not carry the interaction channel")
+        .noneMatch(e -> e.contains("/voicelink-interact/"));
     assertThat(classpath).as("every dependency from the consumer's repository, none from the reactor")
         .allMatch(e -> e.startsWith(localRepo.toString() + java.io.File.separator));
     assertThat(classpath).as("the runtime dependencies come through the POMs")
@@ -102,7 +104,7 @@ class ConsumerBuildIT {
     assertOursCameFromTheStagingRepository();
   }
 
-  @Test void anAndroidAppGetsTheAarWithCoreOkHttpAndMoshiThroughIt() throws Exception {
+  @Test void anAndroidAppGetsTheAarWithCoreInteractOkHttpAndMoshiThroughIt() throws Exception {
     Path app = consumer("android-app");
     Distribution.MavenRun run = build(app, "package");
     assertThat(run.exitCode).as(run.tail()).isZero();
@@ -111,6 +113,7 @@ class ConsumerBuildIT {
     assertThat(dependencies).contains(
         GROUP + ":voicelink-android:aar:" + version() + ":compile",
         GROUP + ":voicelink-core:jar:" + version() + ":compile",
+        GROUP + ":voicelink-interact:jar:" + version() + ":compile",
         "com.squareup.okhttp3:okhttp:jar:4.12.0:compile",
         "com.squareup.moshi:moshi:jar:1.15.2:compile");
     assertThat(dependencies).as("no framework stub, no test library reaches an app")

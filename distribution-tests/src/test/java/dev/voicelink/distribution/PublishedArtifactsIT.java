@@ -87,8 +87,8 @@ class PublishedArtifactsIT {
     expected.add("voicelink-parent");
     assertThat(staged).as("dev.voicelink artifacts in " + group).isEqualTo(expected);
     assertThat(expected).as("the published modules").contains(
-        "voicelink-bom", "voicelink-core", "voicelink-android", "voicelink-testing",
-        "voicelink-fixtures");
+        "voicelink-bom", "voicelink-core", "voicelink-interact", "voicelink-android",
+        "voicelink-testing", "voicelink-fixtures");
     for (Distribution.Module m : Distribution.modules()) {
       if (!m.published) {
         assertThat(group.resolve(m.artifactId)).as(m.artifactId + " is not published").doesNotExist();
@@ -158,7 +158,8 @@ class PublishedArtifactsIT {
     Element pom = readXml(staged("voicelink-android", "", "pom"));
     assertThat(text(pom, "packaging")).isEqualTo("aar");
     assertThat(dependencies(child(pom, "dependencies")))
-        .contains(GROUP + ":voicelink-core:jar:" + version() + ":compile");
+        .contains(GROUP + ":voicelink-core:jar:" + version() + ":compile",
+            GROUP + ":voicelink-interact:jar:" + version() + ":compile");
     Path aar = staged("voicelink-android", "", "aar");
     try (ZipFile zip = new ZipFile(aar.toFile())) {
       assertThat(zip.stream().map(ZipEntry::getName))

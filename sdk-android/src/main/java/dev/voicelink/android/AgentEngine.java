@@ -20,6 +20,7 @@ import static dev.voicelink.android.AgentConstants.STATE_WORKING;
 
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
+import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
 import java.util.List;
@@ -177,7 +178,6 @@ final class AgentEngine {
       onCurrent(() -> {
         uid = connectedUid;
         notAuthorizedReported = false;
-        channels.connected();
         out.emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", EventData.of(KEY_UID, connectedUid));
         updateState();
       });
@@ -197,17 +197,17 @@ final class AgentEngine {
       });
     }
 
-    @Override public void onDisconnected(String reason, boolean reconnecting) {
+    @Override public void onDisconnected(Disconnect disconnect) {
       onCurrent(() -> {
         lostConnection();
-        if (reconnecting) return;
-        if (channels.noToken() != null) {
+        if (disconnect.reconnecting()) return;
+        if (disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN) {
           reportNotAuthorized(NO_TOKEN);
-        } else if (channels.tokenRefused()) {
-          reportNotAuthorized("The device token was refused (" + reason
+        } else if (disconnect.cause() == Disconnect.Cause.TOKEN_REFUSED) {
+          reportNotAuthorized("The device token was refused (" + disconnect.detail()
               + "). Authorize the device again, then create a new Agent.");
         } else {
-          out.error(ERROR_RECONNECT_GAVE_UP, "Gave up connecting (" + reason
+          out.error(ERROR_RECONNECT_GAVE_UP, "Gave up connecting (" + disconnect.detail()
               + "); trying again when the network comes back", EventData.none());
         }
       });

@@ -3,7 +3,6 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
-import com.squareup.moshi.JsonWriter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
@@ -73,8 +72,9 @@ final class Records {
           if (!quickJson(map, line, keys, seen)) {
             line.clear();
             if (!line.appendJsonObject(map)) {
-              // A null key: Moshi refuses it, in its own words, as it always has.
-              line.appendUtf8(moshiJson(map));
+              // Only a null key has no JSON text.
+              throw new InvalidResourceException(cursor.position() + " of " + name
+                  + " has a field without a name (a null key); every field needs one", null, count);
             }
             check(map, cursor, count, seen);
           }
@@ -92,19 +92,6 @@ final class Records {
       throw new InvalidResourceException("the resource " + name + " has no records", null, 0);
     }
     return textBytes;
-  }
-
-  private static String moshiJson(Map<String, String> record) throws IOException {
-    Buffer buffer = new Buffer();
-    JsonWriter writer = JsonWriter.of(buffer);
-    writer.setSerializeNulls(true);
-    writer.beginObject();
-    for (Map.Entry<String, String> field : record.entrySet()) {
-      writer.name(field.getKey()).value(field.getValue());
-    }
-    writer.endObject();
-    writer.flush();
-    return buffer.readUtf8();
   }
 
   /**

@@ -81,7 +81,7 @@ final class Utf8Line {
   /**
    * Appends a record as Moshi's {@code JsonWriter} (nulls serialized) writes it: {@code {"k":"v",...}}
    * in the map's iteration order. Returns false, having appended nothing, if a key is null (the caller
-   * lets Moshi refuse it in its own words).
+   * refuses the record).
    */
   boolean appendJsonObject(Map<String, String> record) {
     int start = length;

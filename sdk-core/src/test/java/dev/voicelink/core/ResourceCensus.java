@@ -70,7 +70,9 @@ public final class ResourceCensus {
     }
     long fds = openFileDescriptors();
     while (System.nanoTime() - deadline < 0) {
-      Thread.sleep(20); // a bounded wait for sockets the far side closes after us
+      // Real time on purpose: the cycle soak counts the OS's real descriptors, and no event says when
+      // the far side has closed its end of a socket; bounded by the deadline above.
+      Thread.sleep(20);
       long now = openFileDescriptors();
       if (now >= fds) break;
       fds = now;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * A clock and scheduler that tests drive by hand: time stands still until {@link #advance} moves
@@ -91,6 +92,31 @@ public final class VirtualTime extends Clock implements Scheduler {
         }
         TimeUnit.NANOSECONDS.timedWait(lock, left);
       }
+    }
+  }
+
+  /**
+   * Blocks until at least {@code count} tasks have ever been scheduled or {@code done} is true, up
+   * to {@code timeout} of real time; returns whether one of them happened. Whoever makes {@code done}
+   * true calls {@link #signal()} after, so that the wait is a barrier, never a poll.
+   */
+  public boolean awaitScheduledOr(int count, BooleanSupplier done, long timeout, TimeUnit unit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    synchronized (lock) {
+      while (scheduledCount < count && !done.getAsBoolean()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) return false;
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
+      }
+      return true;
+    }
+  }
+
+  /** Wakes the threads in {@link #awaitScheduledOr} to look at their condition again. */
+  public void signal() {
+    synchronized (lock) {
+      lock.notifyAll();
     }
   }
 

@@ -17,14 +17,13 @@ import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
 import dev.voicelink.entity.UploadRequest;
-import dev.voicelink.interact.InteractionChannel;
-import dev.voicelink.interact.InteractionResult;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +62,24 @@ class BadInputTest {
   }
 
   @BeforeAll static void start() throws IOException {
+    config = countingClient(server, started);
+    // A fixed place, so that file names in messages are the same on every run.
+    dir = new File("target/bad-input");
+    dir.mkdirs();
+  }
+
+  @AfterAll static void publish() throws IOException {
+    server.shutdown();
+    assertThat(table).as("distinct bad inputs").hasSizeGreaterThanOrEqualTo(60);
+    DocSection.check("reliability.md", "bad-input", markdown(table));
+  }
+
+  /**
+   * Starts {@code server} and returns a client of it on virtual time whose {@code OkHttpClient}
+   * counts into {@code started} every call the SDK starts, including those that never reach a server.
+   */
+  static VoiceLinkClient countingClient(MockWebServer server, AtomicInteger started)
+      throws IOException {
     server.start();
     OkHttpClient app = new OkHttpClient.Builder()
         .addInterceptor(chain -> {
@@ -72,23 +89,19 @@ class BadInputTest {
         .build();
     VirtualTime time = new VirtualTime();
     String url = server.url("/").toString();
-    config = VoiceLinkClient.builder().authUrl(url).platformUrl(url).baseUrl(url)
+    return VoiceLinkClient.builder().authUrl(url).platformUrl(url).baseUrl(url)
         .httpClient(app).clock(time).scheduler(time).build();
-    // A fixed place, so that file names in messages are the same on every run.
-    dir = new File("target/bad-input");
-    dir.mkdirs();
   }
 
-  @AfterAll static void publish() throws IOException {
-    server.shutdown();
-    assertThat(table).as("distinct bad inputs").hasSizeGreaterThanOrEqualTo(60);
+  /** The published table: one numbered row per bad input, its error as type and whole message. */
+  static String markdown(Map<String, String> rows) {
     StringBuilder md = new StringBuilder("| # | Bad input | Error (type: message) |\n|---|---|---|\n");
     int n = 0;
-    for (Map.Entry<String, String> row : table.entrySet()) {
+    for (Map.Entry<String, String> row : rows.entrySet()) {
       md.append("| ").append(++n).append(" | ").append(DocSection.cell(row.getKey())).append(" | ")
           .append(DocSection.cell(row.getValue())).append(" |\n");
     }
-    DocSection.check("reliability.md", "bad-input", md.toString());
+    return md.toString();
   }
 
   static EntityWebApi api() {
@@ -114,22 +127,6 @@ class BadInputTest {
     char[] chars = new char[n];
     Arrays.fill(chars, c);
     return new String(chars);
-  }
-
-  static InteractionChannel.Listener quietListener() {
-    return new InteractionChannel.Listener() {
-      @Override public void onConnected(String uid) {
-      }
-
-      @Override public void onResult(InteractionResult result) {
-      }
-
-      @Override public void onWriteError(int seq, String code, String description) {
-      }
-
-      @Override public void onDisconnected(String reason, boolean reconnecting) {
-      }
-    };
   }
 
   static Map<String, Operation> cases() {
@@ -209,6 +206,12 @@ class BadInputTest {
     c.put("records: second line broken", () -> uploadText("{\"name\":\"Li Lei\",\"alias\":\"\"}\n{\"name\":"));
     c.put("records file: invalid UTF-8", () -> uploadBytes(new byte[] {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', ',', '"', 'a', 'l', 'i', 'a', 's', '"', ':', '"', '"', '}'}));
     c.put("records file: byte-order mark on the second line", () -> uploadBytes(("{\"name\":\"A\",\"alias\":\"\"}\n\uFEFF{\"name\":\"B\",\"alias\":\"\"}").getBytes(StandardCharsets.UTF_8)));
+    c.put("records: map with a null key", () -> {
+      Map<String, String> record = new LinkedHashMap<>();
+      record.put("name", "Li Lei");
+      record.put(null, "x");
+      api().uploadResource(upload(RecordSource.of(Collections.singletonList(record))).build()).execute();
+    });
     c.put("records over the size limit", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).maxResourceBytes(64).build()
         .uploadResource(upload(RecordSource.fromText("{\"name\":\"" + repeat('x', 100) + "\",\"alias\":\"\"}")).build()).execute());
     // Web API client
@@ -229,39 +232,44 @@ class BadInputTest {
         .uploadEntities(Dimension.APPLICATION, ResourceName.parse("OS123.apps"), RecordSource.fromText("{\"name\":\"x\"}"), null));
     c.put("upload_entities record missing a field", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
         .uploadEntities(CONTACTS, RecordSource.fromText("{\"alias\":\"x\"}"), null).execute());
-    // Interaction channel
-    c.put("channel without listener", () -> InteractionChannel.builder(config, () -> "at").build());
-    c.put("channel negative reconnect attempts", () -> InteractionChannel.builder(config, () -> "at").maxReconnectAttempts(-1));
-    c.put("channel write before connect", () -> InteractionChannel.builder(config, () -> "at").listener(quietListener()).build().writeText("hello", null));
-    c.put("channel audio with sample rate 0", () -> InteractionChannel.builder(config, () -> "at").listener(quietListener()).build().writeAudio(new byte[4], 0, null));
     return c;
   }
 
   @TestFactory List<DynamicTest> everyBadInputIsRefusedBeforeAnythingIsSent() {
     List<DynamicTest> tests = new ArrayList<>();
     for (Map.Entry<String, Operation> entry : cases().entrySet()) {
-      tests.add(DynamicTest.dynamicTest(entry.getKey(), () -> {
-        int before = started.get();
-        Throwable thrown = null;
-        try {
-          entry.getValue().run();
-        } catch (Throwable e) {
-          thrown = e;
-        }
-        assertThat(thrown).as("refused").isNotNull();
-        assertThat(thrown).as("a typed refusal, not a crash")
-            .isNotInstanceOf(NullPointerException.class)
-            .isNotInstanceOf(ClassCastException.class)
-            .isNotInstanceOf(IndexOutOfBoundsException.class)
-            .isNotInstanceOf(AssertionError.class);
-        assertThat(thrown.getMessage()).as("message").isNotBlank();
-        assertThat(started.get() - before).as("requests started").isZero();
-        assertThat(server.getRequestCount()).as("requests received").isZero();
-        synchronized (table) {
-          table.put(entry.getKey(), thrown.getClass().getSimpleName() + ": " + thrown.getMessage());
-        }
-      }));
+      tests.add(refusedRow(entry.getKey(), entry.getValue(), started, server, table));
     }
     return tests;
+  }
+
+  /**
+   * A test that {@code operation} is refused at once with a typed error and a message, while neither
+   * {@code started} (the app client's count of calls) nor {@code server} saw a request; the error
+   * goes into {@code table} under {@code name}. Shared with the other modules' bad-input tables.
+   */
+  static DynamicTest refusedRow(String name, Operation operation, AtomicInteger started,
+      MockWebServer server, Map<String, String> table) {
+    return DynamicTest.dynamicTest(name, () -> {
+      int before = started.get();
+      Throwable thrown = null;
+      try {
+        operation.run();
+      } catch (Throwable e) {
+        thrown = e;
+      }
+      assertThat(thrown).as("refused").isNotNull();
+      assertThat(thrown).as("a typed refusal, not a crash")
+          .isNotInstanceOf(NullPointerException.class)
+          .isNotInstanceOf(ClassCastException.class)
+          .isNotInstanceOf(IndexOutOfBoundsException.class)
+          .isNotInstanceOf(AssertionError.class);
+      assertThat(thrown.getMessage()).as("message").isNotBlank();
+      assertThat(started.get() - before).as("requests started").isZero();
+      assertThat(server.getRequestCount()).as("requests received").isZero();
+      synchronized (table) {
+        table.put(name, thrown.getClass().getSimpleName() + ": " + thrown.getMessage());
+      }
+    });
   }
 }

@@ -97,9 +97,11 @@ class ServerSoakTest {
       return response;
     }).build();
     AtomicInteger threads = new AtomicInteger();
+    List<Thread> deviceThreads = Collections.synchronizedList(new ArrayList<>());
     devicesPool = Executors.newFixedThreadPool(Math.min(devices, 200), runnable -> {
       Thread thread = new Thread(runnable, "soak-device-" + threads.incrementAndGet());
       thread.setDaemon(true);
+      deviceThreads.add(thread);
       return thread;
     });
     try {
@@ -174,6 +176,10 @@ class ServerSoakTest {
       devicesPool.shutdown();
       http.dispatcher().executorService().shutdown();
       assertThat(devicesPool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+      // A terminated pool's workers have left their loop, but a thread may still be ending: join.
+      synchronized (deviceThreads) {
+        for (Thread thread : deviceThreads) thread.join(TimeUnit.SECONDS.toMillis(10));
+      }
       assertThat(http.dispatcher().executorService().awaitTermination(30, TimeUnit.SECONDS))
           .isTrue();
       http.connectionPool().evictAll();

@@ -17,7 +17,8 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /**
- * What the SDK adds to an app: the sdk-core jar, the AAR's classes.jar, the dex of our classes alone
+ * What the SDK adds to an app: the sdk-core jar, the sdk-interact jar (the interaction channel, which
+ * a firmware that only signs in and uploads leaves out), the AAR's classes.jar, the dex of our classes alone
  * (D8, release, min API 21), and minimal apps shrunk by R8 — one that only makes an OkHttp call (the
  * reference point) and one that uses sdk-core (device sign-in and an upload) — plus OkHttp's own dex.
  * Reads the build's outputs; run after {@code mvn package} with dexing on.
@@ -36,6 +37,7 @@ public final class FootprintHarness {
     File work = Files.createTempDirectory("footprint").toFile();
 
     File coreJar = find(new File(root, "sdk-core/target"), "voicelink-core-", ".jar");
+    File interactJar = find(new File(root, "sdk-interact/target"), "voicelink-interact-", ".jar");
     File androidJar = find(new File(root, "sdk-android/target"), "voicelink-android-", ".jar");
     File aar = find(new File(root, "sdk-android/target"), "voicelink-android-", ".zip");
     List<File> deps = new ArrayList<>();
@@ -48,10 +50,12 @@ public final class FootprintHarness {
 
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("sdkCoreJarBytes", coreJar.length());
+    result.put("sdkInteractJarBytes", interactJar.length());
     result.put("aarClassesJarBytes", entrySize(aar, "classes.jar"));
     result.put("aarBytes", aar.length());
     result.put("sdkCoreDexBytes", d8(r8, androidAll, work, "core", Collections.singletonList(coreJar), deps));
-    result.put("ourDexBytes", d8(r8, androidAll, work, "ours", Arrays.asList(coreJar, androidJar), deps));
+    result.put("ourDexBytes", d8(r8, androidAll, work, "ours",
+        Arrays.asList(coreJar, interactJar, androidJar), deps));
     result.put("okhttpDexBytes", d8(r8, androidAll, work, "okhttp", okhttpAlone, okhttpDeps));
     result.put("okhttpWithDependenciesDexBytes", d8(r8, androidAll, work, "okhttp-all", okhttpDeps,
         Collections.<File>emptyList()));
@@ -68,6 +72,7 @@ public final class FootprintHarness {
     File agentSources = new File(sources, "agent");
     if (agentSources.isDirectory()) {
       List<File> agentProgram = new ArrayList<>(coreProgram);
+      agentProgram.add(interactJar);
       agentProgram.add(androidJar);
       result.put("r8AgentAppDexBytes", r8App(r8, androidAll, work, agentSources, agentProgram, rules,
           new File(root, "sdk-android/src/main/resources/META-INF/proguard/voicelink-android.pro")));

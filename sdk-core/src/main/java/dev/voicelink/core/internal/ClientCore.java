@@ -147,6 +147,15 @@ public final class ClientCore {
     return httpLogging;
   }
 
+  /**
+   * The client's worker threads (named {@code voicelink-io}), for SDK work that must leave the thread
+   * that noticed it, such as delivering a listener's calls through a {@link SerialDelivery}. Refuses
+   * work once the client is closed.
+   */
+  public Executor workers() {
+    return io;
+  }
+
   /** Runs blocking work for a call on the client's worker threads. */
   void runBlocking(Runnable work) {
     try {

@@ -2,6 +2,7 @@ package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
 import java.io.IOException;
@@ -32,8 +33,10 @@ final class DemoChannel implements AutoCloseable {
             news.add(new IOException("write " + seq + " refused: " + code + " " + description));
           }
 
-          @Override public void onDisconnected(String reason, boolean reconnecting) {
-            if (!reconnecting) news.add(new IOException("interaction channel lost: " + reason));
+          @Override public void onDisconnected(Disconnect disconnect) {
+            if (!disconnect.reconnecting()) {
+              news.add(new IOException("interaction channel lost: " + disconnect.detail()));
+            }
           }
         })
         .build();

@@ -22,6 +22,11 @@ public final class InteractionResult {
           String matched) {
         return new RecognizedEntity(resourceName, value, matched);
       }
+
+      @Override public Disconnect disconnect(Disconnect.Cause cause, String detail,
+          boolean reconnecting) {
+        return new Disconnect(cause, detail, reconnecting);
+      }
     });
   }
 

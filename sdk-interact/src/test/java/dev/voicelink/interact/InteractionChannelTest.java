@@ -3,15 +3,24 @@ package dev.voicelink.interact;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.ClientCore;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Response;
 import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
@@ -75,8 +84,9 @@ class InteractionChannelTest {
             events.add("error " + seq + " " + code + " " + description);
           }
 
-          @Override public void onDisconnected(String reason, boolean reconnecting) {
-            events.add("disconnected reconnecting=" + reconnecting);
+          @Override public void onDisconnected(Disconnect disconnect) {
+            events.add("disconnected " + disconnect.cause() + " reconnecting="
+                + disconnect.reconnecting());
           }
         });
   }
@@ -177,7 +187,7 @@ class InteractionChannelTest {
     server.enqueue(greetingSocket());
     channel = channelBuilder().build();
     connect();
-    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=true");
+    assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
 
     long delay = time.pendingDelaysMillis().get(0);
@@ -195,13 +205,13 @@ class InteractionChannelTest {
     time.runDueTasks();
 
     for (int attempt = 1; attempt <= 3; attempt++) {
-      assertThat(nextEvent()).isEqualTo("disconnected reconnecting=true");
+      assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
       long ceiling = Math.min(8_000L, 1_000L << (attempt - 1));
       long delay = time.pendingDelaysMillis().get(0);
       assertThat(delay).isBetween(0L, ceiling);
       time.advance(delay, TimeUnit.MILLISECONDS);
     }
-    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=false");
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=false");
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.DISCONNECTED);
     assertThat(time.pendingDelaysMillis()).isEmpty();
     assertThat(server.getRequestCount()).isEqualTo(4); // the first try + 3 reconnects, no more
@@ -215,10 +225,10 @@ class InteractionChannelTest {
     channel.connect();
     time.runDueTasks();
 
-    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=true");
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
     assertThat(time.pendingDelaysMillis()).containsExactly(5_000L); // jitter alone would be ≤ 1 s
     time.advance(5, TimeUnit.SECONDS);
-    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=true");
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
     assertThat(time.pendingDelaysMillis()).containsExactly(8_000L); // an hour asked, the 8 s cap
     time.advance(8, TimeUnit.SECONDS);
     assertThat(nextEvent()).isEqualTo("connected " + UID);
@@ -249,7 +259,7 @@ class InteractionChannelTest {
     time.awaitScheduled(2);
     time.runDueTasks();
 
-    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=false");
+    assertThat(nextEvent()).isEqualTo("disconnected TOKEN_REFUSED reconnecting=false");
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
@@ -259,7 +269,7 @@ class InteractionChannelTest {
     channel = channelBuilder().build();
     channel.connect();
     time.runDueTasks();
-    assertThat(nextEvent()).isEqualTo("disconnected reconnecting=true");
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
 
     channel.pauseReconnecting();
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.PAUSED);
@@ -269,5 +279,125 @@ class InteractionChannelTest {
     channel.resumeReconnecting();
     time.runDueTasks();
     assertThat(nextEvent()).isEqualTo("connected " + UID);
+  }
+
+  @Test void aTokenSourceWithoutATokenEndsTheAttemptsAsNotSignedIn() throws Exception {
+    VoiceLinkClient config = VoiceLinkClient.builder()
+        .authUrl(server.url("/auth").toString())
+        .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
+    TokenManager nothingStored = TokenManager.builder(config).store(new InMemoryTokenStore()).build();
+    List<Disconnect> heard = new ArrayList<>();
+    channel = InteractionChannel.builder(config, nothingStored).listener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        heard.add(disconnect);
+      }
+    }).build();
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(heard).containsExactly(new Disconnect(Disconnect.Cause.NOT_SIGNED_IN,
+        "no access token: not_signed_in: no token is stored: authorize the device first and give"
+            + " the record to TokenManager.setRecord(...)", false));
+    assertThat(heard.get(0).cause().needsAuthorization()).isTrue();
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.DISCONNECTED);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void everyNewsOfASocketReachesTheListenerInTheOrderItCame() throws Exception {
+    int results = 40;
+    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+        for (int seq = 1; seq <= results; seq++) {
+          webSocket.send("{\"type\":\"result\",\"seq\":" + seq + ",\"text\":\"t" + seq + "\"}");
+        }
+        webSocket.send("{\"type\":\"error\",\"seq\":null,\"code\":60001,\"desc\":\"bad frame\"}");
+        webSocket.close(1001, "going away");
+      }
+    }));
+    channel = channelBuilder().build();
+    channel.connect();
+    time.runDueTasks();
+    time.awaitScheduled(2); // the reconnect: the close was read, after everything sent before it
+
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    List<String> expected = new ArrayList<>();
+    expected.add("connected " + UID);
+    for (int seq = 1; seq <= results; seq++) expected.add("result " + seq + " t" + seq + " []");
+    expected.add("error 0 60001 bad frame");
+    expected.add("disconnected CLOSED_BY_SERVER reconnecting=true");
+    assertThat(new ArrayList<>(events)).containsExactlyElementsOf(expected);
+  }
+
+  @Test void newsFromAnotherThreadWaitsForTheCallInProgressAndKeepsItsOrder() throws Exception {
+    VoiceLinkClient config = VoiceLinkClient.builder()
+        .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
+    List<String> heard = Collections.synchronizedList(new ArrayList<>());
+    Set<Thread> threads = Collections.synchronizedSet(new HashSet<>());
+    CountDownLatch inOnConnected = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger mostInside = new AtomicInteger();
+    InteractionChannel.Listener listener = new InteractionChannel.Listener() {
+      private void enter(String news) {
+        mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+        threads.add(Thread.currentThread());
+        heard.add(news);
+      }
+
+      @Override public void onConnected(String uid) {
+        enter("connected");
+        inOnConnected.countDown();
+        try {
+          release.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        inside.decrementAndGet();
+      }
+
+      @Override public void onResult(InteractionResult result) {
+        enter("result " + result.seq());
+        inside.decrementAndGet();
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        enter("disconnected " + disconnect.cause());
+        inside.decrementAndGet();
+      }
+    };
+    ChannelConnection connection = new ChannelConnection(ClientCore.of(config), () -> "at-1",
+        listener, new Backoff(1, 8, TimeUnit.SECONDS, 3, new Random(7)), 0);
+    connection.connect(); // attempt 1, scheduled on the virtual clock and not run: no socket
+    Thread socketThread = new Thread(() -> connection.connected(1, UID), "socket");
+    socketThread.start();
+    assertThat(inOnConnected.await(10, TimeUnit.SECONDS)).isTrue();
+
+    // While the listener is inside onConnected, this thread's news is queued behind it: the calls
+    // return at once, and nothing reaches the listener beside the call in progress.
+    connection.deliver(1, () -> listener.onResult(
+        new InteractionResult(1, "t", Collections.emptyList(), "{}")));
+    connection.connectionLost(1, Disconnect.Cause.NETWORK, "reset", -1);
+    assertThat(heard).containsExactly("connected");
+    assertThat(connection.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
+
+    release.countDown();
+    assertThat(connection.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(heard).containsExactly("connected", "result 1", "disconnected NETWORK");
+    assertThat(mostInside).hasValue(1);
+    assertThat(threads).hasSize(1); // the thread delivering "connected" delivered the rest
+    assertThat(threads.iterator().next().getName()).startsWith("voicelink-io");
+
+    connection.close();
+    connection.deliver(1, () -> listener.onResult(
+        new InteractionResult(2, "late", Collections.emptyList(), "{}")));
+    assertThat(connection.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(heard).as("nothing after close").hasSize(3);
+    socketThread.join(10_000);
   }
 }

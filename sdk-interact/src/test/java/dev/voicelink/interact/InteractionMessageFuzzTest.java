@@ -16,9 +16,9 @@ class InteractionMessageFuzzTest {
   @FuzzTest
   void serverFrame(byte[] input) {
     String frame = new String(input, UTF_8);
-    InteractionChannel.Message message;
+    InteractionCodec.Message message;
     try {
-      message = InteractionChannel.Message.parse(frame);
+      message = InteractionCodec.parse(frame);
     } catch (IOException e) {
       assertThat(e.getMessage()).isNotNull();
       return;

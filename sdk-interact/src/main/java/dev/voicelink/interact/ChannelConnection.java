@@ -1,0 +1,370 @@
+package dev.voicelink.interact;
+
+import dev.voicelink.auth.NotSignedInException;
+import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.Cancellable;
+import dev.voicelink.core.HttpLogLevel;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkLog;
+import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.HttpLogger;
+import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Scrub;
+import dev.voicelink.core.internal.SerialDelivery;
+import dev.voicelink.interact.Disconnect.Cause;
+import dev.voicelink.interact.InteractionChannel.Listener;
+import dev.voicelink.interact.InteractionChannel.State;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
+import okio.ByteString;
+
+/**
+ * The connection state machine behind an {@link InteractionChannel}: opens the socket with a fresh
+ * token, reconnects with bounded backoff, retries a rejected token once, and tells the listener.
+ *
+ * <p>Every decision is taken under {@link #lock}; the listener's calls are queued there and handed
+ * over after the lock is released, in the order they were decided, to a {@link SerialDelivery} on
+ * the client's worker threads: one call at a time, never on the thread that noticed the news (a
+ * socket's reader or the shared scheduler), which a slow listener therefore never holds up.
+ */
+final class ChannelConnection {
+  private static final String TAG = "interact";
+  private static final int NORMAL_CLOSURE = 1000;
+  private static final int AUDIO_FRAME_BYTES = 16 * 1024;
+
+  private final OkHttpClient client;
+  private final ClientCore config;
+  private final TokenSource tokens;
+  private final Listener listener;
+  private final Backoff reconnectBackoff;
+  private final SerialDelivery events;
+
+  private final Object lock = new Object();
+  private State state = State.IDLE;
+  private @Nullable WebSocket socket;
+  private @Nullable String uid;
+  private @Nullable Cancellable pendingReconnect;
+  private int failedAttempts;
+  private boolean retriedRejectedToken;
+  private boolean paused;
+  private int nextSeq = 1;
+  /** Identifies the socket of the current attempt so that news from an older one is ignored. */
+  private int generation;
+
+  ChannelConnection(ClientCore config, TokenSource tokens, Listener listener, Backoff backoff,
+      int pingIntervalSeconds) {
+    this.config = config;
+    this.client = config.http().newBuilder()
+        .pingInterval(pingIntervalSeconds, TimeUnit.SECONDS)
+        .build();
+    this.tokens = tokens;
+    this.listener = listener;
+    this.reconnectBackoff = backoff;
+    this.events = new SerialDelivery(config.workers(), TAG);
+  }
+
+  void connect() {
+    synchronized (lock) {
+      if (state == State.CLOSED) throw new IllegalStateException("the channel is closed");
+      config.checkOpen();
+      if (state == State.CONNECTING || state == State.CONNECTED
+          || state == State.WAITING_TO_RECONNECT) {
+        return;
+      }
+      failedAttempts = 0;
+      retriedRejectedToken = false;
+      scheduleAttemptLocked(0, false);
+    }
+  }
+
+  State state() {
+    synchronized (lock) {
+      return state;
+    }
+  }
+
+  @Nullable String uid() {
+    synchronized (lock) {
+      return uid;
+    }
+  }
+
+  /** Sends a text write ({@code sampleRate} 0) or an audio write; returns its sequence number. */
+  int write(@Nullable String text, byte @Nullable [] audio, int sampleRate,
+      @Nullable String persParam) {
+    synchronized (lock) {
+      if (state != State.CONNECTED || socket == null) {
+        throw new IllegalStateException("the interaction channel is not connected (state "
+            + state + "); wait for onConnected");
+      }
+      WebSocket open = socket;
+      int seq = nextSeq++;
+      send(open, InteractionCodec.writeHeader(seq, audio == null ? "text" : "audio", text,
+          sampleRate, persParam));
+      if (audio != null) {
+        for (int offset = 0; offset < audio.length; offset += AUDIO_FRAME_BYTES) {
+          int count = Math.min(AUDIO_FRAME_BYTES, audio.length - offset);
+          if (logFrames()) Log.verbose(TAG, "frame --> binary, " + count + " bytes");
+          open.send(ByteString.of(audio, offset, count));
+        }
+        send(open, InteractionCodec.endMessage(seq));
+      }
+      return seq;
+    }
+  }
+
+  void pauseReconnecting() {
+    synchronized (lock) {
+      paused = true;
+      if (state == State.WAITING_TO_RECONNECT) {
+        cancelPendingLocked();
+        state = State.PAUSED;
+      }
+    }
+  }
+
+  void resumeReconnecting() {
+    synchronized (lock) {
+      paused = false;
+      if (state == State.PAUSED) {
+        failedAttempts = 0;
+        scheduleAttemptLocked(0, false);
+      }
+    }
+  }
+
+  /** Closes the socket and stops reconnecting; returns false if it was closed already. */
+  boolean close() {
+    WebSocket toClose;
+    synchronized (lock) {
+      if (state == State.CLOSED) return false;
+      state = State.CLOSED;
+      generation++;
+      cancelPendingLocked();
+      toClose = socket;
+      socket = null;
+    }
+    if (toClose != null) toClose.close(NORMAL_CLOSURE, "closed by client");
+    return true;
+  }
+
+  /** Waits until every listener call decided so far has returned; for tests. */
+  boolean awaitDelivered(long timeout, TimeUnit unit) throws InterruptedException {
+    return events.awaitIdle(timeout, unit);
+  }
+
+  private void send(WebSocket open, String frame) {
+    if (logFrames()) Log.verbose(TAG, "frame --> " + Scrub.json(frame, null, false));
+    open.send(frame);
+  }
+
+  /** Frames are logged with HTTP bodies, at the finest level. */
+  private boolean logFrames() {
+    return config.httpLogging() == HttpLogLevel.BODY
+        && Log.isLoggable(VoiceLinkLog.Level.VERBOSE, TAG);
+  }
+
+  private void scheduleAttemptLocked(long delayMillis, boolean reconnect) {
+    final int attemptGeneration = ++generation;
+    state = reconnect ? State.WAITING_TO_RECONNECT : State.CONNECTING;
+    pendingReconnect = config.scheduler().schedule(
+        () -> openSocket(attemptGeneration), delayMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void cancelPendingLocked() {
+    if (pendingReconnect != null) {
+      pendingReconnect.cancel();
+      pendingReconnect = null;
+    }
+  }
+
+  private void openSocket(int attemptGeneration) {
+    synchronized (lock) {
+      if (attemptGeneration != generation) return;
+      state = State.CONNECTING;
+    }
+    String token;
+    try {
+      token = tokens.accessToken();
+    } catch (IOException | ServerRefusalException | RuntimeException e) {
+      Log.warn(TAG, "no access token for the interaction channel: " + e.getMessage(), null);
+      Cause cause = e instanceof NotSignedInException ? Cause.NOT_SIGNED_IN
+          : e instanceof ServerRefusalException ? Cause.TOKEN_REFUSED : Cause.TOKEN_UNAVAILABLE;
+      connectionLost(attemptGeneration, cause, "no access token: " + e.getMessage(), -1);
+      return;
+    }
+    Request request = new Request.Builder()
+        .url(config.webApiUrl("interact"))
+        .header("Authorization", token)
+        .build();
+    synchronized (lock) {
+      if (attemptGeneration != generation) return;
+      HttpLogger.logUpgrade(config.httpLogging(), request);
+      socket = client.newWebSocket(request, new SocketListener(attemptGeneration, token));
+    }
+  }
+
+  /**
+   * Ends attempt {@code attemptGeneration} and decides whether to try again: never when the cause
+   * {@linkplain Cause#needsAuthorization() needs authorization}. {@code retryAfterMillis} is the
+   * server's Retry-After on a refused upgrade, or -1.
+   */
+  void connectionLost(int attemptGeneration, Cause cause, String detail, long retryAfterMillis) {
+    final Disconnect disconnect;
+    synchronized (lock) {
+      if (attemptGeneration != generation || state == State.CLOSED) return;
+      generation++; // later news from this attempt's socket is stale
+      socket = null;
+      failedAttempts++;
+      boolean reconnecting = !cause.needsAuthorization()
+          && reconnectBackoff.allows(failedAttempts);
+      if (!reconnecting) {
+        state = State.DISCONNECTED;
+      } else if (paused) {
+        state = State.PAUSED;
+      } else {
+        scheduleAttemptLocked(reconnectBackoff.honouringRetryAfter(retryAfterMillis,
+            reconnectBackoff.delayMillis(failedAttempts)), true);
+      }
+      disconnect = new Disconnect(cause, detail, reconnecting);
+      events.enqueue(() -> listener.onDisconnected(disconnect));
+    }
+    Log.info(TAG, "interaction channel lost: " + detail
+        + (disconnect.reconnecting() ? "; reconnecting" : "; giving up"));
+    events.flush();
+  }
+
+  /** The server named the user: attempt {@code attemptGeneration} is connected. */
+  void connected(int attemptGeneration, String connectedUid) {
+    synchronized (lock) {
+      if (attemptGeneration != generation) return;
+      state = State.CONNECTED;
+      uid = connectedUid;
+      failedAttempts = 0;
+      retriedRejectedToken = false;
+      events.enqueue(() -> listener.onConnected(connectedUid));
+    }
+    events.flush();
+  }
+
+  /** A result or an error from the socket of attempt {@code attemptGeneration}. */
+  void deliver(int attemptGeneration, Runnable call) {
+    synchronized (lock) {
+      if (attemptGeneration != generation) return;
+      events.enqueue(call);
+    }
+    events.flush();
+  }
+
+  /** Hears the socket of one attempt, and turns its news into decisions of the connection. */
+  private final class SocketListener extends WebSocketListener {
+    private final int attemptGeneration;
+    private final String token;
+
+    SocketListener(int attemptGeneration, String token) {
+      this.attemptGeneration = attemptGeneration;
+      this.token = token;
+    }
+
+    @Override public void onOpen(WebSocket webSocket, Response response) {
+      HttpLogger.logUpgradeResponse(config.httpLogging(), response);
+    }
+
+    @Override public void onMessage(WebSocket webSocket, String text) {
+      if (logFrames()) Log.verbose(TAG, "frame <-- " + Scrub.json(text, null, false));
+      InteractionCodec.Message message;
+      try {
+        message = InteractionCodec.parse(text);
+        if ("connected".equals(message.type) && message.uid == null) {
+          throw new IOException("connected message without uid");
+        }
+      } catch (IOException e) {
+        unreadable(webSocket, e);
+        return;
+      }
+      handle(message, text);
+    }
+
+    private void unreadable(WebSocket webSocket, IOException e) {
+      boolean connecting;
+      synchronized (lock) {
+        connecting = attemptGeneration == generation && state == State.CONNECTING;
+      }
+      if (connecting) {
+        // Only a readable "connected" message ends an attempt: without this, a server that upgrades
+        // and then sends garbage would keep the channel CONNECTING for ever, never retried.
+        connectionLost(attemptGeneration, Cause.PROTOCOL,
+            "unreadable first message from the server: " + e.getMessage(), -1);
+        webSocket.cancel();
+        return;
+      }
+      Log.warn(TAG, "unreadable message from the interaction channel: " + e.getMessage(), null);
+      String description = "unreadable message from the server: " + e.getMessage();
+      deliver(attemptGeneration, () -> listener.onWriteError(0, "malformed_message", description));
+    }
+
+    private void handle(InteractionCodec.Message message, String text) {
+      String connectedUid = message.uid;
+      if ("connected".equals(message.type) && connectedUid != null) {
+        connected(attemptGeneration, connectedUid);
+      } else if ("result".equals(message.type)) {
+        InteractionResult result =
+            new InteractionResult(message.seq, message.text, message.entities, text);
+        deliver(attemptGeneration, () -> listener.onResult(result));
+      } else if ("error".equals(message.type)) {
+        deliver(attemptGeneration,
+            () -> listener.onWriteError(message.seq, message.code, message.desc));
+      } else {
+        Log.debug(TAG, "ignoring interaction message of type " + message.type);
+      }
+    }
+
+    @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+      webSocket.close(NORMAL_CLOSURE, null);
+      connectionLost(attemptGeneration, Cause.CLOSED_BY_SERVER,
+          "closed by server (" + code + " " + reason + ")", -1);
+    }
+
+    @Override public void onFailure(WebSocket webSocket, Throwable t, @Nullable Response response) {
+      if (response != null) HttpLogger.logUpgradeResponse(config.httpLogging(), response);
+      if (response != null && response.code() == 401) {
+        rejected();
+        return;
+      }
+      if (response != null) {
+        connectionLost(attemptGeneration, Cause.UPGRADE_REFUSED,
+            "HTTP " + response.code() + " on upgrade", HttpFailure.retryAfterMillis(response));
+      } else {
+        connectionLost(attemptGeneration, Cause.NETWORK, t.getClass().getSimpleName()
+            + (t.getMessage() != null ? ": " + t.getMessage() : ""), -1);
+      }
+    }
+
+    /** The server rejected the token: one immediate retry with a refreshed one; a second is final. */
+    private void rejected() {
+      boolean retryNow;
+      synchronized (lock) {
+        retryNow = !retriedRejectedToken && attemptGeneration == generation
+            && state != State.CLOSED;
+        retriedRejectedToken = true;
+      }
+      tokens.invalidate(token);
+      if (retryNow) {
+        synchronized (lock) {
+          if (attemptGeneration == generation) scheduleAttemptLocked(0, false);
+        }
+        return;
+      }
+      connectionLost(attemptGeneration, Cause.TOKEN_REFUSED,
+          "the server rejected the access token (HTTP 401)", -1);
+    }
+  }
+}

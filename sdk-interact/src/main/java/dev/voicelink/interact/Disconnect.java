@@ -1,0 +1,91 @@
+package dev.voicelink.interact;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Why the interaction channel's connection ended, and whether the channel tries again by itself: what
+ * {@link InteractionChannel.Listener#onDisconnected} is told. An immutable value; its {@link #detail()}
+ * never holds a token. Apps' tests make them with {@code voicelink-fixtures}.
+ */
+public final class Disconnect {
+  /** What ended the connection (or the attempt to open it). */
+  public enum Cause {
+    /**
+     * The token source has no token: the device was never authorized, or its authorization was
+     * removed. Not retried: run the device flow first.
+     */
+    NOT_SIGNED_IN(true),
+    /**
+     * The token source was refused by the authorization server, or the channel's server rejected the
+     * access token twice in a row (HTTP 401, once more after a refresh). Not retried.
+     */
+    TOKEN_REFUSED(true),
+    /** The token source failed for a reason that may pass (a network error while refreshing). */
+    TOKEN_UNAVAILABLE(false),
+    /** The server answered the upgrade with an HTTP error other than 401. */
+    UPGRADE_REFUSED(false),
+    /** The server closed an open socket. */
+    CLOSED_BY_SERVER(false),
+    /** The network failed: refused connection, reset, timeout, or a ping without a pong. */
+    NETWORK(false),
+    /** The server's first message was not a readable {@code connected} message. */
+    PROTOCOL(false);
+
+    private final boolean needsAuthorization;
+
+    Cause(boolean needsAuthorization) {
+      this.needsAuthorization = needsAuthorization;
+    }
+
+    /** Whether the device must be authorized again before a connection can succeed. */
+    public boolean needsAuthorization() {
+      return needsAuthorization;
+    }
+  }
+
+  private final Cause cause;
+  private final String detail;
+  private final boolean reconnecting;
+
+  Disconnect(Cause cause, String detail, boolean reconnecting) {
+    this.cause = cause;
+    this.detail = detail;
+    this.reconnecting = reconnecting;
+  }
+
+  /** What ended the connection. */
+  public Cause cause() {
+    return cause;
+  }
+
+  /**
+   * A short human-readable account of it for logs, such as {@code HTTP 503 on upgrade} or {@code closed
+   * by server (1001 going away)}. Its wording may change; decide on {@link #cause()}.
+   */
+  public String detail() {
+    return detail;
+  }
+
+  /**
+   * Whether the channel will try again by itself. False when the cause {@linkplain
+   * Cause#needsAuthorization() needs authorization} or the bounded number of attempts is used up:
+   * {@link InteractionChannel#connect()} starts again.
+   */
+  public boolean reconnecting() {
+    return reconnecting;
+  }
+
+  @Override public boolean equals(@Nullable Object o) {
+    if (!(o instanceof Disconnect)) return false;
+    Disconnect that = (Disconnect) o;
+    return cause == that.cause && detail.equals(that.detail) && reconnecting == that.reconnecting;
+  }
+
+  @Override public int hashCode() {
+    return (cause.hashCode() * 31 + detail.hashCode()) * 31 + (reconnecting ? 1 : 0);
+  }
+
+  @Override public String toString() {
+    return "Disconnect{" + cause + ": " + detail + (reconnecting ? ", reconnecting}" : ", giving up}");
+  }
+}

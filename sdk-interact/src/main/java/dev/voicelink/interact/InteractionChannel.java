@@ -1,0 +1,237 @@
+package dev.voicelink.interact;
+
+import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.ClientCore;
+import java.io.Closeable;
+import java.security.SecureRandom;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The device's connection to the interaction channel ({@code {base_url}/v2/voicelink/interact}):
+ * a WebSocket authenticated by the device's access token, over which the device writes text or
+ * audio and receives recognition results.
+ *
+ * <pre>{@code
+ * InteractionChannel channel = InteractionChannel.builder(client, tokenManager)
+ *     .listener(result -> show(result.text()))   // a lambda hears results; override more for news
+ *     .build();
+ * channel.connect();                     // listener.onConnected(uid) follows
+ * int seq = channel.writeText("call Zhang San", "{\"uid\":\"\"}");
+ * }</pre>
+ *
+ * <p><b>Lifecycle.</b> {@link #connect()} opens the socket in the background. When the connection
+ * drops, the channel reconnects by itself with jittered exponential backoff, at most {@link
+ * Builder#maxReconnectAttempts(int)} times in a row; a rejected token is refreshed once through the
+ * {@link TokenSource}. {@link #pauseReconnecting()} and {@link #resumeReconnecting()} let the app follow
+ * the network's availability. {@link #close()} ends it for good; closing its {@link
+ * VoiceLinkClient} closes it too. Open one per screen or session that talks, close it when done.
+ *
+ * <p><b>Threading.</b> All methods are thread-safe and never block on the network. Listener methods
+ * are called one at a time, in the order the channel noticed the news, on one of the client's
+ * background threads ({@code voicelink-io}); they should return quickly, as later news waits for
+ * them. A listener may call the channel back.
+ */
+public final class InteractionChannel implements Closeable {
+  /** The channel's connection state. */
+  public enum State {
+    /** Created, {@link #connect()} not called yet. */
+    IDLE,
+    /** Opening the socket (including fetching a token). */
+    CONNECTING,
+    /** Open; the server has named the user. */
+    CONNECTED,
+    /** Dropped; a reconnect is scheduled. */
+    WAITING_TO_RECONNECT,
+    /** Dropped, and reconnecting is paused (for example the network is down). */
+    PAUSED,
+    /** Dropped and given up after the bounded number of attempts; {@link #connect()} starts again. */
+    DISCONNECTED,
+    /** {@link #close()} was called. */
+    CLOSED
+  }
+
+  /**
+   * Receives the channel's news, one call at a time and in order, on a {@code voicelink-io} thread
+   * (never on the socket's own). Should return quickly. Only {@link #onResult} is abstract, so a
+   * lambda that takes results will do; override the others for the connection's news.
+   */
+  public interface Listener {
+    /** A result for the write with sequence number {@link InteractionResult#seq()}. */
+    void onResult(InteractionResult result);
+
+    /** The server accepted the connection and named the user ({@code uid}, the 32-char auth_id). */
+    default void onConnected(String uid) {
+    }
+
+    /** The server refused the write {@code seq} (or the message, when {@code seq} is 0). */
+    default void onWriteError(int seq, String code, String description) {
+    }
+
+    /**
+     * The connection was lost, or an attempt to open it failed: {@code disconnect} says why and whether
+     * the channel will try again by itself. Writes that had no answer yet will not get one.
+     */
+    default void onDisconnected(Disconnect disconnect) {
+    }
+  }
+
+  private final ClientCore config;
+  private final ChannelConnection connection;
+
+  private InteractionChannel(Builder builder, Listener listener) {
+    this.config = builder.config;
+    this.connection = new ChannelConnection(builder.config, builder.tokens, listener,
+        new Backoff(builder.baseDelayMillis, builder.maxDelayMillis, TimeUnit.MILLISECONDS,
+            builder.maxReconnectAttempts, builder.random),
+        builder.pingIntervalSeconds);
+    config.track(this);
+  }
+
+  /**
+   * A builder of channels on {@code client}'s {@code base_url}, authenticated by {@code tokens}.
+   *
+   * @throws IllegalStateException if the client has no {@code base_url} or is closed
+   */
+  public static Builder builder(VoiceLinkClient client, TokenSource tokens) {
+    return new Builder(ClientCore.open(client), tokens);
+  }
+
+  /**
+   * Opens the connection in the background; no effect if already connecting or connected.
+   *
+   * @throws IllegalStateException if the channel or its client was closed
+   */
+  public void connect() {
+    connection.connect();
+  }
+
+  /** The state now. */
+  public State state() {
+    return connection.state();
+  }
+
+  /** The connected user's auth_id, or null before the first connection. */
+  public @Nullable String uid() {
+    return connection.uid();
+  }
+
+  /**
+   * Sends a text write. Dynamic entities are applied only when {@code persParam} (a JSON object text
+   * such as {@code {"uid":""}}) is given. Returns the write's sequence number, which its result carries.
+   *
+   * @throws IllegalStateException if the channel is not connected
+   */
+  public int writeText(String text, @Nullable String persParam) {
+    if (text == null) throw new IllegalArgumentException("text must not be null");
+    return connection.write(text, null, 0, persParam);
+  }
+
+  /**
+   * Sends an audio write: a header, the audio in binary frames, and an end marker. Returns its
+   * sequence number.
+   *
+   * @throws IllegalStateException if the channel is not connected
+   */
+  public int writeAudio(byte[] audio, int sampleRate, @Nullable String persParam) {
+    if (audio == null) throw new IllegalArgumentException("audio must not be null");
+    if (sampleRate <= 0) {
+      throw new IllegalArgumentException("sample_rate must be a positive number of Hz; was: "
+          + sampleRate);
+    }
+    return connection.write(null, audio, sampleRate, persParam);
+  }
+
+  /** Stops automatic reconnecting (for example when the network is lost). */
+  public void pauseReconnecting() {
+    connection.pauseReconnecting();
+  }
+
+  /** Resumes reconnecting after {@link #pauseReconnecting()}, at once if the channel is down. */
+  public void resumeReconnecting() {
+    connection.resumeReconnecting();
+  }
+
+  /** Closes the socket and stops reconnecting, for good. Idempotent. */
+  @Override public void close() {
+    if (connection.close()) config.untrack(this);
+  }
+
+  /** Waits until the listener has returned from every call decided so far; a barrier for tests. */
+  boolean awaitDelivered(long timeout, TimeUnit unit) throws InterruptedException {
+    return connection.awaitDelivered(timeout, unit);
+  }
+
+  /**
+   * Builds an {@link InteractionChannel}. Setters check their argument at once. Not thread-safe.
+   */
+  public static final class Builder {
+    private final ClientCore config;
+    private final TokenSource tokens;
+    private @Nullable Listener listener;
+    private int maxReconnectAttempts = 10;
+    private long baseDelayMillis = 1_000;
+    private long maxDelayMillis = 60_000;
+    private int pingIntervalSeconds = 30;
+    private Random random = new SecureRandom();
+
+    Builder(ClientCore config, TokenSource tokens) {
+      config.baseUrl(); // fails now, naming the setting, if base_url is missing
+      if (tokens == null) throw new IllegalArgumentException("tokens must not be null");
+      this.config = config;
+      this.tokens = tokens;
+    }
+
+    /** Receives connection news and results. Required. */
+    public Builder listener(Listener listener) {
+      if (listener == null) throw new IllegalArgumentException("listener must not be null");
+      this.listener = listener;
+      return this;
+    }
+
+    /** How many reconnects in a row before giving up (default 10). */
+    public Builder maxReconnectAttempts(int maxReconnectAttempts) {
+      if (maxReconnectAttempts < 0) {
+        throw new IllegalArgumentException("maxReconnectAttempts must be 0 or more; was: "
+            + maxReconnectAttempts);
+      }
+      this.maxReconnectAttempts = maxReconnectAttempts;
+      return this;
+    }
+
+    /** First reconnect delay ceiling and the cap of the exponential backoff (defaults 1 s, 60 s). */
+    public Builder reconnectBackoff(long baseDelay, long maxDelay, TimeUnit unit) {
+      if (baseDelay <= 0 || maxDelay < baseDelay) {
+        throw new IllegalArgumentException("reconnect backoff needs 0 < baseDelay <= maxDelay");
+      }
+      this.baseDelayMillis = unit.toMillis(baseDelay);
+      this.maxDelayMillis = unit.toMillis(maxDelay);
+      return this;
+    }
+
+    /** Keep-alive ping interval; 0 turns pings off (default 30 s). */
+    public Builder pingIntervalSeconds(int seconds) {
+      if (seconds < 0) throw new IllegalArgumentException("pingIntervalSeconds must be >= 0");
+      this.pingIntervalSeconds = seconds;
+      return this;
+    }
+
+    /** Source of reconnect jitter; tests pass a seeded one. */
+    Builder random(Random random) {
+      if (random == null) throw new IllegalArgumentException("random must not be null");
+      this.random = random;
+      return this;
+    }
+
+    public InteractionChannel build() {
+      Listener required = listener;
+      if (required == null) {
+        throw new IllegalStateException("listener is required: call listener(...) before build()");
+      }
+      return new InteractionChannel(this, required);
+    }
+  }
+}
