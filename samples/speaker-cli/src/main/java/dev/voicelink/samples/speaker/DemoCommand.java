@@ -10,10 +10,8 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
-import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -87,11 +85,6 @@ final class DemoCommand implements Callable<Integer> {
       description = "Where the device token is stored (default: a temporary file, deleted at exit).")
   File tokenFile;
 
-  @Option(names = "--verbose",
-      description = {"Also write every SDK log line and the HTTP traffic with bodies (secrets redacted)",
-          "to stderr."})
-  boolean verbose;
-
   private Output out;
   private int step;
 
@@ -103,13 +96,7 @@ final class DemoCommand implements Callable<Integer> {
       return ExitCodes.INVALID_INPUT;
     }
     quietLogs();
-    VoiceLinkLog.Sink previousSink = VoiceLinkLog.sink();
-    if (verbose) VoiceLinkLog.setSink(new StderrLog(spec.commandLine().getErr()));
-    try {
-      return runDemo();
-    } finally {
-      VoiceLinkLog.setSink(previousSink);
-    }
+    return runDemo();
   }
 
   private int runDemo() throws Exception {
@@ -160,7 +147,7 @@ final class DemoCommand implements Callable<Integer> {
           .baseUrl(server.baseUrl())
           .clock(time)
           .scheduler(time)
-          .httpLogging(verbose ? HttpLogLevel.BODY : HttpLogLevel.NONE)
+          .httpLogging(cli.httpLogging())
           .build();
     }
 
