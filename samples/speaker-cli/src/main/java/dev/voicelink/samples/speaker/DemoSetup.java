@@ -34,7 +34,7 @@ final class DemoSetup {
     Console console = Console.defaults();
     // Whoever approves (a person, or the simulated tester on a busy machine) needs real time:
     // the user code keeps its usual lifetime in real time, whatever the speed of the demo's clocks.
-    console.userCodeLifetimeSeconds((long) (console.userCodeLifetimeSeconds() * options.speed));
+    console.setUserCodeLifetimeSeconds((long) (console.getUserCodeLifetimeSeconds() * options.speed));
     File tokens = tokenFile();
     DemoSession demo = null;
     try (ReferenceServer server = ReferenceServer.builder()

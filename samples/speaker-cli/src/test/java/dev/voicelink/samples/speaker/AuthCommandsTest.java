@@ -41,7 +41,7 @@ class AuthCommandsTest {
 
   @BeforeEach void setUp() throws Exception {
     server = ReferenceServer.builder().build().start();
-    server.console().pollIntervalSeconds(1);
+    server.console().setPollIntervalSeconds(1);
     tokenFile = new File(dir, "token.json");
   }
 
@@ -131,7 +131,7 @@ class AuthCommandsTest {
   }
 
   @Test void expiryExitsWithFour() throws Exception {
-    server.console().userCodeLifetimeSeconds(1);
+    server.console().setUserCodeLifetimeSeconds(1);
     assertThat(run(login("--json"))).isEqualTo(ExitCodes.CODE_EXPIRED);
     assertThat(lines().get(lines().size() - 1)).isEqualTo("{\"status\":\"expired\"}");
     assertThat(err.toString())
