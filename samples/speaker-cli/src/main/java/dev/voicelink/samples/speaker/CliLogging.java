@@ -4,10 +4,12 @@ import dev.voicelink.core.VoiceLinkLog;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Formatter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 
 /**
  * Where log lines go while a command runs: without {@code --verbose} nowhere, so that stderr holds
@@ -23,15 +25,13 @@ final class CliLogging implements AutoCloseable {
   private static final Object LOCK = new Object();
   private static final List<PrintWriter> VERBOSE = new CopyOnWriteArrayList<>();
   private static final Logger ROOT = Logger.getLogger("");
+  /** Only its message formatting (parameters, resource bundles) is used, not its line format. */
+  private static final Formatter MESSAGE = new SimpleFormatter();
   private static final Handler TO_STDERR = new Handler() {
     @Override public void publish(LogRecord record) {
       if (!isLoggable(record)) return;
       String tag = record.getLoggerName() == null ? "jul" : record.getLoggerName();
-      String message = record.getMessage();
-      if (record.getParameters() != null && message != null) {
-        message = java.text.MessageFormat.format(message, record.getParameters());
-      }
-      write(letter(record.getLevel()), tag, message, record.getThrown());
+      write(letter(record.getLevel()), tag, MESSAGE.formatMessage(record), record.getThrown());
     }
 
     @Override public void flush() {
