@@ -101,7 +101,7 @@ class PlatformVariantMatrixTest {
     VirtualTime time = new VirtualTime(START - DEVICE_BEHIND);
     ServerClock serverClock = ServerClock.manual(START);
     Console console = Console.defaults();
-    for (PlatformVariant variant : variants) console.variant(variant, true);
+    for (PlatformVariant variant : variants) console.setVariant(variant, true);
     String logText;
     LeakScan scan;
     try (LogCapture log = LogCapture.install();

@@ -22,6 +22,7 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadRequest;
 import dev.voicelink.entity.WebApiException;
 import dev.voicelink.testing.Console;
+import dev.voicelink.testing.Account;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.PlatformVariant;
 import dev.voicelink.testing.ReferenceServer;
@@ -54,7 +55,7 @@ class StrictRulesTest {
   @BeforeEach void start() throws Exception {
     Console console = Console.defaults();
     for (PlatformVariant variant : PlatformVariant.values()) {
-      if (variant != PlatformVariant.AUTH_ERRORS_HTTP_401) console.variant(variant, true);
+      if (variant != PlatformVariant.AUTH_ERRORS_HTTP_401) console.setVariant(variant, true);
     }
     server = ReferenceServer.builder().console(console).clock(ServerClock.manual(START)).build()
         .start();
@@ -78,7 +79,7 @@ class StrictRulesTest {
   }
 
   @Test void code20004IsStillTheIpWhitelistError() {
-    server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE,
+    server.console().putAccount(Account.create(DefaultConsole.NAMESPACE,
         DefaultConsole.ACCOUNT_KEY, DefaultConsole.APPID)
         .withIpWhitelist(true, Collections.singletonList("203.0.113.7")));
 

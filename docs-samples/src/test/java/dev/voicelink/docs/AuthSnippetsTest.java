@@ -25,7 +25,7 @@ class AuthSnippetsTest {
   @Test void theDeviceFlowAndTokenSnippetsSignADeviceIn() throws Exception {
     try (ReferenceServer server = ReferenceServer.builder().build().start();
         VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl()).build()) {
-      server.console().pollIntervalSeconds(1);
+      server.console().setPollIntervalSeconds(1);
       TokenManager tokens = AuthSnippets.tokens(client, new File(dir, "token.json"));
       assertThat(awaitResult(tokens.accessTokenCall()).failure())
           .isInstanceOf(NotSignedInException.class);
@@ -60,8 +60,8 @@ class AuthSnippetsTest {
   @Test void theIntervalUnitSnippetReadsMilliseconds() throws Exception {
     try (ReferenceServer server = ReferenceServer.builder().build().start();
         VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl()).build()) {
-      server.console().pollIntervalSeconds(90); // 90000 ms: not below expires_in, either way
-      server.console().variant(PlatformVariant.INTERVAL_MILLIS, true);
+      server.console().setPollIntervalSeconds(90); // 90000 ms: not below expires_in, either way
+      server.console().setVariant(PlatformVariant.INTERVAL_MILLIS, true);
       assertThat(AuthSnippets.intervalInMilliseconds(client).requestCode("SN-0001-DEMO").execute()
           .intervalMillis()).isEqualTo(90_000);
     }

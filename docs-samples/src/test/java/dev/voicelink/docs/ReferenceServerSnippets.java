@@ -1,6 +1,9 @@
 package dev.voicelink.docs;
 
 import dev.voicelink.testing.Console;
+import dev.voicelink.testing.EntityDefinition;
+import dev.voicelink.testing.Account;
+import dev.voicelink.testing.RegisteredClient;
 import dev.voicelink.testing.Endpoint;
 import dev.voicelink.testing.Fault;
 import dev.voicelink.testing.PlatformVariant;
@@ -39,8 +42,8 @@ final class ReferenceServerSnippets {
   static void variants(Device device) throws Exception {
     // snippet:reference-server-variants
     try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      server.console().variant(PlatformVariant.INTERVAL_MILLIS, true);      // "interval": 2000
-      server.console().variant(PlatformVariant.AUTH_ERRORS_HTTP_401, true); // errors with HTTP 401
+      server.console().setVariant(PlatformVariant.INTERVAL_MILLIS, true);      // "interval": 2000
+      server.console().setVariant(PlatformVariant.AUTH_ERRORS_HTTP_401, true); // errors with HTTP 401
       device.signInAndSync(server); // must work as against the reference reading
     }
     // end-snippet
@@ -57,13 +60,13 @@ final class ReferenceServerSnippets {
   static Console console() {
     // snippet:reference-server-console
     Console console = Console.builder()
-        .client(Console.Client.create("vl-speaker-01", "secret", "VoiceLink Demo Speaker", "5f1a2b3c"))
+        .client(RegisteredClient.create("vl-speaker-01", "secret", "VoiceLink Demo Speaker", "5f1a2b3c"))
         .deviceIds("vl-speaker-01", "SN-0001-DEMO")
         .testerPhone("13800000000")
-        .account(Console.Account.create("OS123", "accountKey", "5f1a2b3c")
+        .account(Account.create("OS123", "accountKey", "5f1a2b3c")
             .withDynamicEntityPermission(true)
             .withIpWhitelist(false, Collections.<String>emptyList()))
-        .entity(Console.EntityDefinition.create("OS123.contacts", "name", Arrays.asList("alias"), "os_user_id"))
+        .entity(EntityDefinition.create("OS123.contacts", "name", Arrays.asList("alias"), "os_user_id"))
         .accessTokenLifetimeSeconds(8_640_000).refreshTokenLifetimeSeconds(0)
         .userCodeLifetimeSeconds(120).pollIntervalSeconds(2).slowDown(false)
         .build();

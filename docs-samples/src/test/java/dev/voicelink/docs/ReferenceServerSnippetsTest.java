@@ -23,7 +23,7 @@ class ReferenceServerSnippetsTest {
 
   @Test void theVariantsSnippetSwitchesThemOn() throws Exception {
     ReferenceServerSnippets.variants(server -> {
-      assertThat(server.console().variants()).containsExactly(PlatformVariant.INTERVAL_MILLIS,
+      assertThat(server.console().getVariants()).containsExactly(PlatformVariant.INTERVAL_MILLIS,
           PlatformVariant.AUTH_ERRORS_HTTP_401);
       try (VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl()).build()) {
         assertThat(DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build()
@@ -34,6 +34,6 @@ class ReferenceServerSnippetsTest {
 
   @Test void theConsoleSnippetBuilds() {
     Console console = ReferenceServerSnippets.console();
-    assertThat(console.testerPhones()).containsExactly("13800000000");
+    assertThat(console.getTesterPhones()).containsExactly("13800000000");
   }
 }

@@ -53,7 +53,7 @@ public final class AgentLifecycleTest {
 
   @BeforeClass public static void start() throws Exception {
     server = ReferenceServer.builder().console(Console.defaults()).build().start();
-    server.console().pollIntervalSeconds(1);
+    server.console().setPollIntervalSeconds(1);
     config = "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"" + server.baseUrl()
         + "\"}}";
     // Before the test's Android environment exists there is no main looper to find: say where.

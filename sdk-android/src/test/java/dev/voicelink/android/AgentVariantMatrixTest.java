@@ -83,7 +83,7 @@ public final class AgentVariantMatrixTest {
 
   @Before public void start() throws Exception {
     Console console = Console.defaults();
-    for (PlatformVariant variant : variants) console.variant(variant, true);
+    for (PlatformVariant variant : variants) console.setVariant(variant, true);
     server = ReferenceServer.builder().console(console).recognizer((audio, rate) -> "")
         .clock(ServerClock.manual(time.wallMillis())).build().start();
   }

@@ -87,7 +87,7 @@ class ReferenceServerAuthTest {
   }
 
   @Test void testerAuthorizesAndPollsKeepTheServersInterval() throws Exception {
-    server.console().slowDown(true); // the server answers slow_down to any poll that comes too early
+    server.console().setSlowDown(true); // the server answers slow_down to any poll that comes too early
     DeviceCode code = startFlow();
     assertThat(code.link()).isEqualTo(server.verificationUri() + "?user_code=" + code.userCode());
     tick(2000, true);
@@ -159,7 +159,7 @@ class ReferenceServerAuthTest {
   }
 
   @Test void fiftyConcurrentCallersOnAnExpiredTokenMakeOneRefreshRequest() throws Exception {
-    server.console().accessTokenLifetimeSeconds(3600);
+    server.console().setAccessTokenLifetimeSeconds(3600);
     TokenManager manager = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
         .store(new InMemoryTokenStore()).build();
     manager.setRecord(authorize());

@@ -9,6 +9,8 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.Console;
+import dev.voicelink.testing.EntityDefinition;
+import dev.voicelink.testing.Account;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
@@ -116,7 +118,7 @@ class EntityReferenceServerTest {
   }
 
   @Test void ipWhitelistRefusal() throws Exception {
-    server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE,
+    server.console().putAccount(Account.create(DefaultConsole.NAMESPACE,
         DefaultConsole.ACCOUNT_KEY, DefaultConsole.APPID)
         .withIpWhitelist(true, Collections.singletonList("203.0.113.7")));
     assertThatThrownBy(() -> api.uploadResource(contactsUpload()).execute())
@@ -127,7 +129,7 @@ class EntityReferenceServerTest {
   }
 
   @Test void permissionRefusalIsNotRetried() throws Exception {
-    server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE,
+    server.console().putAccount(Account.create(DefaultConsole.NAMESPACE,
         DefaultConsole.ACCOUNT_KEY, DefaultConsole.APPID).withDynamicEntityPermission(false));
     assertThatThrownBy(() -> api.uploadResource(contactsUpload()).execute())
         .isExactlyInstanceOf(WebApiException.class)
@@ -199,8 +201,8 @@ class EntityReferenceServerTest {
   }
 
   @Test void deviceUploadWithTheDeviceToken() throws Exception {
-    server.console().putEntity(Console.EntityDefinition.create("OS123.rooms", "name",
-        Collections.singletonList("alias"), Console.EntityDefinition.DEVICE));
+    server.console().putEntity(EntityDefinition.create("OS123.rooms", "name",
+        Collections.singletonList("alias"), EntityDefinition.DEVICE));
     ResourceDefinition rooms = ResourceDefinition.builder().name("OS123.rooms").mainField("name")
         .secondaryFields("alias").dimension(Dimension.DEVICE).build();
     String token = deviceFlowToken();

@@ -56,7 +56,7 @@ final class AuthService {
     }
     String clientId = form.get("client_id");
     if (clientId == null || clientId.isEmpty()) return invalidRequest("client_id is required");
-    Console.Client client = console.client(clientId);
+    RegisteredClient client = console.client(clientId);
     if (client == null) return error("invalid_client", "unknown client_id: " + clientId);
     String scope = form.get("scope");
     if (scope == null || scope.isEmpty()) return invalidRequest("scope is required");
@@ -72,14 +72,14 @@ final class AuthService {
           + " (console device ID page)");
     }
     AuthState.DeviceGrant g = state.newDeviceGrant(clientId, deviceId, call.now,
-        console.userCodeLifetimeSeconds() * 1000L, console.pollIntervalSeconds() * 1000L);
+        console.getUserCodeLifetimeSeconds() * 1000L, console.getPollIntervalSeconds() * 1000L);
     LOG.info("device authorization for " + clientId + "/" + deviceId + ": user_code " + g.userCode);
     return HttpCall.json(200, Json.obj(
         "verification_uri", verificationUri,
         "user_code", g.userCode,
         "interval", console.has(PlatformVariant.INTERVAL_MILLIS)
-            ? console.pollIntervalSeconds() * 1000L : console.pollIntervalSeconds(),
-        "expires_in", console.userCodeLifetimeSeconds(),
+            ? console.getPollIntervalSeconds() * 1000L : console.getPollIntervalSeconds(),
+        "expires_in", console.getUserCodeLifetimeSeconds(),
         "device_code", g.deviceCode));
   }
 
@@ -127,10 +127,10 @@ final class AuthService {
       if (g.state == AuthState.GrantState.AUTHORIZED) {
         g.state = AuthState.GrantState.CONSUMED;
         return tokenRecord(state.issue(AuthState.TokenKind.DEVICE, g.clientId, g.deviceId, g.authId, call.now,
-            console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()), true);
+            console.getAccessTokenLifetimeSeconds(), console.getRefreshTokenLifetimeSeconds()), true);
       }
       if (g.expired(call.now)) return error("expired_token", null);
-      if (console.slowDown() && last != Long.MIN_VALUE && call.now - last < g.intervalMillis) {
+      if (console.isSlowDown() && last != Long.MIN_VALUE && call.now - last < g.intervalMillis) {
         g.intervalMillis += 5000;
         return error("slow_down", "poll no faster than every " + (g.intervalMillis / 1000) + " s");
       }
@@ -151,10 +151,10 @@ final class AuthService {
       }
       if (call.now >= old.refreshExpiresAt) return error("invalid_refresh_token", "refresh_token has expired");
       if (console.has(PlatformVariant.NO_REFRESH_ROTATION)) {
-        return tokenRecord(state.refreshWithoutRotation(old, call.now, console.accessTokenLifetimeSeconds()), false);
+        return tokenRecord(state.refreshWithoutRotation(old, call.now, console.getAccessTokenLifetimeSeconds()), false);
       }
-      return tokenRecord(state.refresh(old, call.now, console.accessTokenLifetimeSeconds(),
-          console.refreshTokenLifetimeSeconds()), true);
+      return tokenRecord(state.refresh(old, call.now, console.getAccessTokenLifetimeSeconds(),
+          console.getRefreshTokenLifetimeSeconds()), true);
     }
   }
 
@@ -178,13 +178,13 @@ final class AuthService {
     if (clientId == null) return missingField(body, "client_id");
     String secret = stringField(body, "client_secret");
     if (secret == null) return missingField(body, "client_secret");
-    Console.Client client = console.client(clientId);
+    RegisteredClient client = console.client(clientId);
     // One message for both causes, so the endpoint cannot be used to probe for client ids.
     if (client == null || !Ids.constantTimeEquals(client.clientSecret(), secret)) {
       return error("invalid_client", "client_id or client_secret is wrong");
     }
     return tokenRecord(state.issue(AuthState.TokenKind.CLOUD, clientId, null, null, call.now,
-        console.accessTokenLifetimeSeconds(), console.refreshTokenLifetimeSeconds()), true);
+        console.getAccessTokenLifetimeSeconds(), console.getRefreshTokenLifetimeSeconds()), true);
   }
 
   /** The token record of spec 2.2, in the units of the console's variants. */

@@ -13,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,9 +23,13 @@ import org.jspecify.annotations.Nullable;
  * <p>Built with {@link #builder()}, read from JSON with {@link #fromJson(String)}, or taken as
  * {@link #defaults()}. A running server's console ({@code server.console()}) may be changed at any time
  * from any thread; every request sees a consistent snapshot of each value it reads.
+ *
+ * <p>Names read as MockWebServer's do: {@code set…}, {@code put…} (add or replace by key), {@code
+ * add…}, {@code import…} and {@code remove…} change the console; {@code get…} and {@code is…} read it.
+ * The values it holds are {@link RegisteredClient}, {@link Account} and {@link EntityDefinition}.
  */
 public final class Console {
-  private final Map<String, Client> clients = new LinkedHashMap<>();
+  private final Map<String, RegisteredClient> clients = new LinkedHashMap<>();
   private final Map<String, Set<String>> deviceIds = new LinkedHashMap<>();
   private final Set<String> testerPhones = new LinkedHashSet<>();
   private final Map<String, Account> accounts = new LinkedHashMap<>();
@@ -39,7 +42,7 @@ public final class Console {
   private final EnumSet<PlatformVariant> variants = EnumSet.noneOf(PlatformVariant.class);
 
   private Console(Builder b) {
-    for (Client c : b.clients) putClient(c);
+    for (RegisteredClient c : b.clients) putClient(c);
     for (String[] d : b.devices) importDeviceId(d[0], d[1]);
     for (String p : b.phones) addTesterPhone(p);
     for (Account a : b.accounts) putAccount(a);
@@ -49,7 +52,7 @@ public final class Console {
     userCodeLifetimeSeconds = b.userCodeLifetimeSeconds;
     pollIntervalSeconds = b.pollIntervalSeconds;
     slowDown = b.slowDown;
-    for (PlatformVariant v : b.variants) variant(v, true);
+    for (PlatformVariant v : b.variants) setVariant(v, true);
   }
 
   public static Builder builder() {
@@ -72,7 +75,8 @@ public final class Console {
 
   // ---- mutation (thread-safe) ----
 
-  public synchronized void putClient(Client client) {
+  /** Adds a client or replaces the client with the same client_id. */
+  public synchronized void putClient(RegisteredClient client) {
     clients.put(client.clientId(), client);
     if (!deviceIds.containsKey(client.clientId())) deviceIds.put(client.clientId(), new LinkedHashSet<String>());
   }
@@ -110,25 +114,25 @@ public final class Console {
     entities.put(entity.resName(), entity);
   }
 
-  public synchronized void accessTokenLifetimeSeconds(long seconds) {
+  public synchronized void setAccessTokenLifetimeSeconds(long seconds) {
     accessTokenLifetimeSeconds = positive("accessTokenLifetimeSeconds", seconds);
   }
 
   /** 0 means refresh tokens never expire (they still stop working once used). */
-  public synchronized void refreshTokenLifetimeSeconds(long seconds) {
+  public synchronized void setRefreshTokenLifetimeSeconds(long seconds) {
     refreshTokenLifetimeSeconds = notNegative("refreshTokenLifetimeSeconds", seconds);
   }
 
-  public synchronized void userCodeLifetimeSeconds(long seconds) {
+  public synchronized void setUserCodeLifetimeSeconds(long seconds) {
     userCodeLifetimeSeconds = positive("userCodeLifetimeSeconds", seconds);
   }
 
-  public synchronized void pollIntervalSeconds(long seconds) {
+  public synchronized void setPollIntervalSeconds(long seconds) {
     pollIntervalSeconds = positive("pollIntervalSeconds", seconds);
   }
 
   /** When on, a device polling faster than the interval gets {@code slow_down}. Off by default. */
-  public synchronized void slowDown(boolean enabled) {
+  public synchronized void setSlowDown(boolean enabled) {
     slowDown = enabled;
   }
 
@@ -139,7 +143,7 @@ public final class Console {
    * @throws IllegalArgumentException when switching on one status of authorization errors while the
    *     other is on
    */
-  public synchronized void variant(PlatformVariant variant, boolean enabled) {
+  public synchronized void setVariant(PlatformVariant variant, boolean enabled) {
     if (variant == null) throw new IllegalArgumentException("variant must not be null");
     if (!enabled) {
       variants.remove(variant);
@@ -156,7 +160,7 @@ public final class Console {
   // ---- reading ----
 
   /** The variants switched on; empty for the reference reading. */
-  public synchronized Set<PlatformVariant> variants() {
+  public synchronized Set<PlatformVariant> getVariants() {
     return Collections.unmodifiableSet(variants.clone());
   }
 
@@ -164,48 +168,48 @@ public final class Console {
     return variants.contains(variant);
   }
 
-  public synchronized List<Client> clients() {
+  public synchronized List<RegisteredClient> getClients() {
     return Collections.unmodifiableList(new ArrayList<>(clients.values()));
   }
 
-  public synchronized Set<String> deviceIds(String clientId) {
+  public synchronized Set<String> getDeviceIds(String clientId) {
     Set<String> ids = deviceIds.get(clientId);
     return ids == null ? Collections.<String>emptySet() : Collections.unmodifiableSet(new LinkedHashSet<>(ids));
   }
 
-  public synchronized Set<String> testerPhones() {
+  public synchronized Set<String> getTesterPhones() {
     return Collections.unmodifiableSet(new LinkedHashSet<>(testerPhones));
   }
 
-  public synchronized List<Account> accounts() {
+  public synchronized List<Account> getAccounts() {
     return Collections.unmodifiableList(new ArrayList<>(accounts.values()));
   }
 
-  public synchronized List<EntityDefinition> entities() {
+  public synchronized List<EntityDefinition> getEntities() {
     return Collections.unmodifiableList(new ArrayList<>(entities.values()));
   }
 
-  public synchronized long accessTokenLifetimeSeconds() {
+  public synchronized long getAccessTokenLifetimeSeconds() {
     return accessTokenLifetimeSeconds;
   }
 
-  public synchronized long refreshTokenLifetimeSeconds() {
+  public synchronized long getRefreshTokenLifetimeSeconds() {
     return refreshTokenLifetimeSeconds;
   }
 
-  public synchronized long userCodeLifetimeSeconds() {
+  public synchronized long getUserCodeLifetimeSeconds() {
     return userCodeLifetimeSeconds;
   }
 
-  public synchronized long pollIntervalSeconds() {
+  public synchronized long getPollIntervalSeconds() {
     return pollIntervalSeconds;
   }
 
-  public synchronized boolean slowDown() {
+  public synchronized boolean isSlowDown() {
     return slowDown;
   }
 
-  synchronized @Nullable Client client(String clientId) {
+  synchronized @Nullable RegisteredClient client(String clientId) {
     return clients.get(clientId);
   }
 
@@ -228,7 +232,7 @@ public final class Console {
 
   /** The appid an empty {@code appid} in pers_param stands for, for a device of this client. */
   synchronized @Nullable String appidFor(String clientId) {
-    Client c = clients.get(clientId);
+    RegisteredClient c = clients.get(clientId);
     if (c != null && c.appid() != null) return c.appid();
     for (Account a : accounts.values()) return a.appid();
     return null;
@@ -239,205 +243,9 @@ public final class Console {
         + ", entities=" + entities.keySet() + ", testerPhones=" + testerPhones.size() + "}";
   }
 
-  // ---- value types ----
-
-  /** An OAuth client of the device-access console. Immutable; toString never shows the secret. */
-  public static final class Client {
-    private final String clientId;
-    private final String clientSecret;
-    private final String name;
-    private final @Nullable String appid;
-
-    private Client(String clientId, String clientSecret, String name, @Nullable String appid) {
-      this.clientId = requireNonEmpty("clientId", clientId);
-      this.clientSecret = requireNonEmpty("clientSecret", clientSecret);
-      this.name = requireNonEmpty("name", name);
-      this.appid = appid;
-    }
-
-    /**
-     * @param appid the application an empty {@code appid} in a device's pers_param stands for;
-     *     null means the first account's appid
-     */
-    public static Client create(String clientId, String clientSecret, String name,
-        @Nullable String appid) {
-      return new Client(clientId, clientSecret, name, appid);
-    }
-
-    public String clientId() {
-      return clientId;
-    }
-
-    public String clientSecret() {
-      return clientSecret;
-    }
-
-    public String name() {
-      return name;
-    }
-
-    /** The appid an empty {@code appid} in a pers_param stands for, or null: the first account's. */
-    public @Nullable String appid() {
-      return appid;
-    }
-
-    @Override public String toString() {
-      return "Client{clientId=" + clientId + ", name=" + name + ", clientSecret=<redacted>}";
-    }
-  }
-
-  /** An account of the skill-studio console. Immutable; toString shows a key fingerprint only. */
-  public static final class Account {
-    private final String namespace;
-    private final String accountKey;
-    private final String appid;
-    private final boolean dynamicEntityPermission;
-    private final boolean ipWhitelistEnabled;
-    private final List<String> ipWhitelist;
-
-    private Account(String namespace, String accountKey, String appid, boolean permission, boolean ipOn,
-        List<String> ips) {
-      this.namespace = requireNonEmpty("namespace", namespace);
-      this.accountKey = requireNonEmpty("accountKey", accountKey);
-      this.appid = requireNonEmpty("appid", appid);
-      if (namespace.indexOf('.') >= 0) throw new IllegalArgumentException("namespace must not contain '.'; was: " + namespace);
-      this.dynamicEntityPermission = permission;
-      this.ipWhitelistEnabled = ipOn;
-      this.ipWhitelist = Collections.unmodifiableList(new ArrayList<>(ips));
-    }
-
-    /** An account with the dynamic-entity permission on and the IP whitelist off. */
-    public static Account create(String namespace, String accountKey, String appid) {
-      return new Account(namespace, accountKey, appid, true, false, Collections.<String>emptyList());
-    }
-
-    public Account withDynamicEntityPermission(boolean enabled) {
-      return new Account(namespace, accountKey, appid, enabled, ipWhitelistEnabled, ipWhitelist);
-    }
-
-    public Account withIpWhitelist(boolean enabled, List<String> ips) {
-      return new Account(namespace, accountKey, appid, dynamicEntityPermission, enabled, ips);
-    }
-
-    public String namespace() {
-      return namespace;
-    }
-
-    public String accountKey() {
-      return accountKey;
-    }
-
-    public String appid() {
-      return appid;
-    }
-
-    public boolean dynamicEntityPermission() {
-      return dynamicEntityPermission;
-    }
-
-    public boolean ipWhitelistEnabled() {
-      return ipWhitelistEnabled;
-    }
-
-    public List<String> ipWhitelist() {
-      return ipWhitelist;
-    }
-
-    /** A short, non-reversible fingerprint of the account key, for printing. */
-    public String accountKeyFingerprint() {
-      return Ids.fingerprint(accountKey);
-    }
-
-    @Override public String toString() {
-      return "Account{namespace=" + namespace + ", appid=" + appid + ", accountKey=#" + accountKeyFingerprint()
-          + ", dynamicEntityPermission=" + dynamicEntityPermission + ", ipWhitelist="
-          + (ipWhitelistEnabled ? ipWhitelist : "off") + "}";
-    }
-  }
-
-  /** A dynamic entity resource definition. Immutable. */
-  public static final class EntityDefinition {
-    /** Dimension name of application-level resources. */
-    public static final String APPLICATION = "os_client_id";
-    /** Dimension name of user-level resources. */
-    public static final String USER = "os_user_id";
-    /** Dimension name of device-level resources. */
-    public static final String DEVICE = "os_device_id";
-
-    private static final Pattern RES_NAME = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
-    private static final Pattern FIELD = Pattern.compile("[A-Za-z0-9_]+");
-
-    private final String resName;
-    private final String mainField;
-    private final List<String> secondaryFields;
-    private final String dimension;
-
-    private EntityDefinition(String resName, String mainField, List<String> secondaryFields, String dimension) {
-      if (resName == null || !RES_NAME.matcher(resName).matches()) {
-        throw new IllegalArgumentException("resName must be <namespace>.<name>, e.g. OS123.contacts; was: " + resName);
-      }
-      if (mainField == null || !FIELD.matcher(mainField).matches()) {
-        throw new IllegalArgumentException("mainField must be a field name; was: " + mainField);
-      }
-      for (String f : secondaryFields) {
-        if (f == null || !FIELD.matcher(f).matches() || f.equals(mainField)) {
-          throw new IllegalArgumentException("secondaryFields must be field names other than the main field; was: " + secondaryFields);
-        }
-      }
-      if (dimension == null || !FIELD.matcher(dimension).matches()) {
-        throw new IllegalArgumentException("dimension must be os_client_id, os_user_id, os_device_id or a custom name; was: " + dimension);
-      }
-      this.resName = resName;
-      this.mainField = mainField;
-      this.secondaryFields = Collections.unmodifiableList(new ArrayList<>(secondaryFields));
-      this.dimension = dimension;
-    }
-
-    public static EntityDefinition create(String resName, String mainField, List<String> secondaryFields,
-        String dimension) {
-      return new EntityDefinition(resName, mainField, secondaryFields, dimension);
-    }
-
-    public String resName() {
-      return resName;
-    }
-
-    public String namespace() {
-      return resName.substring(0, resName.indexOf('.'));
-    }
-
-    public String mainField() {
-      return mainField;
-    }
-
-    public List<String> secondaryFields() {
-      return secondaryFields;
-    }
-
-    /** All fields every record must contain: the main field first. */
-    public List<String> fields() {
-      List<String> all = new ArrayList<>();
-      all.add(mainField);
-      all.addAll(secondaryFields);
-      return all;
-    }
-
-    public String dimension() {
-      return dimension;
-    }
-
-    boolean isCustom() {
-      return !APPLICATION.equals(dimension) && !USER.equals(dimension) && !DEVICE.equals(dimension);
-    }
-
-    @Override public String toString() {
-      return "EntityDefinition{" + resName + ", fields=" + fields() + ", dimension=" + dimension + "}";
-    }
-  }
-
   /** Builds a {@link Console}; lifetimes default to the platform's public sample values. */
   public static final class Builder {
-    private final List<Client> clients = new ArrayList<>();
+    private final List<RegisteredClient> clients = new ArrayList<>();
     private final List<String[]> devices = new ArrayList<>();
     private final List<String> phones = new ArrayList<>();
     private final List<Account> accounts = new ArrayList<>();
@@ -452,7 +260,7 @@ public final class Console {
     Builder() {
     }
 
-    public Builder client(Client client) {
+    public Builder client(RegisteredClient client) {
       clients.add(client);
       return this;
     }
@@ -502,7 +310,7 @@ public final class Console {
       return this;
     }
 
-    /** Switches {@code variant} on; see {@link Console#variant(PlatformVariant, boolean)}. */
+    /** Switches {@code variant} on; see {@link Console#setVariant(PlatformVariant, boolean)}. */
     public Builder variant(PlatformVariant variant) {
       if (variant == null) throw new IllegalArgumentException("variant must not be null");
       variants.add(variant);
@@ -511,7 +319,7 @@ public final class Console {
 
     public Console build() {
       Set<String> known = new LinkedHashSet<>();
-      for (Client c : clients) known.add(c.clientId());
+      for (RegisteredClient c : clients) known.add(c.clientId());
       for (String[] d : devices) {
         if (!known.contains(d[0])) throw new IllegalStateException("deviceIds for unknown client: " + d[0]);
       }

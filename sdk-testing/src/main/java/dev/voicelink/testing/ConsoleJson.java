@@ -18,14 +18,14 @@ final class ConsoleJson {
     for (Map<String, Object> c : objects(root, "clients", "$")) {
       String path = "$.clients[]";
       String id = string(c, "client_id", path, true);
-      b.client(Console.Client.create(id, string(c, "client_secret", path, true), string(c, "name", path, true),
+      b.client(RegisteredClient.create(id, string(c, "client_secret", path, true), string(c, "name", path, true),
           string(c, "appid", path, false)));
       for (String d : strings(c, "device_ids", path)) b.deviceIds(id, d);
     }
     for (String p : strings(root, "tester_phones", "$")) b.testerPhone(p);
     for (Map<String, Object> a : objects(root, "accounts", "$")) {
       String path = "$.accounts[]";
-      Console.Account account = Console.Account.create(string(a, "namespace", path, true),
+      Account account = Account.create(string(a, "namespace", path, true),
           string(a, "account_key", path, true), string(a, "appid", path, true));
       Object permission = a.get("dynamic_entity_permission");
       if (permission != null) account = account.withDynamicEntityPermission(bool(permission, path + ".dynamic_entity_permission"));
@@ -36,7 +36,7 @@ final class ConsoleJson {
     }
     for (Map<String, Object> e : objects(root, "entities", "$")) {
       String path = "$.entities[]";
-      b.entity(Console.EntityDefinition.create(string(e, "res_name", path, true), string(e, "main_field", path, true),
+      b.entity(EntityDefinition.create(string(e, "res_name", path, true), string(e, "main_field", path, true),
           strings(e, "secondary_fields", path), string(e, "dimension", path, true)));
     }
     Object lifetimes = root.get("lifetimes");

@@ -24,14 +24,14 @@ public final class DefaultConsole {
 
   static Console.Builder builder() {
     return Console.builder()
-        .client(Console.Client.create(CLIENT_ID, CLIENT_SECRET, CLIENT_NAME, APPID))
+        .client(RegisteredClient.create(CLIENT_ID, CLIENT_SECRET, CLIENT_NAME, APPID))
         .deviceIds(CLIENT_ID, DEVICE_ID)
         .testerPhone(TESTER_PHONE)
-        .account(Console.Account.create(NAMESPACE, ACCOUNT_KEY, APPID))
-        .entity(Console.EntityDefinition.create(CONTACTS, "name", Collections.singletonList("alias"),
-            Console.EntityDefinition.USER))
-        .entity(Console.EntityDefinition.create(SONGS, "name", Collections.singletonList("alias"),
-            Console.EntityDefinition.APPLICATION))
+        .account(Account.create(NAMESPACE, ACCOUNT_KEY, APPID))
+        .entity(EntityDefinition.create(CONTACTS, "name", Collections.singletonList("alias"),
+            EntityDefinition.USER))
+        .entity(EntityDefinition.create(SONGS, "name", Collections.singletonList("alias"),
+            EntityDefinition.APPLICATION))
         .accessTokenLifetimeSeconds(8_640_000L)
         .userCodeLifetimeSeconds(120)
         .pollIntervalSeconds(2);

@@ -248,11 +248,11 @@ final class InteractionChannel {
             if (!WebApiService.AUTH_ID.matcher(owner).matches()) {
               throw new IllegalArgumentException("pers_param.uid must be empty or 32 lowercase letters or digits");
             }
-            dimension = Console.EntityDefinition.USER;
+            dimension = EntityDefinition.USER;
             break;
           case "appid":
             owner = value.isEmpty() ? console.appidFor(grant.clientId) : value;
-            dimension = Console.EntityDefinition.APPLICATION;
+            dimension = EntityDefinition.APPLICATION;
             break;
           default:
             if (value.isEmpty()) throw new IllegalArgumentException("pers_param." + e.getKey() + " needs the group value");
@@ -260,7 +260,7 @@ final class InteractionChannel {
             dimension = e.getKey();
         }
         boolean known = false;
-        for (Console.EntityDefinition def : console.entities()) {
+        for (EntityDefinition def : console.getEntities()) {
           if (def.dimension().equals(dimension)) {
             known = true;
             out.add(new Target(def, owner));
@@ -306,7 +306,7 @@ final class InteractionChannel {
   }
 
   /** A record's phrases: the main field and every alias; a secondary field may list several, split by '|'. */
-  static List<String> phrases(Map<String, String> record, Console.EntityDefinition def) {
+  static List<String> phrases(Map<String, String> record, EntityDefinition def) {
     List<String> out = new ArrayList<>();
     out.add(record.get(def.mainField()).trim());
     for (String f : def.secondaryFields()) {
@@ -318,10 +318,10 @@ final class InteractionChannel {
   }
 
   private static final class Target {
-    final Console.EntityDefinition definition;
+    final EntityDefinition definition;
     final @Nullable String owner;
 
-    Target(Console.EntityDefinition definition, @Nullable String owner) {
+    Target(EntityDefinition definition, @Nullable String owner) {
       this.definition = definition;
       this.owner = owner;
     }

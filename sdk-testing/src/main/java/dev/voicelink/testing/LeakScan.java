@@ -53,9 +53,9 @@ public final class LeakScan {
   public static LeakScan of(ReferenceServer server) {
     LeakScan scan = new LeakScan();
     Console console = server.console();
-    for (Console.Client client : console.clients()) scan.secret("client_secret", client.clientSecret());
-    for (Console.Account account : console.accounts()) scan.secret("account_key", account.accountKey());
-    for (String phone : console.testerPhones()) {
+    for (RegisteredClient client : console.getClients()) scan.secret("client_secret", client.clientSecret());
+    for (Account account : console.getAccounts()) scan.secret("account_key", account.accountKey());
+    for (String phone : console.getTesterPhones()) {
       String sms = server.lastSmsCode(phone);
       if (sms != null) scan.secret("sms_code", sms);
     }

@@ -56,10 +56,10 @@ final class PlatformToolsService {
     if (!(resName instanceof String) || !((String) resName).matches("[^.]+\\.[^.]+")) {
       return refuse(BAD_RESOURCE_NAME, "resource_name must be <namespace>.<name>, e.g. OS123.contacts; was: " + resName, sid);
     }
-    Console.EntityDefinition def = console.entity((String) resName);
+    EntityDefinition def = console.entity((String) resName);
     if (def == null) return refuse(UNKNOWN_RESOURCE, "no resource " + resName + " is defined", sid);
-    String dimension = "user".equals(type) ? Console.EntityDefinition.USER
-        : "device".equals(type) ? Console.EntityDefinition.DEVICE : Console.EntityDefinition.APPLICATION;
+    String dimension = "user".equals(type) ? EntityDefinition.USER
+        : "device".equals(type) ? EntityDefinition.DEVICE : EntityDefinition.APPLICATION;
     if (!dimension.equals(def.dimension())) {
       return refuse(TYPE_MISMATCH, "type " + type + " needs a resource of dimension " + dimension + "; " + resName
           + " has dimension " + def.dimension(), sid);
@@ -70,7 +70,7 @@ final class PlatformToolsService {
           ? "cloud token (client credentials)" : "user/device token (device authorization)") + "; this is a "
           + (grant.kind == AuthState.TokenKind.CLOUD ? "cloud token" : "device-flow token"), sid);
     }
-    Console.Account account = console.account(def.namespace());
+    Account account = console.account(def.namespace());
     Object appid = body.get("appid");
     if (appid != null && (!(appid instanceof String) || account == null || !appid.equals(account.appid()))) {
       return refuse(BAD_APPID, "appid " + appid + " is not an application of namespace " + def.namespace(), sid);

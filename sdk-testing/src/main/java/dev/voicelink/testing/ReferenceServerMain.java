@@ -93,7 +93,7 @@ public final class ReferenceServerMain {
       }
     }
     if (console == null) console = Console.defaults();
-    for (PlatformVariant v : variants) console.variant(v, true);
+    for (PlatformVariant v : variants) console.setVariant(v, true);
     return b.console(console).build();
   }
 
@@ -104,22 +104,22 @@ public final class ReferenceServerMain {
     out.println("  platform_url  " + server.platformUrl());
     out.println("  base_url      " + server.baseUrl());
     out.println("  verification  " + server.verificationUri());
-    if (!c.variants().isEmpty()) {
+    if (!c.getVariants().isEmpty()) {
       StringBuilder flags = new StringBuilder();
-      for (PlatformVariant v : c.variants()) flags.append(flags.length() == 0 ? "" : ", ").append(v.flag());
+      for (PlatformVariant v : c.getVariants()) flags.append(flags.length() == 0 ? "" : ", ").append(v.flag());
       out.println("  variants      " + flags);
     }
-    for (Console.Client client : c.clients()) {
+    for (RegisteredClient client : c.getClients()) {
       out.println("  client        " + client.clientId() + " (" + client.name() + "), client secret #"
-          + Ids.fingerprint(client.clientSecret()) + ", devices " + c.deviceIds(client.clientId()));
+          + Ids.fingerprint(client.clientSecret()) + ", devices " + c.getDeviceIds(client.clientId()));
     }
-    out.println("  tester phones " + c.testerPhones());
-    for (Console.Account a : c.accounts()) {
+    out.println("  tester phones " + c.getTesterPhones());
+    for (Account a : c.getAccounts()) {
       out.println("  account       namespace " + a.namespace() + ", appid " + a.appid() + ", account key #"
           + a.accountKeyFingerprint() + (a.dynamicEntityPermission() ? "" : ", dynamic entities OFF")
           + (a.ipWhitelistEnabled() ? ", IP whitelist " + a.ipWhitelist() : ""));
     }
-    for (Console.EntityDefinition e : c.entities()) {
+    for (EntityDefinition e : c.getEntities()) {
       out.println("  resource      " + e.resName() + " fields " + e.fields() + " dimension " + e.dimension());
     }
     out.println("Serving until stopped (Ctrl-C).");

@@ -28,7 +28,7 @@ final class ResourceData {
   }
 
   /** Base64 text of UTF-8 JSON lines → records (only the defined fields kept). */
-  static List<Map<String, String>> decode(String base64, Console.EntityDefinition def) throws Invalid {
+  static List<Map<String, String>> decode(String base64, EntityDefinition def) throws Invalid {
     byte[] bytes;
     try {
       bytes = Base64.getDecoder().decode(base64);
@@ -57,7 +57,7 @@ final class ResourceData {
   }
 
   /** Checks one record (a parsed JSON object or null) and keeps its defined fields. */
-  static List<Map<String, String>> records(List<?> items, Console.EntityDefinition def) throws Invalid {
+  static List<Map<String, String>> records(List<?> items, EntityDefinition def) throws Invalid {
     List<Map<String, String>> records = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
       Object item = items.get(i);
@@ -68,7 +68,7 @@ final class ResourceData {
     return records;
   }
 
-  private static Map<String, String> record(@Nullable Map<String, Object> json, Console.EntityDefinition def,
+  private static Map<String, String> record(@Nullable Map<String, Object> json, EntityDefinition def,
       String where)
       throws Invalid {
     if (json == null) throw new Invalid(WebApiCodes.RECORD_NOT_JSON, where + " is not a JSON object");

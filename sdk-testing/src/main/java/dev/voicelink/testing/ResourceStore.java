@@ -22,12 +22,12 @@ final class ResourceStore {
   static final class Upload {
     final String sid;
     final String namespace;
-    final Console.EntityDefinition definition;
+    final EntityDefinition definition;
     final @Nullable String owner;
     final List<Map<String, String>> records;
     final long uploadedAt;
 
-    Upload(String sid, Console.EntityDefinition definition, @Nullable String owner, List<Map<String, String>> records,
+    Upload(String sid, EntityDefinition definition, @Nullable String owner, List<Map<String, String>> records,
         long uploadedAt) {
       this.sid = sid;
       this.namespace = definition.namespace();
@@ -49,7 +49,7 @@ final class ResourceStore {
   private final Map<String, Upload> bySid = new HashMap<>();
   private final Map<String, List<Upload>> byOwner = new HashMap<>();
 
-  synchronized Upload add(Console.EntityDefinition definition, @Nullable String owner, List<Map<String, String>> records,
+  synchronized Upload add(EntityDefinition definition, @Nullable String owner, List<Map<String, String>> records,
       long now) {
     Upload u = new Upload(Ids.random("psn", 12), definition, owner, records, now);
     bySid.put(u.sid, u);

@@ -165,7 +165,7 @@ final class VerificationPage {
       sessions.put(session, new Session(phone, state.byUserCode(userCode)));
     }
     AuthState.DeviceGrant g = state.byUserCode(userCode);
-    Console.Client client = console.client(g.clientId);
+    RegisteredClient client = console.client(g.clientId);
     String clientName = client == null ? g.clientId : client.name();
     return page(200, "Allow access?", steps(3) + codeBox(userCode)
         + "<p id=\"request\"><strong id=\"client_name\">" + esc(clientName) + "</strong> (device <code id=\"device_id\">"

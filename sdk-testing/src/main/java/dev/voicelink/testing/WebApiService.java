@@ -33,11 +33,11 @@ final class WebApiService {
 
   /** The account the request is signed for, plus its form; or the refusal to send. */
   private static final class Checked {
-    final Console.@Nullable Account account;
+    final @Nullable Account account;
     final @Nullable Map<String, String> form;
     final @Nullable MockResponse refusal;
 
-    Checked(Console.@Nullable Account account, @Nullable Map<String, String> form,
+    Checked(@Nullable Account account, @Nullable Map<String, String> form,
         @Nullable MockResponse refusal) {
       this.account = account;
       this.form = form;
@@ -50,7 +50,7 @@ final class WebApiService {
     Checked c = check(call, callId);
     if (c.refusal != null) return c.refusal;
     Map<String, String> form = c.form;
-    Console.Account account = c.account;
+    Account account = c.account;
     for (String name : new String[] {"appid", "res_name", "pers_param", "data"}) {
       if (form.get(name) == null || form.get(name).isEmpty()) return refuse(WebApiCodes.MISSING, name + " is required", callId);
     }
@@ -68,9 +68,9 @@ final class WebApiService {
       return refuse(WebApiCodes.UNKNOWN_NAMESPACE, "res_name namespace " + resName.substring(0, dot)
           + " is not the namespace of this account (" + account.namespace() + ")", callId);
     }
-    Console.EntityDefinition def = console.entity(resName);
+    EntityDefinition def = console.entity(resName);
     if (def == null) return refuse(WebApiCodes.UNKNOWN_RESOURCE, "no resource " + resName + " is defined", callId);
-    if (Console.EntityDefinition.DEVICE.equals(def.dimension())) {
+    if (EntityDefinition.DEVICE.equals(def.dimension())) {
       return refuse(WebApiCodes.DIMENSION_NOT_SUPPORTED, resName + " has dimension os_device_id, which the web API does "
           + "not accept; use the platform tools upload", callId);
     }
@@ -91,14 +91,14 @@ final class WebApiService {
   }
 
   /** pers_param → the owner of the data, consistent with the resource's dimension (spec 2.4). */
-  private static String owner(String persParam, Console.EntityDefinition def, Console.Account account)
+  private static String owner(String persParam, EntityDefinition def, Account account)
       throws ResourceData.Invalid {
     Map<String, Object> p = Json.parseObject(persParam);
     if (p == null) throw new ResourceData.Invalid(WebApiCodes.ILLEGAL_VALUE, "pers_param must be a JSON object");
     String key;
-    if (Console.EntityDefinition.USER.equals(def.dimension())) {
+    if (EntityDefinition.USER.equals(def.dimension())) {
       key = "auth_id";
-    } else if (Console.EntityDefinition.APPLICATION.equals(def.dimension())) {
+    } else if (EntityDefinition.APPLICATION.equals(def.dimension())) {
       key = "appid";
     } else {
       key = def.dimension();
@@ -178,7 +178,7 @@ final class WebApiService {
     if (!DIGITS.matcher(curTime).matches()) {
       return refused(WebApiCodes.ILLEGAL_VALUE, "X-CurTime must be UTC seconds since 1970 as digits; was: " + curTime, callId);
     }
-    Console.Account account = console.account(call.header("X-NameSpace"));
+    Account account = console.account(call.header("X-NameSpace"));
     if (account == null) {
       return refused(WebApiCodes.UNKNOWN_NAMESPACE, "unknown namespace " + call.header("X-NameSpace"), callId);
     }

@@ -135,7 +135,7 @@ class AuthFlowTest {
   }
 
   @Test void slowDownWhenEnabledAndPollingFasterThanTheInterval() throws IOException {
-    server.console().slowDown(true);
+    server.console().setSlowDown(true);
     String deviceCode = (String) deviceCode().get("device_code");
     assertThat(poll(deviceCode).json()).containsEntry("error", "authorization_pending");
     clock.advance(1999, TimeUnit.MILLISECONDS);

@@ -57,9 +57,9 @@ class BadInputTest {
 
   @BeforeAll void start() throws IOException {
     Console console = DefaultConsole.builder()
-        .client(Console.Client.create("other-client", "other-secret", "Other", null))
+        .client(RegisteredClient.create("other-client", "other-secret", "Other", null))
         .deviceIds("other-client", "OTHER-1")
-        .account(Console.Account.create("OS777", "key777", "app777").withDynamicEntityPermission(false))
+        .account(Account.create("OS777", "key777", "app777").withDynamicEntityPermission(false))
         .build();
     server = ReferenceServer.builder().console(console).clock(clock).build().start();
     platform = new Platform(server);

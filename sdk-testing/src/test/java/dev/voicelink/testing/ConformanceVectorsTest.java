@@ -57,7 +57,7 @@ class ConformanceVectorsTest {
       String key = (String) v.get("account_key");
       String nonce = (String) v.get("nonce");
       String curTime = (String) v.get("cur_time");
-      start(Console.builder().account(Console.Account.create("NS", key, "app")).build(), Long.parseLong(curTime) * 1000);
+      start(Console.builder().account(Account.create("NS", key, "app")).build(), Long.parseLong(curTime) * 1000);
       assertThat(check(nonce, curTime, (String) v.get("checksum"))).as(v.toString()).containsEntry("code", "31405");
       assertThat(check(nonce, curTime, "0" + ((String) v.get("checksum")).substring(1)).get("code")).isNotEqualTo("31405");
       server.close();
@@ -73,7 +73,7 @@ class ConformanceVectorsTest {
 
   Console withFamily() {
     Console c = Console.defaults();
-    c.putEntity(Console.EntityDefinition.create("OS123.family_members", "name", Collections.singletonList("alias"), "family"));
+    c.putEntity(EntityDefinition.create("OS123.family_members", "name", Collections.singletonList("alias"), "family"));
     return c;
   }
 

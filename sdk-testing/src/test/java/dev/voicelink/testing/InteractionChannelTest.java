@@ -147,7 +147,7 @@ class InteractionChannelTest {
   }
 
   @Test void applicationAndCustomLevelsTogether() throws Exception {
-    server.console().putEntity(Console.EntityDefinition.create("OS123.family_members", "name", java.util.Arrays.asList("alias"), "family"));
+    server.console().putEntity(EntityDefinition.create("OS123.family_members", "name", java.util.Arrays.asList("alias"), "family"));
     Wire.Answer fam = platform.upload("OS123.family_members", "{\"family\":\"f-01\"}", "{\"name\":\"Grandma\",\"alias\":\"nana\"}");
     assertThat(fam.json()).containsEntry("code", "00000");
     platform.upload(DefaultConsole.SONGS, "{\"appid\":\"5f1a2b3c\"}", "{\"name\":\"Yesterday\",\"alias\":\"\"}");
@@ -184,7 +184,7 @@ class InteractionChannelTest {
     assertThat(failures.poll(5, TimeUnit.SECONDS)).isEqualTo(401);
     connect((String) platform.cloudToken().get("access_token"));
     assertThat(failures.poll(5, TimeUnit.SECONDS)).isEqualTo(403);
-    server.console().accessTokenLifetimeSeconds(10);
+    server.console().setAccessTokenLifetimeSeconds(10);
     String token = (String) platform.deviceToken().get("access_token");
     clock.advance(10, TimeUnit.SECONDS);
     connect(token);
@@ -212,7 +212,7 @@ class InteractionChannelTest {
   }
 
   @Test void aTokenThatExpiresDuringTheSessionEndsIt() throws Exception {
-    server.console().accessTokenLifetimeSeconds(60);
+    server.console().setAccessTokenLifetimeSeconds(60);
     connect((String) platform.deviceToken().get("access_token"));
     next();
     clock.advance(59, TimeUnit.SECONDS);

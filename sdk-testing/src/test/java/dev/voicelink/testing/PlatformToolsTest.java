@@ -58,7 +58,7 @@ class PlatformToolsTest {
   }
 
   @Test void expiredAccessTokenIsRefused() throws IOException {
-    server.console().accessTokenLifetimeSeconds(60);
+    server.console().setAccessTokenLifetimeSeconds(60);
     String token = (String) platform.deviceToken().get("access_token");
     clock.advance(59, TimeUnit.SECONDS);
     assertThat(upload(token, body("user", DefaultConsole.CONTACTS)).status).isEqualTo(200);

@@ -35,7 +35,7 @@ class PlatformVariantTest {
   }
 
   private void on(PlatformVariant variant) {
-    server.console().variant(variant, true);
+    server.console().setVariant(variant, true);
   }
 
   private Map<String, Object> deviceCode() throws IOException {
@@ -130,7 +130,7 @@ class PlatformVariantTest {
     assertThatThrownBy(() -> on(PlatformVariant.AUTH_ERRORS_HTTP_401))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("auth-errors-401 and auth-errors-200 cannot both be on");
-    server.console().variant(PlatformVariant.AUTH_ERRORS_HTTP_200, false);
+    server.console().setVariant(PlatformVariant.AUTH_ERRORS_HTTP_200, false);
     on(PlatformVariant.AUTH_ERRORS_HTTP_401);
     assertThat(refresh("rt_unknown").status).isEqualTo(401);
     assertThat(Wire.postJson(server.authUrl() + "/oauth/token", "{\"grant_type\":\"client_credentials\","
@@ -159,15 +159,15 @@ class PlatformVariantTest {
         .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
             + " no-rotation, success-code-0, extra-fields, auth-errors-200, auth-errors-401,"
             + " upload-entities-code; was: seconds");
-    assertThat(Console.defaults().variants()).isEmpty();
-    assertThat(Console.builder().variant(PlatformVariant.EXTRA_FIELDS).build().variants())
+    assertThat(Console.defaults().getVariants()).isEmpty();
+    assertThat(Console.builder().variant(PlatformVariant.EXTRA_FIELDS).build().getVariants())
         .containsExactly(PlatformVariant.EXTRA_FIELDS);
   }
 
   @Test void variantsComeFromTheCommandLine() throws IOException {
     try (ReferenceServer standalone = ReferenceServerMain.fromArgs(new String[] {
         "--variant", "interval-ms,success-code-0", "--variant", "no-rotation"}).start()) {
-      assertThat(standalone.console().variants()).containsExactly(PlatformVariant.INTERVAL_MILLIS,
+      assertThat(standalone.console().getVariants()).containsExactly(PlatformVariant.INTERVAL_MILLIS,
           PlatformVariant.NO_REFRESH_ROTATION, PlatformVariant.SUCCESS_CODE_ZERO);
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
       ReferenceServerMain.describe(standalone, new java.io.PrintStream(bytes, true, "UTF-8"));

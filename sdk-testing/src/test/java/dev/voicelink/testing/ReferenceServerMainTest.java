@@ -37,14 +37,14 @@ class ReferenceServerMainTest {
         + "\"poll_interval_seconds\":5,\"access_token_seconds\":3600,\"slow_down\":true}}").getBytes(StandardCharsets.UTF_8));
     try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[] {"--console", console.getPath()}).start()) {
       Console c = server.console();
-      assertThat(c.deviceIds("c1")).containsExactly("D1");
-      assertThat(c.testerPhones()).containsExactly("13700000000");
-      assertThat(c.accounts().get(0).dynamicEntityPermission()).isFalse();
-      assertThat(c.accounts().get(0).ipWhitelist()).containsExactly("127.0.0.1");
-      assertThat(c.entities().get(0).dimension()).isEqualTo("house");
-      assertThat(c.userCodeLifetimeSeconds()).isEqualTo(60);
-      assertThat(c.pollIntervalSeconds()).isEqualTo(5);
-      assertThat(c.slowDown()).isTrue();
+      assertThat(c.getDeviceIds("c1")).containsExactly("D1");
+      assertThat(c.getTesterPhones()).containsExactly("13700000000");
+      assertThat(c.getAccounts().get(0).dynamicEntityPermission()).isFalse();
+      assertThat(c.getAccounts().get(0).ipWhitelist()).containsExactly("127.0.0.1");
+      assertThat(c.getEntities().get(0).dimension()).isEqualTo("house");
+      assertThat(c.getUserCodeLifetimeSeconds()).isEqualTo(60);
+      assertThat(c.getPollIntervalSeconds()).isEqualTo(5);
+      assertThat(c.isSlowDown()).isTrue();
     }
   }
 
@@ -62,8 +62,8 @@ class ReferenceServerMainTest {
 
   @Test void secretsStayOutOfToString() {
     Console c = Console.defaults();
-    assertThat(c.clients().get(0).toString()).doesNotContain(DefaultConsole.CLIENT_SECRET);
-    assertThat(c.accounts().get(0).toString()).doesNotContain(DefaultConsole.ACCOUNT_KEY);
+    assertThat(c.getClients().get(0).toString()).doesNotContain(DefaultConsole.CLIENT_SECRET);
+    assertThat(c.getAccounts().get(0).toString()).doesNotContain(DefaultConsole.ACCOUNT_KEY);
     assertThat(c.toString()).doesNotContain(DefaultConsole.CLIENT_SECRET).doesNotContain(DefaultConsole.ACCOUNT_KEY);
   }
 }

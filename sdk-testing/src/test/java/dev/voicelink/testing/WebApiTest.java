@@ -71,12 +71,12 @@ class WebApiTest {
   }
 
   @Test void ipWhitelistRefusesWith20004AndNullData() throws IOException {
-    server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
+    server.console().putAccount(Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
         DefaultConsole.APPID).withIpWhitelist(true, Arrays.asList("10.0.0.1")));
     Wire.Answer a = platform.checkResource("psn0");
     assertThat(a.body).matches("\\{\"code\":\"20004\",\"data\":null,\"desc\":\"illegal IP: 127.0.0.1 is not in the IP "
         + "whitelist\",\"sid\":\"vls[0-9a-f]{24}\"}");
-    server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
+    server.console().putAccount(Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
         DefaultConsole.APPID).withIpWhitelist(true, Arrays.asList("10.0.0.1", "127.0.0.1")));
     assertThat(platform.checkResource("psn0").json()).containsEntry("code", "31405");
   }
@@ -84,7 +84,7 @@ class WebApiTest {
   @Test void checkResourceOfAnotherNamespaceIsUnknown() throws IOException {
     String sid = (String) Platform.data(platform.upload(DefaultConsole.CONTACTS, "{\"auth_id\":\"" + AUTH_ID + "\"}",
         CONTACTS)).get("sid");
-    server.console().putAccount(Console.Account.create("OS999", "other-key", "app999"));
+    server.console().putAccount(Account.create("OS999", "other-key", "app999"));
     String cur = platform.curTime();
     Wire.Answer a = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "x", cur, "other-key")
         .header("X-NameSpace", "OS999").header("X-CheckSum", Wire.md5("other-key" + "x" + cur))

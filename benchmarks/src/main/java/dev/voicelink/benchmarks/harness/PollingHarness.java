@@ -50,7 +50,7 @@ public final class PollingHarness {
 
   private static Map<String, Object> scenario(ReferenceServer server, int approveAfterSeconds,
       int intervalSeconds) throws Exception {
-    server.console().pollIntervalSeconds(intervalSeconds);
+    server.console().setPollIntervalSeconds(intervalSeconds);
     server.journal().clear();
     Process device = Children.start(Collections.singletonList("-Xmx64m"), PollingChild.class, "device",
         server.authUrl(), DefaultConsole.CLIENT_ID, DefaultConsole.DEVICE_ID);

@@ -59,7 +59,7 @@ public final class StampedeHarness {
     List<Integer> refreshes = new ArrayList<>();
     boolean allSameNewToken = true;
     try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      server.console().pollIntervalSeconds(1);
+      server.console().setPollIntervalSeconds(1);
       ShiftedClock clock = new ShiftedClock();
       VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(clock).build();
       DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config).clientId(DefaultConsole.CLIENT_ID).build();

@@ -34,7 +34,7 @@ class KotlinConsumerTest {
 
   @Test void signInUploadAndCancelFromKotlin() throws Exception {
     try (ReferenceServer server = ReferenceServer.builder().build().start()) {
-      server.console().pollIntervalSeconds(1);
+      server.console().setPollIntervalSeconds(1);
       VoiceLinkClient client = GettingStartedKt.client(server.authUrl(), server.baseUrl());
       BlockingQueue<String> shown = new LinkedBlockingQueue<>();
 

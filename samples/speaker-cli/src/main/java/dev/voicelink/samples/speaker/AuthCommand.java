@@ -22,8 +22,9 @@ abstract class AuthCommand implements Callable<Integer> {
   @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @EnvDefault("VOICELINK_AUTH_URL")
   @Option(names = "--auth-url", required = true, paramLabel = "URL",
-      description = "Address of the authorization service, e.g. https://auth.example.com")
+      description = "Address of the authorization service (default: $VOICELINK_AUTH_URL)")
   String authUrl;
 
   @Option(names = "--token-file", paramLabel = "FILE", defaultValue = DEFAULT_TOKEN_FILE,
@@ -42,7 +43,7 @@ abstract class AuthCommand implements Callable<Integer> {
     try {
       VoiceLinkClient client;
       try {
-        client = VoiceLinkClient.builder().authUrl(authUrl).build();
+        client = VoiceLinkClient.builder().authUrl(authUrl).httpLogging(parent.httpLogging()).build();
       } catch (IllegalArgumentException e) {
         return invalid(e.getMessage().replace("auth_url", "--auth-url"));
       }
@@ -56,15 +57,15 @@ abstract class AuthCommand implements Callable<Integer> {
     } catch (CorruptTokenFileException e) {
       return invalid(e.getMessage());
     } catch (ReauthorizationRequiredException e) {
-      output.record(Output.fields("status", "reauthorization_required", "error", e.code(),
+      output.failure(Output.fields("status", "reauthorization_required", "error", e.code(),
           "message", e.description()),
-          "Re-authorization required: " + e.getMessage() + ". Run 'speaker-cli login' again.");
+          "re-authorization required: " + e.getMessage() + "; run 'speaker-cli login' again");
       return ExitCodes.REAUTHORIZATION_REQUIRED;
     } catch (ServerRefusalException e) {
       return refused(e);
     } catch (IOException e) {
-      output.record(Output.fields("status", "failed", "message", String.valueOf(e.getMessage())),
-          "Failed: " + e.getMessage());
+      output.failure(Output.fields("status", "failed", "message", String.valueOf(e.getMessage())),
+          "failed: " + e.getMessage());
       return ExitCodes.FAILURE;
     } finally {
       out.flush();
@@ -83,8 +84,8 @@ abstract class AuthCommand implements Callable<Integer> {
   }
 
   int refused(ServerRefusalException e) {
-    output.record(Output.fields("status", "refused", "error", e.code(), "message", e.description()),
-        "The server refused: " + e.getMessage());
+    output.failure(Output.fields("status", "refused", "error", e.code(), "message", e.description()),
+        "the server refused: " + e.getMessage());
     return ExitCodes.SERVER_REFUSED;
   }
 

@@ -17,13 +17,18 @@ final class CheckCommand implements Callable<Integer> {
   @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--base-url", required = true, description = "web API address (base_url)")
+  @EnvDefault("VOICELINK_BASE_URL")
+  @Option(names = "--base-url", required = true, paramLabel = "URL",
+      description = "web API address (base_url; default: $VOICELINK_BASE_URL)")
   String baseUrl;
-  @Option(names = "--namespace", required = true, description = "account namespace, e.g. OS123")
+  @Option(names = "--namespace", required = true, paramLabel = "NAMESPACE",
+      description = "account namespace, e.g. OS123")
   String namespace;
-  @Option(names = "--sid", required = true, description = "the sid printed by sync")
+  @Option(names = "--sid", required = true, paramLabel = "SID",
+      description = "the sid printed by sync")
   String sid;
-  @Option(names = "--account-key-file", description = "file holding the account key")
+  @Option(names = "--account-key-file", paramLabel = "FILE",
+      description = "file holding the account key; - reads it from stdin")
   File accountKeyFile;
   @Option(names = "--json", description = "one JSON object per line on stdout")
   boolean json;
@@ -33,7 +38,8 @@ final class CheckCommand implements Callable<Integer> {
     return EntityCommands.run(output, () -> {
       String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
           "VOICELINK_ACCOUNT_KEY", parent.env);
-      try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).build()) {
+      try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl)
+          .httpLogging(parent.httpLogging()).build()) {
         EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
             .build();
         CheckResult result = api.checkResource(sid).execute();

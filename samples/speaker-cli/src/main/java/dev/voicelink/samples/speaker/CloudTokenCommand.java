@@ -26,7 +26,7 @@ final class CloudTokenCommand extends AuthCommand {
   String clientId;
 
   @Option(names = "--client-secret-file", paramLabel = "FILE",
-      description = "File holding the client secret (else $" + SECRET_ENV + ")")
+      description = "File holding the client secret, - for stdin (else $" + SECRET_ENV + ")")
   File clientSecretFile;
 
   @Option(names = "--refresh", description = "Refresh the saved cloud token instead of a new one")

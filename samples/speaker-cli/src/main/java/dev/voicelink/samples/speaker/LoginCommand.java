@@ -65,20 +65,20 @@ final class LoginCommand extends AuthCommand {
             "Authorized: " + describeText(record, tokenFile));
         return ExitCodes.SUCCESS;
       case DENIED:
-        output.record(Output.fields("status", "denied"), "The user refused to authorize this device.");
+        output.failure(Output.fields("status", "denied"), "the user refused to authorize this device");
         return ExitCodes.ACCESS_DENIED;
       case EXPIRED:
-        output.record(Output.fields("status", "expired"),
-            "The code expired before anyone authorized it. Run login again.");
+        output.failure(Output.fields("status", "expired"),
+            "the code expired before anyone authorized it; run login again");
         return ExitCodes.CODE_EXPIRED;
       default:
         Exception failure = outcome.failure();
         if (failure instanceof AuthorizationException) {
           return refused((AuthorizationException) failure);
         }
-        output.record(Output.fields("status", "failed", "message",
+        output.failure(Output.fields("status", "failed", "message",
             String.valueOf(failure == null ? null : failure.getMessage())),
-            "Failed: " + (failure == null ? "unknown" : failure.getMessage()));
+            "failed: " + (failure == null ? "unknown" : failure.getMessage()));
         return ExitCodes.FAILURE;
     }
   }

@@ -8,8 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Where a command reports: human text, or with {@code --json} one JSON object per line on stdout
- * (so that scripts read it line by line). Problems always go to stderr as text.
+ * Where a command reports: results on stdout, as human text or with {@code --json} one JSON object
+ * per line (so that scripts read it line by line); problems on stderr as text, always, so that a
+ * pipe or a redirect of stdout never swallows them.
  *
  * <p>Never pass a secret to it: tokens are shown as fingerprints by the commands themselves.
  */
@@ -54,6 +55,15 @@ final class Output {
     } else {
       out.println(text);
     }
+  }
+
+  /**
+   * The outcome of a command that failed: {@code text} on stderr as a {@link #problem}, and in JSON
+   * mode also the record on stdout, as the last line scripts read for the status.
+   */
+  void failure(Map<String, Object> fields, String text) {
+    if (json) out.println(JSON.toJson(fields));
+    problem(text);
   }
 
   /** A problem, always on stderr as text, prefixed with the program name. */

@@ -89,7 +89,7 @@ final class Progress {
     if (!out.interactiveTerminal()) return;
     long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     out.overwrite("  " + SPINNER[tick % SPINNER.length] + " " + label + " "
-        + DemoCommand.seconds(elapsed));
+        + DemoSession.seconds(elapsed));
   }
 
   private static void clear(Output out) {

@@ -1,6 +1,7 @@
 package dev.voicelink.samples.speaker;
 
 import dev.voicelink.core.Clock;
+import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.testing.ReferenceServer;
 import java.io.Console;
 import java.io.PrintWriter;
@@ -16,23 +17,25 @@ import picocli.CommandLine.Command;
  * A smart speaker's command line: what firmware on an embedded JVM does with the VoiceLink SDK,
  * one subcommand per capability.
  *
- * <p>Exit codes are the same for every subcommand: see {@link ExitCodes}.
+ * <p>The conventions every subcommand follows are kept here and in the classes it names, so that a
+ * new subcommand or option follows them without saying so:
+ *
+ * <ul>
+ *   <li>results on stdout, problems on stderr ({@link Output});
+ *   <li>no log line anywhere unless {@code --verbose}, an option of every subcommand ({@link
+ *       CliLogging});
+ *   <li>an address option takes its default from the environment variable its {@link EnvDefault}
+ *       names;
+ *   <li>the same exit codes for every subcommand, listed in each one's help ({@link ExitCodes});
+ *   <li>secrets from files, standard input ({@code -}) or the environment, never from arguments
+ *       ({@link SecretInput}).
+ * </ul>
  */
 @Command(
     name = "speaker-cli",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Smart-speaker sample of the VoiceLink SDK: device sign-in, tokens, dynamic entities.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-        "0:success",
-        "1:anything else (for example unreachable after retries)",
-        "2:invalid input or configuration (nothing was sent)",
-        "3:access denied by the user",
-        "4:the user code expired",
-        "5:re-authorization required",
-        "6:the server refused the request (its code and message are printed)"
-    },
     subcommands = {
         LoginCommand.class,
         RefreshCommand.class,
@@ -45,6 +48,16 @@ import picocli.CommandLine.Command;
     })
 public final class SpeakerCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "Write every log line (the SDK's, and the HTTP traffic with secrets redacted) to"
+          + " stderr")
+  boolean verbose;
+
+  /** The HTTP logging of the commands' clients: with bodies (secrets redacted) when verbose. */
+  HttpLogLevel httpLogging() {
+    return verbose ? HttpLogLevel.BODY : HttpLogLevel.NONE;
+  }
 
   /** The process environment; tests pass their own. */
   Map<String, String> env = System.getenv();
@@ -87,10 +100,13 @@ public final class SpeakerCli implements Runnable {
         .setOut(out)
         .setErr(err)
         .setDefaultValueProvider(option -> {
-          Object field = option.userObject();
-          EnvDefault fromEnv = field instanceof AnnotatedElement
-              ? ((AnnotatedElement) field).getAnnotation(EnvDefault.class) : null;
+          EnvDefault fromEnv = envDefault(option);
           return fromEnv == null ? null : cli.env.get(fromEnv.value());
+        })
+        .setExecutionStrategy(parsed -> {
+          try (CliLogging logging = CliLogging.route(cli.verbose, err)) {
+            return new CommandLine.RunLast().execute(parsed);
+          }
         })
         .setParameterExceptionHandler((ex, arguments) -> {
           ex.getCommandLine().getErr().println("speaker-cli: " + describe(ex));
@@ -99,7 +115,17 @@ public final class SpeakerCli implements Runnable {
               : where.getCommandName() + " ") + "--help' for usage.");
           return ExitCodes.INVALID_INPUT;
         });
+    listExitCodes(commandLine);
     return commandLine.execute(args);
+  }
+
+  /** Every command's help ends with the exit codes, all from {@link ExitCodes}. */
+  private static void listExitCodes(CommandLine command) {
+    command.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(ExitCodes.helpList());
+    for (CommandLine sub : command.getSubcommands().values()) {
+      if (!(sub.getCommand() instanceof CommandLine.HelpCommand)) listExitCodes(sub);
+    }
   }
 
   /**
@@ -107,6 +133,8 @@ public final class SpeakerCli implements Runnable {
    * message repeats every unmatched word, so {@code --client-secret s3cr3t} would print the secret.
    */
   static String describe(CommandLine.ParameterException ex) {
+    if (ex instanceof CommandLine.MissingParameterException) return missing(
+        (CommandLine.MissingParameterException) ex);
     if (!(ex instanceof CommandLine.UnmatchedArgumentException)) return ex.getMessage();
     List<String> options = new ArrayList<>();
     for (String word : ((CommandLine.UnmatchedArgumentException) ex).getUnmatched()) {
@@ -126,6 +154,23 @@ public final class SpeakerCli implements Runnable {
           + " can see: use the --...-file option or the environment variable named in --help)");
     }
     return message.toString();
+  }
+
+  /** picocli's message, with the environment variable that could have given a missing option. */
+  private static String missing(CommandLine.MissingParameterException ex) {
+    StringBuilder message = new StringBuilder(ex.getMessage());
+    for (CommandLine.Model.ArgSpec arg : ex.getMissing()) {
+      EnvDefault fromEnv = envDefault(arg);
+      if (fromEnv != null) message.append(" (or set ").append(fromEnv.value()).append(')');
+    }
+    return message.toString();
+  }
+
+  /** The {@link EnvDefault} on the field of {@code arg}, or null. */
+  static EnvDefault envDefault(CommandLine.Model.ArgSpec arg) {
+    Object field = arg.userObject();
+    return field instanceof AnnotatedElement
+        ? ((AnnotatedElement) field).getAnnotation(EnvDefault.class) : null;
   }
 
   @Override public void run() {

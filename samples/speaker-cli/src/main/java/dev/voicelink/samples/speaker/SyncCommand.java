@@ -29,32 +29,43 @@ final class SyncCommand implements Callable<Integer> {
   @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--base-url", required = true, description = "web API address (base_url)")
+  @EnvDefault("VOICELINK_BASE_URL")
+  @Option(names = "--base-url", required = true, paramLabel = "URL",
+      description = "web API address (base_url; default: $VOICELINK_BASE_URL)")
   String baseUrl;
-  @Option(names = "--namespace", required = true, description = "account namespace, e.g. OS123")
+  @Option(names = "--namespace", required = true, paramLabel = "NAMESPACE",
+      description = "account namespace, e.g. OS123")
   String namespace;
-  @Option(names = "--appid", required = true, description = "application identifier")
+  @Option(names = "--appid", required = true, paramLabel = "APPID",
+      description = "application identifier")
   String appid;
-  @Option(names = "--res-name", required = true, description = "<namespace>.<name>, e.g. OS123.contacts")
+  @Option(names = "--res-name", required = true, paramLabel = "NAME",
+      description = "<namespace>.<name>, e.g. OS123.contacts")
   String resName;
-  @Option(names = "--fields", required = true, split = ",",
+  @Option(names = "--fields", required = true, split = ",", paramLabel = "FIELD",
       description = "MAIN[,SECONDARY...]: the fields of the resource definition")
   List<String> fields;
-  @Option(names = "--level", required = true, description = "app, user or custom")
+  @Option(names = "--level", required = true, paramLabel = "LEVEL",
+      description = "app, user or custom")
   String level;
-  @Option(names = "--auth-id", description = "the user's 32-character auth_id (--level user)")
+  @Option(names = "--auth-id", paramLabel = "ID",
+      description = "the user's 32-character auth_id (--level user)")
   String authId;
-  @Option(names = "--dimension", description = "custom dimension name (--level custom)")
+  @Option(names = "--dimension", paramLabel = "NAME",
+      description = "custom dimension name (--level custom)")
   String dimension;
-  @Option(names = "--value", description = "custom dimension value (--level custom)")
+  @Option(names = "--value", paramLabel = "VALUE",
+      description = "custom dimension value (--level custom)")
   String value;
-  @Option(names = "--file", required = true, description = "records: UTF-8 JSON lines")
+  @Option(names = "--file", required = true, paramLabel = "FILE",
+      description = "records: UTF-8 JSON lines")
   File file;
-  @Option(names = "--account-key-file", description = "file holding the account key")
+  @Option(names = "--account-key-file", paramLabel = "FILE",
+      description = "file holding the account key; - reads it from stdin")
   File accountKeyFile;
   @Option(names = "--wait", description = "check the upload until it is processed")
   boolean await;
-  @Option(names = "--timeout", defaultValue = "600",
+  @Option(names = "--timeout", defaultValue = "600", paramLabel = "SECONDS",
       description = "seconds to wait with --wait (default ${DEFAULT-VALUE})")
   long timeoutSeconds;
   @Option(names = "--json", description = "one JSON object per line on stdout")
@@ -119,7 +130,7 @@ final class SyncCommand implements Callable<Integer> {
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
       try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).clock(parent.clock)
-          .build()) {
+          .httpLogging(parent.httpLogging()).build()) {
         return upload(client, accountKey, definition, owner, output);
       }
     });

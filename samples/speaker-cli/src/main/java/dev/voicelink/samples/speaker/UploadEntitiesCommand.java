@@ -34,26 +34,33 @@ import picocli.CommandLine.Option;
 final class UploadEntitiesCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--platform-url", required = true, description = "platform tools address")
+  @CommandLine.ParentCommand SpeakerCli parent;
+
+  @EnvDefault("VOICELINK_PLATFORM_URL")
+  @Option(names = "--platform-url", required = true, paramLabel = "URL",
+      description = "platform tools address (default: $VOICELINK_PLATFORM_URL)")
   String platformUrl;
-  @Option(names = "--type", required = true,
+  @Option(names = "--type", required = true, paramLabel = "TYPE",
       description = "user (user token), device (device token) or client (cloud token)")
   String type;
-  @Option(names = "--resource-name", required = true, description = "<namespace>.<name>")
+  @Option(names = "--resource-name", required = true, paramLabel = "NAME",
+      description = "<namespace>.<name>")
   String resourceName;
-  @Option(names = "--file", required = true, description = "records: UTF-8 JSON lines")
+  @Option(names = "--file", required = true, paramLabel = "FILE",
+      description = "records: UTF-8 JSON lines")
   File file;
-  @Option(names = "--token-file", required = true,
+  @Option(names = "--token-file", required = true, paramLabel = "FILE",
       description = "token file of that kind, as written by the device sign-in (or a raw token)")
   File tokenFile;
   @EnvDefault("VOICELINK_AUTH_URL")
   @Option(names = "--auth-url", paramLabel = "URL",
       description = "authorization service address, to refresh the token of --token-file"
-          + " (default: the environment variable VOICELINK_AUTH_URL)")
+          + " (default: $VOICELINK_AUTH_URL)")
   String authUrl;
-  @Option(names = "--appid", description = "only for uploads effective for the front interceptor")
+  @Option(names = "--appid", paramLabel = "APPID",
+      description = "only for uploads effective for the front interceptor")
   String appid;
-  @Option(names = "--fields", split = ",",
+  @Option(names = "--fields", split = ",", paramLabel = "FIELD",
       description = "MAIN[,SECONDARY...]: check every record for these fields before sending")
   List<String> fields;
   @Option(names = "--json", description = "one JSON object per line on stdout")
@@ -71,7 +78,8 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       }
       ResourceName name = ResourceName.parse(resourceName);
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
-      VoiceLinkClient.Builder platform = VoiceLinkClient.builder().platformUrl(platformUrl);
+      VoiceLinkClient.Builder platform = VoiceLinkClient.builder().platformUrl(platformUrl)
+          .httpLogging(parent.httpLogging());
       if (authUrl == null) {
         final String token = readToken(tokenFile);
         try (VoiceLinkClient voiceLink = platform.build()) {

@@ -41,7 +41,7 @@ class AuthCommandsTest {
 
   @BeforeEach void setUp() throws Exception {
     server = ReferenceServer.builder().build().start();
-    server.console().pollIntervalSeconds(1);
+    server.console().setPollIntervalSeconds(1);
     tokenFile = new File(dir, "token.json");
   }
 
@@ -126,13 +126,16 @@ class AuthCommandsTest {
   @Test void refusalExitsWithThree() throws Exception {
     assertThat(loginWhile(false, "--json")).isEqualTo(ExitCodes.ACCESS_DENIED);
     assertThat(lines().get(lines().size() - 1)).isEqualTo("{\"status\":\"denied\"}");
+    assertThat(err.toString()).isEqualTo("speaker-cli: the user refused to authorize this device\n");
     assertThat(tokenFile).doesNotExist();
   }
 
   @Test void expiryExitsWithFour() throws Exception {
-    server.console().userCodeLifetimeSeconds(1);
+    server.console().setUserCodeLifetimeSeconds(1);
     assertThat(run(login("--json"))).isEqualTo(ExitCodes.CODE_EXPIRED);
     assertThat(lines().get(lines().size() - 1)).isEqualTo("{\"status\":\"expired\"}");
+    assertThat(err.toString())
+        .isEqualTo("speaker-cli: the code expired before anyone authorized it; run login again\n");
   }
 
   @Test void humanOutputDrawsAQrCodeOnATerminal() throws Exception {
@@ -169,7 +172,10 @@ class AuthCommandsTest {
     }
     assertThat(run("login", "--auth-url", "http://127.0.0.1:" + port, "--client-id", "c",
         "--device-id", "d")).isEqualTo(ExitCodes.FAILURE);
-    assertThat(out.toString()).startsWith("Failed: ");
+    // a failure is a problem, on stderr; stdout, where results go, stays empty
+    assertThat(out.toString()).isEmpty();
+    assertThat(err.toString())
+        .isEqualTo("speaker-cli: failed: Failed to connect to /127.0.0.1:" + port + "\n");
   }
 
   @Test void refreshRotatesTheSavedRecordAndTheOldOneStopsWorking() throws Exception {

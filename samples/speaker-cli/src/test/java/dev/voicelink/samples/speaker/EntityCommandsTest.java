@@ -3,6 +3,7 @@ package dev.voicelink.samples.speaker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.testing.Console;
+import dev.voicelink.testing.Account;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
@@ -97,7 +98,7 @@ class EntityCommandsTest {
 
   @Test void ipWhitelistRefusalSaysSoPlainly() throws Exception {
     start(ServerClock.system());
-    server.console().putAccount(Console.Account.create(DefaultConsole.NAMESPACE,
+    server.console().putAccount(Account.create(DefaultConsole.NAMESPACE,
         DefaultConsole.ACCOUNT_KEY, DefaultConsole.APPID)
         .withIpWhitelist(true, Collections.singletonList("203.0.113.7")));
     assertThat(run(sync("{\"name\":\"a\",\"alias\":\"\"}"))).isEqualTo(ExitCodes.SERVER_REFUSED);

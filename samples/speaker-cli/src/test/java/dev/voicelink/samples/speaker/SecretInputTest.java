@@ -3,6 +3,7 @@ package dev.voicelink.samples.speaker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,5 +40,20 @@ class SecretInputTest {
     assertThatThrownBy(() -> SecretInput.read(file, "--client-secret-file",
         "VOICELINK_CLIENT_SECRET", Collections.emptyMap()))
         .hasMessage("--client-secret-file " + file + " is empty");
+  }
+
+  @Test void dashReadsStdinToItsEndAndWinsOverTheEnvironment() throws Exception {
+    ByteArrayInputStream stdin = new ByteArrayInputStream(
+        "\uFEFFs3cret\r\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(SecretInput.read(new File("-"), "--client-secret-file", "VOICELINK_CLIENT_SECRET",
+        Collections.singletonMap("VOICELINK_CLIENT_SECRET", "from-env"), stdin)).isEqualTo("s3cret");
+    assertThat(stdin.read()).isEqualTo(-1);
+  }
+
+  @Test void emptyStdinIsRefused() {
+    assertThatThrownBy(() -> SecretInput.read(new File("-"), "--account-key-file",
+        "VOICELINK_ACCOUNT_KEY", Collections.emptyMap(), new ByteArrayInputStream(new byte[0])))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--account-key-file - (standard input) is empty");
   }
 }

@@ -63,7 +63,7 @@ class UploadEntitiesRefreshTest {
    */
   private TokenRecord signedInAt(long startMillis, long lifetimeSeconds) throws Exception {
     server = ReferenceServer.builder().clock(ServerClock.manual(startMillis)).build().start();
-    if (lifetimeSeconds > 0) server.console().accessTokenLifetimeSeconds(lifetimeSeconds);
+    if (lifetimeSeconds > 0) server.console().setAccessTokenLifetimeSeconds(lifetimeSeconds);
     VirtualTime time = new VirtualTime(startMillis);
     AtomicReference<CallResult<DeviceFlowOutcome>> result = new AtomicReference<>();
     CountDownLatch ended = new CountDownLatch(1);

@@ -1,0 +1,75 @@
+package dev.voicelink.samples.speaker;
+
+import static dev.voicelink.samples.speaker.Output.fields;
+
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.testing.Console;
+import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * What the demo runs against, started before its first step and closed after its last: the reference
+ * server and the device's client on one accelerated clock, and the token file.
+ */
+final class DemoSetup {
+  /** Library and server logs would interleave with the steps; keep warnings and errors only. */
+  private static final Logger QUIET_LOGGER = Logger.getLogger("dev.voicelink");
+
+  private final DemoCommand options;
+  private final Output out;
+
+  DemoSetup(DemoCommand options, Output out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  int run() throws Exception {
+    QUIET_LOGGER.setLevel(Level.WARNING);
+    AcceleratedTime time = new AcceleratedTime(options.speed);
+    Console console = Console.defaults();
+    // Whoever approves (a person, or the simulated tester on a busy machine) needs real time:
+    // the user code keeps its usual lifetime in real time, whatever the speed of the demo's clocks.
+    console.setUserCodeLifetimeSeconds((long) (console.getUserCodeLifetimeSeconds() * options.speed));
+    File tokens = tokenFile();
+    DemoSession demo = null;
+    try (ReferenceServer server = ReferenceServer.builder()
+        .console(console)
+        .clock(ServerClock.scaled(options.speed))
+        .build()
+        .start()) {
+      options.cli.embeddedServers.add(server);
+      VoiceLinkClient client = VoiceLinkClient.builder()
+          .authUrl(server.authUrl())
+          .platformUrl(server.platformUrl())
+          .baseUrl(server.baseUrl())
+          .clock(time)
+          .scheduler(time)
+          .httpLogging(options.cli.httpLogging())
+          .build();
+      demo = new DemoSession(out, server, time, client, tokens, options.speed, options.interactive);
+      try {
+        return DemoScript.run(demo);
+      } finally {
+        demo.close(); // the demo's client: its threads and connections end with it
+      }
+    } catch (DemoFailure failure) {
+      out.record(fields("step", demo == null ? 0 : demo.step(), "status", "failed", "reason",
+          failure.getMessage()), "  FAILED: " + failure.getMessage());
+      return ExitCodes.FAILURE;
+    }
+  }
+
+  /** The token file the options name, or a temporary one that is deleted at exit. */
+  private File tokenFile() throws IOException {
+    if (options.tokenFile != null) return options.tokenFile;
+    File tokens = File.createTempFile("voicelink-demo-token", ".json");
+    tokens.deleteOnExit();
+    Files.delete(tokens.toPath());
+    return tokens;
+  }
+}
