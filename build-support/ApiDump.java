@@ -144,11 +144,11 @@ public final class ApiDump {
       methods.sort(order);
       for (Member f : fields) {
         out.append('\t').append(modifiers(f.access, false)).append("field ").append(f.name).append(' ')
-            .append(f.descriptor).append('\n');
+            .append(f.descriptor).append(typeNotes(f.signature, f.nullness)).append('\n');
       }
       for (Member m : methods) {
         out.append('\t').append(modifiers(m.access, true)).append("fun ").append(m.name).append(' ')
-            .append(m.descriptor).append('\n');
+            .append(m.descriptor).append(typeNotes(m.signature, m.nullness)).append('\n');
       }
       out.append("}\n\n");
     }
@@ -176,7 +176,25 @@ public final class ApiDump {
     if (!supertypes.isEmpty()) {
       line.append(" : ").append(String.join(", ", supertypes));
     }
-    return line.toString();
+    return line.append(typeNotes(c.signature, c.nullness)).toString();
+  }
+
+  /**
+   * What the erased descriptor does not say and Java and Kotlin callers compile against: the generic signature,
+   * and the JSpecify nullness annotations by position ({@code return}, {@code param0}, {@code field},
+   * {@code typeparam0.bound0}, ...) and path in the type ({@code <0>} a type argument, {@code []} an array's
+   * component, {@code ?} a wildcard's bound, {@code .} an inner type).
+   */
+  private static String typeNotes(String signature, Map<String, List<String>> nullness) {
+    StringBuilder notes = new StringBuilder();
+    if (signature != null) {
+      notes.append(" generic ").append(signature);
+    }
+    for (Map.Entry<String, List<String>> e : nullness.entrySet()) {
+      List<String> positions = new ArrayList<>(new java.util.TreeSet<>(e.getValue()));
+      notes.append(' ').append(e.getKey()).append('(').append(String.join(", ", positions)).append(')');
+    }
+    return notes.length() == 0 ? "" : " //" + notes;
   }
 
   private static String modifiers(int access, boolean method) {
@@ -330,8 +348,10 @@ public final class ApiDump {
 
     Block(String header) {
       this.header = header;
-      int colon = header.indexOf(" : ");
-      String head = colon < 0 ? header : header.substring(0, colon);
+      int notes = header.indexOf(" // ");
+      String declaration = notes < 0 ? header : header.substring(0, notes);
+      int colon = declaration.indexOf(" : ");
+      String head = colon < 0 ? declaration : declaration.substring(0, colon);
       this.name = head.substring(head.lastIndexOf(' ') + 1);
     }
 
@@ -465,14 +485,23 @@ public final class ApiDump {
     final int access;
     final String name;
     final String descriptor;
-    final boolean internalAnnotation;
+    boolean internalAnnotation;
+    String signature;
+    final Map<String, List<String>> nullness = new TreeMap<>();
 
-    Member(int access, String name, String descriptor, boolean internalAnnotation) {
+    Member(int access, String name, String descriptor) {
       this.access = access;
       this.name = name;
       this.descriptor = descriptor;
-      this.internalAnnotation = internalAnnotation;
     }
+  }
+
+  /** The JSpecify annotations whose positions the dump records, by descriptor. */
+  private static final Map<String, String> NULLNESS = new LinkedHashMap<>();
+
+  static {
+    NULLNESS.put("Lorg/jspecify/annotations/Nullable;", "@Nullable");
+    NULLNESS.put("Lorg/jspecify/annotations/NonNull;", "@NonNull");
   }
 
   /** The parts of a class file (JVMS chapter 4) that make its API. */
@@ -484,6 +513,8 @@ public final class ApiDump {
     final List<Member> fields = new ArrayList<>();
     final List<Member> methods = new ArrayList<>();
     boolean internalAnnotation;
+    String signature;
+    final Map<String, List<String>> nullness = new TreeMap<>();
     /** From its own InnerClasses entry: a member, local or anonymous class. */
     boolean nested;
     /** The declaring class of a member class; null for a local or anonymous one. */
@@ -570,6 +601,10 @@ public final class ApiDump {
           }
         } else if (isAnnotations(attribute)) {
           c.internalAnnotation |= hasInternalAnnotation(in, pool);
+        } else if ("Signature".equals(attribute)) {
+          c.signature = (String) pool[in.readUnsignedShort()];
+        } else if (isTypeAnnotations(attribute)) {
+          readTypeAnnotations(in, pool, c.nullness);
         } else {
           in.skipBytes(length);
         }
@@ -582,22 +617,83 @@ public final class ApiDump {
         int access = in.readUnsignedShort();
         String name = (String) pool[in.readUnsignedShort()];
         String descriptor = (String) pool[in.readUnsignedShort()];
-        boolean internal = false;
+        Member member = new Member(access, name, descriptor);
         for (int a = in.readUnsignedShort(); a > 0; a--) {
           String attribute = (String) pool[in.readUnsignedShort()];
           int length = in.readInt();
           if (isAnnotations(attribute)) {
-            internal |= hasInternalAnnotation(in, pool);
+            member.internalAnnotation |= hasInternalAnnotation(in, pool);
+          } else if ("Signature".equals(attribute)) {
+            member.signature = (String) pool[in.readUnsignedShort()];
+          } else if (isTypeAnnotations(attribute)) {
+            readTypeAnnotations(in, pool, member.nullness);
           } else {
-            in.skipBytes(length);
+            in.skipBytes(length); // Code (with its own type annotations, of locals), Exceptions, ...
           }
         }
-        into.add(new Member(access, name, descriptor, internal));
+        into.add(member);
       }
     }
 
     private static boolean isAnnotations(String attribute) {
       return "RuntimeVisibleAnnotations".equals(attribute) || "RuntimeInvisibleAnnotations".equals(attribute);
+    }
+
+    private static boolean isTypeAnnotations(String attribute) {
+      return "RuntimeVisibleTypeAnnotations".equals(attribute) || "RuntimeInvisibleTypeAnnotations".equals(attribute);
+    }
+
+    /**
+     * Reads a type annotations attribute of a class, field or method (JVMS 4.7.20) and adds the position and type
+     * path of each nullness annotation to {@code into}, by annotation.
+     */
+    private static void readTypeAnnotations(DataInputStream in, Object[] pool, Map<String, List<String>> into)
+        throws IOException {
+      for (int n = in.readUnsignedShort(); n > 0; n--) {
+        int target = in.readUnsignedByte();
+        String position;
+        switch (target) {
+          case 0x00: // class type parameter
+          case 0x01: // method type parameter
+            position = "typeparam" + in.readUnsignedByte();
+            break;
+          case 0x10: // extends or implements
+            int supertype = in.readUnsignedShort();
+            position = supertype == 0xFFFF ? "super" : "interface" + supertype;
+            break;
+          case 0x11: // bound of a class type parameter
+          case 0x12: // bound of a method type parameter
+            position = "typeparam" + in.readUnsignedByte() + ".bound" + in.readUnsignedByte();
+            break;
+          case 0x13:
+            position = "field";
+            break;
+          case 0x14:
+            position = "return";
+            break;
+          case 0x15:
+            position = "this";
+            break;
+          case 0x16:
+            position = "param" + in.readUnsignedByte();
+            break;
+          case 0x17:
+            position = "throws" + in.readUnsignedShort();
+            break;
+          default: // the other targets are in Code attributes only
+            throw new IOException("unexpected type annotation target 0x" + Integer.toHexString(target));
+        }
+        StringBuilder path = new StringBuilder(position);
+        for (int steps = in.readUnsignedByte(); steps > 0; steps--) {
+          int kind = in.readUnsignedByte();
+          int argument = in.readUnsignedByte();
+          path.append(kind == 0 ? "[]" : kind == 1 ? "." : kind == 2 ? "?" : "<" + argument + ">");
+        }
+        String label = NULLNESS.get(readAnnotation(in, pool));
+        if (label != null) {
+          into.computeIfAbsent(label, k -> new ArrayList<>()).add(path.toString());
+        }
+      }
     }
 
     /** Reads an annotations attribute; true if one of them is named {@code ...Internal}. */

@@ -53,6 +53,12 @@ class ApiBaselineIT {
       + "  public void help() {}\n"
       + "}\n";
 
+  /** JSpecify's annotation, as the SDK's classes carry it (a TYPE_USE annotation kept in the class file). */
+  private static final String NULLABLE = "package org.jspecify.annotations;\n"
+      + "import java.lang.annotation.*;\n"
+      + "@Retention(RetentionPolicy.RUNTIME) @Target(ElementType.TYPE_USE)\n"
+      + "public @interface Nullable {}\n";
+
   private static Path work;
   private static Path tool;
 
@@ -151,6 +157,35 @@ class ApiBaselineIT {
         updateLine(api));
   }
 
+  /** Kotlin reads JSpecify: a return that may now be null breaks its callers, though the descriptor is the same. */
+  @Test
+  void aChangeOfNullnessOrOfATypeArgumentIsNamedAsAChange() throws Exception {
+    String store = "package dev.voicelink.auth;\n"
+        + "import java.util.List;\n"
+        + "import org.jspecify.annotations.Nullable;\n"
+        + "public interface TokenStore {\n"
+        + "  String load();\n"
+        + "  List<String> keys(@Nullable String prefix);\n"
+        + "}\n";
+    Path api = baseline("nullness", store, NULLABLE);
+    Path changed = library("nullness-v2", store.replace("  String load();", "  @Nullable String load();")
+        .replace("List<String> keys", "List<CharSequence> keys"), NULLABLE);
+
+    Run check = run(changed, api, "check");
+
+    assertThat(check.exit).isEqualTo(1);
+    assertThat(check.stderrLines()).containsExactly(
+        "API changed: changed method dev.voicelink.auth.TokenStore.keys(java.lang.String):"
+            + " `public abstract fun keys (Ljava/lang/String;)Ljava/util/List;"
+            + " // generic (Ljava/lang/String;)Ljava/util/List<Ljava/lang/String;>; @Nullable(param0)` is now"
+            + " `public abstract fun keys (Ljava/lang/String;)Ljava/util/List;"
+            + " // generic (Ljava/lang/String;)Ljava/util/List<Ljava/lang/CharSequence;>; @Nullable(param0)`",
+        "API changed: changed method dev.voicelink.auth.TokenStore.load():"
+            + " `public abstract fun load ()Ljava/lang/String;` is now"
+            + " `public abstract fun load ()Ljava/lang/String; // @Nullable(return)`",
+        updateLine(api));
+  }
+
   @Test
   void removingAPublicTypeNamesIt() throws Exception {
     String session = "package dev.voicelink.auth;\npublic interface Session { void end(); }\n";
@@ -222,7 +257,18 @@ class ApiBaselineIT {
         "package dev.voicelink.sample;\n"
             + "final class PackagePrivate { public void notApi() {} }\n",
         "package dev.voicelink.sample.internal;\n"
-            + "public final class Wiring { public void notApi() {} }\n");
+            + "public final class Wiring { public void notApi() {} }\n",
+        "package dev.voicelink.sample;\n"
+            + "import java.util.List;\n"
+            + "import org.jspecify.annotations.Nullable;\n"
+            + "public final class Nulls<T extends @Nullable Object> {\n"
+            + "  public @Nullable String name;\n"
+            + "  public @Nullable T find(List<@Nullable String> keys, byte @Nullable [] data, String @Nullable ... more) {\n"
+            + "    return null;\n"
+            + "  }\n"
+            + "  public static <E> List<? extends @Nullable E> wild(E e) { return null; }\n"
+            + "}\n",
+        NULLABLE);
     Path api = work.resolve("format/api/voicelink-format.api");
 
     assertThat(run(jar, api, "dump").exit).isZero();
@@ -238,6 +284,17 @@ class ApiBaselineIT {
         + "public abstract interface annotation class dev/voicelink/sample/ForTestsInternal : java/lang/annotation/Annotation {\n"
         + "}\n"
         + "\n"
+        + "public final class dev/voicelink/sample/Nulls"
+        + " // generic <T:Ljava/lang/Object;>Ljava/lang/Object; @Nullable(typeparam0.bound0) {\n"
+        + "\tpublic field name Ljava/lang/String; // @Nullable(field)\n"
+        + "\tpublic fun <init> ()V\n"
+        + "\tpublic fun find (Ljava/util/List;[B[Ljava/lang/String;)Ljava/lang/Object;"
+        + " // generic (Ljava/util/List<Ljava/lang/String;>;[B[Ljava/lang/String;)TT;"
+        + " @Nullable(param0<0>, param1, param2, return)\n"
+        + "\tpublic static fun wild (Ljava/lang/Object;)Ljava/util/List;"
+        + " // generic <E:Ljava/lang/Object;>(TE;)Ljava/util/List<+TE;>; @Nullable(return<0>?)\n"
+        + "}\n"
+        + "\n"
         + "public final class dev/voicelink/sample/Sealed {\n"
         + "\tpublic fun <init> ()V\n"
         + "\tpublic static fun count ()I\n"
@@ -247,7 +304,9 @@ class ApiBaselineIT {
         + "\tpublic abstract fun value ()Ljava/lang/String;\n"
         + "}\n"
         + "\n"
-        + "public class dev/voicelink/sample/Widget : java/lang/Comparable, java/util/concurrent/Callable {\n"
+        + "public class dev/voicelink/sample/Widget : java/lang/Comparable, java/util/concurrent/Callable"
+        + " // generic Ljava/lang/Object;Ljava/util/concurrent/Callable<Ljava/lang/String;>;"
+        + "Ljava/lang/Comparable<Ldev/voicelink/sample/Widget;>; {\n"
         + "\tpublic static final field LIMIT I\n"
         + "\tpublic field name Ljava/lang/String;\n"
         + "\tprotected field size J\n"
@@ -271,7 +330,8 @@ class ApiBaselineIT {
         + "\tpublic fun touch ()V\n"
         + "}\n"
         + "\n"
-        + "public final class dev/voicelink/sample/Widget$Kind : java/lang/Enum {\n"
+        + "public final class dev/voicelink/sample/Widget$Kind : java/lang/Enum"
+        + " // generic Ljava/lang/Enum<Ldev/voicelink/sample/Widget$Kind;>; {\n"
         + "\tpublic static final field LARGE Ldev/voicelink/sample/Widget$Kind;\n"
         + "\tpublic static final field SMALL Ldev/voicelink/sample/Widget$Kind;\n"
         + "\tpublic static fun valueOf (Ljava/lang/String;)Ldev/voicelink/sample/Widget$Kind;\n"
@@ -280,6 +340,9 @@ class ApiBaselineIT {
         + "\n"
         + "protected abstract interface class dev/voicelink/sample/Widget$Listener {\n"
         + "\tpublic abstract fun changed (Ldev/voicelink/sample/Widget;)V\n"
+        + "}\n"
+        + "\n"
+        + "public abstract interface annotation class org/jspecify/annotations/Nullable : java/lang/annotation/Annotation {\n"
         + "}\n"
         + "\n");
     assertThat(classFileMajorVersion(jar, "dev/voicelink/sample/Widget.class")).isEqualTo(52); // Java 8
