@@ -29,7 +29,6 @@ import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
-import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.CallResult;
@@ -44,8 +43,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Date;
 import org.jspecify.annotations.Nullable;
-import okhttp3.OkHttpClient;
 
 /**
  * The whole sample on one screen: authorize the device (user code, link and QR code), then drive the
@@ -62,6 +61,7 @@ public final class MainActivity extends Activity {
 
   static final String TAG_STATUS = "status";
   static final String TAG_AUTHORIZE = "authorize";
+  static final String TAG_SIGN_OUT = "sign_out";
   static final String TAG_USER_CODE = "user_code";
   static final String TAG_LINK = "link";
   static final String TAG_QR = "qr";
@@ -71,10 +71,6 @@ public final class MainActivity extends Activity {
   static final String TAG_WRITE_TEXT = "write_text";
   static final String TAG_WRITE = "write";
   static final String TAG_EVENT_LOG = "event_log";
-
-  // The app's one OkHttp client for the whole process: the VoiceLink client derives its own from it,
-  // sharing its connection pool, and never shuts it down.
-  private static final OkHttpClient HTTP = new OkHttpClient();
 
   // Tests drive time by hand: they set both before the Activity starts. Null: the system's.
   static @Nullable Clock clockOverride;
@@ -86,6 +82,8 @@ public final class MainActivity extends Activity {
   // addresses builds one in its Application instead (docs/lifecycle.md).
   private @Nullable VoiceLinkClient voiceLink;
   private @Nullable DeviceAuthorizer authorizer;
+  // Keeps the device's token fresh and saved (SampleProcess.signIn()) for the Agent and the backend.
+  private @Nullable TokenManager tokens;
   private @Nullable VoiceLinkCall<DeviceFlowOutcome> flow;
   private @Nullable Agent agent;
   private @Nullable String lastSid;
@@ -94,6 +92,7 @@ public final class MainActivity extends Activity {
 
   private TextView status;
   private Button authorize;
+  private Button signOut;
   private TextView userCode;
   private TextView link;
   private ImageView qr;
@@ -110,14 +109,16 @@ public final class MainActivity extends Activity {
     setContentView(buildViews());
     try {
       config = SampleConfig.parse(configText());
-      VoiceLinkClient.Builder core = config.clientBuilder().httpClient(HTTP);
+      SampleProcess process = SampleProcess.get(this);
+      VoiceLinkClient.Builder core = config.clientBuilder().httpClient(process.http());
       if (clockOverride != null) core.clock(clockOverride);
       if (schedulerOverride != null) core.scheduler(schedulerOverride);
       voiceLink = core.build();
       authorizer = DeviceAuthorizer.builder(voiceLink).clientId(config.clientId).build();
+      tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId)
+          .store(process.signIn()).build();
       writeText.setText(config.writeText);
-      status.setText("Not authorized. Device " + config.deviceId + " at " + config.authUrl);
-      authorize.setEnabled(true);
+      resumeSavedSignIn();
     } catch (IOException | RuntimeException e) {
       status.setText("Config error: " + e.getMessage());
       log("config error: " + e.getMessage());
@@ -149,7 +150,51 @@ public final class MainActivity extends Activity {
     }
   }
 
-  // ---- device authorization ----
+  // ---- sign-in: saved, device flow, sign-out ----
+
+  /** Starts the Agent on the sign-in saved by an earlier run, if there is one; else offers sign-in. */
+  private void resumeSavedSignIn() {
+    TokenRecord saved;
+    try {
+      saved = tokens == null ? null : tokens.record();
+    } catch (IOException e) {
+      // Unreadable (for example its Keystore key is gone): the device authorizes again.
+      log("saved sign-in not readable: " + e.getMessage());
+      saved = null;
+    }
+    if (saved == null || config == null) {
+      showSignedOut("Not authorized");
+      return;
+    }
+    status.setText("Signed in (saved). Connecting…");
+    log("signed in from the saved token, valid until " + new Date(saved.expiresAtEpochMillis())
+        + "; no new device flow");
+    signOut.setEnabled(true);
+    startAgent();
+  }
+
+  private void showSignedOut(String state) {
+    if (config == null) return;
+    status.setText(state + ". Device " + config.deviceId + " at " + config.authUrl);
+    authorize.setEnabled(true);
+    signOut.setEnabled(false);
+  }
+
+  /** Forgets the device's token here and on disk; the next start offers sign-in again. */
+  private void signOut() {
+    if (agent != null) agent.destroy();
+    agent = null;
+    setConnected(false);
+    try {
+      if (tokens != null) tokens.clear();
+      log("signed out: the saved token is deleted");
+      showSignedOut("Signed out");
+    } catch (IOException e) {
+      status.setText("Sign-out failed: " + e.getMessage());
+      log("sign-out failed: " + e.getMessage());
+    }
+  }
+
 
   private void startAuthorization() {
     if (authorizer == null || config == null) return;
@@ -203,23 +248,28 @@ public final class MainActivity extends Activity {
       authorize.setEnabled(true);
       return;
     }
-    status.setText("Authorized; connecting…");
-    log("authorized");
     userCode.setText("");
     link.setText("");
     qr.setVisibility(View.GONE);
-    startAgent(outcome.token());
+    try {
+      if (tokens != null) tokens.setRecord(outcome.token()); // saved: a restart stays signed in
+    } catch (IOException e) {
+      status.setText("Token not saved: " + e.getMessage());
+      log("token not saved: " + e.getMessage());
+      authorize.setEnabled(true);
+      return;
+    }
+    status.setText("Authorized; connecting…");
+    log("authorized");
+    signOut.setEnabled(true);
+    startAgent();
   }
 
   // ---- the Agent ----
 
-  private void startAgent(TokenRecord token) {
-    if (config == null || voiceLink == null) return;
+  private void startAgent() {
+    if (config == null || voiceLink == null || tokens == null) return;
     try {
-      // Keeps the token fresh for the Agent. In memory: the sample authorizes again after a restart.
-      TokenManager tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId)
-          .store(new InMemoryTokenStore()).build();
-      tokens.setRecord(token);
       Agent.Builder builder = Agent.builder(this, config.text, new AgentListener() {
         @Override public void onEvent(AgentEvent event) {
           onAgentEvent(event);
@@ -231,10 +281,11 @@ public final class MainActivity extends Activity {
       if (config.checksumUrl != null && config.namespace != null) {
         // The account key stays on the backend: it signs each web API request for this device.
         builder.entityWebApi(EntityWebApi.builder(voiceLink).namespace(config.namespace)
-            .checksumSource(new BackendChecksums(HTTP, config.checksumUrl, tokens)).build());
+            .checksumSource(new BackendChecksums(SampleProcess.get(this).http(), config.checksumUrl,
+            tokens)).build());
       }
       agent = builder.build();
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       status.setText("Agent error: " + e.getMessage());
       log("agent not created: " + e.getMessage());
     }
@@ -338,6 +389,13 @@ public final class MainActivity extends Activity {
       }
     });
     root.addView(authorize);
+    signOut = button(TAG_SIGN_OUT, "Sign out");
+    signOut.setOnClickListener(new View.OnClickListener() {
+      @Override public void onClick(View v) {
+        signOut();
+      }
+    });
+    root.addView(signOut);
     userCode = text(TAG_USER_CODE, 28);
     userCode.setTypeface(Typeface.MONOSPACE, Typeface.BOLD);
     root.addView(userCode);

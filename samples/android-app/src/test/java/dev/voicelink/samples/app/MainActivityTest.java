@@ -23,9 +23,12 @@ import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import dev.voicelink.testing.SimulatedTester;
+import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -81,6 +84,8 @@ public final class MainActivityTest {
     backend.start(InetAddress.getLoopbackAddress(), 0);
     MainActivity.clockOverride = time;
     MainActivity.schedulerOverride = time;
+    FakeAndroidKeyStore.install();
+    SampleProcess.end();
   }
 
   @After
@@ -88,6 +93,8 @@ public final class MainActivityTest {
     if (controller != null) controller.pause().stop().destroy();
     MainActivity.clockOverride = null;
     MainActivity.schedulerOverride = null;
+    SampleProcess.end();
+    FakeAndroidKeyStore.uninstall();
     backend.shutdown();
     try {
       server.close();
@@ -208,6 +215,64 @@ public final class MainActivityTest {
   }
 
   @Test
+  public void staysSignedInAcrossARestartWithoutANewDeviceFlow() throws Exception {
+    launch(config(server));
+    signInAndConnect();
+    String accessToken = accessTokenIssued();
+    int tokenCalls = server.journal().count("/oauth/ivs/token");
+    assertThat(button(MainActivity.TAG_SIGN_OUT).isEnabled()).isTrue();
+    File saved = savedSignIn();
+    assertThat(saved).as("the encrypted token record").isFile();
+    assertThat(new String(Files.readAllBytes(saved.toPath()), StandardCharsets.ISO_8859_1))
+        .doesNotContain(accessToken);
+
+    restartProcess();
+
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Signed in (saved). Connecting…");
+    assertThat(line("signed in from the saved token")).startsWith("signed in from the saved token, valid until ")
+        .endsWith("; no new device flow").doesNotContain(accessToken);
+    assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).isFalse();
+    assertThat(button(MainActivity.TAG_SIGN_OUT).isEnabled()).isTrue();
+    awaitUi(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Connected");
+    assertThat(server.journal().calls("/oauth/ivs/device_code")).as("no new device flow").hasSize(1);
+    assertThat(server.journal().count("/oauth/ivs/token")).as("the saved token is still fresh").isEqualTo(tokenCalls);
+    List<RecordedCall> channel = server.journal().calls("/v2/voicelink/interact");
+    assertThat(channel).hasSize(2);
+    assertThat(channel.get(1).responseStatus()).isEqualTo(101);
+    assertThat(channel.get(1).header("Authorization")).isEqualTo(accessToken);
+  }
+
+  @Test
+  public void signOutForgetsTheSavedSignIn() throws Exception {
+    launch(config(server));
+    signInAndConnect();
+
+    click(MainActivity.TAG_SIGN_OUT);
+
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
+        "Signed out. Device SN-0001-DEMO at " + server.authUrl());
+    assertThat(eventLog()).contains("\nsigned out: the saved token is deleted");
+    assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).isTrue();
+    assertThat(button(MainActivity.TAG_SIGN_OUT).isEnabled()).isFalse();
+    for (String command : new String[] {MainActivity.TAG_SYNC, MainActivity.TAG_QUERY,
+        MainActivity.TAG_SET_PARAMS, MainActivity.TAG_WRITE}) {
+      assertThat(button(command).isEnabled()).as(command).isFalse();
+    }
+    assertThat(savedSignIn()).doesNotExist();
+
+    restartProcess();
+
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
+        "Not authorized. Device SN-0001-DEMO at " + server.authUrl());
+    assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).isTrue();
+    assertThat(button(MainActivity.TAG_SIGN_OUT).isEnabled()).isFalse();
+    time.runDueTasks();
+    mainLooper().idle();
+    assertThat(server.journal().calls("/v2/voicelink/interact")).as("no Agent without a sign-in").hasSize(1);
+  }
+
+  @Test
   public void lostConnectionDisablesTheCommands() throws Exception {
     launch(config(server));
     click(MainActivity.TAG_AUTHORIZE);
@@ -281,6 +346,26 @@ public final class MainActivityTest {
         + "\"entity\": {\"namespace\": \"" + DefaultConsole.NAMESPACE + "\"},\n"
         + "\"sample\": {\"contacts_resource\": \"" + DefaultConsole.CONTACTS + "\", \"checksum_url\": \""
         + backend.url("/sign") + "\"}\n}";
+  }
+
+  private void signInAndConnect() throws IOException {
+    click(MainActivity.TAG_AUTHORIZE);
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+    new SimulatedTester(server).approve(text(MainActivity.TAG_USER_CODE));
+    advanceToNextTask("the first poll");
+    awaitUi(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
+  }
+
+  /** Ends the Activity and the process's objects, as the system does, then launches again. */
+  private void restartProcess() {
+    controller.pause().stop().destroy();
+    controller = null;
+    SampleProcess.end();
+    launch(config(server));
+  }
+
+  private File savedSignIn() {
+    return new File(activity.getNoBackupFilesDir(), "dev.voicelink.tokens.sample-sign-in");
   }
 
   private void launch(String config) {

@@ -1,0 +1,46 @@
+package dev.voicelink.samples.app;
+
+import android.content.Context;
+import dev.voicelink.android.EncryptedTokenStore;
+import okhttp3.OkHttpClient;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the sample keeps for the life of its process, whichever Activity is on screen: the app's one
+ * {@link OkHttpClient} and the device's saved sign-in, an {@link EncryptedTokenStore} in the app's
+ * no-backup directory. An app would hold these in its {@code Application}; the sample keeps them
+ * here so that its tests can end the "process" and start a new one (docs/lifecycle.md).
+ *
+ * <p>Thread-safe. Nothing here needs closing: the VoiceLink clients derived from {@link #http()} are
+ * closed by their Activity, and the store holds no open file.
+ */
+final class SampleProcess {
+  private static @Nullable SampleProcess current;
+
+  private final OkHttpClient http = new OkHttpClient();
+  private final EncryptedTokenStore signIn;
+
+  private SampleProcess(Context context) {
+    this.signIn = EncryptedTokenStore.create(context.getApplicationContext(), "sample-sign-in");
+  }
+
+  static synchronized SampleProcess get(Context context) {
+    if (current == null) current = new SampleProcess(context);
+    return current;
+  }
+
+  /** Forgets everything held in memory, as the process's death does; what is on disk stays. */
+  static synchronized void end() {
+    current = null;
+  }
+
+  /** The app's HTTP client: VoiceLink clients derive theirs from it and never shut it down. */
+  OkHttpClient http() {
+    return http;
+  }
+
+  /** Where the device's token record is kept across restarts, encrypted with a Keystore key. */
+  EncryptedTokenStore signIn() {
+    return signIn;
+  }
+}
