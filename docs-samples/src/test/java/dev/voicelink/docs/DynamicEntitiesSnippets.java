@@ -3,6 +3,7 @@ package dev.voicelink.docs;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.entity.AuthId;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityDiagnostics;
@@ -127,5 +128,14 @@ final class DynamicEntitiesSnippets {
         .build().causes();   // [MISSING_NAMESPACE_PREFIX, PERS_PARAM_NOT_SET]
     // end-snippet
     return causes;
+  }
+
+  static PersParam thirdPartyUser(String issuer, String subject) {
+    // snippet:third-party-auth-id
+    // issuer: the server's "iss"; subject: "sub" from its userinfo endpoint or a verified ID token
+    String authId = AuthId.fromThirdPartyIdentity(issuer, subject);
+    PersParam owner = PersParam.user(authId);               // the user's dynamic entities
+    // end-snippet
+    return owner;
   }
 }
