@@ -324,7 +324,6 @@ final class AuthClient {
 
     private static boolean isFlowError(String error) {
       return error.equals("authorization_pending") || error.equals("slow_down")
-          || error.equals("invalid_grant")
           || error.equals("expired_token") || error.equals("access_denied")
           || error.equals("invalid_refresh_token");
     }

@@ -333,7 +333,8 @@ public final class DeviceAuthorizer {
       if (clientId == null) throw new IllegalStateException("client_id is required");
       if (server == null) return new DeviceAuthorizer(this, new Dialect.Platform(core));
       if (server.deviceAuthorizationUrl() == null) {
-        throw new IllegalStateException("the server has no device_authorization_endpoint: " + server);
+        throw new IllegalStateException("the server has no device_authorization_endpoint: "
+            + server.describe());
       }
       return new DeviceAuthorizer(this, Dialect.Standard.of(server, clientSecret, scope));
     }

@@ -207,7 +207,8 @@ public final class OAuthServer {
     return tokenEndpoint.hashCode();
   }
 
-  @Override public String toString() {
+  /** What the server is, for messages: its endpoints, nothing secret. */
+  String describe() {
     return "OAuthServer{issuer=" + issuer + ", device_authorization_endpoint=" + deviceAuthorizationEndpoint
         + ", token_endpoint=" + tokenEndpoint + ", userinfo_endpoint=" + userinfoEndpoint
         + ", token_endpoint_auth_methods_supported=" + authMethods + "}";
@@ -224,7 +225,7 @@ public final class OAuthServer {
     Builder() {
     }
 
-    /** The issuer identifier, kept in token records and used by {@link AuthId}. Optional. */
+    /** The issuer identifier, kept in token records. Optional. */
     public Builder issuer(String issuer) {
       endpoint(issuer, "issuer");
       this.issuer = issuer;
@@ -243,7 +244,7 @@ public final class OAuthServer {
       return this;
     }
 
-    /** OpenID Connect userinfo, where {@link AuthId} learns the subject. Optional. */
+    /** OpenID Connect userinfo, where an app learns who signed in. Optional. */
     public Builder userinfoEndpoint(String url) {
       this.userinfoEndpoint = endpoint(url, "userinfo_endpoint");
       return this;

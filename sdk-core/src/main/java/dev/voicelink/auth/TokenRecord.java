@@ -102,19 +102,15 @@ public final class TokenRecord {
     this.receivedAtEpochMillis = builder.receivedAtEpochMillis;
   }
 
-  /** The version of {@link #toStorageJson()}'s format for a platform record. */
+  /** The version of {@link #toStorageJson()}'s format. */
   static final int STORAGE_VERSION = 1;
-  /**
-   * The version of a standard-dialect record: one that names its dialect and server. An SDK that
-   * reads only version 1 refuses it rather than refresh it at the platform's address.
-   */
-  static final int STANDARD_STORAGE_VERSION = 2;
 
   /**
-   * The record in the versioned JSON form that token stores keep (one object: {@code version} 1 for
-   * a platform record, 2 for a standard one, which also names its dialect, issuer, token endpoint,
-   * client authentication, scope and id token). It holds the tokens in clear: keep it in private or
-   * encrypted storage. A custom {@link TokenStore} can store this text and read it back with {@link
+   * The record in the versioned JSON form that token stores keep (one object, with {@code version}
+   * 1). A standard record also holds {@code "dialect":"standard"}, its issuer, token endpoint, client
+   * authentication, scope and id token; a record without {@code dialect} (every record written before
+   * the standard dialect existed) is a platform one. It holds the tokens in clear: keep it in private
+   * or encrypted storage. A custom {@link TokenStore} can store this text and read it back with {@link
    * #fromStorageJson}.
    */
   public String toStorageJson() {
@@ -122,7 +118,7 @@ public final class TokenRecord {
     try (JsonWriter writer = JsonWriter.of(buffer)) {
       writer.beginObject();
       boolean standard = dialect == Dialect.STANDARD;
-      writer.name("version").value(standard ? STANDARD_STORAGE_VERSION : STORAGE_VERSION);
+      writer.name("version").value(STORAGE_VERSION);
       writer.name("grant").value(grant.wireName());
       if (standard) {
         writer.name("dialect").value(dialect.wireName());
@@ -157,18 +153,19 @@ public final class TokenRecord {
     if (wire == null) throw new IOException("not a JSON object");
     long version = wire.number("version", -1);
     if (version == -1) throw new IOException("no version");
-    if (version != STORAGE_VERSION && version != STANDARD_STORAGE_VERSION) {
-      throw new IOException("version " + version + " is not supported; this SDK reads versions "
-          + STORAGE_VERSION + " and " + STANDARD_STORAGE_VERSION);
+    if (version != STORAGE_VERSION) {
+      throw new IOException("version " + version + " is not supported; this SDK reads version "
+          + STORAGE_VERSION);
     }
     String grantName = wire.string("grant");
     Grant grant = grantName == null ? null : Grant.fromWireName(grantName);
     if (grant == null) throw new IOException("grant must be device or cloud");
     try {
       Builder builder = builder();
-      if (version == STANDARD_STORAGE_VERSION) {
-        if (!Dialect.STANDARD.wireName().equals(wire.string("dialect"))) {
-          throw new IOException("dialect must be standard in a version 2 record");
+      String dialectName = wire.string("dialect");
+      if (dialectName != null && !dialectName.equals(Dialect.PLATFORM.wireName())) {
+        if (!dialectName.equals(Dialect.STANDARD.wireName())) {
+          throw new IOException("dialect must be platform or standard; was: " + dialectName);
         }
         String method = required(wire, "token_endpoint_auth_method");
         OAuthServer.ClientAuthentication authentication =
@@ -252,7 +249,7 @@ public final class TokenRecord {
   /**
    * The OpenID Connect id token the server answered with, or null. Not verified by the SDK: an app
    * that wants the user's identity from it verifies its signature, issuer, audience and expiry
-   * first (see {@link AuthId}). A secret: never log it.
+   * first. A secret: never log it.
    */
   public @Nullable String idToken() {
     return idToken;
