@@ -293,10 +293,7 @@ public final class DeviceAuthorizer {
     }
 
     private void requireStandard(String setting) {
-      if (server == null) {
-        throw new IllegalStateException(setting + " is a standard OAuth 2.0 setting; the platform's"
-            + " dialect has none (use DeviceAuthorizer.builder(client, server))");
-      }
+      Validate.standardOnly(server != null, setting, "DeviceAuthorizer");
     }
 
     /**

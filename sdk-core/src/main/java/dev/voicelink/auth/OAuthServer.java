@@ -29,7 +29,8 @@ import okhttp3.Response;
  * }</pre>
  *
  * <p>Endpoints must be {@code https}, except on a loopback host ({@code localhost}, {@code 127.0.0.1},
- * {@code [::1]}) for tests. Immutable and thread-safe.
+ * {@code [::1]}) for tests. Immutable and thread-safe; it holds no resources (nothing to close), so
+ * one instance may be shared by every authorizer and manager of the app and kept for its lifetime.
  */
 public final class OAuthServer {
   /** How a client authenticates at the token endpoint (RFC 6749 section 2.3, RFC 7591 names). */
@@ -114,6 +115,7 @@ public final class OAuthServer {
     };
   }
 
+  /** A builder of a server configured with explicit endpoints, for a server without discovery. */
   public static Builder builder() {
     return new Builder();
   }
@@ -267,6 +269,11 @@ public final class OAuthServer {
       return this;
     }
 
+    /**
+     * Builds the server.
+     *
+     * @throws IllegalStateException if no token endpoint was set
+     */
     public OAuthServer build() {
       if (tokenEndpoint == null) throw new IllegalStateException("token_endpoint is required");
       return new OAuthServer(this);

@@ -263,7 +263,7 @@ public final class TokenManager implements TokenSource {
           + "; this manager keeps the token of client_id " + clientId);
     }
     String mismatch = serverMismatch(record);
-    if (mismatch != null) throw new IllegalArgumentException(mismatch);
+    if (mismatch != null) throw new IllegalArgumentException("record is " + mismatch);
     try {
       synchronized (lock) {
         store.save(record);
@@ -488,16 +488,19 @@ public final class TokenManager implements TokenSource {
         : clock.monotonicNanos() - expiresAtNanos < 0 ? State.VALID : State.EXPIRED;
   }
 
-  /** Why this manager cannot keep {@code record} (of another dialect or server), or null. */
+  /**
+   * Why this manager cannot keep {@code record} (of another dialect or server), as the end of a
+   * sentence that starts "record is" or "the store holds"; null if it can.
+   */
   private @Nullable String serverMismatch(TokenRecord record) {
     boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
+    String what = standard ? "a record of the standard server " + record.tokenEndpoint()
+        : "a platform record";
     if (server != null && (!standard || !server.tokenEndpoint().equals(record.tokenEndpoint()))) {
-      return "record is " + (standard ? "of token_endpoint " + record.tokenEndpoint()
-          : "a platform record") + "; this manager keeps tokens of " + server.tokenEndpoint();
+      return what + "; this manager keeps tokens of " + server.tokenEndpoint();
     }
     if (server == null && grant != null && standard) {
-      return "record is of the standard server " + record.tokenEndpoint()
-          + "; this manager keeps platform tokens (use TokenManager.builder(client, server))";
+      return what + "; this manager keeps platform tokens (use TokenManager.builder(client, server))";
     }
     return null;
   }
@@ -516,7 +519,7 @@ public final class TokenManager implements TokenSource {
           + " keeps a " + grant.wireName() + " token");
     }
     String mismatch = serverMismatch(record);
-    if (mismatch != null) throw new IOException("the store's " + mismatch.substring("record ".length()));
+    if (mismatch != null) throw new IOException("the store holds " + mismatch);
     install(record, false);
     state = State.VALID;
   }
@@ -632,10 +635,7 @@ public final class TokenManager implements TokenSource {
     }
 
     private void requireStandard(String setting) {
-      if (server == null) {
-        throw new IllegalStateException(setting + " is a standard OAuth 2.0 setting; the platform's"
-            + " dialect has none (use TokenManager.builder(client, server))");
-      }
+      Validate.standardOnly(server != null, setting, "TokenManager");
     }
 
     /** Where the record lives. Required. */

@@ -36,6 +36,18 @@ final class Validate {
   }
 
   /**
+   * Refuses {@code setting} of a builder ({@code owner}) that speaks the platform's dialect.
+   *
+   * @throws IllegalStateException unless {@code standard}
+   */
+  static void standardOnly(boolean standard, String setting, String owner) {
+    if (!standard) {
+      throw new IllegalStateException(setting + " is a standard OAuth 2.0 setting; the platform's"
+          + " dialect has none (use " + owner + ".builder(client, server))");
+    }
+  }
+
+  /**
    * An OAuth {@code scope}: space-separated tokens of the characters RFC 6749 section 3.3 allows
    * (printable ASCII but space, {@code "} and {@code \\}).
    */

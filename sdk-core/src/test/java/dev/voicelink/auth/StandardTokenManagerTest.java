@@ -245,6 +245,24 @@ class StandardTokenManagerTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("record is a platform record; this manager keeps tokens of "
             + server.url("/oauth2/token"));
+
+    TokenManager fromStore = TokenManager.builder(config, oauthServer()).deviceGrant("speaker-public")
+        .store(new InMemoryTokenStore(platform)).build();
+    assertThatThrownBy(fromStore::accessToken)
+        .isInstanceOf(IOException.class)
+        .hasMessage("the store holds a platform record; this manager keeps tokens of "
+            + server.url("/oauth2/token"));
+
+    VoiceLinkClient platformClient = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .clock(time).scheduler(time).build();
+    TokenManager platformManager = TokenManager.builder(platformClient).deviceGrant("speaker-public")
+        .store(new InMemoryTokenStore()).build();
+    assertThatThrownBy(() -> platformManager.setRecord(
+        standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("record is a record of the standard server " + server.url("/oauth2/token")
+            + "; this manager keeps platform tokens (use TokenManager.builder(client, server))");
+    assertThat(server.getRequestCount()).isZero();
   }
 
   @Test void aStandardRecordRoundTripsThroughStorageJson() throws Exception {
