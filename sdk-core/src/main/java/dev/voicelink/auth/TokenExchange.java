@@ -113,6 +113,11 @@ final class TokenExchange {
             + " the stored one is kept for the next refresh");
         record = record.newBuilder().refreshToken(base.refreshToken()).build();
       }
+      if (!credentials && record.idToken() == null && base.idToken() != null) {
+        // OpenID Connect Core section 12.2: a refresh answer may leave the id token out; the one of
+        // the sign-in still names the user.
+        record = record.newBuilder().idToken(base.idToken()).build();
+      }
       return new Result(record, null, null);
     }
     if (answer.isTransient()) return new Result(null, null, answer.transientFailure("token refresh"));

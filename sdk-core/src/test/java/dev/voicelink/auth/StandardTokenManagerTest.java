@@ -105,7 +105,12 @@ class StandardTokenManagerTest {
     assertThat(record.accessToken()).isEqualTo("at-2");
     assertThat(record.refreshToken()).isEqualTo("rt-1");
     assertThat(record.scope()).isEqualTo("profile");
+    assertThat(record.idToken()).isEqualTo("eyJ.id-1.sig"); // none in the answer: the sign-in's
     assertThat(store.load().refreshToken()).isEqualTo("rt-1");
+
+    script.enqueue(json(200, "{\"access_token\":\"at-3\",\"token_type\":\"Bearer\",\"expires_in\":300,"
+        + "\"id_token\":\"eyJ.id-2.sig\"}"));
+    assertThat(manager.refresh().execute().idToken()).isEqualTo("eyJ.id-2.sig");
   }
 
   @Test void invalidGrantMeansReauthorizationRequired() throws Exception {
