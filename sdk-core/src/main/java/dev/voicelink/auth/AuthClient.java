@@ -1,6 +1,5 @@
 package dev.voicelink.auth;
 
-import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
@@ -9,25 +8,14 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Call;
-import okhttp3.FormBody;
-import okhttp3.MediaType;
+import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
-import okio.Buffer;
 import okio.BufferedSource;
 
 /** The wire side of the authorization service (spec 4.1, 4.3–4.6): requests and their answers. */
 final class AuthClient {
-  static final String DEVICE_CODE_PATH = "oauth/ivs/device_code";
-  static final String DEVICE_TOKEN_PATH = "oauth/ivs/token";
-  static final String CLOUD_TOKEN_PATH = "oauth/token";
-  static final String SCOPE = "user_ivs_all";
-  static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
-  /** As the spec writes it (4.3–4.6): no charset parameter; JSON is UTF-8 by definition. */
-  private static final MediaType JSON = MediaType.get("application/json");
   private static final long MAX_BODY_BYTES = 64 * 1024;
   /** The user code may not be valid longer than this; a larger value is a malformed answer. */
   private static final long MAX_EXPIRES_IN_SECONDS = 1_000_000_000L;
@@ -45,79 +33,38 @@ final class AuthClient {
 
   final ClientCore config;
   final Tolerance tolerance = new Tolerance("auth");
+  /** The dialect of the device flow and of new client-credentials tokens. */
+  final Dialect dialect;
   private final OkHttpClient http;
   /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
   private final @Nullable TimeUnit intervalUnit;
 
-  AuthClient(ClientCore config) {
-    this(config, null);
-  }
-
-  AuthClient(ClientCore config, @Nullable TimeUnit intervalUnit) {
+  AuthClient(ClientCore config, Dialect dialect, @Nullable TimeUnit intervalUnit) {
     this.config = config;
-    this.intervalUnit = intervalUnit;
-    config.authUrl(); // fail at once, naming the setting, if auth_url is missing
+    this.dialect = dialect;
+    // RFC 8628 section 3.2: a standard server's interval is seconds.
+    this.intervalUnit = intervalUnit == null && dialect instanceof Dialect.Standard
+        ? TimeUnit.SECONDS : intervalUnit;
     // No silent retries: every request the server sees is one the flow scheduled, so polls keep
     // their interval, and a lost refresh answer is not replayed with a refresh token already used.
     this.http = config.http().newBuilder().retryOnConnectionFailure(false).build();
   }
 
-  Call deviceCodeCall(String clientId, String deviceId) {
-    Buffer scopeData = new Buffer();
-    try {
-      JsonWriter writer = JsonWriter.of(scopeData);
-      writer.beginObject().name(SCOPE).beginObject().name("device_id").value(deviceId)
-          .endObject().endObject().close();
-    } catch (IOException e) {
-      throw new AssertionError(e); // writing to a Buffer cannot fail
-    }
-    RequestBody body = new FormBody.Builder()
-        .add("client_id", clientId)
-        .add("scope", SCOPE)
-        .add("scope_data", scopeData.readUtf8())
-        .build();
-    return call(config.authEndpoint(DEVICE_CODE_PATH).toString(), body);
+  Call deviceCodeCall(String clientId, @Nullable String deviceId) {
+    return http.newCall(dialect.deviceCode(clientId, deviceId));
   }
 
   Call devicePollCall(String clientId, DeviceCode code) {
-    return call(config.authEndpoint(DEVICE_TOKEN_PATH).toString(), json(
-        "client_id", clientId,
-        "grant_type", DEVICE_CODE_GRANT,
-        "device_code", code.deviceCode()));
+    return http.newCall(dialect.poll(clientId, code));
   }
 
-  Call refreshCall(TokenRecord.Grant grant, String refreshToken) {
-    String path = grant == TokenRecord.Grant.DEVICE ? DEVICE_TOKEN_PATH : CLOUD_TOKEN_PATH;
-    return call(config.authEndpoint(path).toString(), json(
-        "grant_type", "refresh_token",
-        "refresh_token", refreshToken));
+  /** The refresh of {@code record} in {@code recordDialect}, the dialect it was issued in. */
+  Call refreshCall(Dialect recordDialect, TokenRecord record) {
+    return http.newCall(recordDialect.refresh(record));
   }
 
   Call clientCredentialsCall(String clientId, String clientSecret) {
-    return call(config.authEndpoint(CLOUD_TOKEN_PATH).toString(), json(
-        "client_id", clientId,
-        "client_secret", clientSecret,
-        "grant_type", "client_credentials"));
-  }
-
-  private Call call(String url, RequestBody body) {
-    Request request = new Request.Builder().url(url).post(body).build();
-    return http.newCall(request);
-  }
-
-  private static RequestBody json(String... namesAndValues) {
-    Buffer buffer = new Buffer();
-    try {
-      JsonWriter writer = JsonWriter.of(buffer);
-      writer.beginObject();
-      for (int i = 0; i < namesAndValues.length; i += 2) {
-        writer.name(namesAndValues[i]).value(namesAndValues[i + 1]);
-      }
-      writer.endObject().close();
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-    return RequestBody.create(buffer.readByteString(), JSON);
+    return http.newCall(dialect.clientCredentials(clientId, clientSecret));
   }
 
   /**
@@ -138,6 +85,15 @@ final class AuthClient {
       throw answer.transientFailure("device authorization");
     }
     String verificationUri = json.string("verification_uri");
+    String complete = null;
+    if (dialect instanceof Dialect.Standard) {
+      complete = json.string("verification_uri_complete");
+      if (complete != null && HttpUrl.parse(complete) == null) {
+        tolerance.warnOnce("verification_uri_complete", "verification_uri_complete is not an http"
+            + " address: the link is made from verification_uri");
+        complete = null;
+      }
+    }
     String userCode = json.string("user_code");
     String deviceCode = json.string("device_code");
     long expiresIn = json.number("expires_in", Long.MIN_VALUE);
@@ -172,8 +128,8 @@ final class AuthClient {
     }
     if (problem == null) {
       try {
-        return new DeviceCode(verificationUri, userCode, intervalMillis, expiresIn, deviceCode,
-            config.deviceClock().monotonicNanos());
+        return new DeviceCode(verificationUri, complete, userCode, intervalMillis, expiresIn,
+            deviceCode, config.deviceClock().monotonicNanos());
       } catch (IllegalArgumentException e) {
         problem = e.getMessage();
       }
@@ -199,7 +155,8 @@ final class AuthClient {
       boolean serverDate = response.headers().getDate("Date") != null;
       WireJson json = WireJson.parse(text);
       String error = json != null ? json.string("error") : null;
-      String message = json != null && json.string("message") != null ? json.string("message") : "";
+      String message = json == null ? "" : json.string("message") != null ? json.string("message")
+          : json.string("error_description") != null ? json.string("error_description") : "";
       IOException problem = null;
       if (json == null) {
         problem = failure(response, "HTTP " + response.code() + " with "
@@ -231,19 +188,37 @@ final class AuthClient {
    */
   TokenRecord tokenRecord(Answer answer, TokenRecord.Grant grant, String clientId, boolean newGrant)
       throws IOException {
+    return tokenRecord(answer, dialect, grant, clientId, newGrant);
+  }
+
+  /**
+   * As {@link #tokenRecord(Answer, TokenRecord.Grant, String, boolean)} for an answer of {@code
+   * answerDialect}. A standard answer's {@code token_type} must be {@code Bearer}, in any case.
+   */
+  TokenRecord tokenRecord(Answer answer, Dialect answerDialect, TokenRecord.Grant grant,
+      String clientId, boolean newGrant) throws IOException {
     WireJson json = answer.json;
     String accessToken = json == null ? null : json.string("access_token");
     if (json == null || accessToken == null || accessToken.isEmpty()) {
       throw new MalformedResponseException("malformed token record: access_token is missing");
     }
     String tokenType = json.string("token_type");
+    if (answerDialect instanceof Dialect.Standard) {
+      if (tokenType == null || tokenType.isEmpty()) {
+        tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as Bearer");
+        tokenType = "Bearer";
+      } else if (!tokenType.equalsIgnoreCase("bearer")) {
+        throw new MalformedResponseException("malformed token record: token_type \"" + tokenType
+            + "\" is not supported; expected Bearer");
+      }
+    }
     String refreshToken = json.string("refresh_token");
     long expiresIn = expiresInSeconds(json);
     long createdAtMillis = createdAtMillis(json);
     if (createdAtMillis > 0 && newGrant && !answer.hasServerDate) {
       config.correctedClock().observeServerTime(createdAtMillis);
     }
-    return TokenRecord.builder()
+    return answerDialect.stamp(TokenRecord.builder(), json)
         .grant(grant)
         .clientId(clientId)
         .tokenType(tokenType == null || tokenType.isEmpty() ? "bearer" : tokenType)

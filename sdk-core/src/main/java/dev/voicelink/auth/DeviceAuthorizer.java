@@ -27,6 +27,16 @@ import okhttp3.Response;
  *
  * <p>Or all in one: {@link #authorize(String, DeviceFlowListener)}, whose listener shows the code.
  *
+ * <p><b>Two dialects, one flow.</b> {@link #builder(VoiceLinkClient)} speaks the platform's
+ * authorization service. {@link #builder(VoiceLinkClient, OAuthServer)} speaks standard OAuth 2.0 to
+ * a third-party account's server (RFC 8628; spec 5.1.3): the request carries {@code client_id} and
+ * the {@linkplain Builder#scope scope} (no device_id: use {@link #requestCode()} and {@link
+ * #authorize(DeviceFlowListener)}), everything is form-encoded, a client with a {@linkplain
+ * Builder#clientSecret secret} authenticates with HTTP Basic or in the form as the server supports,
+ * {@code interval} is seconds, the link is {@code verification_uri_complete} when the server sends
+ * it, and {@code invalid_grant} ends the flow as {@link DeviceFlowOutcome.Kind#EXPIRED}. The polling
+ * rules, outcomes and records are the same; the record names its dialect and token endpoint.
+ *
  * <pre>{@code
  * DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
  * VoiceLinkCall<DeviceFlowOutcome> flow =
@@ -57,21 +67,36 @@ public final class DeviceAuthorizer {
   private final AuthClient client;
   private final String clientId;
   private final Random random;
+  private final boolean standard;
 
-  private DeviceAuthorizer(Builder builder) {
+  private DeviceAuthorizer(Builder builder, Dialect dialect) {
     this.core = builder.core;
-    this.client = new AuthClient(builder.core, builder.intervalUnit);
+    this.client = new AuthClient(builder.core, dialect, builder.intervalUnit);
     this.clientId = builder.clientId;
     this.random = builder.random;
+    this.standard = dialect instanceof Dialect.Standard;
   }
 
   /**
-   * A builder of authorizers that use {@code client}.
+   * A builder of authorizers that use {@code client} and speak the platform's dialect.
    *
    * @throws IllegalStateException if the client has no {@code auth_url} or is closed
    */
   public static Builder builder(VoiceLinkClient client) {
-    return new Builder(ClientCore.open(client));
+    ClientCore core = ClientCore.open(client);
+    core.authUrl(); // fails now, naming the setting, if auth_url is missing
+    return new Builder(core, null);
+  }
+
+  /**
+   * A builder of authorizers that use {@code client} and speak standard OAuth 2.0 to {@code server}
+   * (RFC 8628). The client needs no {@code auth_url}.
+   *
+   * @throws IllegalStateException if the client is closed
+   */
+  public static Builder builder(VoiceLinkClient client, OAuthServer server) {
+    if (server == null) throw new IllegalArgumentException("server must not be null");
+    return new Builder(ClientCore.open(client), server);
   }
 
   /** The {@code client_id} this authorizer signs devices in for. */
@@ -91,6 +116,23 @@ public final class DeviceAuthorizer {
    */
   public VoiceLinkCall<DeviceCode> requestCode(String deviceId) {
     final String id = Validate.identifier(deviceId, "device_id");
+    requireDialect(false);
+    return codeCall(id);
+  }
+
+  /**
+   * Requests a device authorization from a standard server (RFC 8628 section 3.1): one HTTP call,
+   * failing as {@link #requestCode(String)} does.
+   *
+   * @throws IllegalStateException if this authorizer speaks the platform's dialect, which needs a
+   *     device_id
+   */
+  public VoiceLinkCall<DeviceCode> requestCode() {
+    requireDialect(true);
+    return codeCall(null);
+  }
+
+  private VoiceLinkCall<DeviceCode> codeCall(final @Nullable String id) {
     return new BlockingCall<DeviceCode>(core) {
       @Override protected DeviceCode run() throws IOException, ServerRefusalException {
         try (Response response = send(client.deviceCodeCall(clientId, id))) {
@@ -128,7 +170,32 @@ public final class DeviceAuthorizer {
   public VoiceLinkCall<DeviceFlowOutcome> authorize(String deviceId, DeviceFlowListener listener) {
     Validate.identifier(deviceId, "device_id");
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    requireDialect(false);
     return new FlowCall(deviceId, null, listener);
+  }
+
+  /**
+   * The whole flow against a standard server as one call, as {@link #authorize(String,
+   * DeviceFlowListener)} does for the platform.
+   *
+   * @throws IllegalStateException if this authorizer speaks the platform's dialect, which needs a
+   *     device_id
+   */
+  public VoiceLinkCall<DeviceFlowOutcome> authorize(DeviceFlowListener listener) {
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    requireDialect(true);
+    return new FlowCall(null, null, listener);
+  }
+
+  private void requireDialect(boolean wantStandard) {
+    if (wantStandard && !standard) {
+      throw new IllegalStateException("the platform's device flow needs a device_id: call"
+          + " requestCode(deviceId) or authorize(deviceId, listener)");
+    }
+    if (!wantStandard && standard) {
+      throw new IllegalStateException("a standard OAuth 2.0 server takes no device_id: call"
+          + " requestCode() or authorize(listener)");
+    }
   }
 
   /** One device flow: a {@link DevicePoller} run as a call. */
@@ -168,25 +235,65 @@ public final class DeviceAuthorizer {
   }
 
   @Override public String toString() {
-    return "DeviceAuthorizer{client_id=" + clientId + ", auth_url=" + core.authUrl() + "}";
+    Dialect dialect = client.dialect;
+    return "DeviceAuthorizer{client_id=" + clientId + (dialect instanceof Dialect.Standard
+        ? ", device_authorization_endpoint=" + ((Dialect.Standard) dialect).deviceEndpoint()
+        : ", auth_url=" + core.authUrl()) + "}";
   }
 
   /** Builds a {@link DeviceAuthorizer}. Not thread-safe. */
   public static final class Builder {
     private final ClientCore core;
+    private final @Nullable OAuthServer server;
     private @Nullable String clientId;
+    private @Nullable String clientSecret;
+    private @Nullable String scope;
     private Random random = new Random();
     private @Nullable TimeUnit intervalUnit;
 
-    Builder(ClientCore core) {
-      core.authUrl(); // fails now, naming the setting, if auth_url is missing
+    Builder(ClientCore core, @Nullable OAuthServer server) {
       this.core = core;
+      this.server = server;
     }
 
-    /** The device's {@code client_id} from the device-access console. Required. */
+    /**
+     * The device's {@code client_id}: from the device-access console, or as registered at the
+     * standard server. Required.
+     */
     public Builder clientId(String clientId) {
       this.clientId = Validate.identifier(clientId, "client_id");
       return this;
+    }
+
+    /**
+     * Standard dialect only: the client's secret, for a confidential client (most devices are public
+     * clients and have none). Sent as the server supports it ({@code client_secret_basic} preferred,
+     * else {@code client_secret_post}); kept in memory only, never logged.
+     *
+     * @throws IllegalStateException if this builder speaks the platform's dialect
+     */
+    public Builder clientSecret(String clientSecret) {
+      requireStandard("clientSecret");
+      this.clientSecret = Validate.secret(clientSecret, "client_secret");
+      return this;
+    }
+
+    /**
+     * Standard dialect only: the {@code scope} to ask for, space-separated (for example {@code
+     * "profile voicelink.entities"}). Without it the request carries none and the server decides.
+     *
+     * @throws IllegalArgumentException if {@code scope} is empty or has characters RFC 6749 section
+     *     3.3 does not allow
+     * @throws IllegalStateException if this builder speaks the platform's dialect
+     */
+    public Builder scope(String scope) {
+      requireStandard("scope");
+      this.scope = Validate.scope(scope);
+      return this;
+    }
+
+    private void requireStandard(String setting) {
+      Validate.standardOnly(server != null, setting, "DeviceAuthorizer");
     }
 
     /**
@@ -212,9 +319,21 @@ public final class DeviceAuthorizer {
       return this;
     }
 
+    /**
+     * Builds the authorizer.
+     *
+     * @throws IllegalStateException if {@code client_id} is missing; for a standard server, if it has
+     *     no {@code device_authorization_endpoint}, or a client secret is set and it supports neither
+     *     secret method
+     */
     public DeviceAuthorizer build() {
       if (clientId == null) throw new IllegalStateException("client_id is required");
-      return new DeviceAuthorizer(this);
+      if (server == null) return new DeviceAuthorizer(this, new Dialect.Platform(core));
+      if (server.deviceAuthorizationUrl() == null) {
+        throw new IllegalStateException("the server has no device_authorization_endpoint: "
+            + server.describe());
+      }
+      return new DeviceAuthorizer(this, Dialect.Standard.of(server, clientSecret, scope));
     }
   }
 }

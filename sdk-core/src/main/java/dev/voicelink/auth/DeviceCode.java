@@ -10,7 +10,8 @@ import okhttp3.HttpUrl;
  * to poll with.
  *
  * <p>Show the user {@link #userCode()} and {@link #link()}; the link is {@code
- * {verification_uri}?user_code=<code>}, ready to be rendered as a QR code. The device code itself is
+ * {verification_uri}?user_code=<code>} (or a standard server's {@code verification_uri_complete}),
+ * ready to be rendered as a QR code. The device code itself is
  * a secret: it appears in no {@code toString}, log or message.
  *
  * <p>Immutable and thread-safe. Apps' tests make codes with {@code voicelink-fixtures}.
@@ -29,6 +30,13 @@ public final class DeviceCode {
 
   DeviceCode(String verificationUri, String userCode, long intervalMillis, long expiresInSeconds,
       String deviceCode, long receivedAtNanos) {
+    this(verificationUri, null, userCode, intervalMillis, expiresInSeconds, deviceCode,
+        receivedAtNanos);
+  }
+
+  /** {@code verificationUriComplete}, when given, is the {@link #link()}. */
+  DeviceCode(String verificationUri, @Nullable String verificationUriComplete, String userCode,
+      long intervalMillis, long expiresInSeconds, String deviceCode, long receivedAtNanos) {
     HttpUrl uri = HttpUrl.parse(verificationUri);
     if (uri == null) {
       throw new IllegalArgumentException("verification_uri must be an http or https address; was: "
@@ -40,7 +48,8 @@ public final class DeviceCode {
         ? intervalMillis : TimeUnit.SECONDS.toMillis(DEFAULT_INTERVAL_SECONDS);
     this.expiresInSeconds = expiresInSeconds;
     this.deviceCode = deviceCode;
-    this.link = uri.newBuilder().addQueryParameter("user_code", userCode).build().toString();
+    this.link = verificationUriComplete != null ? verificationUriComplete
+        : uri.newBuilder().addQueryParameter("user_code", userCode).build().toString();
     this.receivedAtNanos = receivedAtNanos;
   }
 
@@ -55,8 +64,9 @@ public final class DeviceCode {
   }
 
   /**
-   * {@code {verification_uri}?user_code=<code>} with the code URL-encoded: the link to give the user,
-   * for example as a QR code.
+   * The link to give the user, for example as a QR code: a standard server's {@code
+   * verification_uri_complete} when it sent one, else {@code {verification_uri}?user_code=<code>}
+   * with the code URL-encoded.
    */
   public String link() {
     return link;

@@ -72,7 +72,8 @@ final class DevicePoller implements Cancellable {
     return events;
   }
 
-  void requestCode(final String deviceId) {
+  /** Asks for a code; {@code deviceId} is the platform dialect's, null in the standard one. */
+  void requestCode(final @Nullable String deviceId) {
     Call next;
     synchronized (lock) {
       if (outcome != null) return;
@@ -103,7 +104,7 @@ final class DevicePoller implements Cancellable {
     });
   }
 
-  private void retryCodeRequest(final String deviceId, IOException failure) {
+  private void retryCodeRequest(final @Nullable String deviceId, IOException failure) {
     synchronized (lock) {
       if (outcome != null) return;
       transientFailures++;
@@ -212,6 +213,11 @@ final class DevicePoller implements Cancellable {
       }
       String error = answer.error;
       transientFailures = 0;
+      if (client.dialect.codeExpired(error)) {
+        Log.info(TAG, "the server no longer knows the device code (" + error + ")");
+        finish(DeviceFlowOutcome.ended(Kind.EXPIRED, new AuthorizationException(error, answer.message)));
+        return;
+      }
       switch (error) {
         case "authorization_pending":
           pending(pollNumber, error);

@@ -63,6 +63,15 @@ import okhttp3.Response;
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
  * refreshing, only when the failed request carried the current token, and at most once per request.
  *
+ * <p><b>Dialects.</b> {@link #builder(VoiceLinkClient)} keeps platform credentials; {@link
+ * #builder(VoiceLinkClient, OAuthServer)} keeps those of a standard OAuth 2.0 server (the third-party
+ * account variant, spec 5.1.3), refreshed there as RFC 6749 section 6 says: form-encoded, with {@code
+ * client_id} for a public client or the client's authentication, {@code invalid_grant} meaning
+ * re-authorization required, and an answer without a new refresh token keeping the old one. Every
+ * record names its dialect and token endpoint, so a manager that only reads its store ({@code
+ * builder(client)} without a grant) refreshes a stored standard record of a public client with no
+ * other configuration. The interceptor then sends {@code Authorization: Bearer <token>}.
+ *
  * <p>Thread-safe. {@link #accessToken()} blocks while a refresh runs (bounded by the HTTP client's
  * timeouts). Listeners are called on the executor given to {@link Builder#listenerExecutor}
  * (default: the client's callback executor, Android's main thread), one at a time and in order. It
@@ -98,11 +107,13 @@ public final class TokenManager implements TokenSource {
 
   private final ClientCore core;
   private final AuthClient client;
+  private final TokenExchange exchange;
   private final Clock clock;
   private final TokenStore store;
   private final TokenRecord.@Nullable Grant grant;
   private final @Nullable String clientId;
-  private final @Nullable String clientSecret;
+  /** The standard server this manager keeps credentials of; null for the platform or any stored one. */
+  private final @Nullable OAuthServer server;
   private final long fixedMarginMillis;
   private final Backoff backoff;
   /** State changes, decided under {@link #lock} and told to the listeners in order outside it. */
@@ -119,16 +130,20 @@ public final class TokenManager implements TokenSource {
   private int transientFailures;
   private State state = State.NO_TOKEN;
   private @Nullable ReauthorizationRequiredException reauthorization;
-  private @Nullable Flight inFlight;
+  private @Nullable RefreshFlight inFlight;
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
-    this.client = new AuthClient(builder.core);
+    this.server = builder.server;
+    this.client = new AuthClient(builder.core, builder.server == null
+        ? new Dialect.Platform(builder.core)
+        : Dialect.Standard.of(builder.server, builder.clientSecret, builder.scope), null);
+    this.exchange = new TokenExchange(client, builder.clientId, builder.clientSecret,
+        builder.grant == TokenRecord.Grant.CLOUD && builder.clientSecret != null);
     this.clock = builder.core.deviceClock();
     this.store = builder.store;
     this.grant = builder.grant;
     this.clientId = builder.clientId;
-    this.clientSecret = builder.clientSecret;
     this.fixedMarginMillis = builder.marginMillis;
     this.backoff = new Backoff(1, 300, TimeUnit.SECONDS, 10, builder.random);
     this.notices = new SerialDelivery(builder.listenerExecutor != null
@@ -136,12 +151,24 @@ public final class TokenManager implements TokenSource {
   }
 
   /**
-   * A builder of managers that use {@code client}.
+   * A builder of managers that use {@code client}: for platform credentials, or for whatever record
+   * the store holds (see {@link Builder#build()}).
    *
-   * @throws IllegalStateException if the client has no {@code auth_url} or is closed
+   * @throws IllegalStateException if the client is closed
    */
   public static Builder builder(VoiceLinkClient client) {
-    return new Builder(ClientCore.open(client));
+    return new Builder(ClientCore.open(client), null);
+  }
+
+  /**
+   * A builder of managers that keep a credential of the standard OAuth 2.0 {@code server}. The client
+   * needs no {@code auth_url}.
+   *
+   * @throws IllegalStateException if the client is closed
+   */
+  public static Builder builder(VoiceLinkClient client, OAuthServer server) {
+    if (server == null) throw new IllegalArgumentException("server must not be null");
+    return new Builder(ClientCore.open(client), server);
   }
 
   /**
@@ -195,13 +222,26 @@ public final class TokenManager implements TokenSource {
    */
   @Override public void invalidate(String rejectedToken) {
     synchronized (lock) {
-      if (current != null && current.accessToken().equals(rejectedToken)) {
-        long now = clock.monotonicNanos();
-        expiresAtNanos = now;
-        refreshAtNanos = now;
-        retryNotBeforeNanos = now;
-        Log.info(TAG, "access token " + current + " was rejected; it will be refreshed");
+      invalidateLocked(rejectedToken);
+    }
+  }
+
+  /** As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected. */
+  void invalidateAuthorization(String rejected) {
+    synchronized (lock) {
+      if (current != null && TokenExchange.authorization(current).equals(rejected)) {
+        invalidateLocked(current.accessToken());
       }
+    }
+  }
+
+  private void invalidateLocked(String rejectedToken) {
+    if (current != null && current.accessToken().equals(rejectedToken)) {
+      long now = clock.monotonicNanos();
+      expiresAtNanos = now;
+      refreshAtNanos = now;
+      retryNotBeforeNanos = now;
+      Log.info(TAG, "access token " + current + " was rejected; it will be refreshed");
     }
   }
 
@@ -222,6 +262,8 @@ public final class TokenManager implements TokenSource {
       throw new IllegalArgumentException("record is for client_id " + record.clientId()
           + "; this manager keeps the token of client_id " + clientId);
     }
+    String mismatch = serverMismatch(record);
+    if (mismatch != null) throw new IllegalArgumentException("record is " + mismatch);
     try {
       synchronized (lock) {
         store.save(record);
@@ -301,18 +343,12 @@ public final class TokenManager implements TokenSource {
     listeners.remove(listener);
   }
 
-  /** An interceptor that adds {@code Authorization: <access token>} to requests that carry none. */
+  /**
+   * An interceptor that adds {@code Authorization: <access token>} (for a standard record {@code
+   * Authorization: Bearer <access token>}) to requests that carry none.
+   */
   public Interceptor interceptor() {
-    return chain -> {
-      if (chain.request().header("Authorization") != null) return chain.proceed(chain.request());
-      String token;
-      try {
-        token = accessToken();
-      } catch (AuthorizationException e) {
-        throw new IOException("no access token: " + e.getMessage(), e);
-      }
-      return chain.proceed(chain.request().newBuilder().header("Authorization", token).build());
-    };
+    return TokenHttp.interceptor(this);
   }
 
   /**
@@ -322,25 +358,17 @@ public final class TokenManager implements TokenSource {
    * keeps answering 401 cannot cause a loop.
    */
   public Authenticator authenticator() {
-    return (route, response) -> {
-      if (response.priorResponse() != null) return null; // already retried once
-      String sent = response.request().header("Authorization");
-      if (sent == null) return null;
-      invalidate(sent);
-      String fresh;
-      try {
-        fresh = accessToken();
-      } catch (AuthorizationException e) {
-        Log.warn(TAG, "cannot answer HTTP 401: " + e.getMessage(), null);
-        return null;
-      }
-      if (fresh.equals(sent)) return null;
-      return response.request().newBuilder().header("Authorization", fresh).build();
-    };
+    return TokenHttp.authenticator(this);
+  }
+
+  /** A valid record, as {@link #accessToken()} obtains it. */
+  TokenRecord validRecord() throws IOException, AuthorizationException {
+    core.checkOpen();
+    return obtain(false);
   }
 
   private TokenRecord obtain(boolean force) throws IOException, AuthorizationException {
-    Flight flight;
+    RefreshFlight flight;
     boolean mine = false;
     try {
       synchronized (lock) {
@@ -351,7 +379,7 @@ public final class TokenManager implements TokenSource {
         if (inFlight != null) {
           flight = inFlight;
         } else {
-          if (current == null && !canObtainWithoutRecord()) throw new NotSignedInException();
+          if (current == null && !exchange.canObtainWithoutRecord()) throw new NotSignedInException();
           if (current != null && unsaved) {
             store.save(current);
             unsaved = false;
@@ -361,7 +389,7 @@ public final class TokenManager implements TokenSource {
             if (now - refreshAtNanos < 0) return current;
             if (now - retryNotBeforeNanos < 0 && now - expiresAtNanos < 0) return current;
           }
-          flight = inFlight = new Flight();
+          flight = inFlight = new RefreshFlight();
           mine = true;
           setState(State.REFRESHING);
         }
@@ -381,62 +409,25 @@ public final class TokenManager implements TokenSource {
     return flight.await();
   }
 
-  private boolean canObtainWithoutRecord() {
-    return grant == TokenRecord.Grant.CLOUD && clientSecret != null;
-  }
-
   /** Runs one refresh on the calling thread; only the thread that owns the flight calls it. */
   private TokenRecord refreshNow() throws IOException, AuthorizationException {
     TokenRecord base;
     synchronized (lock) {
       base = current;
     }
-    TokenRecord.Grant kind = base != null ? base.grant() : TokenRecord.Grant.CLOUD;
-    String owner = base != null ? base.clientId() : clientId;
-    boolean clientCredentials = base == null || base.refreshToken() == null;
-    if (clientCredentials && !canObtainWithoutRecord()) {
-      return settleRefusal(new ReauthorizationRequiredException("invalid_refresh_token",
-          "the stored record has no refresh token"));
-    }
-    AuthClient.Answer answer;
+    TokenExchange.Result result;
     try {
-      answer = execute(clientCredentials
-          ? client.clientCredentialsCall(clientId, clientSecret)
-          : client.refreshCall(kind, base.refreshToken()));
-      if (!clientCredentials && "invalid_refresh_token".equals(answer.error) && !answer.isTransient()
-          && canObtainWithoutRecord()) {
-        Log.info(TAG, "cloud refresh token refused; asking for a new token with the client secret");
-        clientCredentials = true;
-        answer = execute(client.clientCredentialsCall(clientId, clientSecret));
+      result = exchange.run(base);
+    } catch (RuntimeException e) {
+      synchronized (lock) {
+        inFlight = null;
+        setState(stateAfterFailure());
       }
-    } catch (IOException e) {
-      return settleTransient(base, e);
+      throw e;
     }
-    if (answer.hasToken()) {
-      TokenRecord record;
-      try {
-        record = client.tokenRecord(answer, kind, owner, clientCredentials);
-      } catch (IOException e) {
-        return settleTransient(base, e);
-      }
-      if (!clientCredentials && record.refreshToken() == null) {
-        // RFC 6749 section 6: without a new refresh token, the client keeps the one it has.
-        client.tolerance.warnOnce("refresh_token-kept", "the refresh answer has no refresh_token:"
-            + " the stored one is kept for the next refresh");
-        record = record.newBuilder().refreshToken(base.refreshToken()).build();
-      }
-      return settleSuccess(record);
-    }
-    if (answer.isTransient()) return settleTransient(base, answer.transientFailure("token refresh"));
-    if ("invalid_refresh_token".equals(answer.error)) {
-      return settleRefusal(new ReauthorizationRequiredException(answer.error, answer.message));
-    }
-    return settleRefusal(new AuthorizationException(answer.error, answer.message));
-  }
-
-  private AuthClient.Answer execute(Call call) throws IOException {
-    Response response = call.execute();
-    return client.read(response);
+    if (result.record != null) return settleSuccess(result.record);
+    if (result.refusal != null) return settleRefusal(result.refusal);
+    return settleTransient(base, result.failure);
   }
 
   private TokenRecord settleSuccess(TokenRecord record) throws IOException {
@@ -486,11 +477,32 @@ public final class TokenManager implements TokenSource {
         setState(State.REAUTHORIZATION_REQUIRED);
       } else {
         Log.warn(TAG, "token request refused: " + refusal.getMessage(), null);
-        setState(current == null ? State.NO_TOKEN
-            : clock.monotonicNanos() - expiresAtNanos < 0 ? State.VALID : State.EXPIRED);
+        setState(stateAfterFailure());
       }
       throw refusal;
     }
+  }
+
+  private State stateAfterFailure() {
+    return current == null ? State.NO_TOKEN
+        : clock.monotonicNanos() - expiresAtNanos < 0 ? State.VALID : State.EXPIRED;
+  }
+
+  /**
+   * Why this manager cannot keep {@code record} (of another dialect or server), as the end of a
+   * sentence that starts "record is" or "the store holds"; null if it can.
+   */
+  private @Nullable String serverMismatch(TokenRecord record) {
+    boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
+    String what = standard ? "a record of the standard server " + record.tokenEndpoint()
+        : "a platform record";
+    if (server != null && (!standard || !server.tokenEndpoint().equals(record.tokenEndpoint()))) {
+      return what + "; this manager keeps tokens of " + server.tokenEndpoint();
+    }
+    if (server == null && grant != null && standard) {
+      return what + "; this manager keeps platform tokens (use TokenManager.builder(client, server))";
+    }
+    return null;
   }
 
   private void ensureLoaded() throws IOException {
@@ -506,6 +518,8 @@ public final class TokenManager implements TokenSource {
       throw new IOException("the store holds a " + record.grant().wireName() + " token; this manager"
           + " keeps a " + grant.wireName() + " token");
     }
+    String mismatch = serverMismatch(record);
+    if (mismatch != null) throw new IOException("the store holds " + mismatch);
     install(record, false);
     state = State.VALID;
   }
@@ -554,36 +568,11 @@ public final class TokenManager implements TokenSource {
     }
   }
 
-  /** One refresh that any number of callers wait for. */
-  private static final class Flight {
-    private final CountDownLatch done = new CountDownLatch(1);
-    private volatile @Nullable TokenRecord record;
-    private volatile @Nullable Exception failure;
-
-    void complete(@Nullable TokenRecord result, @Nullable Exception error) {
-      record = result;
-      failure = error;
-      done.countDown();
-    }
-
-    TokenRecord await() throws IOException, AuthorizationException {
-      try {
-        done.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while waiting for a token refresh");
-      }
-      Exception error = failure;
-      if (error instanceof AuthorizationException) throw (AuthorizationException) error;
-      if (error instanceof IOException) throw (IOException) error;
-      if (error instanceof RuntimeException) throw (RuntimeException) error;
-      return record;
-    }
-  }
-
   /** Builds a {@link TokenManager}. Not thread-safe. */
   public static final class Builder {
     private final ClientCore core;
+    private final @Nullable OAuthServer server;
+    private @Nullable String scope;
     private TokenRecord.@Nullable Grant grant;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
@@ -592,12 +581,15 @@ public final class TokenManager implements TokenSource {
     private Random random = new Random();
     private @Nullable Executor listenerExecutor;
 
-    Builder(ClientCore core) {
-      core.authUrl(); // fails now, naming the setting, if auth_url is missing
+    Builder(ClientCore core, @Nullable OAuthServer server) {
       this.core = core;
+      this.server = server;
     }
 
-    /** A device-flow credential of {@code clientId}: refreshed at {@code oauth/ivs/token}. */
+    /**
+     * A device-flow credential of {@code clientId}: refreshed at {@code oauth/ivs/token}, or at a
+     * standard server's token endpoint as a public client.
+     */
     public Builder deviceGrant(String clientId) {
       this.grant = TokenRecord.Grant.DEVICE;
       this.clientId = Validate.identifier(clientId, "client_id");
@@ -606,14 +598,44 @@ public final class TokenManager implements TokenSource {
     }
 
     /**
+     * Standard dialect only: a device-flow credential of a confidential client, which authenticates
+     * its refreshes with {@code clientSecret} as the server supports ({@code client_secret_basic}
+     * preferred, else {@code client_secret_post}). The secret is kept in memory only.
+     *
+     * @throws IllegalStateException if this builder keeps platform credentials
+     */
+    public Builder deviceGrant(String clientId, String clientSecret) {
+      requireStandard("deviceGrant(clientId, clientSecret)");
+      deviceGrant(clientId);
+      this.clientSecret = Validate.secret(clientSecret, "client_secret");
+      return this;
+    }
+    /**
      * A cloud credential (client credentials, spec 4.5): obtained and refreshed at {@code
-     * oauth/token}. The secret is kept in memory only; it is never stored, logged or printed.
+     * oauth/token}, or at a standard server's token endpoint (RFC 6749 section 4.4: for a vendor's
+     * backend). The secret is kept in memory only; it is never stored, logged or printed.
      */
     public Builder cloudGrant(String clientId, String clientSecret) {
       this.grant = TokenRecord.Grant.CLOUD;
       this.clientId = Validate.identifier(clientId, "client_id");
       this.clientSecret = Validate.secret(clientSecret, "client_secret");
       return this;
+    }
+
+    /**
+     * Standard dialect only: the {@code scope} a cloud credential asks for (space-separated).
+     * Without it the request carries none and the server decides.
+     *
+     * @throws IllegalStateException if this builder keeps platform credentials
+     */
+    public Builder scope(String scope) {
+      requireStandard("scope");
+      this.scope = Validate.scope(scope);
+      return this;
+    }
+
+    private void requireStandard(String setting) {
+      Validate.standardOnly(server != null, setting, "TokenManager");
     }
 
     /** Where the record lives. Required. */
@@ -652,11 +674,16 @@ public final class TokenManager implements TokenSource {
 
     /**
      * Builds the manager. Without {@link #deviceGrant} or {@link #cloudGrant} it keeps whatever
-     * record the store holds and refreshes it by that record's grant (a cloud record is then only
-     * refreshed, never obtained anew).
+     * record the store holds and refreshes it by that record's grant and dialect (a cloud record is
+     * then only refreshed, never obtained anew).
+     *
+     * @throws IllegalStateException if the store is missing; for platform credentials, if the
+     *     client has no {@code auth_url}; for a standard server's secret, if it supports neither
+     *     secret method
      */
     public TokenManager build() {
       if (store == null) throw new IllegalStateException("store is required");
+      if (server == null && grant != null) core.authUrl(); // fails, naming the setting
       return new TokenManager(this);
     }
   }

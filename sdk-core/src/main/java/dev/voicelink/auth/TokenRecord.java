@@ -47,7 +47,36 @@ public final class TokenRecord {
     }
   }
 
+  /**
+   * Which dialect of OAuth the record's server speaks, which decides how it is refreshed: the
+   * platform's ({@code {auth_url}/oauth/ivs/token}, JSON) or standard OAuth 2.0 (the record's own
+   * {@linkplain #tokenEndpoint() token endpoint}, form-encoded, RFC 6749 section 6).
+   */
+  public enum Dialect {
+    /** The platform's authorization service (spec 4.1–4.6). */
+    PLATFORM("platform"),
+    /** A standard OAuth 2.0 server (RFC 6749, RFC 8628): the third-party account variant. */
+    STANDARD("standard");
+
+    private final String wireName;
+
+    Dialect(String wireName) {
+      this.wireName = wireName;
+    }
+
+    /** The name used in token files: {@code platform} or {@code standard}. */
+    public String wireName() {
+      return wireName;
+    }
+  }
+
   private final Grant grant;
+  private final Dialect dialect;
+  private final @Nullable String issuer;
+  private final @Nullable String tokenEndpoint;
+  private final OAuthServer.@Nullable ClientAuthentication clientAuthentication;
+  private final @Nullable String scope;
+  private final @Nullable String idToken;
   private final String clientId;
   private final String tokenType;
   private final String accessToken;
@@ -58,6 +87,12 @@ public final class TokenRecord {
 
   TokenRecord(Builder builder) {
     this.grant = builder.grant;
+    this.dialect = builder.dialect;
+    this.issuer = builder.issuer;
+    this.tokenEndpoint = builder.tokenEndpoint;
+    this.clientAuthentication = builder.clientAuthentication;
+    this.scope = builder.scope;
+    this.idToken = builder.idToken;
     this.clientId = builder.clientId;
     this.tokenType = builder.tokenType;
     this.accessToken = builder.accessToken;
@@ -72,15 +107,27 @@ public final class TokenRecord {
 
   /**
    * The record in the versioned JSON form that token stores keep (one object, with {@code version}
-   * 1). It holds the access and refresh tokens in clear: keep it in private or encrypted storage.
-   * A custom {@link TokenStore} can store this text and read it back with {@link #fromStorageJson}.
+   * 1). A standard record also holds {@code "dialect":"standard"}, its issuer, token endpoint, client
+   * authentication, scope and id token; a record without {@code dialect} (every record written before
+   * the standard dialect existed) is a platform one. It holds the tokens in clear: keep it in private
+   * or encrypted storage. A custom {@link TokenStore} can store this text and read it back with {@link
+   * #fromStorageJson}.
    */
   public String toStorageJson() {
     Buffer buffer = new Buffer();
     try (JsonWriter writer = JsonWriter.of(buffer)) {
       writer.beginObject();
+      boolean standard = dialect == Dialect.STANDARD;
       writer.name("version").value(STORAGE_VERSION);
       writer.name("grant").value(grant.wireName());
+      if (standard) {
+        writer.name("dialect").value(dialect.wireName());
+        if (issuer != null) writer.name("issuer").value(issuer);
+        writer.name("token_endpoint").value(tokenEndpoint);
+        writer.name("token_endpoint_auth_method").value(clientAuthentication.wireName());
+        if (scope != null) writer.name("scope").value(scope);
+        if (idToken != null) writer.name("id_token").value(idToken);
+      }
       writer.name("client_id").value(clientId);
       writer.name("token_type").value(tokenType);
       writer.name("access_token").value(accessToken);
@@ -114,7 +161,24 @@ public final class TokenRecord {
     Grant grant = grantName == null ? null : Grant.fromWireName(grantName);
     if (grant == null) throw new IOException("grant must be device or cloud");
     try {
-      return builder()
+      Builder builder = builder();
+      String dialectName = wire.string("dialect");
+      if (dialectName != null && !dialectName.equals(Dialect.PLATFORM.wireName())) {
+        if (!dialectName.equals(Dialect.STANDARD.wireName())) {
+          throw new IOException("dialect must be platform or standard; was: " + dialectName);
+        }
+        String method = required(wire, "token_endpoint_auth_method");
+        OAuthServer.ClientAuthentication authentication =
+            OAuthServer.ClientAuthentication.fromWireName(method);
+        if (authentication == null) {
+          throw new IOException("token_endpoint_auth_method must be none, client_secret_basic or"
+              + " client_secret_post; was: " + method);
+        }
+        builder.standard(wire.string("issuer"), required(wire, "token_endpoint"), authentication)
+            .scope(wire.string("scope"))
+            .idToken(wire.string("id_token"));
+      }
+      return builder
           .grant(grant)
           .clientId(required(wire, "client_id"))
           .tokenType(required(wire, "token_type"))
@@ -152,6 +216,43 @@ public final class TokenRecord {
 
   public Grant grant() {
     return grant;
+  }
+
+  /** The dialect of the server that issued the record; records stored before it was kept are platform ones. */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  /** The issuer of a standard record when it was configured from one (discovery), else null. */
+  public @Nullable String issuer() {
+    return issuer;
+  }
+
+  /** Where a standard record is refreshed; null for a platform record. */
+  public @Nullable String tokenEndpoint() {
+    return tokenEndpoint;
+  }
+
+  /** How a standard record's client authenticates at its token endpoint; null for a platform record. */
+  public OAuthServer.@Nullable ClientAuthentication clientAuthentication() {
+    return clientAuthentication;
+  }
+
+  /**
+   * The scope the token was granted (the answer's {@code scope}, or the one asked for when the answer
+   * has none), or null. Space-separated, in the server's order. Kept out of {@code toString} and logs.
+   */
+  public @Nullable String scope() {
+    return scope;
+  }
+
+  /**
+   * The OpenID Connect id token the server answered with, or null. Not verified by the SDK: an app
+   * that wants the user's identity from it verifies its signature, issuer, audience and expiry
+   * first. A secret: never log it.
+   */
+  public @Nullable String idToken() {
+    return idToken;
   }
 
   /** The {@code client_id} the record was issued to. */
@@ -200,6 +301,12 @@ public final class TokenRecord {
     if (!(other instanceof TokenRecord)) return false;
     TokenRecord that = (TokenRecord) other;
     return grant == that.grant
+        && dialect == that.dialect
+        && equal(issuer, that.issuer)
+        && equal(tokenEndpoint, that.tokenEndpoint)
+        && clientAuthentication == that.clientAuthentication
+        && equal(scope, that.scope)
+        && equal(idToken, that.idToken)
         && clientId.equals(that.clientId)
         && tokenType.equals(that.tokenType)
         && accessToken.equals(that.accessToken)
@@ -207,6 +314,10 @@ public final class TokenRecord {
         && expiresInSeconds == that.expiresInSeconds
         && createdAtEpochSeconds == that.createdAtEpochSeconds
         && receivedAtEpochMillis == that.receivedAtEpochMillis;
+  }
+
+  private static boolean equal(@Nullable String a, @Nullable String b) {
+    return a == null ? b == null : a.equals(b);
   }
 
   @Override public int hashCode() {
@@ -218,6 +329,7 @@ public final class TokenRecord {
 
   @Override public String toString() {
     return "TokenRecord{grant=" + grant.wireName
+        + (dialect == Dialect.STANDARD ? ", dialect=standard, token_endpoint=" + tokenEndpoint : "")
         + ", client_id=" + clientId
         + ", token_type=" + tokenType
         + ", access_token=" + Redact.secret(accessToken)
@@ -231,6 +343,12 @@ public final class TokenRecord {
   /** Builds a {@link TokenRecord}; setters check their argument at once. Not thread-safe. */
   public static final class Builder {
     private @Nullable Grant grant;
+    private Dialect dialect = Dialect.PLATFORM;
+    private @Nullable String issuer;
+    private @Nullable String tokenEndpoint;
+    private OAuthServer.@Nullable ClientAuthentication clientAuthentication;
+    private @Nullable String scope;
+    private @Nullable String idToken;
     private @Nullable String clientId;
     private String tokenType = "bearer";
     private @Nullable String accessToken;
@@ -244,6 +362,12 @@ public final class TokenRecord {
 
     Builder(TokenRecord record) {
       this.grant = record.grant;
+      this.dialect = record.dialect;
+      this.issuer = record.issuer;
+      this.tokenEndpoint = record.tokenEndpoint;
+      this.clientAuthentication = record.clientAuthentication;
+      this.scope = record.scope;
+      this.idToken = record.idToken;
       this.clientId = record.clientId;
       this.tokenType = record.tokenType;
       this.accessToken = record.accessToken;
@@ -256,6 +380,36 @@ public final class TokenRecord {
     public Builder grant(Grant grant) {
       if (grant == null) throw new IllegalArgumentException("grant must not be null");
       this.grant = grant;
+      return this;
+    }
+
+    /**
+     * Makes the record a standard-dialect one, refreshed at {@code tokenEndpoint} with {@code
+     * authentication}; {@code issuer} may be null when the server was configured without discovery.
+     *
+     * @throws IllegalArgumentException if {@code tokenEndpoint} is not an http or https address
+     */
+    public Builder standard(@Nullable String issuer, String tokenEndpoint,
+        OAuthServer.ClientAuthentication authentication) {
+      if (authentication == null) {
+        throw new IllegalArgumentException("clientAuthentication must not be null");
+      }
+      this.tokenEndpoint = OAuthServer.endpoint(tokenEndpoint, "token_endpoint").toString();
+      this.issuer = issuer;
+      this.clientAuthentication = authentication;
+      this.dialect = Dialect.STANDARD;
+      return this;
+    }
+
+    /** The granted scope, or null. */
+    public Builder scope(@Nullable String scope) {
+      this.scope = scope == null || scope.isEmpty() ? null : scope;
+      return this;
+    }
+
+    /** The id token as answered (not verified), or null. */
+    public Builder idToken(@Nullable String idToken) {
+      this.idToken = idToken == null || idToken.isEmpty() ? null : idToken;
       return this;
     }
 

@@ -35,6 +35,42 @@ final class Validate {
     return value;
   }
 
+  /**
+   * Refuses {@code setting} of a builder ({@code owner}) that speaks the platform's dialect.
+   *
+   * @throws IllegalStateException unless {@code standard}
+   */
+  static void standardOnly(boolean standard, String setting, String owner) {
+    if (!standard) {
+      throw new IllegalStateException(setting + " is a standard OAuth 2.0 setting; the platform's"
+          + " dialect has none (use " + owner + ".builder(client, server))");
+    }
+  }
+
+  /**
+   * An OAuth {@code scope}: space-separated tokens of the characters RFC 6749 section 3.3 allows
+   * (printable ASCII but space, {@code "} and {@code \\}).
+   */
+  static String scope(@Nullable String value) {
+    if (value == null || value.trim().isEmpty()) {
+      throw new IllegalArgumentException("scope must not be empty");
+    }
+    for (String token : value.split(" ", -1)) {
+      if (token.isEmpty()) {
+        throw new IllegalArgumentException("scope must be names separated by single spaces; was: \""
+            + printable(value) + "\"");
+      }
+      for (int i = 0; i < token.length(); i++) {
+        char c = token.charAt(i);
+        if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
+          throw new IllegalArgumentException("scope must hold printable ASCII without \" or \\;"
+              + " was: \"" + printable(value) + "\"");
+        }
+      }
+    }
+    return value;
+  }
+
   private static String printable(String value) {
     StringBuilder result = new StringBuilder();
     for (int i = 0; i < value.length(); i++) {

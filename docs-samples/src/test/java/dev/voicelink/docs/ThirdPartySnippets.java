@@ -1,0 +1,85 @@
+package dev.voicelink.docs;
+
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.OAuthServer;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
+import java.io.File;
+import java.io.IOException;
+import java.util.Collections;
+
+/** The code of docs/third-party-accounts.md; {@code ThirdPartySnippetsTest} runs it. */
+final class ThirdPartySnippets {
+  private ThirdPartySnippets() {
+  }
+
+  static OAuthServer discover(VoiceLinkClient client, String issuer) throws Exception {
+    // snippet:third-party-discover
+    // issuer: for example "https://login.example.com/realms/speakers"
+    OAuthServer server = OAuthServer.discover(client, issuer).execute();
+    // end-snippet
+    return server;
+  }
+
+  static OAuthServer explicit(String base) {
+    // snippet:third-party-explicit
+    OAuthServer server = OAuthServer.builder()
+        .deviceAuthorizationEndpoint(base + "/oauth2/device_authorization")
+        .tokenEndpoint(base + "/oauth2/token")
+        .tokenEndpointAuthMethods(Collections.singletonList("client_secret_post")) // if not Basic
+        .build();
+    // end-snippet
+    return server;
+  }
+
+  static VoiceLinkCall<DeviceFlowOutcome> signIn(VoiceLinkClient client, OAuthServer server,
+      AuthSnippets.Display display, File tokenFile) {
+    // snippet:third-party-sign-in
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client, server)
+        .clientId("speaker-public")                          // as registered at the server
+        .scope("profile voicelink.entities")                 // optional: else the server decides
+        .build();                                            // no device_id in this dialect
+    TokenManager tokens = TokenManager.builder(client, server)
+        .deviceGrant("speaker-public")                       // or deviceGrant(clientId, clientSecret)
+        .store(new FileTokenStore(tokenFile))
+        .build();
+
+    VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.authorize(
+        code -> display.show(code.userCode(), code.link())); // link: verification_uri_complete
+    flow.enqueue(result -> {
+      if (result.isSuccess() && result.value().kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
+        try {
+          tokens.setRecord(result.value().token());         // names its dialect and token endpoint
+        } catch (IOException e) {
+          display.show("", "could not save the sign-in: " + e.getMessage());
+        }
+      }
+    });
+    // end-snippet
+    return flow;
+  }
+
+  static TokenManager afterReboot(VoiceLinkClient client, File tokenFile) {
+    // snippet:third-party-after-reboot
+    TokenManager tokens = TokenManager.builder(client)     // no server, no auth_url needed
+        .store(new FileTokenStore(tokenFile))               // the record says where to refresh
+        .build();
+    // end-snippet
+    return tokens;
+  }
+
+  static TokenManager backend(VoiceLinkClient client, OAuthServer server, String secret) {
+    // snippet:third-party-client-credentials
+    TokenManager backend = TokenManager.builder(client, server)
+        .cloudGrant("backend-basic", secret)                 // Basic, or post if only that is offered
+        .scope("voicelink.entities")
+        .store(new InMemoryTokenStore())
+        .build();
+    // end-snippet
+    return backend;
+  }
+}

@@ -1,0 +1,274 @@
+package dev.voicelink.auth;
+
+import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.ClientCore;
+import java.io.IOException;
+import java.io.UnsupportedEncodingException;
+import java.net.URLEncoder;
+import org.jspecify.annotations.Nullable;
+import okhttp3.Credentials;
+import okhttp3.FormBody;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okio.Buffer;
+
+/**
+ * How one dialect of OAuth writes its requests and names its errors; everything else (polling,
+ * reading answers, the token lifecycle) is the same engine for both. {@link Platform} is the
+ * platform's authorization service (spec 4.1–4.6); {@link Standard} is RFC 8628 and RFC 6749, all
+ * form-encoded, with the client authenticated as none, Basic or post.
+ */
+abstract class Dialect {
+  static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+  abstract TokenRecord.Dialect kind();
+
+  /** The device authorization request; {@code deviceId} is the platform's only. */
+  abstract Request deviceCode(String clientId, @Nullable String deviceId);
+
+  abstract Request poll(String clientId, DeviceCode code);
+
+  /** The refresh of {@code record}, which holds a refresh token. */
+  abstract Request refresh(TokenRecord record);
+
+  abstract Request clientCredentials(String clientId, String clientSecret);
+
+  /** The error that says the refresh token is void, so the user must authorize again. */
+  abstract String refreshRefused();
+
+  /** Whether a poll answered {@code error} means the device code is no longer good. */
+  abstract boolean codeExpired(String error);
+
+  /** Sets what the dialect keeps in the record of a token answer. */
+  abstract TokenRecord.Builder stamp(TokenRecord.Builder record, WireJson answer);
+
+  /** The platform's dialect: fixed paths under {@code auth_url}, JSON token requests. */
+  static final class Platform extends Dialect {
+    static final String DEVICE_CODE_PATH = "oauth/ivs/device_code";
+    static final String DEVICE_TOKEN_PATH = "oauth/ivs/token";
+    static final String CLOUD_TOKEN_PATH = "oauth/token";
+    static final String SCOPE = "user_ivs_all";
+    /** As the spec writes it (4.3–4.6): no charset parameter; JSON is UTF-8 by definition. */
+    private static final MediaType JSON = MediaType.get("application/json");
+
+    private final ClientCore core;
+
+    Platform(ClientCore core) {
+      this.core = core;
+    }
+
+    @Override TokenRecord.Dialect kind() {
+      return TokenRecord.Dialect.PLATFORM;
+    }
+
+    @Override Request deviceCode(String clientId, @Nullable String deviceId) {
+      if (deviceId == null) throw new IllegalStateException("device_id is required");
+      Buffer scopeData = new Buffer();
+      try {
+        JsonWriter writer = JsonWriter.of(scopeData);
+        writer.beginObject().name(SCOPE).beginObject().name("device_id").value(deviceId)
+            .endObject().endObject().close();
+      } catch (IOException e) {
+        throw new AssertionError(e); // writing to a Buffer cannot fail
+      }
+      RequestBody body = new FormBody.Builder()
+          .add("client_id", clientId)
+          .add("scope", SCOPE)
+          .add("scope_data", scopeData.readUtf8())
+          .build();
+      return post(core.authEndpoint(DEVICE_CODE_PATH), body);
+    }
+
+    @Override Request poll(String clientId, DeviceCode code) {
+      return post(core.authEndpoint(DEVICE_TOKEN_PATH), json(
+          "client_id", clientId,
+          "grant_type", DEVICE_CODE_GRANT,
+          "device_code", code.deviceCode()));
+    }
+
+    @Override Request refresh(TokenRecord record) {
+      String path = record.grant() == TokenRecord.Grant.DEVICE ? DEVICE_TOKEN_PATH : CLOUD_TOKEN_PATH;
+      return post(core.authEndpoint(path), json(
+          "grant_type", "refresh_token",
+          "refresh_token", record.refreshToken()));
+    }
+
+    @Override Request clientCredentials(String clientId, String clientSecret) {
+      return post(core.authEndpoint(CLOUD_TOKEN_PATH), json(
+          "client_id", clientId,
+          "client_secret", clientSecret,
+          "grant_type", "client_credentials"));
+    }
+
+    @Override String refreshRefused() {
+      return "invalid_refresh_token";
+    }
+
+    @Override boolean codeExpired(String error) {
+      return false;
+    }
+
+    @Override TokenRecord.Builder stamp(TokenRecord.Builder record, WireJson answer) {
+      return record;
+    }
+
+    private static Request post(HttpUrl url, RequestBody body) {
+      return new Request.Builder().url(url).post(body).build();
+    }
+
+    private static RequestBody json(@Nullable String... namesAndValues) {
+      Buffer buffer = new Buffer();
+      try {
+        JsonWriter writer = JsonWriter.of(buffer);
+        writer.beginObject();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+          writer.name(namesAndValues[i]).value(namesAndValues[i + 1]);
+        }
+        writer.endObject().close();
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+      return RequestBody.create(buffer.readByteString(), JSON);
+    }
+  }
+
+  /** Standard OAuth 2.0: RFC 8628 device grant, RFC 6749 token requests, all form-encoded. */
+  static final class Standard extends Dialect {
+    private final @Nullable String issuer;
+    private final @Nullable HttpUrl deviceEndpoint;
+    private final HttpUrl tokenEndpoint;
+    private final OAuthServer.ClientAuthentication authentication;
+    private final @Nullable String clientSecret;
+    private final @Nullable String scope;
+
+    Standard(@Nullable String issuer, @Nullable HttpUrl deviceEndpoint, HttpUrl tokenEndpoint,
+        OAuthServer.ClientAuthentication authentication, @Nullable String clientSecret,
+        @Nullable String scope) {
+      if (authentication != OAuthServer.ClientAuthentication.NONE && clientSecret == null) {
+        throw new IllegalStateException("client_secret is required: the client authenticates with "
+            + authentication.wireName());
+      }
+      this.issuer = issuer;
+      this.deviceEndpoint = deviceEndpoint;
+      this.tokenEndpoint = tokenEndpoint;
+      this.authentication = authentication;
+      this.clientSecret = clientSecret;
+      this.scope = scope;
+    }
+
+    /** The dialect of {@code server} for a client with {@code clientSecret} (null: a public client). */
+    static Standard of(OAuthServer server, @Nullable String clientSecret, @Nullable String scope) {
+      return new Standard(server.issuer(), server.deviceAuthorizationUrl(), server.tokenUrl(),
+          server.clientAuthentication(clientSecret != null), clientSecret, scope);
+    }
+
+    /** The dialect a stored standard record is refreshed in. */
+    static Standard of(TokenRecord record, @Nullable String clientSecret) {
+      OAuthServer.ClientAuthentication authentication = record.clientAuthentication();
+      String endpoint = record.tokenEndpoint();
+      if (authentication == null || endpoint == null) {
+        throw new IllegalArgumentException("record is not a standard record");
+      }
+      return new Standard(record.issuer(), null, OAuthServer.endpoint(endpoint, "token_endpoint"),
+          authentication, authentication == OAuthServer.ClientAuthentication.NONE ? null : clientSecret,
+          record.scope());
+    }
+
+    @Nullable String issuer() {
+      return issuer;
+    }
+
+    @Nullable HttpUrl deviceEndpoint() {
+      return deviceEndpoint;
+    }
+
+    @Override TokenRecord.Dialect kind() {
+      return TokenRecord.Dialect.STANDARD;
+    }
+
+    @Override Request deviceCode(String clientId, @Nullable String deviceId) {
+      if (deviceEndpoint == null) {
+        throw new IllegalStateException("the server has no device_authorization_endpoint");
+      }
+      return post(deviceEndpoint, clientId, true, "scope", scope);
+    }
+
+    @Override Request poll(String clientId, DeviceCode code) {
+      return post(tokenEndpoint, clientId, false,
+          "grant_type", DEVICE_CODE_GRANT, "device_code", code.deviceCode());
+    }
+
+    @Override Request refresh(TokenRecord record) {
+      String refreshToken = record.refreshToken();
+      if (refreshToken == null) throw new IllegalArgumentException("record has no refresh token");
+      return post(tokenEndpoint, record.clientId(), false,
+          "grant_type", "refresh_token", "refresh_token", refreshToken);
+    }
+
+    @Override Request clientCredentials(String clientId, String secret) {
+      return post(tokenEndpoint, clientId, false, "grant_type", "client_credentials", "scope", scope);
+    }
+
+    /**
+     * A form post of {@code namesAndValues} (a null value leaves its name out) with the client
+     * authenticated: {@code client_id} in the form for {@code none}, with {@code client_secret} for
+     * post, first or last as RFC 8628's examples have it; for basic an HTTP Basic header of the
+     * form-encoded id and secret (RFC 6749 section 2.3.1), and no {@code client_id} in the form.
+     */
+    private Request post(HttpUrl url, String clientId, boolean clientFirst,
+        @Nullable String... namesAndValues) {
+      Request.Builder request = new Request.Builder().url(url).header("Accept", "application/json");
+      FormBody.Builder form = new FormBody.Builder();
+      if (clientFirst) addClient(request, form, clientId);
+      for (int i = 0; i < namesAndValues.length; i += 2) {
+        String value = namesAndValues[i + 1];
+        if (value != null) form.add(namesAndValues[i], value);
+      }
+      if (!clientFirst) addClient(request, form, clientId);
+      return request.post(form.build()).build();
+    }
+
+    private void addClient(Request.Builder request, FormBody.Builder form, String clientId) {
+      switch (authentication) {
+        case CLIENT_SECRET_BASIC:
+          request.header("Authorization",
+              Credentials.basic(formEncode(clientId), formEncode(clientSecret)));
+          break;
+        case CLIENT_SECRET_POST:
+          form.add("client_id", clientId).add("client_secret", clientSecret);
+          break;
+        default:
+          form.add("client_id", clientId);
+          break;
+      }
+    }
+
+    private static String formEncode(@Nullable String value) {
+      try {
+        return URLEncoder.encode(value, "UTF-8");
+      } catch (UnsupportedEncodingException e) {
+        throw new AssertionError(e); // UTF-8 is always there
+      }
+    }
+
+    @Override String refreshRefused() {
+      return "invalid_grant";
+    }
+
+    /** RFC 8628 section 3.5: {@code expired_token}; some servers say {@code invalid_grant}. */
+    @Override boolean codeExpired(String error) {
+      return error.equals("invalid_grant");
+    }
+
+    @Override TokenRecord.Builder stamp(TokenRecord.Builder record, WireJson answer) {
+      String granted = answer.string("scope");
+      // RFC 6749 section 5.1: an answer without scope granted what was asked (for a refresh: what
+      // the record held).
+      return record.standard(issuer, tokenEndpoint.toString(), authentication)
+          .scope(granted != null ? granted : scope)
+          .idToken(answer.string("id_token"));
+    }
+  }
+}

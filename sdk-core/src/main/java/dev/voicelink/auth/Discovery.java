@@ -1,0 +1,128 @@
+package dev.voicelink.auth;
+
+import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.internal.ClientCore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+
+/** Reads an authorization server's metadata (OpenID Connect Discovery 1.0, RFC 8414). */
+final class Discovery {
+  static final String OPENID_CONFIGURATION = ".well-known/openid-configuration";
+  static final String OAUTH_AUTHORIZATION_SERVER = ".well-known/oauth-authorization-server";
+  private static final long MAX_BODY_BYTES = 256 * 1024;
+
+  private final OkHttpClient http;
+  private final String issuer;
+
+  Discovery(ClientCore core, String issuer) {
+    // A redirect (some servers send their login page for a path they do not serve) is not metadata.
+    this.http = core.http().newBuilder().followRedirects(false).build();
+    this.issuer = issuer;
+  }
+
+  /**
+   * The addresses to try, in order: {@code {issuer}/.well-known/openid-configuration}, then RFC 8414's
+   * {@code {scheme}://{host}/.well-known/oauth-authorization-server{path}}, which for an issuer
+   * without a path is {@code {issuer}/.well-known/oauth-authorization-server}.
+   */
+  static List<HttpUrl> documents(HttpUrl issuer) {
+    HttpUrl.Builder openid = issuer.newBuilder();
+    List<String> segments = new ArrayList<>(issuer.pathSegments());
+    if (!segments.isEmpty() && segments.get(segments.size() - 1).isEmpty()) {
+      segments.remove(segments.size() - 1); // a trailing slash
+    }
+    openid.encodedPath("/");
+    for (String segment : segments) openid.addPathSegment(segment);
+    openid.addPathSegments(OPENID_CONFIGURATION);
+    HttpUrl.Builder rfc8414 = issuer.newBuilder().encodedPath("/").addPathSegments(OAUTH_AUTHORIZATION_SERVER);
+    for (String segment : segments) rfc8414.addPathSegment(segment);
+    return Arrays.asList(openid.build(), rfc8414.build());
+  }
+
+  Call get(HttpUrl url) {
+    return http.newCall(new Request.Builder().url(url).header("Accept", "application/json").build());
+  }
+
+  /**
+   * The server in a metadata answer; null (noting why in {@code failures}) for an answer that is not
+   * a metadata document, so that the next address is tried.
+   *
+   * @throws MalformedResponseException naming the member, for a document that breaks the rules
+   */
+  @Nullable OAuthServer read(Response response, List<String> failures) throws IOException {
+    String where = response.request().url().toString();
+    if (response.code() != 200) {
+      failures.add(where + ": HTTP " + response.code());
+      return null;
+    }
+    Map<?, ?> json = json(response.body());
+    if (json == null) {
+      failures.add(where + ": HTTP 200 with a body that is not a JSON object");
+      return null;
+    }
+    Object documentIssuer = json.get("issuer");
+    if (!issuer.equals(documentIssuer)) {
+      throw new MalformedResponseException("malformed server metadata at " + where + ": issuer "
+          + (documentIssuer instanceof String ? "\"" + documentIssuer + "\"" : "is missing, and")
+          + " must be " + issuer);
+    }
+    OAuthServer.Builder server = OAuthServer.builder().issuer(issuer);
+    try {
+      String token = string(json, "token_endpoint", where);
+      if (token == null) {
+        throw new MalformedResponseException("malformed server metadata at " + where
+            + ": token_endpoint is missing");
+      }
+      server.tokenEndpoint(token);
+      String device = string(json, "device_authorization_endpoint", where);
+      if (device != null) server.deviceAuthorizationEndpoint(device);
+      String userinfo = string(json, "userinfo_endpoint", where);
+      if (userinfo != null) server.userinfoEndpoint(userinfo);
+    } catch (IllegalArgumentException e) {
+      throw new MalformedResponseException("malformed server metadata at " + where + ": " + e.getMessage());
+    }
+    Object methods = json.get("token_endpoint_auth_methods_supported");
+    if (methods instanceof List) {
+      List<String> names = new ArrayList<>();
+      for (Object method : (List<?>) methods) {
+        if (method instanceof String && !((String) method).isEmpty()) names.add((String) method);
+      }
+      server.tokenEndpointAuthMethods(names);
+    }
+    return server.build();
+  }
+
+  private static @Nullable String string(Map<?, ?> json, String name, String where)
+      throws MalformedResponseException {
+    Object value = json.get(name);
+    if (value == null) return null;
+    if (!(value instanceof String)) {
+      throw new MalformedResponseException("malformed server metadata at " + where + ": " + name
+          + " must be a string");
+    }
+    return (String) value;
+  }
+
+  private static @Nullable Map<?, ?> json(@Nullable ResponseBody body) throws IOException {
+    if (body == null) return null;
+    BufferedSource source = body.source();
+    if (source.request(MAX_BODY_BYTES + 1)) return null;
+    try {
+      Object value = JsonReader.of(source).readJsonValue();
+      return value instanceof Map ? (Map<?, ?>) value : null;
+    } catch (com.squareup.moshi.JsonDataException | com.squareup.moshi.JsonEncodingException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,282 @@
+package dev.voicelink.auth;
+
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import okhttp3.HttpUrl;
+import okhttp3.Response;
+
+/**
+ * A standard OAuth 2.0 authorization server (Keycloak, Auth0, Okta, Spring Authorization Server, ...)
+ * that signs devices in for the spec's third-party account variant (spec 5.1.3): its endpoints and the
+ * client authentication methods it supports. Give it to {@link DeviceAuthorizer#builder(VoiceLinkClient,
+ * OAuthServer)} and {@link TokenManager#builder(VoiceLinkClient, OAuthServer)}: the device flow and the
+ * token lifecycle then speak standard OAuth 2.0 (RFC 8628, RFC 6749) instead of the platform's dialect.
+ *
+ * <pre>{@code
+ * OAuthServer server = OAuthServer.discover(client, "https://login.example.com/realms/speakers").execute();
+ * // or, for a server without discovery:
+ * OAuthServer server = OAuthServer.builder()
+ *     .deviceAuthorizationEndpoint("https://login.example.com/device")
+ *     .tokenEndpoint("https://login.example.com/token")
+ *     .build();
+ * }</pre>
+ *
+ * <p>Endpoints must be {@code https}, except on a loopback host ({@code localhost}, {@code 127.0.0.1},
+ * {@code [::1]}) for tests. Immutable and thread-safe; it holds no resources (nothing to close), so
+ * one instance may be shared by every authorizer and manager of the app and kept for its lifetime.
+ */
+public final class OAuthServer {
+  /** How a client authenticates at the token endpoint (RFC 6749 section 2.3, RFC 7591 names). */
+  public enum ClientAuthentication {
+    /** A public client: it sends its {@code client_id} in the form and no secret (RFC 8628 section 5.6). */
+    NONE("none"),
+    /** The id and secret in an HTTP Basic {@code Authorization} header (RFC 6749 section 2.3.1). */
+    CLIENT_SECRET_BASIC("client_secret_basic"),
+    /** {@code client_id} and {@code client_secret} in the form body. */
+    CLIENT_SECRET_POST("client_secret_post");
+
+    private final String wireName;
+
+    ClientAuthentication(String wireName) {
+      this.wireName = wireName;
+    }
+
+    /** The name in {@code token_endpoint_auth_methods_supported} and in token files. */
+    public String wireName() {
+      return wireName;
+    }
+
+    static @Nullable ClientAuthentication fromWireName(String name) {
+      for (ClientAuthentication method : values()) {
+        if (method.wireName.equals(name)) return method;
+      }
+      return null;
+    }
+  }
+
+  private final @Nullable String issuer;
+  private final @Nullable HttpUrl deviceAuthorizationEndpoint;
+  private final HttpUrl tokenEndpoint;
+  private final @Nullable HttpUrl userinfoEndpoint;
+  private final List<String> authMethods;
+
+  private OAuthServer(Builder builder) {
+    this.issuer = builder.issuer;
+    this.deviceAuthorizationEndpoint = builder.deviceAuthorizationEndpoint;
+    this.tokenEndpoint = builder.tokenEndpoint;
+    this.userinfoEndpoint = builder.userinfoEndpoint;
+    this.authMethods = Collections.unmodifiableList(new ArrayList<>(builder.authMethods));
+  }
+
+  /**
+   * Reads the server's metadata from its issuer: {@code {issuer}/.well-known/openid-configuration}
+   * (OpenID Connect Discovery), then the RFC 8414 document {@code
+   * .well-known/oauth-authorization-server} (inserted before the issuer's path, if it has one). The
+   * first that answers 200 with a JSON object is used; its {@code issuer} must be exactly {@code issuer}
+   * and it must name a {@code token_endpoint}. One HTTP request, or two.
+   *
+   * <p>The call fails with {@link MalformedResponseException} naming the member when a document breaks
+   * those rules, and with an {@link IOException} when neither document could be read.
+   *
+   * @throws IllegalArgumentException if {@code issuer} is not an https address (http on loopback), or
+   *     has a query or fragment; nothing is sent then
+   */
+  public static VoiceLinkCall<OAuthServer> discover(VoiceLinkClient client, String issuer) {
+    final ClientCore core = ClientCore.open(client);
+    final HttpUrl issuerUrl = endpoint(issuer, "issuer");
+    if (issuerUrl.encodedQuery() != null || issuerUrl.encodedFragment() != null) {
+      throw new IllegalArgumentException("issuer must have no query or fragment; was: " + issuer);
+    }
+    final String issuerText = issuer;
+    final Discovery discovery = new Discovery(core, issuerText);
+    return new BlockingCall<OAuthServer>(core) {
+      @Override protected OAuthServer run() throws IOException {
+        List<String> failures = new ArrayList<>();
+        for (HttpUrl url : Discovery.documents(issuerUrl)) {
+          try (Response response = send(discovery.get(url))) {
+            OAuthServer server = discovery.read(response, failures);
+            if (server != null) return server;
+          } catch (MalformedResponseException e) {
+            throw e;
+          } catch (IOException e) {
+            if (isCancelled()) throw e;
+            failures.add(url + ": " + e.getMessage());
+          }
+        }
+        throw new IOException("discovery of " + issuerText + " failed: " + failures);
+      }
+    };
+  }
+
+  /** A builder of a server configured with explicit endpoints, for a server without discovery. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The issuer it was discovered from, or null when configured with explicit endpoints only. */
+  public @Nullable String issuer() {
+    return issuer;
+  }
+
+  /** {@code device_authorization_endpoint} (RFC 8628), or null if the server has none. */
+  public @Nullable String deviceAuthorizationEndpoint() {
+    return deviceAuthorizationEndpoint == null ? null : deviceAuthorizationEndpoint.toString();
+  }
+
+  /** {@code token_endpoint}. */
+  public String tokenEndpoint() {
+    return tokenEndpoint.toString();
+  }
+
+  /** {@code userinfo_endpoint} (OpenID Connect), or null. */
+  public @Nullable String userinfoEndpoint() {
+    return userinfoEndpoint == null ? null : userinfoEndpoint.toString();
+  }
+
+  /** {@code token_endpoint_auth_methods_supported} as advertised; empty when not advertised. */
+  public List<String> tokenEndpointAuthMethods() {
+    return authMethods;
+  }
+
+  /**
+   * How a client authenticates here: {@link ClientAuthentication#NONE} without a secret (whatever the
+   * server lists: many do not list {@code none} although their device clients use it); with one,
+   * {@code client_secret_basic} when advertised or when nothing is (RFC 6749 section 2.3.1: servers
+   * must support it), else {@code client_secret_post}.
+   *
+   * @throws IllegalStateException if the client has a secret and the server lists neither method
+   */
+  ClientAuthentication clientAuthentication(boolean hasSecret) {
+    if (!hasSecret) return ClientAuthentication.NONE;
+    if (authMethods.isEmpty() || authMethods.contains(ClientAuthentication.CLIENT_SECRET_BASIC.wireName)) {
+      return ClientAuthentication.CLIENT_SECRET_BASIC;
+    }
+    if (authMethods.contains(ClientAuthentication.CLIENT_SECRET_POST.wireName)) {
+      return ClientAuthentication.CLIENT_SECRET_POST;
+    }
+    throw new IllegalStateException("the server supports neither client_secret_basic nor"
+        + " client_secret_post for a client secret; token_endpoint_auth_methods_supported: " + authMethods);
+  }
+
+  HttpUrl tokenUrl() {
+    return tokenEndpoint;
+  }
+
+  @Nullable HttpUrl deviceAuthorizationUrl() {
+    return deviceAuthorizationEndpoint;
+  }
+
+  /**
+   * {@code value} as an endpoint address: https, or http on a loopback host.
+   *
+   * @throws IllegalArgumentException naming {@code field} otherwise
+   */
+  static HttpUrl endpoint(@Nullable String value, String field) {
+    if (value == null || value.isEmpty()) throw new IllegalArgumentException(field + " must not be empty");
+    HttpUrl url = HttpUrl.parse(value);
+    if (url == null) {
+      throw new IllegalArgumentException(field + " must be an https address; was: " + value);
+    }
+    if (!url.isHttps() && !isLoopback(url.host())) {
+      throw new IllegalArgumentException(field + " must be an https address (http only on a loopback"
+          + " host); was: " + value);
+    }
+    return url;
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
+  }
+
+  @Override public boolean equals(@Nullable Object other) {
+    if (!(other instanceof OAuthServer)) return false;
+    OAuthServer that = (OAuthServer) other;
+    return String.valueOf(issuer).equals(String.valueOf(that.issuer))
+        && String.valueOf(deviceAuthorizationEndpoint).equals(String.valueOf(that.deviceAuthorizationEndpoint))
+        && tokenEndpoint.equals(that.tokenEndpoint)
+        && String.valueOf(userinfoEndpoint).equals(String.valueOf(that.userinfoEndpoint))
+        && authMethods.equals(that.authMethods);
+  }
+
+  @Override public int hashCode() {
+    return tokenEndpoint.hashCode();
+  }
+
+  /** What the server is, for messages: its endpoints, nothing secret. */
+  String describe() {
+    return "OAuthServer{issuer=" + issuer + ", device_authorization_endpoint=" + deviceAuthorizationEndpoint
+        + ", token_endpoint=" + tokenEndpoint + ", userinfo_endpoint=" + userinfoEndpoint
+        + ", token_endpoint_auth_methods_supported=" + authMethods + "}";
+  }
+
+  /** Builds an {@link OAuthServer} from explicit endpoints; setters check their argument. Not thread-safe. */
+  public static final class Builder {
+    private @Nullable String issuer;
+    private @Nullable HttpUrl deviceAuthorizationEndpoint;
+    private @Nullable HttpUrl tokenEndpoint;
+    private @Nullable HttpUrl userinfoEndpoint;
+    private List<String> authMethods = new ArrayList<>();
+
+    Builder() {
+    }
+
+    /** The issuer identifier, kept in token records. Optional. */
+    public Builder issuer(String issuer) {
+      endpoint(issuer, "issuer");
+      this.issuer = issuer;
+      return this;
+    }
+
+    /** Where a device asks for a user code. Required for the device flow. */
+    public Builder deviceAuthorizationEndpoint(String url) {
+      this.deviceAuthorizationEndpoint = endpoint(url, "device_authorization_endpoint");
+      return this;
+    }
+
+    /** Where tokens are issued and refreshed. Required. */
+    public Builder tokenEndpoint(String url) {
+      this.tokenEndpoint = endpoint(url, "token_endpoint");
+      return this;
+    }
+
+    /** OpenID Connect userinfo, where an app learns who signed in. Optional. */
+    public Builder userinfoEndpoint(String url) {
+      this.userinfoEndpoint = endpoint(url, "userinfo_endpoint");
+      return this;
+    }
+
+    /**
+     * The server's {@code token_endpoint_auth_methods_supported}; by default none is listed, and a
+     * client with a secret uses {@code client_secret_basic}.
+     */
+    public Builder tokenEndpointAuthMethods(List<String> methods) {
+      if (methods == null) throw new IllegalArgumentException("methods must not be null");
+      List<String> copy = new ArrayList<>();
+      for (String method : methods) {
+        if (method == null || method.isEmpty()) {
+          throw new IllegalArgumentException("token_endpoint_auth_methods_supported must not hold empty names");
+        }
+        copy.add(method);
+      }
+      this.authMethods = copy;
+      return this;
+    }
+
+    /**
+     * Builds the server.
+     *
+     * @throws IllegalStateException if no token endpoint was set
+     */
+    public OAuthServer build() {
+      if (tokenEndpoint == null) throw new IllegalStateException("token_endpoint is required");
+      return new OAuthServer(this);
+    }
+  }
+}

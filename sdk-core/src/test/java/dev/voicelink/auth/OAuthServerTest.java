@@ -1,0 +1,178 @@
+package dev.voicelink.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.core.VoiceLinkClient;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collections;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Discovery from an issuer (OpenID Connect Discovery, then RFC 8414) and explicit endpoints. */
+class OAuthServerTest {
+  private final MockWebServer server = new MockWebServer();
+  private final VoiceLinkClient client = VoiceLinkClient.builder().build();
+  private String issuer;
+
+  @BeforeEach void setUp() throws IOException {
+    server.start();
+    issuer = "http://127.0.0.1:" + server.getPort();
+  }
+
+  @AfterEach void tearDown() throws IOException {
+    server.shutdown();
+  }
+
+  private static MockResponse json(int status, String body) {
+    return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json")
+        .setBody(body);
+  }
+
+  private String metadata(String issuer) {
+    return "{\"issuer\":\"" + issuer + "\",\"token_endpoint\":\"" + issuer + "/oauth2/token\","
+        + "\"device_authorization_endpoint\":\"" + issuer + "/oauth2/device_authorization\","
+        + "\"userinfo_endpoint\":\"" + issuer + "/userinfo\","
+        + "\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\",\"client_secret_post\","
+        + "\"none\"],\"grant_types_supported\":[\"client_credentials\"]}";
+  }
+
+  @Test void readsTheOpenIdConfigurationFirst() throws Exception {
+    server.enqueue(json(200, metadata(issuer)));
+    OAuthServer discovered = OAuthServer.discover(client, issuer).execute();
+
+    RecordedRequest request = server.takeRequest();
+    assertThat(request.getMethod()).isEqualTo("GET");
+    assertThat(request.getPath()).isEqualTo("/.well-known/openid-configuration");
+    assertThat(request.getHeader("Accept")).isEqualTo("application/json");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(discovered.issuer()).isEqualTo(issuer);
+    assertThat(discovered.tokenEndpoint()).isEqualTo(issuer + "/oauth2/token");
+    assertThat(discovered.deviceAuthorizationEndpoint()).isEqualTo(issuer + "/oauth2/device_authorization");
+    assertThat(discovered.userinfoEndpoint()).isEqualTo(issuer + "/userinfo");
+    assertThat(discovered.tokenEndpointAuthMethods())
+        .containsExactly("client_secret_basic", "client_secret_post", "none");
+  }
+
+  @Test void fallsBackToRfc8414WhenThereIsNoOpenIdConfiguration() throws Exception {
+    server.enqueue(json(404, "{\"error\":\"not_found\"}"));
+    server.enqueue(json(200, metadata(issuer)));
+    OAuthServer discovered = OAuthServer.discover(client, issuer).execute();
+    assertThat(server.takeRequest().getPath()).isEqualTo("/.well-known/openid-configuration");
+    assertThat(server.takeRequest().getPath()).isEqualTo("/.well-known/oauth-authorization-server");
+    assertThat(discovered.tokenEndpoint()).isEqualTo(issuer + "/oauth2/token");
+  }
+
+  @Test void anIssuerWithAPathPutsTheWellKnownPartAsEachSpecSays() throws Exception {
+    String realm = issuer + "/realms/speakers";
+    server.enqueue(new MockResponse().setResponseCode(302).setHeader("Location", "/login"));
+    server.enqueue(json(200, metadata(realm)));
+    OAuthServer discovered = OAuthServer.discover(client, realm).execute();
+    assertThat(server.takeRequest().getPath()).isEqualTo("/realms/speakers/.well-known/openid-configuration");
+    assertThat(server.takeRequest().getPath())
+        .isEqualTo("/.well-known/oauth-authorization-server/realms/speakers");
+    assertThat(discovered.issuer()).isEqualTo(realm);
+  }
+
+  @Test void aBodyThatIsNotJsonIsTheNextAddressesTurn() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(200).setBody("<html>login</html>"));
+    server.enqueue(json(200, metadata(issuer)));
+    assertThat(OAuthServer.discover(client, issuer).execute().tokenEndpoint())
+        .isEqualTo(issuer + "/oauth2/token");
+  }
+
+  @Test void whenNeitherDocumentIsThereTheFailureNamesBoth() {
+    server.enqueue(json(404, "{}"));
+    server.enqueue(json(404, "{}"));
+    assertThatThrownBy(() -> OAuthServer.discover(client, issuer).execute())
+        .isInstanceOf(IOException.class)
+        .hasMessage("discovery of " + issuer + " failed: [" + issuer
+            + "/.well-known/openid-configuration: HTTP 404, " + issuer
+            + "/.well-known/oauth-authorization-server: HTTP 404]");
+  }
+
+  @Test void anotherIssuerInTheDocumentIsRefused() {
+    server.enqueue(json(200, metadata("https://evil.example.com")));
+    assertThatThrownBy(() -> OAuthServer.discover(client, issuer).execute())
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessage("malformed server metadata at " + issuer + "/.well-known/openid-configuration:"
+            + " issuer \"https://evil.example.com\" must be " + issuer);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test void aDocumentWithoutTokenEndpointIsRefused() {
+    server.enqueue(json(200, "{\"issuer\":\"" + issuer + "\"}"));
+    assertThatThrownBy(() -> OAuthServer.discover(client, issuer).execute())
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessage("malformed server metadata at " + issuer + "/.well-known/openid-configuration:"
+            + " token_endpoint is missing");
+  }
+
+  @Test void anEndpointOverPlainHttpElsewhereThanLoopbackIsRefused() {
+    server.enqueue(json(200, "{\"issuer\":\"" + issuer + "\","
+        + "\"token_endpoint\":\"http://login.example.com/token\"}"));
+    assertThatThrownBy(() -> OAuthServer.discover(client, issuer).execute())
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessage("malformed server metadata at " + issuer + "/.well-known/openid-configuration:"
+            + " token_endpoint must be an https address (http only on a loopback host); was:"
+            + " http://login.example.com/token");
+  }
+
+  @Test void badIssuersAreRefusedBeforeSending() {
+    assertThatThrownBy(() -> OAuthServer.discover(client, "http://login.example.com"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("issuer must be an https address (http only on a loopback host); was:"
+            + " http://login.example.com");
+    assertThatThrownBy(() -> OAuthServer.discover(client, "https://login.example.com?tenant=1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("issuer must have no query or fragment; was: https://login.example.com?tenant=1");
+    assertThatThrownBy(() -> OAuthServer.discover(client, ""))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("issuer must not be empty");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void explicitEndpoints() {
+    OAuthServer explicit = OAuthServer.builder()
+        .deviceAuthorizationEndpoint("https://login.example.com/device")
+        .tokenEndpoint("https://login.example.com/token").build();
+    assertThat(explicit.issuer()).isNull();
+    assertThat(explicit.deviceAuthorizationEndpoint()).isEqualTo("https://login.example.com/device");
+    assertThat(explicit.tokenEndpoint()).isEqualTo("https://login.example.com/token");
+    assertThat(explicit.tokenEndpointAuthMethods()).isEmpty();
+    assertThatThrownBy(() -> OAuthServer.builder().build())
+        .isInstanceOf(IllegalStateException.class).hasMessage("token_endpoint is required");
+    assertThatThrownBy(() -> OAuthServer.builder().tokenEndpoint("not a url"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("token_endpoint must be an https address; was: not a url");
+  }
+
+  @Test void clientAuthenticationIsChosenFromWhatTheServerSupports() {
+    assertThat(withMethods().clientAuthentication(false))
+        .isEqualTo(OAuthServer.ClientAuthentication.NONE);
+    assertThat(withMethods("client_secret_basic").clientAuthentication(false))
+        .isEqualTo(OAuthServer.ClientAuthentication.NONE);
+    assertThat(withMethods("client_secret_post", "client_secret_basic").clientAuthentication(true))
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC);
+    assertThat(withMethods("none", "client_secret_post").clientAuthentication(true))
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
+    // RFC 6749 section 2.3.1: a server that lists nothing supports Basic
+    assertThat(withMethods().clientAuthentication(true))
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC);
+    assertThatThrownBy(() -> withMethods("none").clientAuthentication(true))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the server supports neither client_secret_basic nor client_secret_post for a"
+            + " client secret; token_endpoint_auth_methods_supported: [none]");
+  }
+
+  private static OAuthServer withMethods(String... methods) {
+    return OAuthServer.builder().tokenEndpoint("https://login.example.com/token")
+        .tokenEndpointAuthMethods(methods.length == 0 ? Collections.<String>emptyList()
+            : Arrays.asList(methods))
+        .build();
+  }
+}

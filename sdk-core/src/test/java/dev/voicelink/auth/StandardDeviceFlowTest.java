@@ -1,0 +1,363 @@
+package dev.voicelink.auth;
+
+import static dev.voicelink.auth.AuthServerScript.error;
+import static dev.voicelink.auth.AuthServerScript.json;
+import static dev.voicelink.auth.AuthServerScript.pending;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.VoiceLinkLog;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The device flow in the standard dialect (RFC 8628) against a scripted server: the exact wire. */
+class StandardDeviceFlowTest {
+  static final String DEVICE_GRANT = "urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code";
+
+  private final VirtualTime time = new VirtualTime();
+  private final AuthServerScript script = new AuthServerScript(time);
+  private final MockWebServer server = new MockWebServer();
+  private final DeviceAuthorizerTest.Events events = new DeviceAuthorizerTest.Events();
+  private final List<String> logLines = Collections.synchronizedList(new ArrayList<>());
+  private VoiceLinkClient config;
+
+  @BeforeEach void setUp() throws IOException {
+    server.setDispatcher(script);
+    server.start();
+    config = VoiceLinkClient.builder().clock(time).scheduler(time).build();
+    VoiceLinkLog.setSink(new VoiceLinkLog.Sink() {
+      @Override public boolean isLoggable(VoiceLinkLog.Level level, String tag) {
+        return true;
+      }
+
+      @Override public void log(VoiceLinkLog.Level level, String tag, String message,
+          @Nullable Throwable failure) {
+        logLines.add(message + (failure != null ? " | " + failure : ""));
+      }
+    });
+  }
+
+  @AfterEach void tearDown() throws IOException {
+    VoiceLinkLog.setSink(VoiceLinkLog.javaUtilLogging());
+    server.shutdown();
+  }
+
+  private OAuthServer oauthServer(String... authMethods) {
+    return OAuthServer.builder()
+        .deviceAuthorizationEndpoint(server.url("/oauth2/device_authorization").toString())
+        .tokenEndpoint(server.url("/oauth2/token").toString())
+        .tokenEndpointAuthMethods(Arrays.asList(authMethods))
+        .build();
+  }
+
+  private DeviceAuthorizer publicClient() {
+    return DeviceAuthorizer.builder(config, oauthServer()).clientId("speaker-public")
+        .scope("profile voicelink.entities").random(new Random(7)).build();
+  }
+
+  static MockResponse standardCode(@Nullable Integer interval) {
+    return json(200, "{\"device_code\":\"dc-secret-9f8e7d\",\"user_code\":\"WDJB-MJHT\","
+        + "\"verification_uri\":\"https://login.example.com/activate\","
+        + "\"verification_uri_complete\":\"https://login.example.com/activate?user_code=WDJB-MJHT\","
+        + (interval != null ? "\"interval\":" + interval + "," : "") + "\"expires_in\":300}");
+  }
+
+  static MockResponse standardToken(String tokenType) {
+    return json(200, "{\"access_token\":\"at-std-1\",\"token_type\":\"" + tokenType + "\","
+        + "\"expires_in\":299,\"refresh_token\":\"rt-std-1\",\"scope\":\"profile voicelink.entities\","
+        + "\"id_token\":\"eyJ.id-token-secret.sig\"}");
+  }
+
+  private VoiceLinkCall<DeviceFlowOutcome> startFlow(DeviceAuthorizer authorizer)
+      throws InterruptedException {
+    int before = time.scheduledCount();
+    VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.authorize(events);
+    flow.enqueue(events);
+    time.awaitScheduled(before + 1);
+    return flow;
+  }
+
+  @Test void requestsACodeFormEncodedWithClientIdAndScope() throws Exception {
+    script.enqueue(standardCode(null));
+    DeviceCode code = publicClient().requestCode().execute();
+
+    RecordedRequest request = server.takeRequest();
+    assertThat(request.getMethod()).isEqualTo("POST");
+    assertThat(request.getPath()).isEqualTo("/oauth2/device_authorization");
+    assertThat(request.getHeader("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
+    assertThat(request.getHeader("Accept")).isEqualTo("application/json");
+    assertThat(request.getHeader("Authorization")).isNull();
+    assertThat(request.getBody().readUtf8())
+        .isEqualTo("client_id=speaker-public&scope=profile%20voicelink.entities");
+
+    assertThat(code.link()).isEqualTo("https://login.example.com/activate?user_code=WDJB-MJHT");
+    assertThat(code.verificationUri()).isEqualTo("https://login.example.com/activate");
+    assertThat(code.intervalSeconds()).isEqualTo(5);
+    assertThat(code.expiresInSeconds()).isEqualTo(300);
+  }
+
+  @Test void withoutVerificationUriCompleteTheLinkIsMadeFromVerificationUri() throws Exception {
+    script.enqueue(json(200, "{\"device_code\":\"d\",\"user_code\":\"AB CD\","
+        + "\"verification_uri\":\"https://login.example.com/activate\",\"expires_in\":300}"));
+    DeviceCode code = publicClient().requestCode().execute();
+    assertThat(code.link()).isEqualTo("https://login.example.com/activate?user_code=AB%20CD");
+  }
+
+  @Test void withoutScopeTheRequestCarriesNone() throws Exception {
+    script.enqueue(standardCode(null));
+    DeviceAuthorizer.builder(config, oauthServer()).clientId("speaker-public").build()
+        .requestCode().execute();
+    assertThat(server.takeRequest().getBody().readUtf8()).isEqualTo("client_id=speaker-public");
+  }
+
+  @Test void pollsFormEncodedEveryFiveSecondsWhenNoIntervalIsGivenUntilAuthorized() throws Exception {
+    script.enqueue(standardCode(null), pending(), pending(), standardToken("Bearer"));
+    startFlow(publicClient());
+    assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
+    time.step(5000);
+    time.step(5000);
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 5000L, 10000L, 15000L);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT",
+        "poll 1 authorization_pending 5000", "poll 2 authorization_pending 5000",
+        "outcome AUTHORIZED");
+    server.takeRequest();
+    for (int i = 0; i < 3; i++) {
+      RecordedRequest poll = server.takeRequest();
+      assertThat(poll.getPath()).isEqualTo("/oauth2/token");
+      assertThat(poll.getHeader("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
+      assertThat(poll.getHeader("Authorization")).isNull();
+      assertThat(poll.getBody().readUtf8()).isEqualTo("grant_type=" + DEVICE_GRANT
+          + "&device_code=dc-secret-9f8e7d&client_id=speaker-public");
+    }
+
+    TokenRecord record = outcome.token();
+    assertThat(record.dialect()).isEqualTo(TokenRecord.Dialect.STANDARD);
+    assertThat(record.tokenEndpoint()).isEqualTo(server.url("/oauth2/token").toString());
+    assertThat(record.clientAuthentication()).isEqualTo(OAuthServer.ClientAuthentication.NONE);
+    assertThat(record.issuer()).isNull();
+    assertThat(record.grant()).isEqualTo(TokenRecord.Grant.DEVICE);
+    assertThat(record.clientId()).isEqualTo("speaker-public");
+    assertThat(record.accessToken()).isEqualTo("at-std-1");
+    assertThat(record.refreshToken()).isEqualTo("rt-std-1");
+    assertThat(record.tokenType()).isEqualTo("Bearer");
+    assertThat(record.expiresInSeconds()).isEqualTo(299);
+    assertThat(record.scope()).isEqualTo("profile voicelink.entities");
+    assertThat(record.idToken()).isEqualTo("eyJ.id-token-secret.sig");
+    assertThat(record.toString()).doesNotContain("at-std-1", "rt-std-1", "id-token-secret",
+        "voicelink.entities");
+    assertThat(String.join("\n", logLines)).doesNotContain("at-std-1", "rt-std-1",
+        "id-token-secret", "voicelink.entities", "dc-secret-9f8e7d");
+  }
+
+  @Test void pollsAtTheAdvertisedIntervalInSeconds() throws Exception {
+    script.enqueue(standardCode(3), pending(), standardToken("bearer"));
+    startFlow(publicClient());
+    time.step(3000);
+    time.advance(3000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 3000L, 6000L);
+  }
+
+  @Test void slowDownAddsFiveSecondsForTheRestOfTheFlow() throws Exception {
+    script.enqueue(standardCode(null), error("slow_down"), pending(), error("slow_down"), pending(),
+        standardToken("Bearer"));
+    startFlow(publicClient());
+    time.step(5000);   // slow_down: 10 s from now on
+    time.step(10000);  // pending
+    time.step(10000);  // slow_down: 15 s
+    time.step(15000);  // pending
+    assertThat(time.pendingDelaysMillis()).containsExactly(15000L);
+    time.advance(15000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 5000L, 15000L, 25000L, 40000L, 55000L);
+    assertThat(events.calls).contains("poll 1 slow_down 10000", "poll 2 authorization_pending 10000",
+        "poll 3 slow_down 15000", "poll 4 authorization_pending 15000");
+  }
+
+  @Test void accessDeniedIsDenied() throws Exception {
+    DeviceFlowOutcome outcome = endWith(json(400,
+        "{\"error\":\"access_denied\",\"error_description\":\"The user denied the request\"}"));
+    assertThat(outcome.kind()).isEqualTo(Kind.DENIED);
+    assertThat(outcome.failure()).isInstanceOf(AuthorizationException.class)
+        .hasMessage("access_denied: The user denied the request");
+  }
+
+  @Test void expiredTokenIsExpired() throws Exception {
+    DeviceFlowOutcome outcome = endWith(error("expired_token"));
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(((AuthorizationException) outcome.failure()).code()).isEqualTo("expired_token");
+  }
+
+  @Test void invalidGrantIsExpired() throws Exception {
+    DeviceFlowOutcome outcome = endWith(json(400, "{\"error\":\"invalid_grant\"}"));
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(((AuthorizationException) outcome.failure()).code()).isEqualTo("invalid_grant");
+  }
+
+  @Test void anotherErrorFails() throws Exception {
+    DeviceFlowOutcome outcome = endWith(json(401, "{\"error\":\"invalid_client\"}"));
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(((AuthorizationException) outcome.failure()).code()).isEqualTo("invalid_client");
+  }
+
+  private DeviceFlowOutcome endWith(MockResponse poll) throws Exception {
+    script.enqueue(standardCode(null), pending(), poll);
+    startFlow(publicClient());
+    time.step(5000);
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 5000L, 10000L);
+    return outcome;
+  }
+
+  @Test void theCodeExpiresLocallyWithoutAnotherPoll() throws Exception {
+    script.enqueue(json(200, "{\"device_code\":\"d\",\"user_code\":\"U\","
+        + "\"verification_uri\":\"https://login.example.com/activate\",\"expires_in\":12}"),
+        pending(), pending());
+    startFlow(publicClient());
+    time.step(5000);
+    time.step(5000);
+    assertThat(time.pendingDelaysMillis()).containsExactly(2000L);
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 5000L, 10000L);
+  }
+
+  @Test void cancelStopsTheFlowAndPollsNoMore() throws Exception {
+    script.enqueue(standardCode(null), pending());
+    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow(publicClient());
+    flow.cancel();
+    assertThat(events.awaitResult().isCancelled()).isTrue();
+    time.advance(60, TimeUnit.SECONDS);
+    assertThat(script.arrivalsMillis()).containsExactly(0L);
+  }
+
+  @Test void tokenTypeIsComparedCaseInsensitively() throws Exception {
+    script.enqueue(standardCode(null), standardToken("BEARER"));
+    startFlow(publicClient());
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().token().tokenType()).isEqualTo("BEARER");
+  }
+
+  @Test void aTokenTypeOtherThanBearerFailsTheFlow() throws Exception {
+    script.enqueue(standardCode(null), standardToken("DPoP"));
+    startFlow(publicClient());
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(MalformedResponseException.class)
+        .hasMessage("malformed token record: token_type \"DPoP\" is not supported; expected Bearer");
+  }
+
+  @Test void basicWinsWhenTheServerOffersBoth() throws Exception {
+    script.enqueue(standardCode(null), standardToken("Bearer"));
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config,
+            oauthServer("client_secret_post", "client_secret_basic", "none"))
+        .clientId("speaker:basic").clientSecret("s3cret:&=").scope("profile").build();
+    DeviceCode code = authorizer.requestCode().execute();
+    RecordedRequest request = server.takeRequest();
+    // RFC 6749 section 2.3.1: id and secret form-encoded, then Basic
+    String basic = "Basic " + okio.ByteString.encodeUtf8("speaker%3Abasic:s3cret%3A%26%3D").base64();
+    assertThat(request.getHeader("Authorization")).isEqualTo(basic);
+    assertThat(request.getBody().readUtf8()).isEqualTo("scope=profile");
+
+    DeviceFlowOutcome outcome = poll(authorizer, code);
+    RecordedRequest poll = server.takeRequest();
+    assertThat(poll.getHeader("Authorization")).isEqualTo(basic);
+    assertThat(poll.getBody().readUtf8())
+        .isEqualTo("grant_type=" + DEVICE_GRANT + "&device_code=dc-secret-9f8e7d");
+    assertThat(outcome.token().clientAuthentication())
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC);
+    assertThat(authorizer.toString()).doesNotContain("s3cret");
+  }
+
+  @Test void postWhenTheServerOffersOnlyPost() throws Exception {
+    script.enqueue(standardCode(null), standardToken("Bearer"));
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config, oauthServer("client_secret_post"))
+        .clientId("speaker-post").clientSecret("s3cret").build();
+    DeviceCode code = authorizer.requestCode().execute();
+    RecordedRequest request = server.takeRequest();
+    assertThat(request.getHeader("Authorization")).isNull();
+    assertThat(request.getBody().readUtf8())
+        .isEqualTo("client_id=speaker-post&client_secret=s3cret");
+    DeviceFlowOutcome outcome = poll(authorizer, code);
+    assertThat(server.takeRequest().getBody().readUtf8()).isEqualTo("grant_type=" + DEVICE_GRANT
+        + "&device_code=dc-secret-9f8e7d&client_id=speaker-post&client_secret=s3cret");
+    assertThat(outcome.token().clientAuthentication())
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
+  /** A blocking poll that the virtual clock lets through its first wait. */
+  private DeviceFlowOutcome poll(DeviceAuthorizer authorizer, DeviceCode code) throws Exception {
+    int before = time.scheduledCount();
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    try {
+      Future<DeviceFlowOutcome> outcome =
+          thread.submit(() -> authorizer.poll(code).execute());
+      time.awaitScheduled(before + 1);
+      time.advance(5, TimeUnit.SECONDS);
+      return outcome.get(10, TimeUnit.SECONDS);
+    } finally {
+      thread.shutdownNow();
+    }
+  }
+
+  @Test void aSecretTheServerCannotTakeIsRefusedBeforeSending() {
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(config, oauthServer("private_key_jwt"))
+        .clientId("speaker").clientSecret("s3cret").build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the server supports neither client_secret_basic nor client_secret_post for a"
+            + " client secret; token_endpoint_auth_methods_supported: [private_key_jwt]");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void dialectsAreNotMixed() {
+    DeviceAuthorizer standard = publicClient();
+    assertThatThrownBy(() -> standard.requestCode("SN-1"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("a standard OAuth 2.0 server takes no device_id: call requestCode() or"
+            + " authorize(listener)");
+    VoiceLinkClient platform = VoiceLinkClient.builder().authUrl(server.url("/").toString()).build();
+    DeviceAuthorizer platformAuthorizer = DeviceAuthorizer.builder(platform).clientId("c").build();
+    assertThatThrownBy(platformAuthorizer::requestCode)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the platform's device flow needs a device_id: call requestCode(deviceId) or"
+            + " authorize(deviceId, listener)");
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(platform).scope("profile"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("scope is a standard OAuth 2.0 setting; the platform's dialect has none (use"
+            + " DeviceAuthorizer.builder(client, server))");
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(config, oauthServer()).scope("a  b"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("scope must be names separated by single spaces; was: \"a  b\"");
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(config, OAuthServer.builder()
+        .tokenEndpoint(server.url("/t").toString()).build()).clientId("c").build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("the server has no device_authorization_endpoint: OAuthServer{");
+    assertThat(server.getRequestCount()).isZero();
+  }
+}
