@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -34,7 +35,29 @@ class AuthCommandsTest {
   @TempDir File dir;
   private ReferenceServer server;
   private File tokenFile;
-  private final StringWriter out = new StringWriter();
+  /** Released on every write to {@link #out}: the test wakes when the CLI prints, not on a timer. */
+  private final Semaphore printed = new Semaphore(0);
+  private final StringWriter out = new StringWriter() {
+    @Override public void write(int c) {
+      super.write(c);
+      printed.release();
+    }
+
+    @Override public void write(char[] chars, int off, int len) {
+      super.write(chars, off, len);
+      printed.release();
+    }
+
+    @Override public void write(String text) {
+      super.write(text);
+      printed.release();
+    }
+
+    @Override public void write(String text, int off, int len) {
+      super.write(text, off, len);
+      printed.release();
+    }
+  };
   private final StringWriter err = new StringWriter();
   private final Map<String, String> env = new HashMap<>();
   private boolean terminal;
@@ -81,8 +104,8 @@ class AuthCommandsTest {
     cli.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     String userCode = null;
-    while (userCode == null && System.nanoTime() < deadline) {
-      Thread.sleep(10);
+    while (userCode == null
+        && printed.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
       Matcher human = Pattern.compile("confirm the code (\\S+) ").matcher(out.toString());
       if (human.find()) {
         userCode = human.group(1);
