@@ -13,7 +13,6 @@ import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -62,11 +61,7 @@ class StandardDeviceFlowTest {
   }
 
   private OAuthServer oauthServer(String... authMethods) {
-    return OAuthServer.builder()
-        .deviceAuthorizationEndpoint(server.url("/oauth2/device_authorization").toString())
-        .tokenEndpoint(server.url("/oauth2/token").toString())
-        .tokenEndpointAuthMethods(Arrays.asList(authMethods))
-        .build();
+    return StandardServers.at(server, authMethods);
   }
 
   private DeviceAuthorizer publicClient() {

@@ -10,7 +10,6 @@ import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -46,11 +45,7 @@ class StandardTokenManagerTest {
   }
 
   private OAuthServer oauthServer(String... authMethods) {
-    return OAuthServer.builder()
-        .deviceAuthorizationEndpoint(server.url("/oauth2/device_authorization").toString())
-        .tokenEndpoint(server.url("/oauth2/token").toString())
-        .tokenEndpointAuthMethods(Arrays.asList(authMethods))
-        .build();
+    return StandardServers.at(server, authMethods);
   }
 
   private TokenRecord standardRecord(OAuthServer.ClientAuthentication authentication, String clientId) {
