@@ -226,6 +226,9 @@ final class ChannelConnection {
       failedAttempts++;
       boolean reconnecting = !cause.needsAuthorization()
           && reconnectBackoff.allows(failedAttempts);
+      disconnect = new Disconnect(cause, detail, reconnecting);
+      // queued before the reconnect is scheduled, so whoever sees the reconnect finds the news queued
+      events.enqueue(() -> listener.onDisconnected(disconnect));
       if (!reconnecting) {
         state = State.DISCONNECTED;
       } else if (paused) {
@@ -234,8 +237,6 @@ final class ChannelConnection {
         scheduleAttemptLocked(reconnectBackoff.honouringRetryAfter(retryAfterMillis,
             reconnectBackoff.delayMillis(failedAttempts)), true);
       }
-      disconnect = new Disconnect(cause, detail, reconnecting);
-      events.enqueue(() -> listener.onDisconnected(disconnect));
     }
     Log.info(TAG, "interaction channel lost: " + detail
         + (disconnect.reconnecting() ? "; reconnecting" : "; giving up"));
