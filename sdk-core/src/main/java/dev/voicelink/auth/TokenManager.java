@@ -1,26 +1,16 @@
 package dev.voicelink.auth;
 
-import dev.voicelink.core.Clock;
-import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
-import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
-import dev.voicelink.core.internal.Log;
-import dev.voicelink.core.internal.SerialDelivery;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Authenticator;
-import okhttp3.Call;
 import okhttp3.Interceptor;
-import okhttp3.Response;
 
 /**
  * Keeps one credential's token alive: hands out a valid access token, refreshes it ahead of expiry,
@@ -101,53 +91,22 @@ public final class TokenManager implements TokenSource {
     void onStateChanged(State state);
   }
 
-  static final long MIN_MARGIN_MILLIS = TimeUnit.MINUTES.toMillis(5);
-  static final long MAX_MARGIN_MILLIS = TimeUnit.DAYS.toMillis(1);
-  private static final String TAG = "auth";
-
   private final ClientCore core;
-  private final AuthClient client;
-  private final TokenExchange exchange;
-  private final Clock clock;
-  private final TokenStore store;
-  private final TokenRecord.@Nullable Grant grant;
-  private final @Nullable String clientId;
-  /** The standard server this manager keeps credentials of; null for the platform or any stored one. */
-  private final @Nullable OAuthServer server;
-  private final long fixedMarginMillis;
-  private final Backoff backoff;
-  /** State changes, decided under {@link #lock} and told to the listeners in order outside it. */
-  private final SerialDelivery notices;
-  private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
-
-  private final Object lock = new Object();
-  private boolean loaded;
-  private @Nullable TokenRecord current;
-  private boolean unsaved;
-  private long expiresAtNanos;
-  private long refreshAtNanos;
-  private long retryNotBeforeNanos;
-  private int transientFailures;
-  private State state = State.NO_TOKEN;
-  private @Nullable ReauthorizationRequiredException reauthorization;
-  private @Nullable RefreshFlight inFlight;
+  private final CredentialKind kind;
+  private final TokenKeeper keeper;
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
-    this.server = builder.server;
-    this.client = new AuthClient(builder.core, builder.server == null
+    AuthClient client = new AuthClient(builder.core, builder.server == null
         ? new Dialect.Platform(builder.core)
         : Dialect.Standard.of(builder.server, builder.clientSecret, builder.scope), null);
-    this.exchange = new TokenExchange(client, builder.clientId, builder.clientSecret,
-        builder.grant == TokenRecord.Grant.CLOUD && builder.clientSecret != null);
-    this.clock = builder.core.deviceClock();
-    this.store = builder.store;
-    this.grant = builder.grant;
-    this.clientId = builder.clientId;
-    this.fixedMarginMillis = builder.marginMillis;
-    this.backoff = new Backoff(1, 300, TimeUnit.SECONDS, 10, builder.random);
-    this.notices = new SerialDelivery(builder.listenerExecutor != null
-        ? builder.listenerExecutor : builder.core.callbackExecutor(), TAG);
+    this.kind = new CredentialKind(builder.grant, builder.clientId, builder.server);
+    this.keeper = new TokenKeeper(client,
+        new TokenExchange(client, builder.clientId, builder.clientSecret,
+            builder.grant == TokenRecord.Grant.CLOUD && builder.clientSecret != null),
+        builder.store, kind, new RefreshSchedule(builder.marginMillis, builder.random),
+        new StateNotices(builder.listenerExecutor != null
+            ? builder.listenerExecutor : builder.core.callbackExecutor()));
   }
 
   /**
@@ -186,7 +145,7 @@ public final class TokenManager implements TokenSource {
    */
   @Override public String accessToken() throws IOException, AuthorizationException {
     core.checkOpen();
-    return obtain(false).accessToken();
+    return keeper.obtain(false).accessToken();
   }
 
   /**
@@ -196,7 +155,7 @@ public final class TokenManager implements TokenSource {
   public VoiceLinkCall<String> accessTokenCall() {
     return new BlockingCall<String>(core) {
       @Override protected String run() throws IOException, AuthorizationException {
-        return obtain(false).accessToken();
+        return keeper.obtain(false).accessToken();
       }
     };
   }
@@ -211,7 +170,7 @@ public final class TokenManager implements TokenSource {
   public VoiceLinkCall<TokenRecord> refresh() {
     return new BlockingCall<TokenRecord>(core) {
       @Override protected TokenRecord run() throws IOException, AuthorizationException {
-        return obtain(true);
+        return keeper.obtain(true);
       }
     };
   }
@@ -221,84 +180,35 @@ public final class TokenManager implements TokenSource {
    * access token, the next {@link #accessToken()} refreshes; an older token is ignored.
    */
   @Override public void invalidate(String rejectedToken) {
-    synchronized (lock) {
-      invalidateLocked(rejectedToken);
-    }
+    keeper.invalidate(rejectedToken);
   }
 
   /** As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected. */
   void invalidateAuthorization(String rejected) {
-    synchronized (lock) {
-      if (current != null && TokenExchange.authorization(current).equals(rejected)) {
-        invalidateLocked(current.accessToken());
-      }
-    }
-  }
-
-  private void invalidateLocked(String rejectedToken) {
-    if (current != null && current.accessToken().equals(rejectedToken)) {
-      long now = clock.monotonicNanos();
-      expiresAtNanos = now;
-      refreshAtNanos = now;
-      retryNotBeforeNanos = now;
-      Log.info(TAG, "access token " + current + " was rejected; it will be refreshed");
-    }
+    keeper.invalidateAuthorization(rejected);
   }
 
   /**
    * Replaces the credential's record, for example with the token of a device flow that just
    * authorized, saving it to the store first. Clears {@link State#REAUTHORIZATION_REQUIRED}.
    *
-   * @throws IllegalArgumentException if the record is of another grant or client_id than this
-   *     manager's
+   * @throws IllegalArgumentException if the record is of another grant, client_id, dialect or server
+   *     than this manager's
    */
   public void setRecord(TokenRecord record) throws IOException {
     if (record == null) throw new IllegalArgumentException("record must not be null");
-    if (grant != null && record.grant() != grant) {
-      throw new IllegalArgumentException("record is a " + record.grant().wireName()
-          + " token; this manager keeps a " + grant.wireName() + " token");
-    }
-    if (clientId != null && !record.clientId().equals(clientId)) {
-      throw new IllegalArgumentException("record is for client_id " + record.clientId()
-          + "; this manager keeps the token of client_id " + clientId);
-    }
-    String mismatch = serverMismatch(record);
-    if (mismatch != null) throw new IllegalArgumentException("record is " + mismatch);
-    try {
-      synchronized (lock) {
-        store.save(record);
-        loaded = true;
-        reauthorization = null;
-        install(record, false);
-        setState(State.VALID);
-      }
-    } finally {
-      notices.flush();
-    }
+    kind.checkGiven(record);
+    keeper.setRecord(record);
   }
 
   /** Forgets the credential: clears the store and moves to {@link State#NO_TOKEN}. */
   public void clear() throws IOException {
-    try {
-      synchronized (lock) {
-        store.clear();
-        loaded = true;
-        current = null;
-        unsaved = false;
-        reauthorization = null;
-        setState(State.NO_TOKEN);
-      }
-    } finally {
-      notices.flush();
-    }
+    keeper.clear();
   }
 
   /** The current record (held in memory or loaded from the store), or null if there is none. */
   public @Nullable TokenRecord record() throws IOException {
-    synchronized (lock) {
-      ensureLoaded();
-      return current;
-    }
+    return keeper.record();
   }
 
   /**
@@ -306,41 +216,17 @@ public final class TokenManager implements TokenSource {
    * State#NO_TOKEN} and {@link #accessToken()} throws the reason.
    */
   public State state() {
-    try {
-      synchronized (lock) {
-        try {
-          ensureLoaded();
-        } catch (IOException e) {
-          Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
-        }
-        return state;
-      }
-    } finally {
-      notices.flush();
-    }
+    return keeper.state();
   }
 
   /** Adds a listener and tells it the current state at once (on the listener executor). */
   public void addListener(Listener listener) {
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    try {
-      synchronized (lock) {
-        try {
-          ensureLoaded();
-        } catch (IOException e) {
-          Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
-        }
-        listeners.add(listener);
-        final State now = state;
-        notices.enqueue(() -> tell(listener, now));
-      }
-    } finally {
-      notices.flush();
-    }
+    keeper.addListener(listener);
   }
 
   public void removeListener(Listener listener) {
-    listeners.remove(listener);
+    keeper.removeListener(listener);
   }
 
   /**
@@ -364,208 +250,16 @@ public final class TokenManager implements TokenSource {
   /** A valid record, as {@link #accessToken()} obtains it. */
   TokenRecord validRecord() throws IOException, AuthorizationException {
     core.checkOpen();
-    return obtain(false);
+    return keeper.obtain(false);
   }
 
-  private TokenRecord obtain(boolean force) throws IOException, AuthorizationException {
-    RefreshFlight flight;
-    boolean mine = false;
-    try {
-      synchronized (lock) {
-        ensureLoaded();
-        if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
-          throw reauthorization;
-        }
-        if (inFlight != null) {
-          flight = inFlight;
-        } else {
-          if (current == null && !exchange.canObtainWithoutRecord()) throw new NotSignedInException();
-          if (current != null && unsaved) {
-            store.save(current);
-            unsaved = false;
-          }
-          long now = clock.monotonicNanos();
-          if (!force && current != null) {
-            if (now - refreshAtNanos < 0) return current;
-            if (now - retryNotBeforeNanos < 0 && now - expiresAtNanos < 0) return current;
-          }
-          flight = inFlight = new RefreshFlight();
-          mine = true;
-          setState(State.REFRESHING);
-        }
-      }
-    } finally {
-      notices.flush();
-    }
-    if (mine) {
-      try {
-        flight.complete(refreshNow(), null);
-      } catch (IOException | AuthorizationException | RuntimeException e) {
-        flight.complete(null, e);
-      } finally {
-        notices.flush();
-      }
-    }
-    return flight.await();
-  }
-
-  /** Runs one refresh on the calling thread; only the thread that owns the flight calls it. */
-  private TokenRecord refreshNow() throws IOException, AuthorizationException {
-    TokenRecord base;
-    synchronized (lock) {
-      base = current;
-    }
-    TokenExchange.Result result;
-    try {
-      result = exchange.run(base);
-    } catch (RuntimeException e) {
-      synchronized (lock) {
-        inFlight = null;
-        setState(stateAfterFailure());
-      }
-      throw e;
-    }
-    if (result.record != null) return settleSuccess(result.record);
-    if (result.refusal != null) return settleRefusal(result.refusal);
-    return settleTransient(base, result.failure);
-  }
-
-  private TokenRecord settleSuccess(TokenRecord record) throws IOException {
-    synchronized (lock) {
-      inFlight = null;
-      transientFailures = 0;
-      install(record, true);
-      setState(State.VALID);
-      // Persist before handing out: the old refresh token is already void on the server. If saving
-      // fails, the record stays in memory marked unsaved and the next call saves it first.
-      unsaved = true;
-      store.save(record);
-      unsaved = false;
-      Log.info(TAG, "token refreshed and saved: " + record);
-      return record;
-    }
-  }
-
-  private TokenRecord settleTransient(@Nullable TokenRecord base, IOException failure)
-      throws IOException {
-    synchronized (lock) {
-      inFlight = null;
-      transientFailures++;
-      long now = clock.monotonicNanos();
-      long delay = backoff.honouringRetryAfter(failure,
-          backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries())));
-      retryNotBeforeNanos = now + TimeUnit.MILLISECONDS.toNanos(delay);
-      if (base != null && base == current && now - expiresAtNanos < 0) {
-        Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
-            + " token, next attempt in " + delay + " ms or later");
-        setState(State.VALID);
-        return base;
-      }
-      Log.warn(TAG, "token refresh failed and the token has expired: " + failure.getMessage(), null);
-      setState(current == null ? State.NO_TOKEN : State.EXPIRED);
-      throw failure;
-    }
-  }
-
-  private TokenRecord settleRefusal(AuthorizationException refusal) throws AuthorizationException {
-    synchronized (lock) {
-      inFlight = null;
-      if (refusal instanceof ReauthorizationRequiredException) {
-        reauthorization = (ReauthorizationRequiredException) refusal;
-        Log.warn(TAG, "refresh token refused (" + refusal.getMessage() + "): the device must be"
-            + " authorized again; the stored record is kept", null);
-        setState(State.REAUTHORIZATION_REQUIRED);
-      } else {
-        Log.warn(TAG, "token request refused: " + refusal.getMessage(), null);
-        setState(stateAfterFailure());
-      }
-      throw refusal;
-    }
-  }
-
-  private State stateAfterFailure() {
-    return current == null ? State.NO_TOKEN
-        : clock.monotonicNanos() - expiresAtNanos < 0 ? State.VALID : State.EXPIRED;
-  }
-
-  /**
-   * Why this manager cannot keep {@code record} (of another dialect or server), as the end of a
-   * sentence that starts "record is" or "the store holds"; null if it can.
-   */
-  private @Nullable String serverMismatch(TokenRecord record) {
-    boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
-    String what = standard ? "a record of the standard server " + record.tokenEndpoint()
-        : "a platform record";
-    if (server != null && (!standard || !server.tokenEndpoint().equals(record.tokenEndpoint()))) {
-      return what + "; this manager keeps tokens of " + server.tokenEndpoint();
-    }
-    if (server == null && grant != null && standard) {
-      return what + "; this manager keeps platform tokens (use TokenManager.builder(client, server))";
-    }
-    return null;
-  }
-
-  private void ensureLoaded() throws IOException {
-    if (loaded) return;
-    TokenRecord record = store.load();
-    loaded = true;
-    // No notice: every way to add a listener loads first, so nobody saw the state before loading.
-    if (record == null) {
-      state = State.NO_TOKEN;
-      return;
-    }
-    if (grant != null && record.grant() != grant) {
-      throw new IOException("the store holds a " + record.grant().wireName() + " token; this manager"
-          + " keeps a " + grant.wireName() + " token");
-    }
-    String mismatch = serverMismatch(record);
-    if (mismatch != null) throw new IOException("the store holds " + mismatch);
-    install(record, false);
-    state = State.VALID;
-  }
-
-  /** Makes {@code record} current; {@code fresh} means it was received just now. */
-  private void install(TokenRecord record, boolean fresh) {
-    long now = clock.monotonicNanos();
-    long lifetimeMillis = TimeUnit.SECONDS.toMillis(record.expiresInSeconds());
-    long remainingMillis = fresh ? lifetimeMillis
-        : record.expiresAtEpochMillis() - client.config.correctedClock().wallMillis();
-    remainingMillis = Math.max(0, Math.min(remainingMillis, lifetimeMillis));
-    current = record;
-    expiresAtNanos = now + TimeUnit.MILLISECONDS.toNanos(remainingMillis);
-    refreshAtNanos = expiresAtNanos - TimeUnit.MILLISECONDS.toNanos(marginMillis(lifetimeMillis));
-    retryNotBeforeNanos = now;
-  }
-
+  /** The refresh margin of a token that lives {@code lifetimeMillis}. */
   long marginMillis(long lifetimeMillis) {
-    long margin = fixedMarginMillis >= 0 ? fixedMarginMillis
-        : Math.min(MAX_MARGIN_MILLIS, Math.max(lifetimeMillis / 10, MIN_MARGIN_MILLIS));
-    return Math.min(margin, lifetimeMillis / 2);
-  }
-
-  private void setState(State next) {
-    // caller holds lock
-    if (next == state) return;
-    state = next;
-    Log.debug(TAG, "token state: " + next);
-    notices.enqueue(() -> {
-      for (Listener listener : listeners) tell(listener, next);
-    });
-  }
-
-  private static void tell(Listener listener, State state) {
-    try {
-      listener.onStateChanged(state);
-    } catch (RuntimeException e) {
-      Log.warn(TAG, "a token state listener threw; ignored", e);
-    }
+    return keeper.marginMillis(lifetimeMillis);
   }
 
   @Override public String toString() {
-    synchronized (lock) {
-      return "TokenManager{state=" + state + ", grant=" + (grant == null ? "stored" : grant.wireName())
-          + ", client_id=" + clientId + ", record=" + current + "}";
-    }
+    return "TokenManager{" + keeper + "}";
   }
 
   /** Builds a {@link TokenManager}. Not thread-safe. */

@@ -1,0 +1,74 @@
+package dev.voicelink.auth;
+
+import java.io.IOException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Which records a {@link TokenManager} may keep: of its grant and client_id when it was given them, and
+ * of its dialect and server. Immutable.
+ */
+final class CredentialKind {
+  final TokenRecord.@Nullable Grant grant;
+  final @Nullable String clientId;
+  /** The standard server of the credential; null for the platform, or for whatever the store holds. */
+  private final @Nullable OAuthServer server;
+
+  CredentialKind(TokenRecord.@Nullable Grant grant, @Nullable String clientId, @Nullable OAuthServer server) {
+    this.grant = grant;
+    this.clientId = clientId;
+    this.server = server;
+  }
+
+  /**
+   * Checks a record the app gives.
+   *
+   * @throws IllegalArgumentException naming what does not match
+   */
+  void checkGiven(TokenRecord record) {
+    if (grant != null && record.grant() != grant) {
+      throw new IllegalArgumentException("record is a " + record.grant().wireName()
+          + " token; this manager keeps a " + grant.wireName() + " token");
+    }
+    if (clientId != null && !record.clientId().equals(clientId)) {
+      throw new IllegalArgumentException("record is for client_id " + record.clientId()
+          + "; this manager keeps the token of client_id " + clientId);
+    }
+    String mismatch = serverMismatch(record);
+    if (mismatch != null) throw new IllegalArgumentException("record is " + mismatch);
+  }
+
+  /**
+   * Checks the record the store holds.
+   *
+   * @throws IOException naming what does not match
+   */
+  void checkStored(TokenRecord record) throws IOException {
+    if (grant != null && record.grant() != grant) {
+      throw new IOException("the store holds a " + record.grant().wireName() + " token; this manager"
+          + " keeps a " + grant.wireName() + " token");
+    }
+    String mismatch = serverMismatch(record);
+    if (mismatch != null) throw new IOException("the store holds " + mismatch);
+  }
+
+  /**
+   * Why {@code record} (of another dialect or server) cannot be kept, as the end of a sentence that
+   * starts "record is" or "the store holds"; null if it can.
+   */
+  private @Nullable String serverMismatch(TokenRecord record) {
+    boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
+    String what = standard ? "a record of the standard server " + record.tokenEndpoint()
+        : "a platform record";
+    if (server != null && (!standard || !server.tokenEndpoint().equals(record.tokenEndpoint()))) {
+      return what + "; this manager keeps tokens of " + server.tokenEndpoint();
+    }
+    if (server == null && grant != null && standard) {
+      return what + "; this manager keeps platform tokens (use TokenManager.builder(client, server))";
+    }
+    return null;
+  }
+
+  @Override public String toString() {
+    return "grant=" + (grant == null ? "stored" : grant.wireName()) + ", client_id=" + clientId;
+  }
+}

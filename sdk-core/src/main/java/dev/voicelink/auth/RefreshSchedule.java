@@ -1,0 +1,82 @@
+package dev.voicelink.auth;
+
+import dev.voicelink.core.internal.Backoff;
+import java.io.IOException;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * When a {@link TokenManager}'s current token expires, when it is due for a refresh, and how long a
+ * failed refresh waits before the next try. All instants are on the monotonic clock, in nanoseconds.
+ * Not thread-safe: its manager calls it under its lock.
+ */
+final class RefreshSchedule {
+  static final long MIN_MARGIN_MILLIS = TimeUnit.MINUTES.toMillis(5);
+  static final long MAX_MARGIN_MILLIS = TimeUnit.DAYS.toMillis(1);
+
+  /** The margin the app chose, or -1 for the default. */
+  private final long fixedMarginMillis;
+  private final Backoff backoff;
+  private long expiresAtNanos;
+  private long refreshAtNanos;
+  private long retryNotBeforeNanos;
+  private int transientFailures;
+
+  RefreshSchedule(long fixedMarginMillis, Random random) {
+    this.fixedMarginMillis = fixedMarginMillis;
+    this.backoff = new Backoff(1, 300, TimeUnit.SECONDS, 10, random);
+  }
+
+  /**
+   * Starts the schedule of a token with {@code lifetimeMillis} of which {@code remainingMillis} are
+   * left at {@code nowNanos}.
+   */
+  void start(long nowNanos, long lifetimeMillis, long remainingMillis) {
+    remainingMillis = Math.max(0, Math.min(remainingMillis, lifetimeMillis));
+    expiresAtNanos = nowNanos + TimeUnit.MILLISECONDS.toNanos(remainingMillis);
+    refreshAtNanos = expiresAtNanos - TimeUnit.MILLISECONDS.toNanos(marginMillis(lifetimeMillis));
+    retryNotBeforeNanos = nowNanos;
+  }
+
+  /** The refresh margin of a token that lives {@code lifetimeMillis}: see the class comment of {@link TokenManager}. */
+  long marginMillis(long lifetimeMillis) {
+    long margin = fixedMarginMillis >= 0 ? fixedMarginMillis
+        : Math.min(MAX_MARGIN_MILLIS, Math.max(lifetimeMillis / 10, MIN_MARGIN_MILLIS));
+    return Math.min(margin, lifetimeMillis / 2);
+  }
+
+  /** The server rejected the token: it is due and expired now. */
+  void expireNow(long nowNanos) {
+    expiresAtNanos = nowNanos;
+    refreshAtNanos = nowNanos;
+    retryNotBeforeNanos = nowNanos;
+  }
+
+  /** True if the token may be served at {@code nowNanos} without refreshing first. */
+  boolean canServe(long nowNanos) {
+    if (nowNanos - refreshAtNanos < 0) return true;
+    // due, but the last refresh failed transiently: wait out its backoff while the token lasts
+    return nowNanos - retryNotBeforeNanos < 0 && !isExpired(nowNanos);
+  }
+
+  boolean isExpired(long nowNanos) {
+    return nowNanos - expiresAtNanos >= 0;
+  }
+
+  /** A refresh succeeded: the failures in a row end. */
+  void succeeded() {
+    transientFailures = 0;
+  }
+
+  /**
+   * A refresh failed transiently with {@code failure}: returns how long the next one waits (at least
+   * the server's Retry-After, within the backoff's cap).
+   */
+  long failedTransiently(long nowNanos, IOException failure) {
+    transientFailures++;
+    long delay = backoff.honouringRetryAfter(failure,
+        backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries())));
+    retryNotBeforeNanos = nowNanos + TimeUnit.MILLISECONDS.toNanos(delay);
+    return delay;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.voicelink.auth;
+
+import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.SerialDelivery;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+
+/**
+ * The listeners of a {@link TokenManager} and the news of its state changes: queued while the manager
+ * holds its lock, told on the listener executor one at a time and in order after {@link #flush()}.
+ * Thread-safe.
+ */
+final class StateNotices {
+  private static final String TAG = "auth";
+
+  private final SerialDelivery delivery;
+  private final CopyOnWriteArrayList<TokenManager.Listener> listeners = new CopyOnWriteArrayList<>();
+
+  StateNotices(Executor listenerExecutor) {
+    this.delivery = new SerialDelivery(listenerExecutor, TAG);
+  }
+
+  /** Adds {@code listener} and queues the news of {@code current} for it alone. */
+  void add(TokenManager.Listener listener, TokenManager.State current) {
+    listeners.add(listener);
+    delivery.enqueue(() -> tell(listener, current));
+  }
+
+  void remove(TokenManager.Listener listener) {
+    listeners.remove(listener);
+  }
+
+  /** Queues the news of {@code state} for every listener. Runs nothing, so it is safe under a lock. */
+  void changed(TokenManager.State state) {
+    Log.debug(TAG, "token state: " + state);
+    delivery.enqueue(() -> {
+      for (TokenManager.Listener listener : listeners) tell(listener, state);
+    });
+  }
+
+  /** Hands what was queued to the listener executor; call it without holding the manager's lock. */
+  void flush() {
+    delivery.flush();
+  }
+
+  private static void tell(TokenManager.Listener listener, TokenManager.State state) {
+    try {
+      listener.onStateChanged(state);
+    } catch (RuntimeException e) {
+      Log.warn(TAG, "a token state listener threw; ignored", e);
+    }
+  }
+}

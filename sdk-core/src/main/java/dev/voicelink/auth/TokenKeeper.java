@@ -1,0 +1,308 @@
+package dev.voicelink.auth;
+
+import dev.voicelink.auth.TokenManager.Listener;
+import dev.voicelink.auth.TokenManager.State;
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.internal.Log;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a {@link TokenManager} holds and decides: its record and whether it is saved, its state, the
+ * refresh in flight, and what each refresh's outcome does to them, all under one lock. State changes
+ * are told to the listeners outside it. Thread-safe. The manager checks the client is open and the
+ * arguments before it calls in.
+ */
+final class TokenKeeper {
+  private static final String TAG = "auth";
+
+  private final AuthClient client;
+  private final TokenExchange exchange;
+  private final Clock clock;
+  private final TokenStore store;
+  private final CredentialKind kind;
+  /** State changes, decided under {@link #lock} and told to the listeners in order outside it. */
+  private final StateNotices notices;
+
+  private final Object lock = new Object();
+  private final RefreshSchedule schedule; // guarded by lock
+  private boolean loaded;
+  private @Nullable TokenRecord current;
+  private boolean unsaved;
+  private State state = State.NO_TOKEN;
+  private @Nullable ReauthorizationRequiredException reauthorization;
+  private @Nullable RefreshFlight inFlight;
+
+  TokenKeeper(AuthClient client, TokenExchange exchange, TokenStore store, CredentialKind kind,
+      RefreshSchedule schedule, StateNotices notices) {
+    this.client = client;
+    this.exchange = exchange;
+    this.clock = client.config.deviceClock();
+    this.store = store;
+    this.kind = kind;
+    this.schedule = schedule;
+    this.notices = notices;
+  }
+
+  /** The server rejected {@code rejectedToken}: if it is the current one, the next call refreshes. */
+  void invalidate(String rejectedToken) {
+    synchronized (lock) {
+      invalidateLocked(rejectedToken);
+    }
+  }
+
+  /** As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected. */
+  void invalidateAuthorization(String rejected) {
+    synchronized (lock) {
+      if (current != null && TokenExchange.authorization(current).equals(rejected)) {
+        invalidateLocked(current.accessToken());
+      }
+    }
+  }
+
+  private void invalidateLocked(String rejectedToken) {
+    if (current != null && current.accessToken().equals(rejectedToken)) {
+      schedule.expireNow(clock.monotonicNanos());
+      Log.info(TAG, "access token " + current + " was rejected; it will be refreshed");
+    }
+  }
+
+  /** Saves {@code record}, checked by the manager, and makes it current. */
+  void setRecord(TokenRecord record) throws IOException {
+    try {
+      synchronized (lock) {
+        store.save(record);
+        loaded = true;
+        reauthorization = null;
+        install(record, false);
+        setState(State.VALID);
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /** Forgets the credential: clears the store and moves to {@link State#NO_TOKEN}. */
+  void clear() throws IOException {
+    try {
+      synchronized (lock) {
+        store.clear();
+        loaded = true;
+        current = null;
+        unsaved = false;
+        reauthorization = null;
+        setState(State.NO_TOKEN);
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /** The current record (held in memory or loaded from the store), or null if there is none. */
+  @Nullable TokenRecord record() throws IOException {
+    synchronized (lock) {
+      ensureLoaded();
+      return current;
+    }
+  }
+
+  /** The current state; see {@link TokenManager#state()}. */
+  State state() {
+    try {
+      synchronized (lock) {
+        try {
+          ensureLoaded();
+        } catch (IOException e) {
+          Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
+        }
+        return state;
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /** Adds a listener and tells it the current state at once (on the listener executor). */
+  void addListener(Listener listener) {
+    try {
+      synchronized (lock) {
+        try {
+          ensureLoaded();
+        } catch (IOException e) {
+          Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
+        }
+        notices.add(listener, state);
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  void removeListener(Listener listener) {
+    notices.remove(listener);
+  }
+
+  /**
+   * A valid record: the current one, or a new one when it is due or {@code force}; joins a refresh
+   * in flight.
+   */
+  TokenRecord obtain(boolean force) throws IOException, AuthorizationException {
+    RefreshFlight flight;
+    boolean mine = false;
+    try {
+      synchronized (lock) {
+        ensureLoaded();
+        if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
+          throw reauthorization;
+        }
+        if (inFlight != null) {
+          flight = inFlight;
+        } else {
+          if (current == null && !exchange.canObtainWithoutRecord()) throw new NotSignedInException();
+          if (current != null && unsaved) {
+            store.save(current);
+            unsaved = false;
+          }
+          if (!force && current != null && schedule.canServe(clock.monotonicNanos())) {
+            return current;
+          }
+          flight = inFlight = new RefreshFlight();
+          mine = true;
+          setState(State.REFRESHING);
+        }
+      }
+    } finally {
+      notices.flush();
+    }
+    if (mine) {
+      try {
+        flight.complete(refreshNow(), null);
+      } catch (IOException | AuthorizationException | RuntimeException e) {
+        flight.complete(null, e);
+      } finally {
+        notices.flush();
+      }
+    }
+    return flight.await();
+  }
+
+  /** Runs one refresh on the calling thread; only the thread that owns the flight calls it. */
+  private TokenRecord refreshNow() throws IOException, AuthorizationException {
+    TokenRecord base;
+    synchronized (lock) {
+      base = current;
+    }
+    TokenExchange.Result result;
+    try {
+      result = exchange.run(base);
+    } catch (RuntimeException e) {
+      synchronized (lock) {
+        inFlight = null;
+        setState(stateAfterFailure());
+      }
+      throw e;
+    }
+    if (result.record != null) return settleSuccess(result.record);
+    if (result.refusal != null) return settleRefusal(result.refusal);
+    return settleTransient(base, result.failure);
+  }
+
+  private TokenRecord settleSuccess(TokenRecord record) throws IOException {
+    synchronized (lock) {
+      inFlight = null;
+      schedule.succeeded();
+      install(record, true);
+      setState(State.VALID);
+      // Persist before handing out: the old refresh token is already void on the server. If saving
+      // fails, the record stays in memory marked unsaved and the next call saves it first.
+      unsaved = true;
+      store.save(record);
+      unsaved = false;
+      Log.info(TAG, "token refreshed and saved: " + record);
+      return record;
+    }
+  }
+
+  private TokenRecord settleTransient(@Nullable TokenRecord base, IOException failure)
+      throws IOException {
+    synchronized (lock) {
+      inFlight = null;
+      long now = clock.monotonicNanos();
+      long delay = schedule.failedTransiently(now, failure);
+      if (base != null && base == current && !schedule.isExpired(now)) {
+        Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
+            + " token, next attempt in " + delay + " ms or later");
+        setState(State.VALID);
+        return base;
+      }
+      Log.warn(TAG, "token refresh failed and the token has expired: " + failure.getMessage(), null);
+      setState(current == null ? State.NO_TOKEN : State.EXPIRED);
+      throw failure;
+    }
+  }
+
+  private TokenRecord settleRefusal(AuthorizationException refusal) throws AuthorizationException {
+    synchronized (lock) {
+      inFlight = null;
+      if (refusal instanceof ReauthorizationRequiredException) {
+        reauthorization = (ReauthorizationRequiredException) refusal;
+        Log.warn(TAG, "refresh token refused (" + refusal.getMessage() + "): the device must be"
+            + " authorized again; the stored record is kept", null);
+        setState(State.REAUTHORIZATION_REQUIRED);
+      } else {
+        Log.warn(TAG, "token request refused: " + refusal.getMessage(), null);
+        setState(stateAfterFailure());
+      }
+      throw refusal;
+    }
+  }
+
+  private State stateAfterFailure() {
+    return current == null ? State.NO_TOKEN
+        : schedule.isExpired(clock.monotonicNanos()) ? State.EXPIRED : State.VALID;
+  }
+
+  private void ensureLoaded() throws IOException {
+    if (loaded) return;
+    TokenRecord record = store.load();
+    loaded = true;
+    // No notice: every way to add a listener loads first, so nobody saw the state before loading.
+    if (record == null) {
+      state = State.NO_TOKEN;
+      return;
+    }
+    kind.checkStored(record);
+    install(record, false);
+    state = State.VALID;
+  }
+
+  /** Makes {@code record} current; {@code fresh} means it was received just now. */
+  private void install(TokenRecord record, boolean fresh) {
+    long lifetimeMillis = TimeUnit.SECONDS.toMillis(record.expiresInSeconds());
+    long remainingMillis = fresh ? lifetimeMillis
+        : record.expiresAtEpochMillis() - client.config.correctedClock().wallMillis();
+    current = record;
+    schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis);
+  }
+
+  /** The refresh margin of a token that lives {@code lifetimeMillis}. */
+  long marginMillis(long lifetimeMillis) {
+    synchronized (lock) {
+      return schedule.marginMillis(lifetimeMillis);
+    }
+  }
+
+  private void setState(State next) {
+    // caller holds lock
+    if (next == state) return;
+    state = next;
+    notices.changed(next);
+  }
+
+  @Override public String toString() {
+    synchronized (lock) {
+      return "state=" + state + ", " + kind + ", record=" + current;
+    }
+  }
+}
