@@ -2,6 +2,7 @@ package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.CorruptTokenFileException;
+import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.ReauthorizationRequiredException;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.ServerRefusalException;
@@ -12,6 +13,7 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import okio.ByteString;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -23,9 +25,19 @@ abstract class AuthCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @EnvDefault("VOICELINK_AUTH_URL")
-  @Option(names = "--auth-url", required = true, paramLabel = "URL",
+  @Option(names = "--auth-url", paramLabel = "URL",
       description = "Address of the authorization service (default: $VOICELINK_AUTH_URL)")
   String authUrl;
+
+  @EnvDefault("VOICELINK_ISSUER")
+  @Option(names = "--issuer", paramLabel = "URL",
+      description = "Issuer of a standard OAuth 2.0 server (third-party accounts), in place of"
+          + " --auth-url; its endpoints are discovered (default: $VOICELINK_ISSUER)")
+  String issuer;
+
+  @Option(names = "--scope", paramLabel = "SCOPE",
+      description = "With --issuer: the scope to ask for, space-separated (default: the server's)")
+  String scope;
 
   @Option(names = "--token-file", paramLabel = "FILE", defaultValue = DEFAULT_TOKEN_FILE,
       description = "Where the token record is kept (default: ${DEFAULT-VALUE}); owner-only")
@@ -41,14 +53,25 @@ abstract class AuthCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     output = new Output(out, err, json);
     try {
+      String problem = chooseServer();
+      if (problem == null) problem = optionProblem(issuer != null);
+      if (problem != null) return usage(problem);
       VoiceLinkClient client;
       try {
-        client = VoiceLinkClient.builder().authUrl(authUrl).httpLogging(parent.httpLogging()).build();
+        VoiceLinkClient.Builder builder = VoiceLinkClient.builder().httpLogging(parent.httpLogging());
+        if (issuer == null) builder.authUrl(authUrl);
+        client = builder.build();
       } catch (IllegalArgumentException e) {
         return invalid(e.getMessage().replace("auth_url", "--auth-url"));
       }
       try {
-        return run(client);
+        OAuthServer server;
+        try {
+          server = issuer == null ? null : OAuthServer.discover(client, issuer).execute();
+        } catch (IllegalArgumentException e) {
+          return invalid("--" + e.getMessage()); // "issuer must ..." names the option
+        }
+        return run(client, server);
       } finally {
         client.close();
       }
@@ -72,7 +95,58 @@ abstract class AuthCommand implements Callable<Integer> {
     }
   }
 
-  abstract int run(VoiceLinkClient client) throws IOException, ServerRefusalException;
+  /**
+   * Runs the command with {@code client}; {@code server} is the standard OAuth 2.0 server discovered
+   * from {@code --issuer}, or null for the platform at {@code --auth-url}.
+   */
+  abstract int run(VoiceLinkClient client, @Nullable OAuthServer server)
+      throws IOException, ServerRefusalException;
+
+  /**
+   * Settles which server the command talks to, leaving exactly one of {@link #authUrl} and {@link
+   * #issuer} set: the one on the command line, else the one the environment gives. Returns what is
+   * wrong with the command line, or null.
+   */
+  private @Nullable String chooseServer() {
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    boolean issuerGiven = parsed.hasMatchedOption("--issuer");
+    boolean authUrlGiven = parsed.hasMatchedOption("--auth-url");
+    if (issuerGiven && authUrlGiven) {
+      return "--issuer and --auth-url are mutually exclusive: --issuer names a standard OAuth 2.0"
+          + " server, --auth-url the platform's authorization service";
+    }
+    if (issuerGiven) {
+      authUrl = null; // VOICELINK_AUTH_URL gives way to the command line
+    } else if (authUrlGiven) {
+      issuer = null;
+    } else if (authUrl != null && issuer != null) {
+      return "both VOICELINK_AUTH_URL and VOICELINK_ISSUER are set: choose with --auth-url or"
+          + " --issuer";
+    }
+    if (authUrl == null && issuer == null) {
+      return "Missing required option: '--auth-url=URL' (or set VOICELINK_AUTH_URL), or"
+          + " '--issuer=URL' for a standard OAuth 2.0 server (or set VOICELINK_ISSUER)";
+    }
+    if (issuer == null && scope != null) {
+      return "--scope needs --issuer: the platform's scope is fixed";
+    }
+    return null;
+  }
+
+  /**
+   * What is wrong with this command's own options for the chosen kind of server ({@code standard}:
+   * {@code --issuer}), or null; checked before anything is sent.
+   */
+  @Nullable String optionProblem(boolean standard) {
+    return null;
+  }
+
+  /** A mistake in the command line, reported as picocli reports its own. */
+  int usage(String message) {
+    output.problem(message);
+    spec.commandLine().getErr().println("Try 'speaker-cli " + spec.name() + " --help' for usage.");
+    return ExitCodes.INVALID_INPUT;
+  }
 
   Map<String, String> env() {
     return parent.env;
@@ -87,6 +161,26 @@ abstract class AuthCommand implements Callable<Integer> {
     output.failure(Output.fields("status", "refused", "error", e.code(), "message", e.description()),
         "the server refused: " + e.getMessage());
     return ExitCodes.SERVER_REFUSED;
+  }
+
+  /**
+   * Why {@code stored} cannot be refreshed at {@code server} (null: the platform), or null if it can:
+   * a record names its dialect and token endpoint, and is refreshed only there.
+   */
+  static @Nullable String dialectMismatch(TokenRecord stored, @Nullable OAuthServer server) {
+    boolean standard = stored.dialect() == TokenRecord.Dialect.STANDARD;
+    if (server == null && standard) {
+      return "the token file holds a token of the standard server " + stored.tokenEndpoint()
+          + ": use --issuer, not --auth-url";
+    }
+    if (server != null && !standard) {
+      return "the token file holds a platform token: use --auth-url, not --issuer";
+    }
+    if (server != null && !server.tokenEndpoint().equals(stored.tokenEndpoint())) {
+      return "the token file holds a token of " + stored.tokenEndpoint() + ", not of --issuer's"
+          + " token endpoint " + server.tokenEndpoint();
+    }
+    return null;
   }
 
   /** The fields that describe a token record without revealing it. */

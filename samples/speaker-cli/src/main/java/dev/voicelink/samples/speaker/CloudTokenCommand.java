@@ -3,12 +3,14 @@ package dev.voicelink.samples.speaker;
 import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,9 +34,13 @@ final class CloudTokenCommand extends AuthCommand {
   @Option(names = "--refresh", description = "Refresh the saved cloud token instead of a new one")
   boolean refresh;
 
-  @Override int run(VoiceLinkClient client) throws IOException, ServerRefusalException {
+  @Override int run(VoiceLinkClient client, @Nullable OAuthServer server)
+      throws IOException, ServerRefusalException {
     String secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
     FileTokenStore file = new FileTokenStore(tokenFile);
+    TokenManager.Builder credential = (server == null ? TokenManager.builder(client)
+        : TokenManager.builder(client, server)).cloudGrant(clientId, secret);
+    if (scope != null) credential.scope(scope);
     TokenRecord record;
     if (refresh) {
       TokenRecord stored = file.load();
@@ -45,11 +51,11 @@ final class CloudTokenCommand extends AuthCommand {
         return invalid(tokenFile + " holds a " + stored.grant().wireName() + " token, not a cloud"
             + " token: use 'speaker-cli refresh' for it");
       }
-      record = TokenManager.builder(client).cloudGrant(clientId, secret).store(file).build()
-          .refresh().execute();
+      String mismatch = dialectMismatch(stored, server);
+      if (mismatch != null) return invalid(mismatch);
+      record = credential.store(file).build().refresh().execute();
     } else {
-      record = TokenManager.builder(client).cloudGrant(clientId, secret)
-          .store(new InMemoryTokenStore()).build().refresh().execute();
+      record = credential.store(new InMemoryTokenStore()).build().refresh().execute();
       file.save(record);
     }
     output.record(describe(record, tokenFile, refresh ? "refreshed" : "issued"),

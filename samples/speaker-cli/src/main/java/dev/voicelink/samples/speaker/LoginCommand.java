@@ -6,11 +6,13 @@ import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import picocli.CommandLine.Command;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /** {@code login}: the device authorization flow, from user code to a saved token record. */
@@ -23,14 +25,31 @@ final class LoginCommand extends AuthCommand {
       description = "client_id from the device-access console")
   String clientId;
 
-  @Option(names = "--device-id", required = true, paramLabel = "ID",
-      description = "This device's ID as imported in the console (its serial number)")
+  @Option(names = "--device-id", paramLabel = "ID",
+      description = "This device's ID as imported in the console (its serial number); required with"
+          + " --auth-url, not used with --issuer")
   String deviceId;
 
-  @Override int run(VoiceLinkClient client) throws IOException, ServerRefusalException {
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId(clientId).build();
+  @Override @Nullable String optionProblem(boolean standard) {
+    if (!standard && deviceId == null) {
+      return "Missing required option: '--device-id=ID' (the platform authorizes a device it knows)";
+    }
+    if (standard && deviceId != null) {
+      return "--device-id is for the platform (--auth-url): a standard server knows no device IDs";
+    }
+    return null;
+  }
+
+  @Override int run(VoiceLinkClient client, @Nullable OAuthServer server)
+      throws IOException, ServerRefusalException {
+    DeviceAuthorizer.Builder builder = server == null ? DeviceAuthorizer.builder(client)
+        : DeviceAuthorizer.builder(client, server);
+    builder.clientId(clientId);
+    if (scope != null) builder.scope(scope);
+    DeviceAuthorizer authorizer = builder.build();
     FileTokenStore store = new FileTokenStore(tokenFile);
-    DeviceCode code = authorizer.requestCode(deviceId).execute();
+    DeviceCode code = server == null ? authorizer.requestCode(deviceId).execute()
+        : authorizer.requestCode().execute();
     output.record(Output.fields(
         "event", "user_code",
         "user_code", code.userCode(),

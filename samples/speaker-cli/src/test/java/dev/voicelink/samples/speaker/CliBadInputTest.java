@@ -182,6 +182,20 @@ class CliBadInputTest {
         noEnv));
     c.put("login --device-id of 300 characters", new Case(() -> args(login(), "--device-id",
         repeat('7', 300)), noEnv));
+    c.put("login with both --auth-url and --issuer", new Case(() -> plus(login(), "--issuer",
+        "https://login.example.com"), noEnv));
+    c.put("login with VOICELINK_AUTH_URL and VOICELINK_ISSUER both set", new Case(() -> args(login(),
+        "--auth-url", null), bothServers()));
+    c.put("login --auth-url without --device-id", new Case(() -> args(login(), "--device-id", null),
+        noEnv));
+    c.put("login --issuer with --device-id", new Case(() -> args(login(), "--auth-url", null,
+        "--issuer", "https://login.example.com"), noEnv));
+    c.put("login --issuer with a query", new Case(() -> args(login(), "--auth-url", null,
+        "--device-id", null, "--issuer", "https://login.example.com?realm=x"), noEnv));
+    c.put("login --issuer over plain http", new Case(() -> args(login(), "--auth-url", null,
+        "--device-id", null, "--issuer", "http://login.example.com"), noEnv));
+    c.put("login --scope with --auth-url", new Case(() -> args(login(), "--scope", "openid"), noEnv));
+    c.put("refresh without --auth-url or --issuer", new Case(() -> new String[] {"refresh"}, noEnv));
     c.put("refresh without a token file", new Case(() -> new String[] {"refresh", "--auth-url",
         server.authUrl(), "--token-file", new File(dir, "absent-token.json").getPath()}, noEnv));
     c.put("refresh with a token file that is not JSON", new Case(() -> new String[] {"refresh",
@@ -246,6 +260,14 @@ class CliBadInputTest {
         Collections.singletonMap("VOICELINK_AUTH_URL", server.authUrl())));
     c.put("sync --progress with --json", new Case(() -> plus(sync(), "--progress", "--json"), noEnv));
     return c;
+  }
+
+  /** An environment that names both kinds of server. */
+  static Map<String, String> bothServers() {
+    Map<String, String> env = new HashMap<>();
+    env.put("VOICELINK_AUTH_URL", server.authUrl());
+    env.put("VOICELINK_ISSUER", "https://login.example.com");
+    return env;
   }
 
   /** Just over the SDK's default resource limit (32 MiB): written once, kept for later runs. */

@@ -236,7 +236,8 @@ class CliConventionsTest {
         + " '--base-url=URL' (or set VOICELINK_BASE_URL)\n");
     assertThat(run("refresh")).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(err.toString()).startsWith("speaker-cli: Missing required option:"
-        + " '--auth-url=URL' (or set VOICELINK_AUTH_URL)\n");
+        + " '--auth-url=URL' (or set VOICELINK_AUTH_URL), or '--issuer=URL' for a standard OAuth 2.0"
+        + " server (or set VOICELINK_ISSUER)\n");
     assertThat(out.toString()).isEmpty();
     assertThat(server.journal()).isEmpty();
   }
