@@ -9,6 +9,10 @@ import android.os.Looper;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.OAuthServer;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
@@ -24,6 +28,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import okio.ByteString;
 import org.junit.After;
 import org.junit.Before;
@@ -218,6 +225,52 @@ public final class AgentRobolectricTest {
         "call 老张".getBytes(StandardCharsets.UTF_8)));
     AgentEvent without = awaitEvent(EVENT_RESULT, before);
     assertThat(without.info()).doesNotContain("OS123.contacts");
+  }
+
+  /**
+   * Third-party accounts (spec 5.1.3): a {@link TokenManager} of a standard OAuth 2.0 server is the
+   * Agent's token source as the platform's is. Its record has expired, so the Agent's first access
+   * token comes from a refresh at that server (RFC 6749 section 6), and the channel opens with it.
+   */
+  @Test public void aStandardServersTokenManagerServesTheAgent() throws Exception {
+    MockWebServer standard = new MockWebServer();
+    standard.enqueue(new MockResponse().setHeader("Content-Type", "application/json")
+        .setBody("{\"access_token\":\"" + accessToken + "\",\"token_type\":\"Bearer\","
+            + "\"expires_in\":3600,\"refresh_token\":\"std-refresh-2\"}"));
+    standard.start();
+    try {
+      client = TestClients.forConfig(configText(), time);
+      OAuthServer oauth = OAuthServer.builder()
+          .tokenEndpoint(standard.url("/oauth2/token").toString()).build();
+      TokenRecord expired = TokenRecord.builder().grant(TokenRecord.Grant.DEVICE)
+          .standard(null, oauth.tokenEndpoint(), OAuthServer.ClientAuthentication.NONE)
+          .clientId("speaker-public").tokenType("Bearer").accessToken("std-access-1")
+          .refreshToken("std-refresh-1").expiresInSeconds(3600)
+          .createdAtEpochSeconds(TimeUnit.MILLISECONDS.toSeconds(time.wallMillis()) - 7200)
+          .receivedAtEpochMillis(time.wallMillis() - TimeUnit.HOURS.toMillis(2)).build();
+      TokenManager tokens = TokenManager.builder(client, oauth).deviceGrant("speaker-public")
+          .store(new InMemoryTokenStore(expired)).build();
+      agent = Agent.builder(RuntimeEnvironment.getApplication(), configText(), event -> events.add(event))
+          .tokenSource(tokens).client(client).build();
+
+      time.awaitScheduled(1);
+      AgentEvent connected = awaitEvent(EVENT_CONNECTED_TO_SERVER, 0);
+
+      assertThat(connected.data().getString(KEY_UID)).matches("[a-z0-9]{32}");
+      RecordedRequest refresh = standard.takeRequest(10, TimeUnit.SECONDS);
+      assertThat(refresh.getPath()).isEqualTo("/oauth2/token");
+      assertThat(refresh.getHeader("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
+      assertThat(refresh.getBody().readUtf8())
+          .isEqualTo("grant_type=refresh_token&refresh_token=std-refresh-1&client_id=speaker-public");
+      assertThat(standard.getRequestCount()).isEqualTo(1);
+      assertThat(server.journal().calls("/interact")).extracting(call -> call.header("Authorization"))
+          .containsExactly(accessToken);
+      assertThat(tokens.record().refreshToken()).isEqualTo("std-refresh-2");
+    } finally {
+      agent.destroy();
+      agent = null;
+      standard.shutdown();
+    }
   }
 
   @Test public void syncBeforeConnectedIsRefused() throws Exception {

@@ -29,6 +29,7 @@ import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.CallResult;
@@ -84,6 +85,7 @@ public final class MainActivity extends Activity {
   private @Nullable DeviceAuthorizer authorizer;
   // Keeps the device's token fresh and saved (SampleProcess.signIn()) for the Agent and the backend.
   private @Nullable TokenManager tokens;
+  private @Nullable VoiceLinkCall<OAuthServer> discovery;
   private @Nullable VoiceLinkCall<DeviceFlowOutcome> flow;
   private @Nullable Agent agent;
   private @Nullable String lastSid;
@@ -114,19 +116,59 @@ public final class MainActivity extends Activity {
       if (clockOverride != null) core.clock(clockOverride);
       if (schedulerOverride != null) core.scheduler(schedulerOverride);
       voiceLink = core.build();
-      authorizer = DeviceAuthorizer.builder(voiceLink).clientId(config.clientId).build();
-      tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId)
-          .store(process.signIn()).build();
       writeText.setText(config.writeText);
-      resumeSavedSignIn();
+      if (config.issuer == null) {
+        signInAt(null);
+      } else {
+        discover(config.issuer);
+      }
     } catch (IOException | RuntimeException e) {
-      status.setText("Config error: " + e.getMessage());
-      log("config error: " + e.getMessage());
+      configError(e);
     }
+  }
+
+  private void configError(Exception e) {
+    status.setText("Config error: " + e.getMessage());
+    log("config error: " + e.getMessage());
+  }
+
+  /** Reads the standard server's endpoints from its issuer, then offers sign-in there. */
+  private void discover(String issuer) {
+    status.setText("Reading " + issuer + "…");
+    VoiceLinkCall<OAuthServer> started = OAuthServer.discover(voiceLink, issuer);
+    discovery = started;
+    started.enqueue(result -> { // on the main thread; cancelled in onDestroy
+      discovery = null;
+      if (result.isCancelled() || destroyed) return;
+      Exception failure = result.failure();
+      try {
+        if (failure != null) throw failure;
+        signInAt(result.value());
+      } catch (Exception e) {
+        configError(e);
+      }
+    });
+  }
+
+  /**
+   * Makes the device flow and the token manager for the platform ({@code server} null) or for a
+   * standard OAuth 2.0 server, then resumes the saved sign-in or offers a new one.
+   */
+  private void signInAt(@Nullable OAuthServer server) throws IOException {
+    if (config == null || voiceLink == null) return;
+    DeviceAuthorizer.Builder flowBuilder = server == null ? DeviceAuthorizer.builder(voiceLink)
+        : DeviceAuthorizer.builder(voiceLink, server);
+    flowBuilder.clientId(config.clientId);
+    if (config.scope != null) flowBuilder.scope(config.scope);
+    authorizer = flowBuilder.build();
+    tokens = (server == null ? TokenManager.builder(voiceLink) : TokenManager.builder(voiceLink, server))
+        .deviceGrant(config.clientId).store(SampleProcess.get(this).signIn()).build();
+    resumeSavedSignIn();
   }
 
   @Override protected void onDestroy() {
     destroyed = true; // a flow outcome already posted must not start an Agent now
+    if (discovery != null) discovery.cancel();
     if (flow != null) flow.cancel();
     if (agent != null) agent.destroy();
     agent = null;
@@ -175,7 +217,8 @@ public final class MainActivity extends Activity {
 
   private void showSignedOut(String state) {
     if (config == null) return;
-    status.setText(state + ". Device " + config.deviceId + " at " + config.authUrl);
+    status.setText(state + (config.issuer == null ? ". Device " + config.deviceId + " at " + config.authUrl
+        : ". Sign in at " + config.issuer));
     authorize.setEnabled(true);
     signOut.setEnabled(false);
   }
@@ -200,17 +243,23 @@ public final class MainActivity extends Activity {
     if (authorizer == null || config == null) return;
     authorize.setEnabled(false);
     status.setText("Requesting a code…");
-    log("requesting a device code for " + config.deviceId);
-    VoiceLinkCall<DeviceFlowOutcome> started = authorizer.authorize(config.deviceId,
-        new DeviceFlowListener() {
-          @Override public void onCodeIssued(DeviceCode code) {
-            showCode(code);
-          }
+    DeviceFlowListener listener = new DeviceFlowListener() {
+      @Override public void onCodeIssued(DeviceCode code) {
+        showCode(code);
+      }
 
-          @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
-            status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
-          }
-        });
+      @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+        status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
+      }
+    };
+    VoiceLinkCall<DeviceFlowOutcome> started;
+    if (config.deviceId != null) {
+      log("requesting a device code for " + config.deviceId);
+      started = authorizer.authorize(config.deviceId, listener);
+    } else {
+      log("requesting a device code at " + config.issuer);
+      started = authorizer.authorize(listener);
+    }
     flow = started;
     // On the main thread, like the listener; cancelled in onDestroy.
     started.enqueue(new VoiceLinkCall.Callback<DeviceFlowOutcome>() {

@@ -10,7 +10,10 @@ import okhttp3.HttpUrl;
  * The sample's settings, read from the same config text that is handed to the Agent (the platform's
  * cfg style: JSON that may start with a byte-order mark and may hold comments). The text is parsed
  * and checked by {@link AgentConfig}; the sample requires the addresses and the device identity on
- * top, and reads its own {@code sample.*} keys.
+ * top, and reads its own {@code sample.*} keys. With {@code sample.issuer} the device signs in at that
+ * standard OAuth 2.0 server (third-party accounts, spec 5.1.3) instead of the platform: then neither
+ * {@code server.auth_url} nor {@code auth.device_id} is needed, and {@code sample.scope} is the scope
+ * it asks for.
  *
  * <p>Immutable. An invalid text fails at once with a message naming the setting.
  */
@@ -19,11 +22,16 @@ final class SampleConfig {
 
   final String text;
   final String appid;
-  final String authUrl;
+  /** The platform's authorization service; null when the device signs in at {@link #issuer}. */
+  final @Nullable String authUrl;
   final String baseUrl;
   final @Nullable String platformUrl;
   final String clientId;
-  final String deviceId;
+  /** The device's ID at the platform; null when the device signs in at {@link #issuer}. */
+  final @Nullable String deviceId;
+  /** The issuer of the standard OAuth 2.0 server the device signs in at, or null for the platform. */
+  final @Nullable String issuer;
+  final @Nullable String scope;
   final String contactsResource;
   final String writeText;
   final @Nullable String namespace;
@@ -32,11 +40,16 @@ final class SampleConfig {
   private SampleConfig(String text, AgentConfig agent) {
     this.text = text;
     this.appid = agent.appid();
-    this.authUrl = required(agent.authUrl(), "server", "auth_url");
+    this.issuer = sampleSetting(agent, "issuer");
+    this.scope = sampleSetting(agent, "scope");
+    if (scope != null && issuer == null) {
+      throw new IllegalArgumentException("sample.scope needs sample.issuer: the platform's scope is fixed");
+    }
+    this.authUrl = issuer != null ? agent.authUrl() : required(agent.authUrl(), "server", "auth_url");
     this.baseUrl = agent.baseUrl();
     this.platformUrl = agent.platformUrl();
     this.clientId = required(agent.clientId(), "auth", "client_id");
-    this.deviceId = required(agent.deviceId(), "auth", "device_id");
+    this.deviceId = issuer != null ? null : required(agent.deviceId(), "auth", "device_id");
     this.contactsResource = required(sampleSetting(agent, "contacts_resource"), "sample",
         "contacts_resource");
     String write = sampleSetting(agent, "write_text");
@@ -65,7 +78,8 @@ final class SampleConfig {
 
   /** A client builder with the config's addresses. */
   VoiceLinkClient.Builder clientBuilder() {
-    VoiceLinkClient.Builder builder = VoiceLinkClient.builder().authUrl(authUrl).baseUrl(baseUrl);
+    VoiceLinkClient.Builder builder = VoiceLinkClient.builder().baseUrl(baseUrl);
+    if (authUrl != null) builder.authUrl(authUrl);
     if (platformUrl != null) builder.platformUrl(platformUrl);
     return builder;
   }
@@ -93,7 +107,8 @@ final class SampleConfig {
   }
 
   @Override public String toString() {
-    return "SampleConfig{auth_url=" + authUrl + ", base_url=" + baseUrl + ", client_id=" + clientId
-        + ", device_id=" + deviceId + ", contacts=" + contactsResource + "}";
+    return "SampleConfig{" + (issuer != null ? "issuer=" + issuer : "auth_url=" + authUrl)
+        + ", base_url=" + baseUrl + ", client_id=" + clientId + ", device_id=" + deviceId
+        + ", contacts=" + contactsResource + "}";
   }
 }

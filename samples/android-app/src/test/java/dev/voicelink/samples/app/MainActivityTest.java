@@ -17,7 +17,12 @@ import com.google.zxing.LuminanceSource;
 import com.google.zxing.RGBLuminanceSource;
 import com.google.zxing.common.HybridBinarizer;
 import com.google.zxing.qrcode.QRCodeReader;
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
@@ -35,6 +40,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
@@ -243,6 +250,87 @@ public final class MainActivityTest {
     assertThat(channel.get(1).header("Authorization")).isEqualTo(accessToken);
   }
 
+  /**
+   * Third-party accounts (spec 5.1.3): with {@code sample.issuer} the sample signs the device in at that
+   * standard OAuth 2.0 server (RFC 8628), and the Agent takes its token from the token manager of that
+   * server. The server here answers with a token the reference server knows, as a manufacturer's
+   * server would hand out one the platform accepts.
+   */
+  @Test
+  public void signsInAtTheStandardServerOfTheConfigAndStaysSignedIn() throws Exception {
+    String platformToken = platformAccessToken();
+    int platformFlows = server.journal().count("/oauth/ivs/device_code");
+    AtomicBoolean approved = new AtomicBoolean();
+    List<RecordedRequest> oauth = Collections.synchronizedList(new ArrayList<RecordedRequest>());
+    MockWebServer standard = new MockWebServer();
+    standard.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) {
+        oauth.add(request);
+        String issuer = request.getRequestUrl().resolve("/realms/speakers").toString();
+        switch (request.getPath()) {
+          case "/realms/speakers/.well-known/openid-configuration":
+            return json(200, "{\"issuer\":\"" + issuer + "\",\"device_authorization_endpoint\":\"" + issuer
+                + "/device\",\"token_endpoint\":\"" + issuer + "/token\"}");
+          case "/realms/speakers/device":
+            return json(200, "{\"device_code\":\"dc-1\",\"user_code\":\"WDJB-MJHT\",\"verification_uri\":\""
+                + issuer + "/activate\",\"verification_uri_complete\":\"" + issuer
+                + "/activate?user_code=WDJB-MJHT\",\"expires_in\":300}");
+          case "/realms/speakers/token":
+            return approved.get() ? json(200, "{\"access_token\":\"" + platformToken + "\",\"token_type\":"
+                + "\"Bearer\",\"expires_in\":3600,\"refresh_token\":\"std-refresh-1\",\"scope\":\"openid profile\"}")
+                : json(400, "{\"error\":\"authorization_pending\"}");
+          default:
+            return new MockResponse().setResponseCode(404);
+        }
+      }
+    });
+    standard.start(InetAddress.getLoopbackAddress(), 0);
+    try {
+      String issuer = standard.url("/realms/speakers").toString();
+      launch(standardConfig(issuer));
+      awaitUi(() -> button(MainActivity.TAG_AUTHORIZE).isEnabled(), "discovery");
+      assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Not authorized. Sign in at " + issuer);
+
+      click(MainActivity.TAG_AUTHORIZE);
+      awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+      assertThat(text(MainActivity.TAG_USER_CODE)).isEqualTo("WDJB-MJHT");
+      assertThat(text(MainActivity.TAG_LINK)).as("verification_uri_complete")
+          .isEqualTo(issuer + "/activate?user_code=WDJB-MJHT");
+      assertThat(qrText()).isEqualTo(text(MainActivity.TAG_LINK));
+      approved.set(true);
+      advanceToNextTask("the first poll, after the default 5 s");
+      awaitUi(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
+
+      assertThat(oauth).extracting(RecordedRequest::getPath).containsExactly(
+          "/realms/speakers/.well-known/openid-configuration", "/realms/speakers/device", "/realms/speakers/token");
+      Map<String, String> authorization = new LinkedHashMap<>();
+      authorization.put("client_id", "speaker-public");
+      authorization.put("scope", "openid profile");
+      assertThat(form(oauth.get(1).getBody().readUtf8())).isEqualTo(authorization);
+      Map<String, String> poll = new LinkedHashMap<>();
+      poll.put("grant_type", "urn:ietf:params:oauth:grant-type:device_code");
+      poll.put("device_code", "dc-1");
+      poll.put("client_id", "speaker-public");
+      assertThat(form(oauth.get(2).getBody().readUtf8())).isEqualTo(poll);
+      assertThat(server.journal().count("/oauth/ivs/device_code")).as("no platform sign-in").isEqualTo(platformFlows);
+      List<RecordedCall> channel = server.journal().calls("/v2/voicelink/interact");
+      assertThat(channel).hasSize(1);
+      assertThat(channel.get(0).header("Authorization")).isEqualTo(platformToken);
+      assertThat(eventLog()).doesNotContain(platformToken).doesNotContain("std-refresh-1");
+
+      restartProcess(standardConfig(issuer));
+
+      awaitUi(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect again");
+      assertThat(line("signed in from the saved token")).endsWith("; no new device flow");
+      assertThat(oauth).extracting(RecordedRequest::getPath).as("only the discovery again").containsExactly(
+          "/realms/speakers/.well-known/openid-configuration", "/realms/speakers/device", "/realms/speakers/token",
+          "/realms/speakers/.well-known/openid-configuration");
+      assertThat(server.journal().calls("/v2/voicelink/interact")).hasSize(2);
+    } finally {
+      standard.shutdown();
+    }
+  }
+
   @Test
   public void signOutForgetsTheSavedSignIn() throws Exception {
     launch(config(server));
@@ -348,6 +436,39 @@ public final class MainActivityTest {
         + backend.url("/sign") + "\"}\n}";
   }
 
+  private String standardConfig(String issuer) {
+    return "// test config: sign-in at a standard OAuth 2.0 server\n{\n"
+        + "\"login\": {\"appid\": \"" + DefaultConsole.APPID + "\"},\n"
+        + "\"server\": {\"platform_url\": \"" + server.platformUrl() + "\", \"base_url\": \"" + server.baseUrl()
+        + "\"},\n"
+        + "\"auth\": {\"client_id\": \"speaker-public\"},\n"
+        + "\"entity\": {\"namespace\": \"" + DefaultConsole.NAMESPACE + "\"},\n"
+        + "\"sample\": {\"contacts_resource\": \"" + DefaultConsole.CONTACTS + "\", \"checksum_url\": \""
+        + backend.url("/sign") + "\", \"issuer\": \"" + issuer + "\", \"scope\": \"openid profile\"}\n}";
+  }
+
+  private static MockResponse json(int code, String body) {
+    return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
+  }
+
+  /** An access token the reference server issued to this device by the platform's device flow. */
+  private String platformAccessToken() throws Exception {
+    VoiceLinkClient auth = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time).scheduler(time)
+        .callbackExecutor(Runnable::run).build();
+    try {
+      DeviceAuthorizer authorizer = DeviceAuthorizer.builder(auth).clientId(DefaultConsole.CLIENT_ID).build();
+      DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
+      new SimulatedTester(server).approve(code.userCode());
+      AtomicReference<CallResult<DeviceFlowOutcome>> ended = new AtomicReference<>();
+      authorizer.poll(code).enqueue(ended::set);
+      advanceToNextTask("the platform's poll");
+      awaitUi(() -> ended.get() != null, "the platform's token");
+      return ended.get().value().token().accessToken();
+    } finally {
+      auth.close();
+    }
+  }
+
   private void signInAndConnect() throws IOException {
     click(MainActivity.TAG_AUTHORIZE);
     awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
@@ -358,10 +479,14 @@ public final class MainActivityTest {
 
   /** Ends the Activity and the process's objects, as the system does, then launches again. */
   private void restartProcess() {
+    restartProcess(config(server));
+  }
+
+  private void restartProcess(String config) {
     controller.pause().stop().destroy();
     controller = null;
     SampleProcess.end();
-    launch(config(server));
+    launch(config);
   }
 
   private File savedSignIn() {

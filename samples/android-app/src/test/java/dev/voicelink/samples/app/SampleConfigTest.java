@@ -91,6 +91,28 @@ class SampleConfigTest {
   }
 
   @Test
+  void anIssuerNeedsNeitherAuthUrlNorDeviceId() {
+    SampleConfig config = SampleConfig.parse(MINIMAL.replace("\"auth_url\":\"http://h:1/auth\",", "")
+        .replace(",\"device_id\":\"d\"", "")
+        .replace("\"contacts_resource\"", "\"issuer\":\"https://login.example.com/realms/speakers\","
+            + "\"scope\":\"openid profile\",\"contacts_resource\""));
+
+    assertThat(config.issuer).isEqualTo("https://login.example.com/realms/speakers");
+    assertThat(config.scope).isEqualTo("openid profile");
+    assertThat(config.authUrl).isNull();
+    assertThat(config.deviceId).isNull();
+    assertThat(config.toString()).startsWith("SampleConfig{issuer=https://login.example.com/realms/speakers,");
+  }
+
+  @Test
+  void aScopeWithoutAnIssuerIsRefused() {
+    assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("\"contacts_resource\"",
+        "\"scope\":\"openid\",\"contacts_resource\"")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("sample.scope needs sample.issuer: the platform's scope is fixed");
+  }
+
+  @Test
   void toStringLeavesTheKeyOut() {
     SampleConfig config = SampleConfig.parse(MINIMAL.replace("\"auth\":",
         "\"entity\":{\"account_key\":\"0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a\"},\"auth\":"));
