@@ -8,6 +8,8 @@ import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.entity.AuthId;
+import dev.voicelink.entity.PersParam;
 import java.io.File;
 import java.io.IOException;
 import java.util.Collections;
@@ -81,5 +83,15 @@ final class ThirdPartySnippets {
         .build();
     // end-snippet
     return backend;
+  }
+
+  static PersParam signedInUser(VoiceLinkClient client, OAuthServer server, TokenManager tokens)
+      throws Exception {
+    // snippet:third-party-subject
+    String subject = server.subject(client, tokens).execute(); // "sub" from the userinfo endpoint
+    String authId = AuthId.fromThirdPartyIdentity(server.issuer(), subject); // server: discovered
+    PersParam owner = PersParam.user(authId);                   // the user's dynamic entities
+    // end-snippet
+    return owner;
   }
 }

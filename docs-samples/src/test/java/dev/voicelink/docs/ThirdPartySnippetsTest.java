@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.entity.PersParam;
 import java.io.File;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -96,6 +98,34 @@ class ThirdPartySnippetsTest {
       assertThat(explicit.tokenEndpointAuthMethods()).containsExactly("client_secret_post");
     } finally {
       callbacks.shutdownNow();
+    }
+  }
+
+  @Test void theSubjectSnippetAsksUserinfoWithTheSignInsToken() throws Exception {
+    try (MockWebServer mock = new MockWebServer(); VoiceLinkClient client = VoiceLinkClient.builder().build()) {
+      mock.start();
+      String issuer = "http://127.0.0.1:" + mock.getPort();
+      mock.enqueue(json("{\"issuer\":\"" + issuer + "\",\"token_endpoint\":\"" + issuer
+          + "/oauth2/token\",\"userinfo_endpoint\":\"" + issuer + "/userinfo\"}"));
+      mock.enqueue(json("{\"sub\":\"alice\"}"));
+      OAuthServer server = ThirdPartySnippets.discover(client, issuer);
+      TokenRecord record = TokenRecord.builder().grant(TokenRecord.Grant.DEVICE)
+          .standard(issuer, issuer + "/oauth2/token", OAuthServer.ClientAuthentication.NONE)
+          .clientId("speaker-public").tokenType("Bearer").accessToken("at-1").refreshToken("rt-1")
+          .expiresInSeconds(300).createdAtEpochSeconds(System.currentTimeMillis() / 1000)
+          .receivedAtEpochMillis(System.currentTimeMillis()).build();
+      TokenManager tokens = TokenManager.builder(client, server).deviceGrant("speaker-public")
+          .store(new InMemoryTokenStore(record)).build();
+
+      PersParam owner = ThirdPartySnippets.signedInUser(client, server, tokens);
+
+      mock.takeRequest();
+      RecordedRequest userinfo = mock.takeRequest();
+      assertThat(userinfo.getPath()).isEqualTo("/userinfo");
+      assertThat(userinfo.getHeader("Authorization")).isEqualTo("Bearer at-1");
+      // lowercase hex MD5 of issuer, a line break and the subject, computed here without the SDK
+      String expected = okio.ByteString.encodeUtf8(issuer + "\nalice").md5().hex();
+      assertThat(owner).isEqualTo(PersParam.user(expected));
     }
   }
 }

@@ -25,6 +25,7 @@ import dev.voicelink.auth.ReauthorizationRequiredException;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.entity.AuthId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -273,5 +274,37 @@ class SdkSignInTest {
         .isNotInstanceOf(ReauthorizationRequiredException.class)
         .hasMessageStartingWith("invalid_client");
     assertThat(server.journal().last(server.tokenEndpointPath()).status()).isEqualTo(401);
+  }
+
+  @Test void theUserinfoSubjectGivesTheUsersAuthId(StandardAuthServer server) throws Exception {
+    OAuthServer oauth = discover(server);
+    TokenManager tokens = TokenManager.builder(client, oauth).deviceGrant(DEVICE_PUBLIC.id())
+        .store(new InMemoryTokenStore(signIn(server, oauth, DEVICE_PUBLIC, ALICE))).build();
+
+    String subject = oauth.subject(client, tokens).execute();
+
+    assertThat(subject).isEqualTo(ALICE.username());
+    Exchange userinfo = server.journal().last(server.userInfoPath());
+    assertThat(userinfo.method()).isEqualTo("GET");
+    assertThat(userinfo.authorizationScheme()).isEqualTo("Bearer");
+    assertThat(userinfo.status()).isEqualTo(200);
+    assertThat(userinfo.responseJson()).containsEntry("sub", subject);
+    // computed here without the SDK: lowercase hex MD5 of issuer, a line break and subject
+    byte[] md5 = java.security.MessageDigest.getInstance("MD5")
+        .digest((server.issuer() + "\n" + subject).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(AuthId.fromThirdPartyIdentity(oauth.issuer(), subject))
+        .isEqualTo(java.util.HexFormat.of().formatHex(md5));
+  }
+
+  @Test void aBackendTokenNamesNoUser(StandardAuthServer server) throws Exception {
+    OAuthServer oauth = discover(server);
+    TokenManager backend = TokenManager.builder(client, oauth).cloudGrant(BACKEND_BASIC.id(), BACKEND_BASIC.secret())
+        .scope(BACKEND_SCOPE).store(new InMemoryTokenStore()).build();
+
+    assertThatThrownBy(() -> oauth.subject(client, backend).execute())
+        .isInstanceOf(AuthorizationException.class)
+        .hasMessage("insufficient_scope: the userinfo endpoint refused the access token (HTTP 403): it takes"
+            + " the token of a user's sign-in whose scope includes openid");
+    assertThat(server.journal().last(server.userInfoPath()).status()).isEqualTo(403);
   }
 }

@@ -140,6 +140,32 @@ public final class OAuthServer {
     return userinfoEndpoint == null ? null : userinfoEndpoint.toString();
   }
 
+  /**
+   * A call that asks this server's userinfo endpoint (OpenID Connect Core 1.0 section 5.3) who signed
+   * in, with the access token of {@code tokens} (for example the {@link TokenManager} of the sign-in),
+   * and ends with the user's {@code sub}: the subject that {@link
+   * dev.voicelink.entity.AuthId#fromThirdPartyIdentity} turns into the platform's {@code auth_id}. The
+   * answer comes from the server itself over TLS, so it is trusted as it is; the SDK never takes a
+   * subject from an ID token it has not verified. The sign-in's scope should include {@code openid}
+   * (OpenID Connect servers answer userinfo only then; some answer any user's token).
+   *
+   * <p>A 401 invalidates the access token and the call tries once more with a fresh one. It fails with
+   * an {@link AuthorizationException} carrying the server's error when the token is refused ({@code
+   * invalid_token}, or {@code insufficient_scope} without {@code openid}), and with an {@link
+   * IOException} for another status or an answer that is not a JSON object with a non-empty {@code sub}
+   * (a signed {@code application/jwt} answer is not read).
+   *
+   * @throws IllegalStateException if the server has no userinfo endpoint, or the client is closed
+   */
+  public VoiceLinkCall<String> subject(VoiceLinkClient client, TokenSource tokens) {
+    ClientCore core = ClientCore.open(client);
+    if (tokens == null) throw new IllegalArgumentException("tokens must not be null");
+    if (userinfoEndpoint == null) {
+      throw new IllegalStateException("the server has no userinfo_endpoint: " + describe());
+    }
+    return new UserInfo(core, userinfoEndpoint, tokens);
+  }
+
   /** {@code token_endpoint_auth_methods_supported} as advertised; empty when not advertised. */
   public List<String> tokenEndpointAuthMethods() {
     return authMethods;

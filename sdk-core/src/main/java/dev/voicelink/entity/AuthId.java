@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * fixed-length encoding of an identity, not as a secret: the {@code auth_id} hides the raw subject
  * but anyone who knows both values can compute it.
  *
- * <p>Take the subject from the server's userinfo endpoint (called with the user's access token) or
- * from an ID token that the app has verified (signature, issuer, audience, expiry). Never from an ID
- * token read without verification: anyone can write one.
+ * <p>Take the subject from the server's userinfo endpoint ({@link
+ * dev.voicelink.auth.OAuthServer#subject}, with the user's access token) or from an ID token that the
+ * app has verified (signature, issuer, audience, expiry). Never from an ID token read without
+ * verification: anyone can write one.
  *
  * <p>Stateless and thread-safe. See docs/third-party-accounts.md.
  */

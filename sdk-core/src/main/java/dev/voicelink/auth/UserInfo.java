@@ -1,0 +1,110 @@
+package dev.voicelink.auth;
+
+import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import okhttp3.HttpUrl;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+
+/**
+ * Asks a server's userinfo endpoint (OpenID Connect Core 1.0 section 5.3) who signed in: a GET with the
+ * user's access token as a Bearer token (RFC 6750), answered with a JSON object whose {@code sub} names
+ * the user. One call; a 401 invalidates the token and is tried once more with a fresh one.
+ */
+final class UserInfo extends BlockingCall<String> {
+  private static final long MAX_BODY_BYTES = 64 * 1024;
+  private static final Pattern BEARER_ERROR = Pattern.compile("error=\"([^\"]*)\"");
+
+  private final ClientCore core;
+  private final HttpUrl endpoint;
+  private final TokenSource tokens;
+
+  UserInfo(ClientCore core, HttpUrl endpoint, TokenSource tokens) {
+    super(core);
+    this.core = core;
+    this.endpoint = endpoint;
+    this.tokens = tokens;
+  }
+
+  @Override protected String run() throws IOException, ServerRefusalException {
+    for (int attempt = 1; ; attempt++) {
+      String token = tokens.accessToken();
+      Request request = new Request.Builder().url(endpoint)
+          .header("Authorization", "Bearer " + token)
+          .header("Accept", "application/json")
+          .build();
+      try (Response response = send(core.http().newCall(request))) {
+        if (response.code() == 401 && attempt == 1) {
+          tokens.invalidate(token); // expired or revoked early: one more try with a fresh one
+          continue;
+        }
+        return subject(response);
+      }
+    }
+  }
+
+  private static String subject(Response response) throws IOException, AuthorizationException {
+    int code = response.code();
+    if (code == 401 || code == 403) {
+      // RFC 6750 puts the error in the challenge; some servers put it in a JSON body instead
+      String error = bearerError(response.header("WWW-Authenticate"));
+      if (error == null) error = bodyError(response.body());
+      throw new AuthorizationException(error != null ? error
+          : code == 401 ? "invalid_token" : "insufficient_scope",
+          "the userinfo endpoint refused the access token (HTTP " + code + ")"
+              + (code == 403 ? ": it takes the token of a user's sign-in whose scope includes openid" : ""));
+    }
+    if (code != 200) throw new IOException("the userinfo endpoint answered HTTP " + code);
+    String type = response.header("Content-Type", "");
+    if (!type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      throw new MalformedResponseException("malformed userinfo answer: Content-Type " + type
+          + " (a signed or encrypted answer is not read); it must be application/json");
+    }
+    Object sub = json(response.body()).get("sub");
+    if (!(sub instanceof String) || ((String) sub).isEmpty()) {
+      throw new MalformedResponseException("malformed userinfo answer: sub must be a non-empty string");
+    }
+    return (String) sub;
+  }
+
+  private static @Nullable String bearerError(@Nullable String challenge) {
+    if (challenge == null) return null;
+    Matcher error = BEARER_ERROR.matcher(challenge);
+    return error.find() && !error.group(1).isEmpty() ? error.group(1) : null;
+  }
+
+  private static @Nullable String bodyError(@Nullable ResponseBody body) {
+    try {
+      Object error = json(body).get("error");
+      return error instanceof String && !((String) error).isEmpty() ? (String) error : null;
+    } catch (IOException notJson) {
+      return null;
+    }
+  }
+
+  private static Map<?, ?> json(@Nullable ResponseBody body) throws IOException {
+    if (body != null) {
+      BufferedSource source = body.source();
+      if (!source.request(MAX_BODY_BYTES + 1)) {
+        try {
+          Object value = JsonReader.of(source).readJsonValue();
+          if (value instanceof Map) return (Map<?, ?>) value;
+        } catch (com.squareup.moshi.JsonDataException | com.squareup.moshi.JsonEncodingException e) {
+          // reported below
+        }
+      }
+    }
+    throw new MalformedResponseException("malformed userinfo answer: not a JSON object of at most "
+        + MAX_BODY_BYTES + " bytes");
+  }
+}
