@@ -111,11 +111,7 @@ final class TokenKeeper {
   State state() {
     try {
       synchronized (lock) {
-        try {
-          ensureLoaded();
-        } catch (IOException e) {
-          Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
-        }
+        loadQuietly();
         return state;
       }
     } finally {
@@ -127,11 +123,7 @@ final class TokenKeeper {
   void addListener(Listener listener) {
     try {
       synchronized (lock) {
-        try {
-          ensureLoaded();
-        } catch (IOException e) {
-          Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
-        }
+        loadQuietly();
         notices.add(listener, state);
       }
     } finally {
@@ -261,6 +253,15 @@ final class TokenKeeper {
   private State stateAfterFailure() {
     return current == null ? State.NO_TOKEN
         : schedule.isExpired(clock.monotonicNanos()) ? State.EXPIRED : State.VALID;
+  }
+
+  /** As {@link #ensureLoaded}, for callers that report no failure: the next token request throws it. */
+  private void loadQuietly() {
+    try {
+      ensureLoaded();
+    } catch (IOException e) {
+      Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
+    }
   }
 
   private void ensureLoaded() throws IOException {

@@ -1,11 +1,9 @@
 package dev.voicelink.auth;
 
-import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import okio.Buffer;
 
 /**
  * A token record issued by the authorization service (spec 2.2), plus what the SDK needs to keep it
@@ -114,32 +112,7 @@ public final class TokenRecord {
    * #fromStorageJson}.
    */
   public String toStorageJson() {
-    Buffer buffer = new Buffer();
-    try (JsonWriter writer = JsonWriter.of(buffer)) {
-      writer.beginObject();
-      boolean standard = dialect == Dialect.STANDARD;
-      writer.name("version").value(STORAGE_VERSION);
-      writer.name("grant").value(grant.wireName());
-      if (standard) {
-        writer.name("dialect").value(dialect.wireName());
-        if (issuer != null) writer.name("issuer").value(issuer);
-        writer.name("token_endpoint").value(tokenEndpoint);
-        writer.name("token_endpoint_auth_method").value(clientAuthentication.wireName());
-        if (scope != null) writer.name("scope").value(scope);
-        if (idToken != null) writer.name("id_token").value(idToken);
-      }
-      writer.name("client_id").value(clientId);
-      writer.name("token_type").value(tokenType);
-      writer.name("access_token").value(accessToken);
-      if (refreshToken != null) writer.name("refresh_token").value(refreshToken);
-      writer.name("expires_in").value(expiresInSeconds);
-      writer.name("created_at").value(createdAtEpochSeconds);
-      writer.name("received_at_ms").value(receivedAtEpochMillis);
-      writer.endObject();
-    } catch (IOException e) {
-      throw new AssertionError(e); // a Buffer does not fail
-    }
-    return buffer.readUtf8();
+    return TokenRecordStorage.write(this);
   }
 
   /**
@@ -149,61 +122,7 @@ public final class TokenRecord {
    *     record of a supported version
    */
   public static TokenRecord fromStorageJson(String json) throws IOException {
-    WireJson wire = WireJson.parse(json);
-    if (wire == null) throw new IOException("not a JSON object");
-    long version = wire.number("version", -1);
-    if (version == -1) throw new IOException("no version");
-    if (version != STORAGE_VERSION) {
-      throw new IOException("version " + version + " is not supported; this SDK reads version "
-          + STORAGE_VERSION);
-    }
-    String grantName = wire.string("grant");
-    Grant grant = grantName == null ? null : Grant.fromWireName(grantName);
-    if (grant == null) throw new IOException("grant must be device or cloud");
-    try {
-      Builder builder = builder();
-      String dialectName = wire.string("dialect");
-      if (dialectName != null && !dialectName.equals(Dialect.PLATFORM.wireName())) {
-        if (!dialectName.equals(Dialect.STANDARD.wireName())) {
-          throw new IOException("dialect must be platform or standard; was: " + dialectName);
-        }
-        String method = required(wire, "token_endpoint_auth_method");
-        OAuthServer.ClientAuthentication authentication =
-            OAuthServer.ClientAuthentication.fromWireName(method);
-        if (authentication == null) {
-          throw new IOException("token_endpoint_auth_method must be none, client_secret_basic or"
-              + " client_secret_post; was: " + method);
-        }
-        builder.standard(wire.string("issuer"), required(wire, "token_endpoint"), authentication)
-            .scope(wire.string("scope"))
-            .idToken(wire.string("id_token"));
-      }
-      return builder
-          .grant(grant)
-          .clientId(required(wire, "client_id"))
-          .tokenType(required(wire, "token_type"))
-          .accessToken(required(wire, "access_token"))
-          .refreshToken(wire.string("refresh_token"))
-          .expiresInSeconds(requiredNumber(wire, "expires_in"))
-          .createdAtEpochSeconds(requiredNumber(wire, "created_at"))
-          .receivedAtEpochMillis(requiredNumber(wire, "received_at_ms"))
-          .build();
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new IOException(e.getMessage(), e);
-    }
-  }
-
-  private static String required(WireJson json, String name) throws IOException {
-    String value = json.string(name);
-    if (value == null) throw new IOException(name + " is missing");
-    return value;
-  }
-
-  private static long requiredNumber(WireJson json, String name) throws IOException {
-    long value = json.number(name, Long.MIN_VALUE + 1);
-    if (value == Long.MIN_VALUE + 1) throw new IOException(name + " is missing");
-    if (value == Long.MIN_VALUE) throw new IOException(name + " is not a whole number");
-    return value;
+    return TokenRecordStorage.read(json);
   }
 
   public static Builder builder() {

@@ -483,7 +483,7 @@ class DeviceAuthorizerTest {
         .clientId("vl-speaker-01").build());
     time.awaitScheduled(before + 1);
     time.advance(2000, TimeUnit.MILLISECONDS);
-    while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // decided, not delivered
+    while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // with the executor, not run
     flow.cancel(); // too late: no second outcome
     assertThat(events.calls).isEmpty(); // nothing ran outside the executor
     while (!queued.isEmpty()) queued.remove(0).run();

@@ -210,7 +210,7 @@ public final class ClientCore {
     }
   }
 
-  /** Number of calls running now; for tests. */
+  /** Number of calls running now: a call stops once its result is with the callback executor. For tests. */
   public int runningCalls() {
     synchronized (lock) {
       return calls.size();

@@ -137,21 +137,24 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
       target = callback;
       callback = null;
     }
-    core.unregister(this);
-    done.countDown();
-    if (target == null) return;
     try {
-      callbackExecutor().execute(new Runnable() {
-        @Override public void run() {
-          try {
-            target.onResult(ended);
-          } catch (RuntimeException e) {
-            Log.warn("core", "a call's callback threw; ignored", e);
+      if (target != null) {
+        callbackExecutor().execute(new Runnable() {
+          @Override public void run() {
+            try {
+              target.onResult(ended);
+            } catch (RuntimeException e) {
+              Log.warn("core", "a call's callback threw; ignored", e);
+            }
           }
-        }
-      });
+        });
+      }
     } catch (RuntimeException e) {
       Log.warn("core", "the callback executor refused the result of " + this + "; dropped", e);
+    } finally {
+      // Only now does the call stop running: its result is in the callback executor's hands.
+      core.unregister(this);
+      done.countDown();
     }
   }
 
