@@ -211,6 +211,27 @@ class SpeakerCliSignInTest {
     assertThat(server.journal().last(server.tokenEndpointPath()).status()).isEqualTo(400);
   }
 
+  @Test void aTokenFileIsRefreshedOnlyAtTheServerItCameFrom() throws Exception {
+    String standard = tokenFile("standard.json");
+    assertThat(signIn(standard).exit()).isZero();
+    Path platform = dir.resolve("platform.json");
+    Files.writeString(platform, "{\"version\":1,\"grant\":\"device\",\"client_id\":\"vl-speaker-01\","
+        + "\"token_type\":\"bearer\",\"access_token\":\"platform-access\",\"refresh_token\":\"platform-refresh\","
+        + "\"expires_in\":7200,\"created_at\":1763712000,\"received_at_ms\":1763712000123}");
+    int tokenRequests = server.journal().at(server.tokenEndpointPath()).size();
+
+    Ran platformAtIssuer = run(Map.of(), "refresh", "--issuer", server.issuer(), "--token-file", platform.toString());
+    Ran standardAtAuthUrl = run(Map.of(), "refresh", "--auth-url", "http://127.0.0.1:9/auth", "--token-file", standard);
+
+    assertThat(platformAtIssuer.exit()).isEqualTo(2);
+    assertThat(platformAtIssuer.err())
+        .isEqualTo("speaker-cli: the token file holds a platform token: use --auth-url, not --issuer\n");
+    assertThat(standardAtAuthUrl.exit()).isEqualTo(2);
+    assertThat(standardAtAuthUrl.err()).isEqualTo("speaker-cli: the token file holds a token of the standard server "
+        + server.tokenEndpoint() + ": use --issuer, not --auth-url\n");
+    assertThat(server.journal().at(server.tokenEndpointPath())).as("no refresh was sent").hasSize(tokenRequests);
+  }
+
   @Test void cloudTokenAuthenticatesAsTheServerOffersAndAWrongSecretExitsSix() throws Exception {
     String file = tokenFile("cloud.json");
     Ran issued = run(Map.of("VOICELINK_CLIENT_SECRET", BACKEND_BASIC.secret()), "cloud-token", "--issuer",

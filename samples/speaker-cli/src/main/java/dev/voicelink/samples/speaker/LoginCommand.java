@@ -11,8 +11,8 @@ import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
-import picocli.CommandLine.Command;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code login}: the device authorization flow, from user code to a saved token record. */
