@@ -304,6 +304,7 @@ public final class TokenManager implements TokenSource {
       this.clientSecret = Validate.secret(clientSecret, "client_secret");
       return this;
     }
+
     /**
      * A cloud credential (client credentials, spec 4.5): obtained and refreshed at {@code
      * oauth/token}, or at a standard server's token endpoint (RFC 6749 section 4.4: for a vendor's
