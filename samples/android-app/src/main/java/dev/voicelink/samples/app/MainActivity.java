@@ -11,16 +11,8 @@ import static dev.voicelink.android.AgentConstants.KEY_SID;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
 import android.app.Activity;
-import android.graphics.Typeface;
 import android.os.Bundle;
 import android.view.View;
-import android.view.ViewGroup;
-import android.widget.Button;
-import android.widget.EditText;
-import android.widget.ImageView;
-import android.widget.LinearLayout;
-import android.widget.ScrollView;
-import android.widget.TextView;
 import dev.voicelink.android.Agent;
 import dev.voicelink.android.AgentEvent;
 import dev.voicelink.android.AgentListener;
@@ -92,23 +84,18 @@ public final class MainActivity extends Activity {
   private int syncCount;
   private boolean destroyed;
 
-  private TextView status;
-  private Button authorize;
-  private Button signOut;
-  private TextView userCode;
-  private TextView link;
-  private ImageView qr;
-  private Button sync;
-  private Button query;
-  private Button setParams;
-  private EditText writeText;
-  private Button write;
-  private TextView eventLog;
-  private ScrollView eventScroll;
+  private SampleScreen screen; // built first thing in onCreate
 
   @Override protected void onCreate(@Nullable Bundle savedInstanceState) {
     super.onCreate(savedInstanceState);
-    setContentView(buildViews());
+    screen = new SampleScreen(this);
+    setContentView(screen.root);
+    screen.authorize.setOnClickListener(v -> startAuthorization());
+    screen.signOut.setOnClickListener(v -> signOut());
+    screen.sync.setOnClickListener(v -> syncContacts());
+    screen.query.setOnClickListener(v -> queryStatus());
+    screen.setParams.setOnClickListener(v -> setPersParam());
+    screen.write.setOnClickListener(v -> writeText());
     try {
       config = SampleConfig.parse(configText());
       SampleProcess process = SampleProcess.get(this);
@@ -116,7 +103,7 @@ public final class MainActivity extends Activity {
       if (clockOverride != null) core.clock(clockOverride);
       if (schedulerOverride != null) core.scheduler(schedulerOverride);
       voiceLink = core.build();
-      writeText.setText(config.writeText);
+      screen.writeText.setText(config.writeText);
       if (config.issuer == null) {
         signInAt(null);
       } else {
@@ -128,13 +115,13 @@ public final class MainActivity extends Activity {
   }
 
   private void configError(Exception e) {
-    status.setText("Config error: " + e.getMessage());
+    screen.status.setText("Config error: " + e.getMessage());
     log("config error: " + e.getMessage());
   }
 
   /** Reads the standard server's endpoints from its issuer, then offers sign-in there. */
   private void discover(String issuer) {
-    status.setText("Reading " + issuer + "…");
+    screen.status.setText("Reading " + issuer + "…");
     VoiceLinkCall<OAuthServer> started = OAuthServer.discover(voiceLink, issuer);
     discovery = started;
     started.enqueue(result -> { // on the main thread; cancelled in onDestroy
@@ -208,19 +195,19 @@ public final class MainActivity extends Activity {
       showSignedOut("Not authorized");
       return;
     }
-    status.setText("Signed in (saved). Connecting…");
+    screen.status.setText("Signed in (saved). Connecting…");
     log("signed in from the saved token, valid until " + new Date(saved.expiresAtEpochMillis())
         + "; no new device flow");
-    signOut.setEnabled(true);
+    screen.signOut.setEnabled(true);
     startAgent();
   }
 
   private void showSignedOut(String state) {
     if (config == null) return;
-    status.setText(state + (config.issuer == null ? ". Device " + config.deviceId + " at " + config.authUrl
+    screen.status.setText(state + (config.issuer == null ? ". Device " + config.deviceId + " at " + config.authUrl
         : ". Sign in at " + config.issuer));
-    authorize.setEnabled(true);
-    signOut.setEnabled(false);
+    screen.authorize.setEnabled(true);
+    screen.signOut.setEnabled(false);
   }
 
   /** Forgets the device's token here and on disk; the next start offers sign-in again. */
@@ -233,7 +220,7 @@ public final class MainActivity extends Activity {
       log("signed out: the saved token is deleted");
       showSignedOut("Signed out");
     } catch (IOException e) {
-      status.setText("Sign-out failed: " + e.getMessage());
+      screen.status.setText("Sign-out failed: " + e.getMessage());
       log("sign-out failed: " + e.getMessage());
     }
   }
@@ -241,15 +228,15 @@ public final class MainActivity extends Activity {
 
   private void startAuthorization() {
     if (authorizer == null || config == null) return;
-    authorize.setEnabled(false);
-    status.setText("Requesting a code…");
+    screen.authorize.setEnabled(false);
+    screen.status.setText("Requesting a code…");
     DeviceFlowListener listener = new DeviceFlowListener() {
       @Override public void onCodeIssued(DeviceCode code) {
         showCode(code);
       }
 
       @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
-        status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
+        screen.status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
       }
     };
     VoiceLinkCall<DeviceFlowOutcome> started;
@@ -269,48 +256,48 @@ public final class MainActivity extends Activity {
         if (result.isSuccess()) {
           authorizationEnded(result.value());
         } else {
-          status.setText("Not authorized: " + result.failure());
-          authorize.setEnabled(true);
+          screen.status.setText("Not authorized: " + result.failure());
+          screen.authorize.setEnabled(true);
         }
       }
     });
   }
 
   private void showCode(DeviceCode code) {
-    userCode.setText(code.userCode());
-    link.setText(code.link());
+    screen.userCode.setText(code.userCode());
+    screen.link.setText(code.link());
     try {
-      qr.setImageBitmap(QrCodes.bitmap(code.link()));
-      qr.setVisibility(View.VISIBLE);
+      screen.qr.setImageBitmap(QrCodes.bitmap(code.link()));
+      screen.qr.setVisibility(View.VISIBLE);
     } catch (IllegalArgumentException e) {
       log("no QR code: " + e.getMessage()); // the link and the code are on screen anyway
     }
-    status.setText("Open the link or scan the code, then authorize");
+    screen.status.setText("Open the link or scan the code, then authorize");
     log("user code " + code.userCode() + ", link " + code.link());
   }
 
   private void authorizationEnded(DeviceFlowOutcome outcome) {
     if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
       Exception failure = outcome.failure();
-      status.setText("Not authorized: " + outcome.kind());
+      screen.status.setText("Not authorized: " + outcome.kind());
       log("authorization ended: " + outcome.kind() + (failure == null ? "" : " (" + failure.getMessage() + ")"));
-      authorize.setEnabled(true);
+      screen.authorize.setEnabled(true);
       return;
     }
-    userCode.setText("");
-    link.setText("");
-    qr.setVisibility(View.GONE);
+    screen.userCode.setText("");
+    screen.link.setText("");
+    screen.qr.setVisibility(View.GONE);
     try {
       if (tokens != null) tokens.setRecord(outcome.token()); // saved: a restart stays signed in
     } catch (IOException e) {
-      status.setText("Token not saved: " + e.getMessage());
+      screen.status.setText("Token not saved: " + e.getMessage());
       log("token not saved: " + e.getMessage());
-      authorize.setEnabled(true);
+      screen.authorize.setEnabled(true);
       return;
     }
-    status.setText("Authorized; connecting…");
+    screen.status.setText("Authorized; connecting…");
     log("authorized");
-    signOut.setEnabled(true);
+    screen.signOut.setEnabled(true);
     startAgent();
   }
 
@@ -335,7 +322,7 @@ public final class MainActivity extends Activity {
       }
       agent = builder.build();
     } catch (RuntimeException e) {
-      status.setText("Agent error: " + e.getMessage());
+      screen.status.setText("Agent error: " + e.getMessage());
       log("agent not created: " + e.getMessage());
     }
   }
@@ -354,18 +341,18 @@ public final class MainActivity extends Activity {
     log(EventLog.event(event));
     switch (event.eventType()) {
       case EVENT_CONNECTED_TO_SERVER:
-        status.setText("Connected");
+        screen.status.setText("Connected");
         setConnected(true);
         break;
       case EVENT_SERVER_DISCONNECTED:
-        status.setText("Disconnected");
+        screen.status.setText("Disconnected");
         setConnected(false);
         break;
       case EVENT_CMD_RETURN:
         String sid = event.data().getString(KEY_SID);
         if (event.arg1() == CMD_SYNC && event.arg2() == 0 && sid != null) {
           lastSid = sid;
-          query.setEnabled(true);
+          screen.query.setEnabled(true);
         }
         break;
       default:
@@ -374,10 +361,10 @@ public final class MainActivity extends Activity {
   }
 
   private void setConnected(boolean connected) {
-    sync.setEnabled(connected);
-    setParams.setEnabled(connected);
-    write.setEnabled(connected);
-    query.setEnabled(connected && lastSid != null);
+    screen.sync.setEnabled(connected);
+    screen.setParams.setEnabled(connected);
+    screen.write.setEnabled(connected);
+    screen.query.setEnabled(connected && lastSid != null);
   }
 
   private void syncContacts() {
@@ -400,7 +387,7 @@ public final class MainActivity extends Activity {
   }
 
   private void writeText() {
-    byte[] text = writeText.getText().toString().getBytes(StandardCharsets.UTF_8);
+    byte[] text = screen.writeText.getText().toString().getBytes(StandardCharsets.UTF_8);
     send(CMD_WRITE, 0, Commands.textWriteParams(Commands.USER_PERS_PARAM), text);
   }
 
@@ -411,107 +398,7 @@ public final class MainActivity extends Activity {
     agent.sendMessage(message);
   }
 
-  // ---- views ----
-
   private void log(String line) {
-    if (eventLog.length() > 0) eventLog.append("\n");
-    eventLog.append(line);
-    eventScroll.post(new Runnable() {
-      @Override public void run() {
-        eventScroll.fullScroll(View.FOCUS_DOWN);
-      }
-    });
-  }
-
-  private View buildViews() {
-    int pad = dp(12);
-    LinearLayout root = new LinearLayout(this);
-    root.setOrientation(LinearLayout.VERTICAL);
-    root.setPadding(pad, pad, pad, pad);
-
-    status = text(TAG_STATUS, 16);
-    root.addView(status);
-    authorize = button(TAG_AUTHORIZE, "Authorize this device");
-    authorize.setOnClickListener(new View.OnClickListener() {
-      @Override public void onClick(View v) {
-        startAuthorization();
-      }
-    });
-    root.addView(authorize);
-    signOut = button(TAG_SIGN_OUT, "Sign out");
-    signOut.setOnClickListener(new View.OnClickListener() {
-      @Override public void onClick(View v) {
-        signOut();
-      }
-    });
-    root.addView(signOut);
-    userCode = text(TAG_USER_CODE, 28);
-    userCode.setTypeface(Typeface.MONOSPACE, Typeface.BOLD);
-    root.addView(userCode);
-    link = text(TAG_LINK, 14);
-    link.setTextIsSelectable(true);
-    root.addView(link);
-    qr = new ImageView(this);
-    qr.setTag(TAG_QR);
-    qr.setVisibility(View.GONE);
-    qr.setAdjustViewBounds(true);
-    root.addView(qr, new LinearLayout.LayoutParams(dp(180), dp(180)));
-
-    LinearLayout commands = new LinearLayout(this);
-    commands.setOrientation(LinearLayout.HORIZONTAL);
-    sync = button(TAG_SYNC, "Sync contacts");
-    query = button(TAG_QUERY, "Query status");
-    setParams = button(TAG_SET_PARAMS, "Set pers_param");
-    View.OnClickListener onCommand = new View.OnClickListener() {
-      @Override public void onClick(View v) {
-        if (v == sync) syncContacts();
-        else if (v == query) queryStatus();
-        else if (v == setParams) setPersParam();
-        else if (v == write) writeText();
-      }
-    };
-    for (Button b : new Button[] {sync, query, setParams}) {
-      b.setOnClickListener(onCommand);
-      commands.addView(b, new LinearLayout.LayoutParams(0, ViewGroup.LayoutParams.WRAP_CONTENT, 1));
-    }
-    root.addView(commands);
-
-    LinearLayout writeRow = new LinearLayout(this);
-    writeRow.setOrientation(LinearLayout.HORIZONTAL);
-    writeText = new EditText(this);
-    writeText.setTag(TAG_WRITE_TEXT);
-    writeText.setSingleLine(true);
-    writeRow.addView(writeText, new LinearLayout.LayoutParams(0, ViewGroup.LayoutParams.WRAP_CONTENT, 1));
-    write = button(TAG_WRITE, "Write text");
-    write.setOnClickListener(onCommand);
-    writeRow.addView(write);
-    root.addView(writeRow);
-
-    eventLog = text(TAG_EVENT_LOG, 12);
-    eventLog.setTypeface(Typeface.MONOSPACE);
-    eventLog.setTextIsSelectable(true);
-    eventScroll = new ScrollView(this);
-    eventScroll.addView(eventLog);
-    root.addView(eventScroll, new LinearLayout.LayoutParams(ViewGroup.LayoutParams.MATCH_PARENT, 0, 1));
-    return root;
-  }
-
-  private TextView text(String tag, int sp) {
-    TextView view = new TextView(this);
-    view.setTag(tag);
-    view.setTextSize(sp);
-    return view;
-  }
-
-  private Button button(String tag, String label) {
-    Button button = new Button(this);
-    button.setTag(tag);
-    button.setText(label);
-    button.setEnabled(false);
-    return button;
-  }
-
-  private int dp(int value) {
-    return Math.round(value * getResources().getDisplayMetrics().density);
+    screen.log(line);
   }
 }
