@@ -3,7 +3,9 @@ package dev.voicelink.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.VoiceLinkLog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -155,5 +157,30 @@ class UserInfoSubjectTest {
             + ", userinfo_endpoint=null, token_endpoint_auth_methods_supported=[]}");
     assertThat(tokens.served).isZero();
     assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void theTokenStaysOutOfTheHttpLog() throws Exception {
+    List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+    VoiceLinkLog.setSink(new VoiceLinkLog.Sink() {
+      @Override public boolean isLoggable(VoiceLinkLog.Level level, String tag) {
+        return true;
+      }
+
+      @Override public void log(VoiceLinkLog.Level level, String tag, String message,
+          @org.jspecify.annotations.Nullable Throwable error) {
+        lines.add(tag + " " + message);
+      }
+    });
+    try (VoiceLinkClient logging = VoiceLinkClient.builder().httpLogging(HttpLogLevel.BODY).build()) {
+      server.enqueue(json(200, "{\"sub\":\"alice\"}"));
+      TokenSource secret = () -> "userinfo-access-token-0123456789";
+
+      assertThat(oauth.subject(logging, secret).execute()).isEqualTo("alice");
+
+      assertThat(String.join("\n", lines)).contains("GET " + server.url("/userinfo"))
+          .doesNotContain("userinfo-access-token-0123456789");
+    } finally {
+      VoiceLinkLog.setSink(VoiceLinkLog.javaUtilLogging());
+    }
   }
 }
