@@ -24,7 +24,7 @@ final class CloudTokenCommand extends AuthCommand {
   static final String SECRET_ENV = "VOICELINK_CLIENT_SECRET";
 
   @Option(names = "--client-id", required = true, paramLabel = "ID",
-      description = "client_id from the device-access console")
+      description = "client_id from the device-access console, or as registered at --issuer")
   String clientId;
 
   @Option(names = "--client-secret-file", paramLabel = "FILE",

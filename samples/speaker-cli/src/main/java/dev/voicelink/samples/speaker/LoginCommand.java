@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
         "With --json the first line is the user_code event and the last the status."})
 final class LoginCommand extends AuthCommand {
   @Option(names = "--client-id", required = true, paramLabel = "ID",
-      description = "client_id from the device-access console")
+      description = "client_id from the device-access console, or as registered at --issuer")
   String clientId;
 
   @Option(names = "--device-id", paramLabel = "ID",
