@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import android.content.Intent;
-import android.graphics.Bitmap;
 import android.graphics.drawable.BitmapDrawable;
 import android.os.Build;
 import android.os.Looper;
@@ -12,11 +11,6 @@ import android.view.View;
 import android.widget.Button;
 import android.widget.ImageView;
 import android.widget.TextView;
-import com.google.zxing.BinaryBitmap;
-import com.google.zxing.LuminanceSource;
-import com.google.zxing.RGBLuminanceSource;
-import com.google.zxing.common.HybridBinarizer;
-import com.google.zxing.qrcode.QRCodeReader;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
@@ -540,13 +534,7 @@ public final class MainActivityTest {
   }
 
   private String qrText() throws Exception {
-    Bitmap bitmap = ((BitmapDrawable) ((ImageView) view(MainActivity.TAG_QR)).getDrawable()).getBitmap();
-    int width = bitmap.getWidth();
-    int height = bitmap.getHeight();
-    int[] pixels = new int[width * height];
-    bitmap.getPixels(pixels, 0, width, 0, 0, width, height);
-    LuminanceSource source = new RGBLuminanceSource(width, height, pixels);
-    return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(source))).getText();
+    return QrCodesTest.decode(((BitmapDrawable) ((ImageView) view(MainActivity.TAG_QR)).getDrawable()).getBitmap());
   }
 
   private String eventLog() {
