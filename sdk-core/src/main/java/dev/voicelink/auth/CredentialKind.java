@@ -25,35 +25,37 @@ final class CredentialKind {
    * @throws IllegalArgumentException naming what does not match
    */
   void checkGiven(TokenRecord record) {
-    if (grant != null && record.grant() != grant) {
-      throw new IllegalArgumentException("record is a " + record.grant().wireName()
-          + " token; this manager keeps a " + grant.wireName() + " token");
-    }
-    if (clientId != null && !record.clientId().equals(clientId)) {
-      throw new IllegalArgumentException("record is for client_id " + record.clientId()
-          + "; this manager keeps the token of client_id " + clientId);
-    }
-    String mismatch = serverMismatch(record);
-    if (mismatch != null) throw new IllegalArgumentException("record is " + mismatch);
+    String mismatch = mismatch(record, "record is", true);
+    if (mismatch != null) throw new IllegalArgumentException(mismatch);
   }
 
   /**
-   * Checks the record the store holds.
+   * Checks the record the store holds (its client_id is not compared).
    *
    * @throws IOException naming what does not match
    */
   void checkStored(TokenRecord record) throws IOException {
+    String mismatch = mismatch(record, "the store holds", false);
+    if (mismatch != null) throw new IOException(mismatch);
+  }
+
+  /** Why {@code record} cannot be kept, as a sentence that starts with {@code subject}; null if it can. */
+  private @Nullable String mismatch(TokenRecord record, String subject, boolean checkClientId) {
     if (grant != null && record.grant() != grant) {
-      throw new IOException("the store holds a " + record.grant().wireName() + " token; this manager"
-          + " keeps a " + grant.wireName() + " token");
+      return subject + " a " + record.grant().wireName() + " token; this manager keeps a "
+          + grant.wireName() + " token";
     }
-    String mismatch = serverMismatch(record);
-    if (mismatch != null) throw new IOException("the store holds " + mismatch);
+    if (checkClientId && clientId != null && !record.clientId().equals(clientId)) {
+      return subject + " for client_id " + record.clientId()
+          + "; this manager keeps the token of client_id " + clientId;
+    }
+    String server = serverMismatch(record);
+    return server == null ? null : subject + " " + server;
   }
 
   /**
-   * Why {@code record} (of another dialect or server) cannot be kept, as the end of a sentence that
-   * starts "record is" or "the store holds"; null if it can.
+   * Why {@code record} (of another dialect or server) cannot be kept, as the end of a sentence; null if
+   * it can.
    */
   private @Nullable String serverMismatch(TokenRecord record) {
     boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;

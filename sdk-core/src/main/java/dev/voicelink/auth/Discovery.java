@@ -1,6 +1,5 @@
 package dev.voicelink.auth;
 
-import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.ClientCore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -13,8 +12,6 @@ import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
-import okio.BufferedSource;
 
 /** Reads an authorization server's metadata (OpenID Connect Discovery 1.0, RFC 8414). */
 final class Discovery {
@@ -66,7 +63,7 @@ final class Discovery {
       failures.add(where + ": HTTP " + response.code());
       return null;
     }
-    Map<?, ?> json = json(response.body());
+    Map<?, ?> json = WireJson.object(response.body(), MAX_BODY_BYTES);
     if (json == null) {
       failures.add(where + ": HTTP 200 with a body that is not a JSON object");
       return null;
@@ -114,15 +111,4 @@ final class Discovery {
     return (String) value;
   }
 
-  private static @Nullable Map<?, ?> json(@Nullable ResponseBody body) throws IOException {
-    if (body == null) return null;
-    BufferedSource source = body.source();
-    if (source.request(MAX_BODY_BYTES + 1)) return null;
-    try {
-      Object value = JsonReader.of(source).readJsonValue();
-      return value instanceof Map ? (Map<?, ?>) value : null;
-    } catch (com.squareup.moshi.JsonDataException | com.squareup.moshi.JsonEncodingException e) {
-      return null;
-    }
-  }
 }

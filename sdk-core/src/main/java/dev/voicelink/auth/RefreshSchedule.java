@@ -38,7 +38,7 @@ final class RefreshSchedule {
     retryNotBeforeNanos = nowNanos;
   }
 
-  /** The refresh margin of a token that lives {@code lifetimeMillis}: see the class comment of {@link TokenManager}. */
+  /** The refresh margin of a token that lives {@code lifetimeMillis}, as {@link TokenManager} says. */
   long marginMillis(long lifetimeMillis) {
     long margin = fixedMarginMillis >= 0 ? fixedMarginMillis
         : Math.min(MAX_MARGIN_MILLIS, Math.max(lifetimeMillis / 10, MIN_MARGIN_MILLIS));

@@ -289,9 +289,7 @@ final class TokenKeeper {
 
   /** The refresh margin of a token that lives {@code lifetimeMillis}. */
   long marginMillis(long lifetimeMillis) {
-    synchronized (lock) {
-      return schedule.marginMillis(lifetimeMillis);
-    }
+    return schedule.marginMillis(lifetimeMillis); // only the schedule's final settings: no lock
   }
 
   private void setState(State next) {

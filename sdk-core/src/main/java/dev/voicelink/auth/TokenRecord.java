@@ -100,9 +100,6 @@ public final class TokenRecord {
     this.receivedAtEpochMillis = builder.receivedAtEpochMillis;
   }
 
-  /** The version of {@link #toStorageJson()}'s format. */
-  static final int STORAGE_VERSION = 1;
-
   /**
    * The record in the versioned JSON form that token stores keep (one object, with {@code version}
    * 1). A standard record also holds {@code "dialect":"standard"}, its issuer, token endpoint, client

@@ -6,6 +6,9 @@ import okio.Buffer;
 
 /** The versioned JSON form of a {@link TokenRecord} that stores keep: {@link TokenRecord#toStorageJson()}. */
 final class TokenRecordStorage {
+  /** The version of the format this SDK writes and reads. */
+  static final int STORAGE_VERSION = 1;
+
   private TokenRecordStorage() {
   }
 
@@ -14,7 +17,7 @@ final class TokenRecordStorage {
     try (JsonWriter writer = JsonWriter.of(buffer)) {
       writer.beginObject();
       boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
-      writer.name("version").value(TokenRecord.STORAGE_VERSION);
+      writer.name("version").value(STORAGE_VERSION);
       writer.name("grant").value(record.grant().wireName());
       if (standard) {
         writer.name("dialect").value(record.dialect().wireName());
@@ -43,9 +46,9 @@ final class TokenRecordStorage {
     if (wire == null) throw new IOException("not a JSON object");
     long version = wire.number("version", -1);
     if (version == -1) throw new IOException("no version");
-    if (version != TokenRecord.STORAGE_VERSION) {
+    if (version != STORAGE_VERSION) {
       throw new IOException("version " + version + " is not supported; this SDK reads version "
-          + TokenRecord.STORAGE_VERSION);
+          + STORAGE_VERSION);
     }
     String grantName = wire.string("grant");
     TokenRecord.Grant grant = grantName == null ? null : TokenRecord.Grant.fromWireName(grantName);

@@ -1,6 +1,5 @@
 package dev.voicelink.auth;
 
-import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
@@ -14,7 +13,6 @@ import okhttp3.HttpUrl;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
-import okio.BufferedSource;
 
 /**
  * Asks a server's userinfo endpoint (OpenID Connect Core 1.0 section 5.3) who signed in: a GET with the
@@ -25,13 +23,11 @@ final class UserInfo extends BlockingCall<String> {
   private static final long MAX_BODY_BYTES = 64 * 1024;
   private static final Pattern BEARER_ERROR = Pattern.compile("error=\"([^\"]*)\"");
 
-  private final ClientCore core;
   private final HttpUrl endpoint;
   private final TokenSource tokens;
 
   UserInfo(ClientCore core, HttpUrl endpoint, TokenSource tokens) {
     super(core);
-    this.core = core;
     this.endpoint = endpoint;
     this.tokens = tokens;
   }
@@ -70,7 +66,12 @@ final class UserInfo extends BlockingCall<String> {
       throw new MalformedResponseException("malformed userinfo answer: Content-Type " + type
           + " (a signed or encrypted answer is not read); it must be application/json");
     }
-    Object sub = json(response.body()).get("sub");
+    Map<?, ?> json = WireJson.object(response.body(), MAX_BODY_BYTES);
+    if (json == null) {
+      throw new MalformedResponseException("malformed userinfo answer: not a JSON object of at most "
+          + MAX_BODY_BYTES + " bytes");
+    }
+    Object sub = json.get("sub");
     if (!(sub instanceof String) || ((String) sub).isEmpty()) {
       throw new MalformedResponseException("malformed userinfo answer: sub must be a non-empty string");
     }
@@ -84,27 +85,13 @@ final class UserInfo extends BlockingCall<String> {
   }
 
   private static @Nullable String bodyError(@Nullable ResponseBody body) {
+    Map<?, ?> json;
     try {
-      Object error = json(body).get("error");
-      return error instanceof String && !((String) error).isEmpty() ? (String) error : null;
-    } catch (IOException notJson) {
-      return null;
+      json = WireJson.object(body, MAX_BODY_BYTES);
+    } catch (IOException unreadable) {
+      return null; // the refusal stands; only its error code is unknown
     }
-  }
-
-  private static Map<?, ?> json(@Nullable ResponseBody body) throws IOException {
-    if (body != null) {
-      BufferedSource source = body.source();
-      if (!source.request(MAX_BODY_BYTES + 1)) {
-        try {
-          Object value = JsonReader.of(source).readJsonValue();
-          if (value instanceof Map) return (Map<?, ?>) value;
-        } catch (com.squareup.moshi.JsonDataException | com.squareup.moshi.JsonEncodingException e) {
-          // reported below
-        }
-      }
-    }
-    throw new MalformedResponseException("malformed userinfo answer: not a JSON object of at most "
-        + MAX_BODY_BYTES + " bytes");
+    Object error = json == null ? null : json.get("error");
+    return error instanceof String && !((String) error).isEmpty() ? (String) error : null;
   }
 }

@@ -5,7 +5,9 @@ import com.squareup.moshi.JsonReader;
 import java.io.IOException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import okhttp3.ResponseBody;
 import okio.Buffer;
+import okio.BufferedSource;
 
 /** Reads the flat JSON objects of the authorization service without reflection. */
 final class WireJson {
@@ -24,6 +26,22 @@ final class WireJson {
       if (reader.peek() != JsonReader.Token.END_DOCUMENT) return null;
       return value instanceof Map ? new WireJson((Map<?, ?>) value) : null;
     } catch (JsonDataException | IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The JSON object of an HTTP answer's {@code body}, read without buffering more than {@code
+   * maxBytes}; null if there is no body, it is longer, or it is not a JSON object.
+   */
+  static @Nullable Map<?, ?> object(@Nullable ResponseBody body, long maxBytes) throws IOException {
+    if (body == null) return null;
+    BufferedSource source = body.source();
+    if (source.request(maxBytes + 1)) return null;
+    try {
+      Object value = JsonReader.of(source).readJsonValue();
+      return value instanceof Map ? (Map<?, ?>) value : null;
+    } catch (JsonDataException | com.squareup.moshi.JsonEncodingException e) {
       return null;
     }
   }
