@@ -128,10 +128,13 @@ public final class MainActivity extends Activity {
       discovery = null;
       if (result.isCancelled() || destroyed) return;
       Exception failure = result.failure();
+      if (failure != null) {
+        configError(failure);
+        return;
+      }
       try {
-        if (failure != null) throw failure;
         signInAt(result.value());
-      } catch (Exception e) {
+      } catch (IOException | RuntimeException e) {
         configError(e);
       }
     });
@@ -204,8 +207,8 @@ public final class MainActivity extends Activity {
 
   private void showSignedOut(String state) {
     if (config == null) return;
-    screen.status.setText(state + (config.issuer == null ? ". Device " + config.deviceId + " at " + config.authUrl
-        : ". Sign in at " + config.issuer));
+    screen.status.setText(state + (config.issuer == null
+        ? ". Device " + config.deviceId + " at " + config.authUrl : ". Sign in at " + config.issuer));
     screen.authorize.setEnabled(true);
     screen.signOut.setEnabled(false);
   }
