@@ -20,10 +20,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,29 +33,7 @@ class AuthCommandsTest {
   @TempDir File dir;
   private ReferenceServer server;
   private File tokenFile;
-  /** Released on every write to {@link #out}: the test wakes when the CLI prints, not on a timer. */
-  private final Semaphore printed = new Semaphore(0);
-  private final StringWriter out = new StringWriter() {
-    @Override public void write(int c) {
-      super.write(c);
-      printed.release();
-    }
-
-    @Override public void write(char[] chars, int off, int len) {
-      super.write(chars, off, len);
-      printed.release();
-    }
-
-    @Override public void write(String text) {
-      super.write(text);
-      printed.release();
-    }
-
-    @Override public void write(String text, int off, int len) {
-      super.write(text, off, len);
-      printed.release();
-    }
-  };
+  private final PrintedText out = new PrintedText();
   private final StringWriter err = new StringWriter();
   private final Map<String, String> env = new HashMap<>();
   private boolean terminal;
@@ -102,17 +78,9 @@ class AuthCommandsTest {
     AtomicInteger exit = new AtomicInteger(-1);
     Thread cli = new Thread(() -> exit.set(run(login(extra))));
     cli.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    String userCode = null;
-    while (userCode == null
-        && printed.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-      Matcher human = Pattern.compile("confirm the code (\\S+) ").matcher(out.toString());
-      if (human.find()) {
-        userCode = human.group(1);
-      } else if (out.toString().startsWith("{") && out.toString().contains("\n")) {
-        userCode = (String) json(lines().get(0)).get("user_code");
-      }
-    }
+    // the human line or the first JSON line, whichever this run prints
+    String userCode = out.await(Pattern.compile(
+        "(?:confirm the code |^\\{\"event\":\"user_code\",\"user_code\":\")([^\" ]+)"), 10, TimeUnit.SECONDS);
     if (approve) {
       new SimulatedTester(server).approve(userCode);
     } else {

@@ -123,7 +123,7 @@ class CliVariantMatrixTest {
 
   /** Runs login; once the user code is out, the tester approves it on the server's page. */
   private static int login(Standalone server, File tokenFile) throws Exception {
-    StringWriter out = new StringWriter();
+    PrintedText out = new PrintedText();
     StringWriter err = new StringWriter();
     AtomicInteger exit = new AtomicInteger(-1);
     Thread cli = new Thread(() -> exit.set(SpeakerCli.run(new PrintWriter(out, true),
@@ -131,15 +131,11 @@ class CliVariantMatrixTest {
         "--client-id", DefaultConsole.CLIENT_ID, "--device-id", DefaultConsole.DEVICE_ID,
         "--token-file", tokenFile.getPath(), "--json")));
     cli.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    Matcher code = Pattern.compile("\"user_code\":\"([^\"]+)\"").matcher("");
-    while (!code.reset(out.toString()).find()) {
-      assertThat(System.nanoTime()).as("a user code within 10 s; " + err).isLessThan(deadline);
-      assertThat(cli.isAlive()).as("login waits for the user; " + out + err).isTrue();
-      Thread.sleep(10);
-    }
+    String userCode = out.await(Pattern.compile("\"user_code\":\"([^\"]+)\""), 10, TimeUnit.SECONDS);
+    assertThat(userCode).as("a user code within 10 s; " + out + err).isNotNull();
+    assertThat(cli.isAlive()).as("login waits for the user; " + out + err).isTrue();
     new SimulatedTester(server.address("verification"), DefaultConsole.TESTER_PHONE, server::sms)
-        .approve(code.group(1));
+        .approve(userCode);
     cli.join(TimeUnit.SECONDS.toMillis(10));
     assertThat(cli.isAlive()).as("login ended").isFalse();
     return exit.get();
