@@ -171,7 +171,7 @@ final class Distribution {
     return hex.toString();
   }
 
-  /** A finished forked Maven run. */
+  /** A finished forked run of Maven, or of a script that runs it. */
   static final class MavenRun {
     final int exitCode;
     final Path log;
@@ -200,13 +200,22 @@ final class Distribution {
     command.add("-ntp");
     command.add("-Dstyle.color=never");
     Collections.addAll(command, args);
+    return run(dir, log, timeoutMinutes, command);
+  }
+
+  /**
+   * Runs {@code command} in {@code dir}, bounded by {@code timeoutMinutes}, its output in {@code log}. The
+   * MAVEN_ARGS this build was started with are not passed on.
+   */
+  static MavenRun run(Path dir, Path log, long timeoutMinutes, List<String> command) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().remove("MAVEN_ARGS");
     Process process = builder.start();
     if (!process.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-      throw new AssertionError("mvn " + String.join(" ", args) + " still running after " + timeoutMinutes
+      throw new AssertionError(String.join(" ", command) + " still running after " + timeoutMinutes
           + " min; log: " + log);
     }
     return new MavenRun(process.exitValue(), log);
