@@ -24,7 +24,7 @@ final class EntityCommands {
     try {
       return action.run();
     } catch (InvalidResourceException e) {
-      output.problem("invalid resource, nothing was sent: " + e.getMessage());
+      output.problem("invalid resource, nothing was sent: " + ResourceLimit.inCliTerms(e.getMessage()));
       return ExitCodes.INVALID_INPUT;
     } catch (IllegalArgumentException | IllegalStateException e) {
       output.problem("invalid input, nothing was sent: " + e.getMessage());

@@ -74,6 +74,7 @@ final class SyncCommand implements Callable<Integer> {
       description = "draw a progress bar while uploading (default: when stdout is a terminal);"
           + " --no-progress never draws it; not with --json")
   Boolean progress;
+  @CommandLine.Mixin ResourceLimit limit;
 
   @Override public Integer call() {
     final Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
@@ -125,21 +126,22 @@ final class SyncCommand implements Callable<Integer> {
           throw new AssertionError(level);
       }
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
+      long maxResourceBytes = limit.bytes();
       ResourceDefinition definition = ResourceDefinition.builder().name(resName)
           .mainField(fields.get(0))
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
       try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).clock(parent.clock)
           .httpLogging(parent.httpLogging()).build()) {
-        return upload(client, accountKey, definition, owner, output);
+        return upload(client, accountKey, maxResourceBytes, definition, owner, output);
       }
     });
   }
 
-  private int upload(VoiceLinkClient client, String accountKey, ResourceDefinition definition,
-      PersParam owner, Output output) throws Exception {
+  private int upload(VoiceLinkClient client, String accountKey, long maxResourceBytes,
+      ResourceDefinition definition, PersParam owner, Output output) throws Exception {
     EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
-        .build();
+        .maxResourceBytes(maxResourceBytes).build();
     UploadRequest.Builder request = UploadRequest.builder().appid(appid).definition(definition)
         .persParam(owner).records(RecordSource.fromFile(file));
     TransferBar bar = !json && (progress != null ? progress : parent.terminal)

@@ -65,6 +65,7 @@ final class UploadEntitiesCommand implements Callable<Integer> {
   List<String> fields;
   @Option(names = "--json", description = "one JSON object per line on stdout")
   boolean json;
+  @CommandLine.Mixin ResourceLimit limit;
 
   @Override public Integer call() {
     Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
@@ -78,12 +79,13 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       }
       ResourceName name = ResourceName.parse(resourceName);
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
+      long maxResourceBytes = limit.bytes();
       VoiceLinkClient.Builder platform = VoiceLinkClient.builder().platformUrl(platformUrl)
           .httpLogging(parent.httpLogging());
       if (authUrl == null) {
         final String token = readToken(tokenFile);
         try (VoiceLinkClient voiceLink = platform.build()) {
-          String sid = upload(voiceLink, dimension, name, () -> token);
+          String sid = upload(voiceLink, dimension, name, maxResourceBytes, () -> token);
           output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
           return ExitCodes.SUCCESS;
         }
@@ -96,7 +98,7 @@ final class UploadEntitiesCommand implements Callable<Integer> {
         TokenManager manager = TokenManager.builder(auth).store(new FileTokenStore(tokenFile)).build();
         try (VoiceLinkClient voiceLink = platform
             .httpClient(http.newBuilder().authenticator(manager.authenticator()).build()).build()) {
-          String sid = upload(voiceLink, dimension, name, manager);
+          String sid = upload(voiceLink, dimension, name, maxResourceBytes, manager);
           boolean refreshed = !before.equals(manager.record());
           output.record(Output.fields("sid", sid, "token_refreshed", refreshed),
               "uploaded " + name + " (" + type + "): sid " + sid + (refreshed
@@ -111,8 +113,9 @@ final class UploadEntitiesCommand implements Callable<Integer> {
   }
 
   private String upload(VoiceLinkClient voiceLink, Dimension dimension, ResourceName name,
-      TokenSource tokens) throws Exception {
-    PlatformToolsClient.Builder builder = PlatformToolsClient.builder(voiceLink);
+      long maxResourceBytes, TokenSource tokens) throws Exception {
+    PlatformToolsClient.Builder builder = PlatformToolsClient.builder(voiceLink)
+        .maxResourceBytes(maxResourceBytes);
     if (dimension.equals(Dimension.USER)) builder.userTokens(tokens);
     if (dimension.equals(Dimension.DEVICE)) builder.deviceTokens(tokens);
     if (dimension.equals(Dimension.APPLICATION)) builder.cloudTokens(tokens);

@@ -259,6 +259,9 @@ class CliBadInputTest {
         () -> uploadEntities("--token-file", file("bare-token", ACCESS_TOKEN + "\n")),
         Collections.singletonMap("VOICELINK_AUTH_URL", server.authUrl())));
     c.put("sync --progress with --json", new Case(() -> plus(sync(), "--progress", "--json"), noEnv));
+    c.put("sync --max-resource-bytes 0", new Case(() -> sync("--max-resource-bytes", "0"), noEnv));
+    c.put("upload-entities --file over --max-resource-bytes 16", new Case(
+        () -> uploadEntities("--max-resource-bytes", "16"), noEnv));
     return c;
   }
 
