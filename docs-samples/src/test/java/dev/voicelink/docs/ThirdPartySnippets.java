@@ -12,7 +12,6 @@ import dev.voicelink.entity.AuthId;
 import dev.voicelink.entity.PersParam;
 import java.io.File;
 import java.io.IOException;
-import java.util.Collections;
 
 /** The code of docs/third-party-accounts.md; {@code ThirdPartySnippetsTest} runs it. */
 final class ThirdPartySnippets {
@@ -32,7 +31,16 @@ final class ThirdPartySnippets {
     OAuthServer server = OAuthServer.builder()
         .deviceAuthorizationEndpoint(base + "/oauth2/device_authorization")
         .tokenEndpoint(base + "/oauth2/token")
-        .tokenEndpointAuthMethods(Collections.singletonList("client_secret_post")) // if not Basic
+        .build();
+    // end-snippet
+    return server;
+  }
+
+  static OAuthServer registeredForPost(OAuthServer discovered) {
+    // snippet:third-party-client-authentication
+    // the client is registered for client_secret_post; the server also offers Basic
+    OAuthServer server = discovered.newBuilder()
+        .clientAuthentication(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST)
         .build();
     // end-snippet
     return server;
@@ -77,7 +85,7 @@ final class ThirdPartySnippets {
   static TokenManager backend(VoiceLinkClient client, OAuthServer server, String secret) {
     // snippet:third-party-client-credentials
     TokenManager backend = TokenManager.builder(client, server)
-        .cloudGrant("backend-basic", secret)                 // Basic, or post if only that is offered
+        .cloudGrant("backend", secret)   // Basic; post if the server offers only post or is built for it
         .scope("voicelink.entities")
         .store(new InMemoryTokenStore())
         .build();

@@ -93,9 +93,19 @@ class ThirdPartySnippetsTest {
       assertThat(backend.getHeader("Authorization")).startsWith("Basic ");
       assertThat(backend.getBody().readUtf8()).isEqualTo("grant_type=client_credentials&scope=voicelink.entities");
 
+      mock.enqueue(json("{\"access_token\":\"at-p\",\"token_type\":\"Bearer\",\"expires_in\":300}"));
+      OAuthServer forPost = ThirdPartySnippets.registeredForPost(server);
+      assertThat(ThirdPartySnippets.backend(client, forPost, "backend-secret").accessToken()).isEqualTo("at-p");
+      RecordedRequest post = mock.takeRequest();
+      assertThat(post.getHeader("Authorization")).isNull();
+      assertThat(post.getBody().readUtf8()).isEqualTo("grant_type=client_credentials&scope=voicelink.entities"
+          + "&client_id=backend&client_secret=backend-secret");
+
       OAuthServer explicit = ThirdPartySnippets.explicit("https://login.example.com");
+      assertThat(explicit.deviceAuthorizationEndpoint())
+          .isEqualTo("https://login.example.com/oauth2/device_authorization");
       assertThat(explicit.tokenEndpoint()).isEqualTo("https://login.example.com/oauth2/token");
-      assertThat(explicit.tokenEndpointAuthMethods()).containsExactly("client_secret_post");
+      assertThat(explicit.tokenEndpointAuthMethods()).isEmpty();
     } finally {
       callbacks.shutdownNow();
     }

@@ -219,11 +219,11 @@ class SdkSignInTest {
     assertThat(second.accessToken()).isEqualTo(refresh.responseJson().get("access_token"));
   }
 
-  @Test void aConfidentialDeviceSignsInWithPost(StandardAuthServer server) throws Exception {
-    OAuthServer postOnly = OAuthServer.builder().issuer(server.issuer())
-        .deviceAuthorizationEndpoint(server.deviceAuthorizationEndpoint()).tokenEndpoint(server.tokenEndpoint())
-        .tokenEndpointAuthMethods(List.of("client_secret_post")).build();
-    TokenRecord record = signIn(server, postOnly, DEVICE_POST, ALICE);
+  @Test void aConfidentialDeviceRegisteredForPostSignsInWithPost(StandardAuthServer server) throws Exception {
+    // the server offers basic and post, and binds this client to post
+    OAuthServer forPost = discover(server).newBuilder()
+        .clientAuthentication(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST).build();
+    TokenRecord record = signIn(server, forPost, DEVICE_POST, ALICE);
     assertThat(record.clientAuthentication()).isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
     Exchange poll = server.journal().last(server.tokenEndpointPath());
     assertThat(poll.authorizationScheme()).isNull();
@@ -250,9 +250,9 @@ class SdkSignInTest {
   }
 
   @Test void clientCredentialsWithPost(StandardAuthServer server) throws Exception {
-    OAuthServer postOnly = OAuthServer.builder().tokenEndpoint(server.tokenEndpoint())
-        .tokenEndpointAuthMethods(List.of("client_secret_post")).build();
-    TokenManager backend = TokenManager.builder(client, postOnly)
+    OAuthServer forPost = discover(server).newBuilder()
+        .clientAuthentication(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST).build();
+    TokenManager backend = TokenManager.builder(client, forPost)
         .cloudGrant(BACKEND_POST.id(), BACKEND_POST.secret()).scope(BACKEND_SCOPE)
         .store(new InMemoryTokenStore()).build();
 

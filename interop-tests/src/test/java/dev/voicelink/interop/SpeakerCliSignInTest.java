@@ -2,6 +2,7 @@ package dev.voicelink.interop;
 
 import static dev.voicelink.interop.InteropAccounts.ALICE;
 import static dev.voicelink.interop.InteropAccounts.BACKEND_BASIC;
+import static dev.voicelink.interop.InteropAccounts.BACKEND_POST;
 import static dev.voicelink.interop.InteropAccounts.BACKEND_SCOPE;
 import static dev.voicelink.interop.InteropAccounts.BOB;
 import static dev.voicelink.interop.InteropAccounts.DEVICE_PUBLIC;
@@ -257,6 +258,27 @@ class SpeakerCliSignInTest {
     assertThat(refused.line(-1)).containsEntry("status", "refused").containsEntry("error", "invalid_client");
     assertThat(server.journal().last(server.tokenEndpointPath()).status()).isEqualTo(401);
     assertThat(refused.err()).doesNotContain("not-the-secret");
+  }
+
+  @Test void aClientRegisteredForPostSaysSoWithClientAuth() throws Exception {
+    Ran issued = run(Map.of("VOICELINK_CLIENT_SECRET", BACKEND_POST.secret()), "cloud-token", "--issuer",
+        server.issuer(), "--client-id", BACKEND_POST.id(), "--client-auth", "post", "--scope", BACKEND_SCOPE,
+        "--json", "--token-file", tokenFile("post.json"));
+
+    assertThat(issued.exit()).as(issued.err()).isZero();
+    Exchange grant = server.journal().last(server.tokenEndpointPath());
+    assertThat(grant.status()).isEqualTo(200);
+    assertThat(grant.authorizationScheme()).isNull();
+    assertThat(grant.parameters()).isEqualTo(Map.of("grant_type", List.of("client_credentials"),
+        "scope", List.of(BACKEND_SCOPE), "client_id", List.of(BACKEND_POST.id()),
+        "client_secret", List.of(BACKEND_POST.secret())));
+    assertThat(String.join("\n", issued.lines()) + issued.err()).doesNotContain(BACKEND_POST.secret());
+
+    // without it the CLI sends Basic, which the server refuses for this client
+    Ran basic = run(Map.of("VOICELINK_CLIENT_SECRET", BACKEND_POST.secret()), "cloud-token", "--issuer",
+        server.issuer(), "--client-id", BACKEND_POST.id(), "--json", "--token-file", tokenFile("basic.json"));
+    assertThat(basic.exit()).isEqualTo(6);
+    assertThat(basic.line(-1)).containsEntry("error", "invalid_client");
   }
 
   @Test void theSecretCanComeFromStandardInput() throws Exception {

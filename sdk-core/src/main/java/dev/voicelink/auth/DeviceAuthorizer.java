@@ -267,8 +267,9 @@ public final class DeviceAuthorizer {
 
     /**
      * Standard dialect only: the client's secret, for a confidential client (most devices are public
-     * clients and have none). Sent as the server supports it ({@code client_secret_basic} preferred,
-     * else {@code client_secret_post}); kept in memory only, never logged.
+     * clients and have none). Sent as {@link OAuthServer.Builder#clientAuthentication} says, else as the
+     * server supports it ({@code client_secret_basic} preferred, else {@code client_secret_post}); kept in
+     * memory only, never logged.
      *
      * @throws IllegalStateException if this builder speaks the platform's dialect
      */

@@ -66,6 +66,7 @@ public final class OAuthServer {
   private final HttpUrl tokenEndpoint;
   private final @Nullable HttpUrl userinfoEndpoint;
   private final List<String> authMethods;
+  private final @Nullable ClientAuthentication secretAuthentication;
 
   private OAuthServer(Builder builder) {
     this.issuer = builder.issuer;
@@ -73,6 +74,7 @@ public final class OAuthServer {
     this.tokenEndpoint = builder.tokenEndpoint;
     this.userinfoEndpoint = builder.userinfoEndpoint;
     this.authMethods = Collections.unmodifiableList(new ArrayList<>(builder.authMethods));
+    this.secretAuthentication = builder.secretAuthentication;
   }
 
   /**
@@ -118,6 +120,14 @@ public final class OAuthServer {
   /** A builder of a server configured with explicit endpoints, for a server without discovery. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * A builder that starts from this server, to change what discovery cannot know, for example {@link
+   * Builder#clientAuthentication} for a client registered for {@code client_secret_post} only.
+   */
+  public Builder newBuilder() {
+    return new Builder(this);
   }
 
   /** The issuer it was discovered from, or null when configured with explicit endpoints only. */
@@ -173,14 +183,16 @@ public final class OAuthServer {
 
   /**
    * How a client authenticates here: {@link ClientAuthentication#NONE} without a secret (whatever the
-   * server lists: many do not list {@code none} although their device clients use it); with one,
-   * {@code client_secret_basic} when advertised or when nothing is (RFC 6749 section 2.3.1: servers
-   * must support it), else {@code client_secret_post}.
+   * server lists: many do not list {@code none} although their device clients use it); with one, the
+   * method set with {@link Builder#clientAuthentication}, else {@code client_secret_basic} when advertised
+   * or when nothing is (RFC 6749 section 2.3.1: servers must support it), else {@code client_secret_post}.
    *
-   * @throws IllegalStateException if the client has a secret and the server lists neither method
+   * @throws IllegalStateException if the client has a secret, no method was set and the server lists
+   *     neither method
    */
   ClientAuthentication clientAuthentication(boolean hasSecret) {
     if (!hasSecret) return ClientAuthentication.NONE;
+    if (secretAuthentication != null) return secretAuthentication;
     if (authMethods.isEmpty() || authMethods.contains(ClientAuthentication.CLIENT_SECRET_BASIC.wireName)) {
       return ClientAuthentication.CLIENT_SECRET_BASIC;
     }
@@ -228,7 +240,8 @@ public final class OAuthServer {
         && String.valueOf(deviceAuthorizationEndpoint).equals(String.valueOf(that.deviceAuthorizationEndpoint))
         && tokenEndpoint.equals(that.tokenEndpoint)
         && String.valueOf(userinfoEndpoint).equals(String.valueOf(that.userinfoEndpoint))
-        && authMethods.equals(that.authMethods);
+        && authMethods.equals(that.authMethods)
+        && secretAuthentication == that.secretAuthentication;
   }
 
   @Override public int hashCode() {
@@ -239,7 +252,8 @@ public final class OAuthServer {
   String describe() {
     return "OAuthServer{issuer=" + issuer + ", device_authorization_endpoint=" + deviceAuthorizationEndpoint
         + ", token_endpoint=" + tokenEndpoint + ", userinfo_endpoint=" + userinfoEndpoint
-        + ", token_endpoint_auth_methods_supported=" + authMethods + "}";
+        + ", token_endpoint_auth_methods_supported=" + authMethods
+        + (secretAuthentication == null ? "" : ", client_authentication=" + secretAuthentication.wireName) + "}";
   }
 
   /** Builds an {@link OAuthServer} from explicit endpoints; setters check their argument. Not thread-safe. */
@@ -249,8 +263,18 @@ public final class OAuthServer {
     private @Nullable HttpUrl tokenEndpoint;
     private @Nullable HttpUrl userinfoEndpoint;
     private List<String> authMethods = new ArrayList<>();
+    private @Nullable ClientAuthentication secretAuthentication;
 
     Builder() {
+    }
+
+    Builder(OAuthServer server) {
+      this.issuer = server.issuer;
+      this.deviceAuthorizationEndpoint = server.deviceAuthorizationEndpoint;
+      this.tokenEndpoint = server.tokenEndpoint;
+      this.userinfoEndpoint = server.userinfoEndpoint;
+      this.authMethods = new ArrayList<>(server.authMethods);
+      this.secretAuthentication = server.secretAuthentication;
     }
 
     /** The issuer identifier, kept in token records. Optional. */
@@ -292,6 +316,26 @@ public final class OAuthServer {
         copy.add(method);
       }
       this.authMethods = copy;
+      return this;
+    }
+
+    /**
+     * How a client with a secret authenticates at the token endpoint, for a client registered for one
+     * method at a server that offers several (Auth0, Okta and Keycloak bind each client to one): {@link
+     * ClientAuthentication#CLIENT_SECRET_BASIC} or {@link ClientAuthentication#CLIENT_SECRET_POST}. By
+     * default the SDK picks from {@link #tokenEndpointAuthMethods}: basic when listed or when nothing is,
+     * else post. A public client (no secret) sends its {@code client_id} only, whatever is set here.
+     *
+     * @throws IllegalArgumentException if {@code method} is {@link ClientAuthentication#NONE}: a client
+     *     without a secret gives none to the authorizer or the token manager instead
+     */
+    public Builder clientAuthentication(ClientAuthentication method) {
+      if (method == null) throw new IllegalArgumentException("clientAuthentication must not be null");
+      if (method == ClientAuthentication.NONE) {
+        throw new IllegalArgumentException("clientAuthentication must be client_secret_basic or"
+            + " client_secret_post; a public client (none) gives no client secret instead");
+      }
+      this.secretAuthentication = method;
       return this;
     }
 

@@ -293,8 +293,9 @@ public final class TokenManager implements TokenSource {
 
     /**
      * Standard dialect only: a device-flow credential of a confidential client, which authenticates
-     * its refreshes with {@code clientSecret} as the server supports ({@code client_secret_basic}
-     * preferred, else {@code client_secret_post}). The secret is kept in memory only.
+     * its refreshes with {@code clientSecret} as {@link OAuthServer.Builder#clientAuthentication} says,
+     * else as the server supports ({@code client_secret_basic} preferred, else {@code client_secret_post}).
+     * The secret is kept in memory only.
      *
      * @throws IllegalStateException if this builder keeps platform credentials
      */

@@ -169,6 +169,42 @@ class OAuthServerTest {
             + " client secret; token_endpoint_auth_methods_supported: [none]");
   }
 
+  @Test void aClientBoundToOneMethodChoosesItOnADiscoveredServer() throws Exception {
+    server.enqueue(json(200, metadata(issuer)));
+    OAuthServer discovered = OAuthServer.discover(client, issuer).execute();
+
+    OAuthServer post = discovered.newBuilder()
+        .clientAuthentication(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST).build();
+
+    assertThat(discovered.clientAuthentication(true))
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC);
+    assertThat(post.clientAuthentication(true))
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
+    assertThat(post.clientAuthentication(false)).isEqualTo(OAuthServer.ClientAuthentication.NONE);
+    // everything else is the discovered server's
+    assertThat(post.issuer()).isEqualTo(issuer);
+    assertThat(post.deviceAuthorizationEndpoint()).isEqualTo(discovered.deviceAuthorizationEndpoint());
+    assertThat(post.tokenEndpoint()).isEqualTo(discovered.tokenEndpoint());
+    assertThat(post.userinfoEndpoint()).isEqualTo(discovered.userinfoEndpoint());
+    assertThat(post.tokenEndpointAuthMethods()).isEqualTo(discovered.tokenEndpointAuthMethods());
+    assertThat(post).isNotEqualTo(discovered);
+    assertThat(discovered.newBuilder().build()).isEqualTo(discovered);
+    assertThat(post.describe()).endsWith(", client_authentication=client_secret_post}");
+  }
+
+  @Test void theChosenMethodWinsEvenWhereTheServerListsNeither() {
+    assertThat(withMethods("none").newBuilder()
+        .clientAuthentication(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC).build()
+        .clientAuthentication(true)).isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC);
+    assertThatThrownBy(() -> OAuthServer.builder().clientAuthentication(OAuthServer.ClientAuthentication.NONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("clientAuthentication must be client_secret_basic or client_secret_post; a public"
+            + " client (none) gives no client secret instead");
+    assertThatThrownBy(() -> OAuthServer.builder().clientAuthentication(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("clientAuthentication must not be null");
+  }
+
   private static OAuthServer withMethods(String... methods) {
     return OAuthServer.builder().tokenEndpoint("https://login.example.com/token")
         .tokenEndpointAuthMethods(methods.length == 0 ? Collections.<String>emptyList()

@@ -306,6 +306,25 @@ class StandardDeviceFlowTest {
         .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
   }
 
+  @Test void postWhenTheClientIsRegisteredForItThoughTheServerPrefersBasic() throws Exception {
+    script.enqueue(standardCode(null), standardToken("Bearer"));
+    OAuthServer postClient = oauthServer("client_secret_basic", "client_secret_post").newBuilder()
+        .clientAuthentication(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST).build();
+    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config, postClient)
+        .clientId("speaker-post").clientSecret("s3cret").build();
+    DeviceCode code = authorizer.requestCode().execute();
+    RecordedRequest request = server.takeRequest();
+    assertThat(request.getHeader("Authorization")).isNull();
+    assertThat(request.getBody().readUtf8()).isEqualTo("client_id=speaker-post&client_secret=s3cret");
+    DeviceFlowOutcome outcome = poll(authorizer, code);
+    RecordedRequest poll = server.takeRequest();
+    assertThat(poll.getHeader("Authorization")).isNull();
+    assertThat(poll.getBody().readUtf8()).isEqualTo("grant_type=" + DEVICE_GRANT
+        + "&device_code=dc-secret-9f8e7d&client_id=speaker-post&client_secret=s3cret");
+    assertThat(outcome.token().clientAuthentication())
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
   /** A blocking poll that the virtual clock lets through its first wait. */
   private DeviceFlowOutcome poll(DeviceAuthorizer authorizer, DeviceCode code) throws Exception {
     int before = time.scheduledCount();

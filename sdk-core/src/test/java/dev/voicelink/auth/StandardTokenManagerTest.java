@@ -177,6 +177,23 @@ class StandardTokenManagerTest {
         .isEqualTo("grant_type=client_credentials&client_id=backend&client_secret=b4ck3nd-secret");
   }
 
+  @Test void aClientRegisteredForPostSendsPostAtAServerThatPrefersBasic() throws Exception {
+    OAuthServer postClient = oauthServer("client_secret_basic", "client_secret_post").newBuilder()
+        .clientAuthentication(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST).build();
+    TokenManager backend = TokenManager.builder(config, postClient)
+        .cloudGrant("backend", "b4ck3nd-secret").store(new InMemoryTokenStore()).build();
+    script.enqueue(json(200, "{\"access_token\":\"at-c\",\"token_type\":\"Bearer\",\"expires_in\":300}"));
+
+    backend.accessToken();
+
+    RecordedRequest request = server.takeRequest();
+    assertThat(request.getHeader("Authorization")).isNull();
+    assertThat(request.getBody().readUtf8())
+        .isEqualTo("grant_type=client_credentials&client_id=backend&client_secret=b4ck3nd-secret");
+    assertThat(backend.record().clientAuthentication())
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
   @Test void aWrongClientSecretIsARefusalNotAReauthorization() throws Exception {
     TokenManager manager = TokenManager.builder(config, oauthServer())
         .cloudGrant("backend", "wrong").store(new InMemoryTokenStore()).build();

@@ -31,12 +31,30 @@ final class CloudTokenCommand extends AuthCommand {
       description = "File holding the client secret, - for stdin (else $" + SECRET_ENV + ")")
   File clientSecretFile;
 
+  @Option(names = "--client-auth", paramLabel = "METHOD",
+      description = "With --issuer: how the client sends its secret, basic or post, as it is registered"
+          + " at the server (default: basic if the server offers it, else post)")
+  String clientAuth;
+
   @Option(names = "--refresh", description = "Refresh the saved cloud token instead of a new one")
   boolean refresh;
 
-  @Override int run(VoiceLinkClient client, @Nullable OAuthServer server)
+  @Override @Nullable String optionProblem(boolean standard) {
+    if (clientAuth == null) return null;
+    if (!standard) return "--client-auth needs --issuer: the platform's client authentication is fixed";
+    if (!clientAuth.equals("basic") && !clientAuth.equals("post")) {
+      return "--client-auth must be basic or post; was: " + clientAuth;
+    }
+    return null;
+  }
+
+  @Override int run(VoiceLinkClient client, @Nullable OAuthServer discovered)
       throws IOException, ServerRefusalException {
     String secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
+    OAuthServer server = discovered == null || clientAuth == null ? discovered
+        : discovered.newBuilder().clientAuthentication(clientAuth.equals("post")
+            ? OAuthServer.ClientAuthentication.CLIENT_SECRET_POST
+            : OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC).build();
     FileTokenStore file = new FileTokenStore(tokenFile);
     TokenManager.Builder credential = (server == null ? TokenManager.builder(client)
         : TokenManager.builder(client, server)).cloudGrant(clientId, secret);

@@ -262,6 +262,10 @@ class CliBadInputTest {
     c.put("sync --max-resource-bytes 0", new Case(() -> sync("--max-resource-bytes", "0"), noEnv));
     c.put("upload-entities --file over --max-resource-bytes 16", new Case(
         () -> uploadEntities("--max-resource-bytes", "16"), noEnv));
+    c.put("cloud-token --client-auth post without --issuer", new Case(
+        () -> cloudToken("--client-auth", "post"), noEnv));
+    c.put("cloud-token --issuer --client-auth private_key_jwt", new Case(() -> cloudToken("--auth-url", null,
+        "--issuer", "https://login.example.com", "--client-auth", "private_key_jwt"), noEnv));
     return c;
   }
 
