@@ -5,12 +5,13 @@
 #   JDK 17 and Maven            openjdk-17-jdk-headless, maven (when javac or mvn is missing)
 #   headless Chromium + driver  chromium, chromium-driver: the verification-page browser test
 #   the sample APK              aapt, android-framework-res, zipalign, apksigner: build and verify it
+#   the release dry run         unzip: the Maven wrapper unpacks Maven 3.9 with it, the check lists the bundle
 #
 # Installing needs root (or sudo); a machine that has everything installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(chromium chromium-driver aapt android-framework-res zipalign apksigner)
+packages=(chromium chromium-driver aapt android-framework-res zipalign apksigner unzip)
 command -v javac >/dev/null 2>&1 || packages+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || packages+=(maven)
 
