@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * from a copy of the sources set to the release version, without a signing key and without uploading. The bundle
  * must hold, with their checksums, exactly the files the published modules stage in this build, at the release
  * version, except the test jar: no test jar, no module that is not published, no SNAPSHOT left in a POM or a
- * .module file.
+ * .module file. The release profile itself refuses a build that would make the test jar.
  */
 class ReleaseBundleIT {
   private static final List<String> CHECKSUMS = Arrays.asList("md5", "sha1", "sha256", "sha512");
@@ -67,6 +68,15 @@ class ReleaseBundleIT {
     assertThat(bundled).as("no test jar in the bundle").noneMatch(n -> n.contains("-tests.jar"));
     assertThat(bundled).isEqualTo(expected);
     assertThat(snapshots).as("POMs and .module files that still name a SNAPSHOT").isEmpty();
+  }
+
+  @Test void theReleaseProfileRefusesToRunWithTheTests() throws Exception {
+    Path log = Distribution.workDir("release-with-tests").resolve("validate.log");
+    Distribution.MavenRun run = Distribution.maven(root(), log, 5, "-N", "-Prelease", "-Dgpg.skip", "validate");
+    assertThat(run.exitCode).as(run.tail()).isNotZero();
+    assertThat(new String(Files.readAllBytes(log), StandardCharsets.UTF_8)).contains("A release is built without"
+        + " tests, so that no test jar is published: add -Dmaven.test.skip=true after ./verify.sh has passed on"
+        + " the commit (docs/building.md, \"Releasing to Maven Central\").");
   }
 
   private static boolean mentionsSnapshot(ZipFile zip, ZipEntry entry) throws Exception {
