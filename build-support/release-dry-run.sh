@@ -23,7 +23,7 @@ cd "$work/repo"
 echo "release-dry-run: $current -> $release in $work/repo"
 ./mvnw -B -ntp -q versions:set -DnewVersion="$release" -DprocessAllModules -DgenerateBackupPoms=false
 ./mvnw -B -ntp -Prelease -Dgpg.skip -DskipUpload -Dmaven.test.skip=true -Dvoicelink.install.skip=true \
-  -Dskip.dex=true -Dskip.fuzz=true deploy \
+  -Dskip.dex=true deploy \
   > "$work/deploy.log" 2>&1 || { tail -60 "$work/deploy.log"; echo "release-dry-run: the build failed, see $work/deploy.log" >&2; exit 1; }
 
 bundle="$(find . -path '*/target/central-publishing/central-bundle.zip' | head -1)"
