@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import java.io.IOException;
 import java.util.Map;
@@ -41,7 +42,7 @@ final class WireJson {
     try {
       Object value = JsonReader.of(source).readJsonValue();
       return value instanceof Map ? (Map<?, ?>) value : null;
-    } catch (JsonDataException | com.squareup.moshi.JsonEncodingException e) {
+    } catch (JsonDataException | JsonEncodingException e) {
       return null;
     }
   }

@@ -18,6 +18,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -191,7 +192,8 @@ class CliVariantMatrixTest {
   private static final class Standalone {
     final Process process;
     final Map<String, String> addresses = new ConcurrentHashMap<>();
-    final Map<String, String> codes = new ConcurrentHashMap<>();
+    /** The last SMS code printed for each phone; guarded by this, which is notified on each new one. */
+    private final Map<String, String> codes = new HashMap<>();
     final BlockingQueue<String> serving = new LinkedBlockingQueue<>();
     final StringBuffer printed = new StringBuffer();
 
@@ -227,7 +229,7 @@ class CliVariantMatrixTest {
           Matcher address = ADDRESS.matcher(line);
           if (address.matches()) addresses.put(address.group(1), address.group(2));
           Matcher code = SMS.matcher(line);
-          if (code.matches()) codes.put(code.group(1), code.group(2));
+          if (code.matches()) smsPrinted(code.group(1), code.group(2));
           if (line.startsWith("Serving until stopped")) serving.add(line);
         }
       } catch (IOException ignored) {
@@ -241,17 +243,21 @@ class CliVariantMatrixTest {
     }
 
     /** The code printed for {@code phone}: the page sends it before it answers, printing may lag. */
-    String sms(String phone) {
+    synchronized String sms(String phone) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (!codes.containsKey(phone) && System.nanoTime() < deadline) {
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
+      try {
+        for (long left; !codes.containsKey(phone) && (left = deadline - System.nanoTime()) > 0; ) {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
         }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
       return codes.get(phone);
+    }
+
+    private synchronized void smsPrinted(String phone, String code) {
+      codes.put(phone, code);
+      notifyAll();
     }
 
     String address(String name) {
