@@ -27,6 +27,7 @@ import okhttp3.internal.http.DatesKt;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -272,6 +273,25 @@ class EntityWebApiTest {
         .isInstanceOf(WebApiException.class)
         .hasMessage("10105: checksum expired (sid wapi2)");
     assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test void anUploadIsNeverSentASecondTimeByTheHttpClient() throws Exception {
+    // A check changes nothing on the server: when a pooled connection drops it unanswered, the HTTP
+    // client may send it again on a new connection.
+    server.enqueue(checked("psn1", 0, "ok"));
+    server.enqueue(checked("psn1", 0, "ok").setSocketPolicy(SocketPolicy.DISCONNECT_AFTER_REQUEST));
+    server.enqueue(checked("psn1", 0, "ok"));
+    api.checkResource("psn1").execute();
+    api.checkResource("psn1").execute();
+    assertThat(server.getRequestCount()).isEqualTo(3);
+
+    // An upload dropped the same way may have been processed: it fails instead of going out again
+    // behind the app's back.
+    server.enqueue(uploaded("psn2").setSocketPolicy(SocketPolicy.DISCONNECT_AFTER_REQUEST));
+    server.enqueue(uploaded("psn3"));
+    assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
+        .isInstanceOf(IOException.class);
+    assertThat(server.getRequestCount()).isEqualTo(4);
   }
 
   @Test void firstCheckIsNeverSentEarlierThanTenSecondsAfterTheUpload() throws Exception {

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.VoiceLinkClient;
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,5 +74,20 @@ class PlatformToolsClientTest {
     assertThat(sent.getBody().readUtf8()).isEqualTo("{\"type\":\"user\",\"resource_name\":"
         + "\"OS123.contacts\",\"data\":[{\"name\":\"a\",\"alias\":\"\",\"n\":1},{\"name\":\"b\","
         + "\"alias\":\"c\"}],\"appid\":\"5f1a2b3c\"}");
+  }
+
+  @Test void anUploadDroppedAfterItWasSentFailsAndIsNotSentAgain() throws Exception {
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu2\"}")
+        .setSocketPolicy(SocketPolicy.DISCONNECT_AFTER_REQUEST));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu3\"}"));
+    PlatformToolsClient client = client();
+    RecordSource records = RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}");
+
+    assertThat(client.uploadEntities(contacts, records, null).execute()).isEqualTo("ptu1");
+    // The second upload goes out on the pooled connection, which the server drops unanswered.
+    assertThatThrownBy(() -> client.uploadEntities(contacts, records, null).execute())
+        .isInstanceOf(IOException.class);
+    assertThat(server.getRequestCount()).isEqualTo(2);
   }
 }
