@@ -231,9 +231,7 @@ public final class ChecksumSigner implements Interceptor {
       if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) return null;
       reader.beginObject();
       while (reader.hasNext()) {
-        if (reader.nextName().equals("code") && reader.peek() == JsonReader.Token.STRING) {
-          return reader.nextString();
-        }
+        if (reader.nextName().equals("code")) return Envelope.readCode(reader);
         reader.skipValue();
       }
       return null;

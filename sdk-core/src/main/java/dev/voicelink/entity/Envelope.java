@@ -94,8 +94,12 @@ final class Envelope {
     return new Envelope(operation, code, desc, sid, data, tolerance);
   }
 
-  /** A code as text; a number is written without a fraction when it has none (0, not 0.0). */
-  private static String readCode(JsonReader reader) throws IOException {
+  /**
+   * A code as text; a number is written without a fraction when it has none (0, not 0.0).
+   *
+   * @throws JsonDataException if the code is neither a string nor a number
+   */
+  static String readCode(JsonReader reader) throws IOException {
     if (reader.peek() != JsonReader.Token.NUMBER) return reader.nextString();
     String number = reader.nextString();
     try {

@@ -262,6 +262,19 @@ class EntityWebApiTest {
     assertThat(server.getRequestCount()).isEqualTo(3);
   }
 
+  @Test void aTimeRefusalWithANumericCodeIsSignedAgainToo() throws Exception {
+    long trueMillis = time.wallMillis();
+    time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
+    String serverDate = DatesKt.toHttpDateString(new Date(trueMillis));
+    server.enqueue(new MockResponse().setHeader("Date", serverDate).setBody(
+        "{\"code\":10105,\"data\":null,\"desc\":\"checksum expired\",\"sid\":\"wapi1\"}"));
+    server.enqueue(uploaded("psn3").setHeader("Date", serverDate));
+
+    assertThat(api.uploadResource(request().build()).execute().sid()).isEqualTo("psn3");
+    assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(trueMillis / 1000 - 3600);
+    assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(trueMillis / 1000);
+  }
+
   @Test void correctiveRetryHappensAtMostOnce() throws Exception {
     String farFuture = DatesKt.toHttpDateString(new Date(time.wallMillis() + 7_200_000L));
     server.enqueue(envelope("10105", "checksum expired", "wapi1", null).setHeader("Date", farFuture));
