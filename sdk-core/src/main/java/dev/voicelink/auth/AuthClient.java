@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Call;
+import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
@@ -36,6 +37,7 @@ final class AuthClient {
   /** The dialect of the device flow and of new client-credentials tokens. */
   final Dialect dialect;
   private final OkHttpClient http;
+  private final OkHttpClient refreshHttp;
   /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
   private final @Nullable TimeUnit intervalUnit;
 
@@ -48,6 +50,11 @@ final class AuthClient {
     // No silent retries: every request the server sees is one the flow scheduled, so polls keep
     // their interval, and a lost refresh answer is not replayed with a refresh token already used.
     this.http = config.http().newBuilder().retryOnConnectionFailure(false).build();
+    // A refresh already sent must end with its answer read and saved, even when the client closes
+    // (which cancels every exchange on the SDK's dispatcher): the server voids the old refresh token
+    // when it answers. A dispatcher of its own keeps it out of that cancel; it starts no thread for
+    // a blocking call.
+    this.refreshHttp = http.newBuilder().dispatcher(new Dispatcher()).build();
   }
 
   Call deviceCodeCall(String clientId, @Nullable String deviceId) {
@@ -60,7 +67,7 @@ final class AuthClient {
 
   /** The refresh of {@code record} in {@code recordDialect}, the dialect it was issued in. */
   Call refreshCall(Dialect recordDialect, TokenRecord record) {
-    return http.newCall(recordDialect.refresh(record));
+    return refreshHttp.newCall(recordDialect.refresh(record));
   }
 
   Call clientCredentialsCall(String clientId, String clientSecret) {

@@ -46,9 +46,15 @@ final class SystemScheduler implements Scheduler {
     };
   }
 
-  /** Drops every waiting task and lets the thread end. */
+  /**
+   * Drops every waiting task and lets the thread end once the task it runs, if any, returns. That
+   * task is not interrupted: it may be a token refresh already sent, whose answer must be read and
+   * saved (the server voids the old refresh token when it answers); the exchanges of cancelled calls
+   * end by their own cancel.
+   */
   void shutdown() {
-    executor.shutdownNow();
+    executor.shutdown();
+    executor.getQueue().clear();
   }
 
   /** For tests: the executor, to see that its thread ended. */

@@ -11,15 +11,18 @@ import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -434,6 +437,42 @@ class TokenManagerTest {
     assertThat(enqueueAndWait(notBegun).isCancelled()).isTrue();
     assertThat(server.getRequestCount()).as("a refresh cancelled before it began is not sent")
         .isEqualTo(1);
+  }
+
+  @Test void closingTheClientLeavesARefreshAlreadySentToFinishAndSavesItsRecord() throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        arrived.countDown();
+        answer.await(10, TimeUnit.SECONDS); // the server has rotated; its answer is on its way
+        return token("at-2", "rt-2", 8_640_000, time.wallMillis() / 1000);
+      }
+    });
+    // The client's own HTTP client and scheduler: close() cancels the one and stops the other.
+    VoiceLinkClient own = VoiceLinkClient.builder().authUrl(server.url("/").toString()).clock(time)
+        .build();
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = TokenManager.builder(own).deviceGrant("vl-speaker-01").store(store)
+        .random(new Random(3)).build();
+    manager.setRecord(deviceRecord("at-1", "rt-1", 60));
+    time.advance(59, TimeUnit.SECONDS); // due: the next caller refreshes it
+    BlockingQueue<Object> outcome = new LinkedBlockingQueue<>();
+    // On the client's scheduler thread, where the interaction channel asks for its token.
+    ClientCore.of(own).scheduler().schedule(() -> {
+      try {
+        outcome.add(manager.accessToken());
+      } catch (Exception e) {
+        outcome.add(e);
+      }
+    }, 0, TimeUnit.MILLISECONDS);
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+
+    own.close();
+    answer.countDown();
+    assertThat(outcome.poll(10, TimeUnit.SECONDS)).isEqualTo("at-2");
+    assertThat(store.load().refreshToken()).isEqualTo("rt-2");
+    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   static <T> CallResult<T> enqueueAndWait(VoiceLinkCall<T> call) throws InterruptedException {
