@@ -85,7 +85,10 @@ public final class AgentConstants {
   public static final int ERROR_INVALID_PARAMS = 60001;
   /** Sent before {@link #EVENT_CONNECTED_TO_SERVER} or after {@link #EVENT_SERVER_DISCONNECTED}; nothing was sent. */
   public static final int ERROR_NOT_CONNECTED = 60002;
-  /** The message type or arg1 is not one this agent handles. */
+  /**
+   * The message type is not one this agent handles. A sync or query whose arg1 is not {@link
+   * #SYNC_DATA_SCHEMA} gets {@link #ERROR_INVALID_PARAMS} instead.
+   */
   public static final int ERROR_UNSUPPORTED = 60003;
   /** A network failure; the command may be sent again. */
   public static final int ERROR_NETWORK = 60004;

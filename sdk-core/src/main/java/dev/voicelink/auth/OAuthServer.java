@@ -84,8 +84,9 @@ public final class OAuthServer {
    * first that answers 200 with a JSON object is used; its {@code issuer} must be exactly {@code issuer}
    * and it must name a {@code token_endpoint}. One HTTP request, or two.
    *
-   * <p>The call fails with {@link MalformedResponseException} naming the member when a document breaks
-   * those rules, and with an {@link IOException} when neither document could be read.
+   * <p>The call fails with an {@link IOException} whose message starts with "malformed server
+   * metadata" and names the member when a document breaks those rules, and with an {@link
+   * IOException} when neither document could be read.
    *
    * @throws IllegalArgumentException if {@code issuer} is not an https address (http on loopback), or
    *     has a query or fragment; nothing is sent then

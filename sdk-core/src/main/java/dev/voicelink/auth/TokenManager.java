@@ -47,7 +47,8 @@ import okhttp3.Interceptor;
  * <p><b>Cancelling.</b> {@link #accessTokenCall()} and {@link #refresh()} return calls whose cancel
  * releases their caller at once. A refresh request already sent is left to finish and its record is
  * saved: the server voids the old refresh token when it answers, so aborting the exchange could lose
- * the sign-in. A refresh not yet begun is not begun.
+ * the sign-in. A refresh not yet begun is not begun. Closing the client does not abort a refresh
+ * already sent either.
  *
  * <p><b>OkHttp.</b> {@link #interceptor()} adds {@code Authorization: <token>} (the raw token, as
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
