@@ -18,7 +18,9 @@ final class TokenHttp {
       String authorization;
       try {
         authorization = TokenExchange.authorization(tokens.validRecord());
-      } catch (AuthorizationException e) {
+      } catch (AuthorizationException | RuntimeException e) {
+        // An unchecked exception in an OkHttp chain is rethrown on the dispatcher's thread for an
+        // enqueued call, which ends an Android app: a closed client, say, fails the call instead.
         throw new IOException("no access token: " + e.getMessage(), e);
       }
       return chain.proceed(chain.request().newBuilder().header("Authorization", authorization).build());
@@ -34,7 +36,7 @@ final class TokenHttp {
       String fresh;
       try {
         fresh = TokenExchange.authorization(tokens.validRecord());
-      } catch (AuthorizationException e) {
+      } catch (AuthorizationException | RuntimeException e) {
         Log.warn(TAG, "cannot answer HTTP 401: " + e.getMessage(), null);
         return null;
       }

@@ -386,6 +386,35 @@ class TokenManagerTest {
     }
   }
 
+  @Test void afterTheClientClosesTheAppsOwnCallsFailWithAnIOExceptionNotAnUncheckedOne()
+      throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    try (MockWebServer api = new MockWebServer()) {
+      api.enqueue(new MockResponse().setResponseCode(401));
+      api.start();
+      OkHttpClient client = new OkHttpClient.Builder()
+          .addInterceptor(manager.interceptor()).authenticator(manager.authenticator()).build();
+      config.close();
+
+      // OkHttp rethrows an unchecked exception of an enqueued call on its dispatcher thread, where it
+      // ends an Android app; an IOException goes to the callback's onFailure.
+      assertThatThrownBy(() -> client.newCall(new Request.Builder().url(api.url("/x")).build())
+          .execute()).isExactlyInstanceOf(IOException.class)
+          .hasMessage("no access token: the VoiceLinkClient is closed: its services cannot be used"
+              + " any more; build a new client")
+          .hasCauseExactlyInstanceOf(IllegalStateException.class);
+      assertThat(api.getRequestCount()).isZero();
+
+      // A request that carried its own token is answered 401 as the server said.
+      try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
+          .header("Authorization", "at-1").build()).execute()) {
+        assertThat(response.code()).isEqualTo(401);
+      }
+      assertThat(api.getRequestCount()).isEqualTo(1);
+      assertThat(server.getRequestCount()).isZero();
+    }
+  }
+
   @Test void cancellingARefreshReleasesItsCallerAtOnceAndTheRotatedRecordIsStillSaved()
       throws Exception {
     CountDownLatch arrived = new CountDownLatch(1);
