@@ -285,7 +285,9 @@ public final class EntityWebApi {
       CheckResult result = null;
       try {
         result = check(receipt.sid(), this);
-      } catch (WebApiException e) {
+      } catch (WebApiException | RuntimeException e) {
+        // A RuntimeException (from an app's checksum source or interceptor, say) ends the call, as
+        // in BlockingCall; left to the scheduler's executor, it would leave the call waiting for ever.
         finish(null, e);
         return;
       } catch (IOException e) {

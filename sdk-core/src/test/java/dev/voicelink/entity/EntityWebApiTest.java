@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import okhttp3.internal.http.DatesKt;
 import okhttp3.mockwebserver.MockResponse;
@@ -385,6 +386,26 @@ class EntityWebApiTest {
     CheckResult last = (CheckResult) outcomes.get(0);
     assertThat(last.processed()).isFalse();
     assertThat(last.reply()).isEqualTo("processing " + EntityWebApi.MAX_CHECKS);
+  }
+
+  @Test void aCheckThatThrowsAnUncheckedExceptionEndsTheWaitWithIt() throws Exception {
+    AtomicInteger signatures = new AtomicInteger();
+    EntityWebApi backendSigned = EntityWebApi.builder(config).namespace("OS123")
+        .checksumSource((nonce, curTime) -> {
+          if (signatures.incrementAndGet() > 1) throw new IllegalStateException("backend gone");
+          return ChecksumSigner.checksum(KEY, nonce, curTime);
+        }).build();
+    server.enqueue(uploaded("psn6"));
+    UploadReceipt receipt = backendSigned.uploadResource(request().build()).execute();
+    List<Object> outcomes = new ArrayList<>();
+    backendSigned.awaitProcessed(receipt, 1, TimeUnit.MINUTES).enqueue(collect(outcomes));
+
+    time.advance(10, TimeUnit.SECONDS);
+    assertThat(outcomes).hasSize(1);
+    assertThat((Throwable) outcomes.get(0)).isExactlyInstanceOf(IllegalStateException.class)
+        .hasMessage("backend gone");
+    assertThat(time.pendingDelaysMillis()).as("no check left waiting").isEmpty();
+    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   @Test void processedAtTheLastAllowedCheckIsReported() throws Exception {
