@@ -201,10 +201,19 @@ final class ChannelConnection {
       connectionLost(attemptGeneration, cause, "no access token: " + e.getMessage(), -1);
       return;
     }
-    Request request = new Request.Builder()
-        .url(config.webApiUrl("interact"))
-        .header("Authorization", token)
-        .build();
+    Request request;
+    try {
+      request = new Request.Builder()
+          .url(config.webApiUrl("interact"))
+          .header("Authorization", token)
+          .build();
+    } catch (IllegalArgumentException e) {
+      // OkHttp refuses a header value with a line break or a character beyond ASCII; its message
+      // leaves the value of Authorization out. The next token may be a good one.
+      connectionLost(attemptGeneration, Cause.TOKEN_UNAVAILABLE,
+          "the access token cannot be sent in a header: " + e.getMessage(), -1);
+      return;
+    }
     synchronized (lock) {
       if (attemptGeneration != generation) return;
       HttpLogger.logUpgrade(config.httpLogging(), request);

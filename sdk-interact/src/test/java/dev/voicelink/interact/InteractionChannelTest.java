@@ -308,6 +308,30 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
+  @Test void aTokenThatCannotBeAHeaderValueEndsTheAttemptAndTheChannelTriesAgain() throws Exception {
+    VoiceLinkClient config = VoiceLinkClient.builder()
+        .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
+    List<Disconnect> heard = new ArrayList<>();
+    channel = InteractionChannel.builder(config, () -> "at-1\n").listener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        heard.add(disconnect);
+      }
+    }).build();
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(heard).containsExactly(new Disconnect(Disconnect.Cause.TOKEN_UNAVAILABLE,
+        "the access token cannot be sent in a header: Unexpected char 0x0a at 4 in Authorization"
+            + " value", true));
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
+    assertThat(time.pendingDelaysMillis()).hasSize(1);
+    assertThat(server.getRequestCount()).isZero();
+  }
+
   @Test void everyNewsOfASocketReachesTheListenerInTheOrderItCame() throws Exception {
     int results = 40;
     server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
