@@ -172,6 +172,11 @@ final class TokenKeeper {
         flight.complete(refreshNow(), null);
       } catch (IOException | AuthorizationException | RuntimeException e) {
         flight.complete(null, e);
+      } catch (Error e) {
+        // Out of memory, a broken security provider: the callers who joined this refresh must not
+        // wait for ever, and the next caller tries again.
+        flight.complete(null, new IOException("token refresh failed: " + e, e));
+        throw e;
       } finally {
         notices.flush();
       }
@@ -188,7 +193,7 @@ final class TokenKeeper {
     TokenExchange.Result result;
     try {
       result = exchange.run(base);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       synchronized (lock) {
         inFlight = null;
         setState(stateAfterFailure());

@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.mockwebserver.Dispatcher;
@@ -415,6 +416,26 @@ class TokenManagerTest {
     }
   }
 
+  @Test void anErrorDuringARefreshLeavesTheManagerUsable() throws Exception {
+    AtomicBoolean providerBroken = new AtomicBoolean(true);
+    VoiceLinkClient broken = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .httpClient(new OkHttpClient.Builder().addInterceptor(chain -> {
+          if (providerBroken.get()) throw new ExceptionInInitializerError("no TLS provider");
+          return chain.proceed(chain.request());
+        }).build())
+        .clock(time).scheduler(time).build();
+    TokenManager manager = TokenManager.builder(broken).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60))).random(new Random(3)).build();
+    time.advance(61, TimeUnit.SECONDS); // expired: every caller needs a refresh
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(ExceptionInInitializerError.class);
+    providerBroken.set(false);
+    CallResult<String> next = enqueueAndWait(manager.accessTokenCall());
+    assertThat(next.isSuccess()).as("the next caller refreshes instead of waiting for ever").isTrue();
+    assertThat(next.value()).isEqualTo("at-2");
+  }
+
   @Test void cancellingARefreshReleasesItsCallerAtOnceAndTheRotatedRecordIsStillSaved()
       throws Exception {
     CountDownLatch arrived = new CountDownLatch(1);
@@ -505,8 +526,7 @@ class TokenManagerTest {
   }
 
   static <T> CallResult<T> enqueueAndWait(VoiceLinkCall<T> call) throws InterruptedException {
-    java.util.concurrent.BlockingQueue<CallResult<T>> results =
-        new java.util.concurrent.LinkedBlockingQueue<>();
+    BlockingQueue<CallResult<T>> results = new LinkedBlockingQueue<>();
     call.enqueue(results::add);
     CallResult<T> result = results.poll(10, TimeUnit.SECONDS);
     assertThat(result).as("the callback came").isNotNull();
