@@ -43,7 +43,6 @@ public final class AgentConfig {
   private final @Nullable String audioPersParam;
 
   private AgentConfig(Map<String, Object> root) {
-    this.root = root;
     Map<String, Object> login = section(root, "login");
     String appid = login == null ? null : JsonObjects.optString(login, "appid", "login.appid");
     if (appid == null || appid.trim().isEmpty()) {
@@ -70,6 +69,7 @@ public final class AgentConfig {
     Map<String, Object> entity = section(root, "entity");
     this.namespace = nonEmpty(entity, "namespace", "entity.namespace");
     this.accountKey = nonEmpty(entity, "account_key", "entity.account_key");
+    this.root = withoutAccountKey(root, entity);
 
     Map<String, Object> audioparams = section(root, "audioparams");
     String persParam = audioparams == null
@@ -140,6 +140,8 @@ public final class AgentConfig {
   /**
    * The value at a dotted path such as {@code "global.scene"}, known or not: a String, Double, Boolean,
    * unmodifiable List or Map, or null when absent. Lets apps keep their own settings in the same file.
+   * {@code entity.account_key} is left out (null, and absent from the {@code entity} map): the key is
+   * never exposed.
    */
   public @Nullable Object value(String dottedPath) {
     Object current = root;
@@ -148,6 +150,17 @@ public final class AgentConfig {
       current = ((Map<?, ?>) current).get(part);
     }
     return unmodifiable(current);
+  }
+
+  /** The settings as {@link #value} shows them: all but the account key, which is never exposed. */
+  private static Map<String, Object> withoutAccountKey(Map<String, Object> root,
+      @Nullable Map<String, Object> entity) {
+    if (entity == null || !entity.containsKey("account_key")) return root;
+    Map<String, Object> shownEntity = new LinkedHashMap<>(entity);
+    shownEntity.remove("account_key");
+    Map<String, Object> shown = new LinkedHashMap<>(root);
+    shown.put("entity", Collections.unmodifiableMap(shownEntity));
+    return Collections.unmodifiableMap(shown);
   }
 
   private static @Nullable Object unmodifiable(@Nullable Object value) {

@@ -9,7 +9,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * Fuzzes the Agent's config text (JSON with {@code //} and {@code /* *}{@code /} comments and a BOM,
  * like the platform's cfg files) and the JSON params and data of CMD_SYNC, CMD_QUERY_SYNC_STATUS and
  * CMD_SET_PARAMS. Property: a value, or IllegalArgumentException with a message naming the setting or
- * field; never another exception; the account key never in toString.
+ * field; never another exception; the account key never in toString or {@code value("entity")}.
  */
 class AgentConfigFuzzTest {
   @FuzzTest
@@ -26,6 +26,7 @@ class AgentConfigFuzzTest {
     assertThat(config.baseUrl()).isNotEmpty();
     if (config.hasAccountKey() && config.accountKey().length() >= 8) {
       assertThat(config.toString()).doesNotContain(config.accountKey());
+      assertThat(String.valueOf(config.value("entity"))).doesNotContain(config.accountKey());
     }
   }
 
