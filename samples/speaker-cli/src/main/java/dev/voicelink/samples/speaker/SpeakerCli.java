@@ -136,13 +136,22 @@ public final class SpeakerCli implements Runnable {
     if (ex instanceof CommandLine.MissingParameterException) return missing(
         (CommandLine.MissingParameterException) ex);
     if (!(ex instanceof CommandLine.UnmatchedArgumentException)) return ex.getMessage();
+    List<String> unmatched = ((CommandLine.UnmatchedArgumentException) ex).getUnmatched();
     List<String> options = new ArrayList<>();
-    for (String word : ((CommandLine.UnmatchedArgumentException) ex).getUnmatched()) {
+    for (String word : unmatched) {
       if (!word.startsWith("-")) continue;
       int equals = word.indexOf('=');
       options.add("'" + (equals < 0 ? word : word.substring(0, equals)) + "'");
     }
-    if (options.isEmpty()) return ex.getMessage();
+    if (options.isEmpty()) {
+      // A mistyped command name is worth repeating; a stray word after a command may be a secret
+      // typed without its option (cloud-token --client-id X s3cr3t).
+      if (ex.getCommandLine().getParent() == null) return ex.getMessage();
+      int words = unmatched.size();
+      return "Unmatched argument" + (words == 1 ? "" : "s") + ": " + words + " word"
+          + (words == 1 ? "" : "s") + " that no option takes, not repeated here since it may be a"
+          + " secret; give each value right after its option";
+    }
     StringBuilder message = new StringBuilder(options.size() == 1 ? "Unknown option: "
         : "Unknown options: ");
     for (int i = 0; i < options.size(); i++) {

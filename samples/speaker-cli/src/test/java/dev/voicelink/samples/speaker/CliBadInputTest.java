@@ -266,6 +266,8 @@ class CliBadInputTest {
         () -> cloudToken("--client-auth", "post"), noEnv));
     c.put("cloud-token --issuer --client-auth private_key_jwt", new Case(() -> cloudToken("--auth-url", null,
         "--issuer", "https://login.example.com", "--client-auth", "private_key_jwt"), noEnv));
+    c.put("cloud-token with the secret as a bare argument", new Case(
+        () -> plus(cloudToken(), DefaultConsole.CLIENT_SECRET), noEnv));
     return c;
   }
 
