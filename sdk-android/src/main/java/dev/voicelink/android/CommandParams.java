@@ -30,6 +30,10 @@ final class CommandParams {
       throw new IllegalArgumentException("CMD_QUERY_SYNC_STATUS params.sid is required: the sid from"
           + " the CMD_SYNC reply");
     }
+    if (!sid.trim().startsWith("psn")) {
+      throw new IllegalArgumentException("CMD_QUERY_SYNC_STATUS params.sid must begin with psn, as the"
+          + " sid of the CMD_SYNC reply does; was: " + sid.trim());
+    }
     return sid.trim();
   }
 

@@ -53,6 +53,8 @@ public final class EntityWebApi {
   private static final MediaType FORM =
       MediaType.get("application/x-www-form-urlencoded; charset=utf-8");
   /** Bounds on the checks of one wait; the backoff doubles from the first to the last. */
+  /** Spec 4.9: the sid of an upload, the one check-resource takes, begins with it. */
+  private static final String UPLOAD_SID_PREFIX = "psn";
   static final int MAX_CHECKS = 20;
   static final long FIRST_BACKOFF_MILLIS = 2_000L;
   static final long MAX_BACKOFF_MILLIS = 30_000L;
@@ -199,11 +201,16 @@ public final class EntityWebApi {
    * that. The call fails with a {@link WebApiException} if the server refused the check, an {@link
    * IOException} on a transport failure or a malformed response.
    *
-   * @throws IllegalArgumentException if {@code sid} is empty
+   * @throws IllegalArgumentException if {@code sid} is empty or does not begin with {@code psn}, as
+   *     an upload's sid does (spec 4.9)
    */
   public VoiceLinkCall<CheckResult> checkResource(final String sid) {
     if (sid == null || sid.trim().isEmpty()) {
       throw new IllegalArgumentException("sid must not be empty: use the sid of the upload");
+    }
+    if (!sid.startsWith(UPLOAD_SID_PREFIX)) {
+      throw new IllegalArgumentException("sid must begin with " + UPLOAD_SID_PREFIX + ", as the sid"
+          + " of an upload does; was: " + sid);
     }
     return new BlockingCall<CheckResult>(config) {
       @Override protected CheckResult run() throws IOException, WebApiException {

@@ -232,6 +232,7 @@ class BadInputTest {
         .uploadEntities(Dimension.APPLICATION, ResourceName.parse("OS123.apps"), RecordSource.fromText("{\"name\":\"x\"}"), null));
     c.put("upload_entities record missing a field", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
         .uploadEntities(CONTACTS, RecordSource.fromText("{\"alias\":\"x\"}"), null).execute());
+    c.put("check-resource sid without psn", () -> api().checkResource("wapi0001").execute());
     return c;
   }
 

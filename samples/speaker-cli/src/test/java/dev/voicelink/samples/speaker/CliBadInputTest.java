@@ -268,6 +268,7 @@ class CliBadInputTest {
         "--issuer", "https://login.example.com", "--client-auth", "private_key_jwt"), noEnv));
     c.put("cloud-token with the secret as a bare argument", new Case(
         () -> plus(cloudToken(), DefaultConsole.CLIENT_SECRET), noEnv));
+    c.put("check --sid without psn", new Case(() -> check("--sid", "wapi0001"), noEnv));
     return c;
   }
 
