@@ -107,6 +107,21 @@ class VoiceLinkClientTest {
         .isInstanceOf(IllegalStateException.class).hasMessage(closed);
   }
 
+  @Test void aCallWhoseEnqueueWasRefusedByAClosedClientNeverCallsBack() {
+    VoiceLinkClient client = VoiceLinkClient.builder().authUrl("https://auth.example.com")
+        .callbackExecutor(Runnable::run).build();
+    VoiceLinkCall<DeviceCode> made = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build()
+        .requestCode("SN-1");
+    client.close();
+    List<CallResult<DeviceCode>> results = new ArrayList<>();
+
+    assertThatThrownBy(() -> made.enqueue(results::add)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the VoiceLinkClient is closed: its services cannot be used any more; build a"
+            + " new client");
+    made.cancel();
+    assertThat(results).as("the app was told once, by the exception").isEmpty();
+  }
+
   @Test void closeCancelsRunningCallsAndTheirCallbacksSaySo() throws Exception {
     try (MockWebServer server = new MockWebServer()) {
       server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));

@@ -75,7 +75,17 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
       started = true;
       this.callback = callback;
     }
-    core.register(this);
+    try {
+      core.register(this);
+    } catch (RuntimeException closed) {
+      // The caller gets the exception: the call has ended, and a later cancel() calls nobody back.
+      synchronized (lock) {
+        this.callback = null;
+        result = CallResult.failure(closed);
+      }
+      done.countDown();
+      throw closed;
+    }
     if (isCancelled()) {
       complete(CallResult.<T>cancelled());
       return;
