@@ -196,7 +196,13 @@ public final class Agent {
    */
   public void destroy() {
     network.stop();
-    if (tokenManager != null) tokenManager.removeListener(tokenListener);
+    TokenManager manager = tokenManager;
+    if (manager != null) {
+      manager.removeListener(tokenListener);
+      // The constructor registers the listener on the worker; if that task has not run yet, this
+      // one, queued after it, takes the listener off again (an app's manager may outlive the Agent).
+      engine.execute(() -> manager.removeListener(tokenListener));
+    }
     if (encryptedStore != null && storeListener != null) encryptedStore.removeListener(storeListener);
     engine.destroy();
     if (ownClient != null) ownClient.close();
