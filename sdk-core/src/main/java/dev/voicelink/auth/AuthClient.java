@@ -200,7 +200,8 @@ final class AuthClient {
 
   /**
    * As {@link #tokenRecord(Answer, TokenRecord.Grant, String, boolean)} for an answer of {@code
-   * answerDialect}. A standard answer's {@code token_type} must be {@code Bearer}, in any case.
+   * answerDialect}. Its {@code token_type} must be {@code Bearer}, in any case (spec 2.2: always
+   * {@code bearer}); a missing one is read as that, with a warning.
    */
   TokenRecord tokenRecord(Answer answer, Dialect answerDialect, TokenRecord.Grant grant,
       String clientId, boolean newGrant) throws IOException {
@@ -209,15 +210,16 @@ final class AuthClient {
     if (json == null || accessToken == null || accessToken.isEmpty()) {
       throw new MalformedResponseException("malformed token record: access_token is missing");
     }
+    // Spec 2.2: always bearer; RFC 6749 section 7.1 and what the SDK sends: Bearer, in any case.
+    boolean standard = answerDialect instanceof Dialect.Standard;
+    String bearer = standard ? "Bearer" : "bearer";
     String tokenType = json.string("token_type");
-    if (answerDialect instanceof Dialect.Standard) {
-      if (tokenType == null || tokenType.isEmpty()) {
-        tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as Bearer");
-        tokenType = "Bearer";
-      } else if (!tokenType.equalsIgnoreCase("bearer")) {
-        throw new MalformedResponseException("malformed token record: token_type \"" + tokenType
-            + "\" is not supported; expected Bearer");
-      }
+    if (tokenType == null || tokenType.isEmpty()) {
+      tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as " + bearer);
+      tokenType = bearer;
+    } else if (!tokenType.equalsIgnoreCase("bearer")) {
+      throw new MalformedResponseException("malformed token record: token_type \"" + tokenType
+          + "\" is not supported; expected " + bearer);
     }
     String refreshToken = json.string("refresh_token");
     long expiresIn = expiresInSeconds(json);
@@ -228,7 +230,7 @@ final class AuthClient {
     return answerDialect.stamp(TokenRecord.builder(), json)
         .grant(grant)
         .clientId(clientId)
-        .tokenType(tokenType == null || tokenType.isEmpty() ? "bearer" : tokenType)
+        .tokenType(tokenType)
         .accessToken(accessToken)
         .refreshToken(refreshToken == null || refreshToken.isEmpty() ? null : refreshToken)
         .expiresInSeconds(expiresIn)

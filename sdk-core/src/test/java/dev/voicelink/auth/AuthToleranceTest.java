@@ -178,6 +178,28 @@ class AuthToleranceTest {
     assertThat(time.pendingDelaysMillis()).isEmpty();
   }
 
+  // token_type of a token (spec 2.2: always bearer)
+
+  @Test void aMissingTokenTypeIsBearerAndSaidOnce() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(json(200, "{\"access_token\":\"at-1\","
+        + "\"refresh_token\":\"rt-1\",\"expires_in\":7200}"));
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(outcome.token().tokenType()).isEqualTo("bearer");
+    assertThat(log.warnings()).containsExactly("WARN auth the token answer has no token_type: read as"
+        + " bearer (docs/platform-assumptions.md)");
+  }
+
+  @Test void aTokenTypeOtherThanBearerIsMalformed() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(json(200, "{\"token_type\":\"mac\","
+        + "\"access_token\":\"at-1\",\"refresh_token\":\"rt-1\",\"expires_in\":7200}"));
+
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(IOException.class)
+        .hasMessage("malformed token record: token_type \"mac\" is not supported; expected bearer");
+    assertThat(script.arrivalsMillis()).hasSize(2);
+  }
+
   // expires_in of a token (spec 2.2, 8: "documented as seconds")
 
   @Test void aMissingExpiresInGetsTheDefaultLifetime() throws Exception {
