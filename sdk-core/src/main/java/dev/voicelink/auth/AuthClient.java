@@ -123,6 +123,12 @@ final class AuthClient {
             ? intervalUnit == TimeUnit.MILLISECONDS : interval >= expiresIn;
         double exact = millis ? interval : interval * 1000;
         intervalMillis = Math.max(MIN_INTERVAL_MILLIS, Math.round(exact));
+        // Spec 2.1 shows an integer: a fraction or a number sent as text is read, and said once.
+        if (json.isText("interval")) warnText("device_code interval", interval);
+        if (interval != Math.rint(interval)) {
+          tolerance.warnOnce("interval-fraction", "device_code interval " + format(interval)
+              + " is not a whole number: polls every " + intervalMillis + " ms");
+        }
         if (exact >= expiresIn * 1000.0) {
           problem = "interval " + format(interval) + (millis ? " ms" : " s")
               + " must be shorter than expires_in " + expiresIn + " s";
@@ -239,6 +245,12 @@ final class AuthClient {
         .build();
   }
 
+  /** A number the spec shows as a JSON number, sent as a string. */
+  private void warnText(String what, double value) {
+    tolerance.warnOnce(what.replace(' ', '-') + "-text", what + " is a number sent as text: read as "
+        + format(value));
+  }
+
   private long expiresInSeconds(WireJson json) throws MalformedResponseException {
     if (!json.has("expires_in")) {
       tolerance.warnOnce("expires_in-missing", "the token answer has no expires_in: the token is"
@@ -251,6 +263,7 @@ final class AuthClient {
       throw new MalformedResponseException(
           "malformed token record: expires_in must be a number of seconds");
     }
+    if (json.isText("expires_in")) warnText("token expires_in", value);
     if (value > MAX_EXPIRES_IN_SECONDS_READ) {
       long seconds = Math.min(MAX_EXPIRES_IN_SECONDS_READ, (long) (value / 1000));
       tolerance.warnOnce("expires_in-ms", "token expires_in " + format(value) + " is more than 10"

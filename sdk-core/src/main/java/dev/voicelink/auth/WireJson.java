@@ -79,6 +79,11 @@ final class WireJson {
     return Long.MIN_VALUE;
   }
 
+  /** Whether the field {@code name} is a JSON string (a number sent as text, say). */
+  boolean isText(String name) {
+    return fields.get(name) instanceof String;
+  }
+
   /**
    * The number field {@code name} (a JSON number or a numeric string) as a double, whole or not;
    * NaN if the field is missing or not a finite number.

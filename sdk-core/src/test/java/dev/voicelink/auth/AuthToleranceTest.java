@@ -113,6 +113,20 @@ class AuthToleranceTest {
     assertThat(time.pendingDelaysMillis()).containsExactly(1000L);
   }
 
+  @Test void anIntervalAsTextOrAFractionIsReadAndSaidOnce() throws Exception {
+    script.enqueue(json(200, "{\"verification_uri\":\"https://auth.example.com/verify\","
+        + "\"user_code\":\"WDJB-MJHT\",\"interval\":\"1.5\",\"expires_in\":120,"
+        + "\"device_code\":\"dc-secret-9f8e7d\"}"));
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
+
+    assertThat(code.intervalMillis()).isEqualTo(1500);
+    assertThat(log.warnings()).containsExactly(
+        "WARN auth device_code interval is a number sent as text: read as 1.5"
+            + " (docs/platform-assumptions.md)",
+        "WARN auth device_code interval 1.5 is not a whole number: polls every 1500 ms"
+            + " (docs/platform-assumptions.md)");
+  }
+
   @Test void theWarningComesOncePerClient() throws Exception {
     script.enqueue(deviceCode(1000, 30), deviceCode(1000, 30));
     authorizer.requestCode("SN-0001-DEMO").execute();
@@ -221,6 +235,14 @@ class AuthToleranceTest {
     assertThat(manager.accessToken()).isEqualTo("at-2");
     time.advance(1, TimeUnit.SECONDS);
     assertThat(manager.accessToken()).isEqualTo("at-3");
+  }
+
+  @Test void anExpiresInSentAsTextIsReadAndSaidOnce() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":\"7200\""));
+
+    assertThat(outcome.token().expiresInSeconds()).isEqualTo(7200);
+    assertThat(log.warnings()).containsExactly("WARN auth token expires_in is a number sent as text:"
+        + " read as 7200 (docs/platform-assumptions.md)");
   }
 
   @Test void aFractionalExpiresInIsRoundedDown() throws Exception {
