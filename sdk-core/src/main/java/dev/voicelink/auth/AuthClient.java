@@ -40,6 +40,8 @@ final class AuthClient {
   private final OkHttpClient refreshHttp;
   /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
   private final @Nullable TimeUnit intervalUnit;
+  /** Fewer polls than this within a user code's life suggest an interval in another unit. */
+  private static final int MIN_USEFUL_POLLS = 3;
 
   AuthClient(ClientCore config, Dialect dialect, @Nullable TimeUnit intervalUnit) {
     this.config = config;
@@ -136,6 +138,12 @@ final class AuthClient {
           tolerance.warnOnce("interval-ms", "device_code interval " + format(interval)
               + " is not below expires_in " + expiresIn + ", so it cannot be seconds: read as"
               + " milliseconds (polls every " + intervalMillis + " ms)");
+        } else if (intervalUnit == null && exact * MIN_USEFUL_POLLS > expiresIn * 1000.0) {
+          // Seconds is the cautious reading, but milliseconds below expires_in look the same.
+          tolerance.warnOnce("interval-few-polls", "device_code interval " + format(interval)
+              + " read as seconds leaves time for " + (long) (expiresIn * 1000.0 / exact)
+              + " poll(s) before the code expires in " + expiresIn + " s; if the server means"
+              + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)");
         }
       }
     }

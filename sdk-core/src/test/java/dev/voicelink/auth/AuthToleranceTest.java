@@ -127,6 +127,17 @@ class AuthToleranceTest {
             + " (docs/platform-assumptions.md)");
   }
 
+  @Test void anIntervalInSecondsThatLeavesTimeForFewPollsIsSaidOnce() throws Exception {
+    script.enqueue(deviceCode(2000, 3600), deviceCode(2, 120));
+    assertThat(authorizer.requestCode("SN-0001-DEMO").execute().intervalMillis()).isEqualTo(2_000_000);
+    authorizer.requestCode("SN-0001-DEMO").execute();
+
+    assertThat(log.warnings()).containsExactly("WARN auth device_code interval 2000 read as seconds"
+        + " leaves time for 1 poll(s) before the code expires in 3600 s; if the server means"
+        + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)"
+        + " (docs/platform-assumptions.md)");
+  }
+
   @Test void theWarningComesOncePerClient() throws Exception {
     script.enqueue(deviceCode(1000, 30), deviceCode(1000, 30));
     authorizer.requestCode("SN-0001-DEMO").execute();
