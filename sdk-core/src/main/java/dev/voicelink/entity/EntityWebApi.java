@@ -64,6 +64,7 @@ public final class EntityWebApi {
   private final ClientCore config;
   private final ChecksumSigner signer;
   private final OkHttpClient client;
+  private final OkHttpClient uploadClient;
   private final long maxResourceBytes;
   private final Backoff backoff;
   private final Tolerance tolerance = new Tolerance(TAG);
@@ -84,6 +85,7 @@ public final class EntityWebApi {
         MAX_CHECKS - 1, random);
     this.signer = signerBuilder.build();
     this.client = config.http().newBuilder().addInterceptor(signer).build();
+    this.uploadClient = noSilentRetry(client);
     this.maxResourceBytes = builder.maxResourceBytes;
   }
 
@@ -159,7 +161,7 @@ public final class EntityWebApi {
       RequestBody body = body();
       checkNotCancelled();
       Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
-      try (Response response = send(client.newCall(post("entity/upload-resource", body)))) {
+      try (Response response = send(uploadClient.newCall(post("entity/upload-resource", body)))) {
         Envelope envelope = Envelope.read("upload-resource", response, tolerance);
         UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"), envelope.csid(),
             config.correctedClock().wallMillis(), config.deviceClock().monotonicNanos());
@@ -338,6 +340,15 @@ public final class EntityWebApi {
     @Override protected synchronized void onCancel() {
       if (pending != null) pending.cancel();
     }
+  }
+
+  /**
+   * The client for uploads: OkHttp must not send one again by itself after a connection failure,
+   * since the server may have processed it (the SDK never retries an upload, docs/errors.md). A
+   * refusal it can answer (a 401 to an authenticator, a checksum signed again) still goes out again.
+   */
+  static OkHttpClient noSilentRetry(OkHttpClient client) {
+    return client.newBuilder().retryOnConnectionFailure(false).build();
   }
 
   @Override public String toString() {

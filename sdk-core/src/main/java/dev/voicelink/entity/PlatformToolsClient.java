@@ -17,6 +17,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
 import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -47,6 +48,7 @@ public final class PlatformToolsClient {
   private static final MediaType JSON = MediaType.get("application/json");
 
   private final ClientCore config;
+  private final OkHttpClient uploadHttp;
   private final @Nullable TokenSource userTokens;
   private final @Nullable TokenSource deviceTokens;
   private final @Nullable TokenSource cloudTokens;
@@ -55,6 +57,7 @@ public final class PlatformToolsClient {
 
   private PlatformToolsClient(Builder builder) {
     this.config = builder.config;
+    this.uploadHttp = EntityWebApi.noSilentRetry(config.http());
     this.userTokens = builder.userTokens;
     this.deviceTokens = builder.deviceTokens;
     this.cloudTokens = builder.cloudTokens;
@@ -137,7 +140,7 @@ public final class PlatformToolsClient {
         .header("Authorization", token)
         .post(body)
         .build();
-    try (Response response = call.send(config.http().newCall(request))) {
+    try (Response response = call.send(uploadHttp.newCall(request))) {
       String sid = readResponse(response);
       Log.info(TAG, "upload_entities " + name + " (" + dimension.platformType() + "): sid " + sid);
       return sid;

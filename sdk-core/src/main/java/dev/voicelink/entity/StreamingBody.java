@@ -16,8 +16,8 @@ import okio.ByteString;
  * <p>A resource text of at most {@link #KEPT_TEXT_BYTES} is kept from that pass, so the source is
  * read once and writing only encodes it. A larger one is measured without being encoded (the Base64
  * length needs only a count of the characters that form escaping widens) and read again while the
- * body is written. It can be written again: a request signed again after a time refusal sends the same
- * bytes.
+ * body is written. It can be written again: a request sent again after a refusal (a checksum signed
+ * again, a 401 answered) sends the same bytes.
  */
 final class StreamingBody extends RequestBody {
   enum Encoding {
@@ -92,16 +92,6 @@ final class StreamingBody extends RequestBody {
       writer.finish();
     }
     sink.write(suffix);
-  }
-
-  /**
-   * An upload: once it has gone out, OkHttp must not send it again by itself. After a connection
-   * failure it cannot know whether the server processed the upload, and the SDK never retries one
-   * (docs/errors.md). Only the checksum signer sends it again, after a refusal that proves it was not
-   * used.
-   */
-  @Override public boolean isOneShot() {
-    return true;
   }
 
   /** Feeds the bytes of {@code text} to {@code encoder} without consuming them. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
@@ -89,5 +90,22 @@ class PlatformToolsClientTest {
     assertThatThrownBy(() -> client.uploadEntities(contacts, records, null).execute())
         .isInstanceOf(IOException.class);
     assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test void anUploadRefusedWith401GoesOutAgainWhenTheAppsAuthenticatorAnswersIt() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(401));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString())
+        .httpClient(new OkHttpClient.Builder().authenticator((route, response) ->
+            response.request().newBuilder().header("Authorization", "user-token-2").build()).build())
+        .build()).userTokens(() -> "user-token").build();
+
+    assertThat(client.uploadEntities(contacts, RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"),
+        null).execute()).isEqualTo("ptu1");
+    RecordedRequest refused = server.takeRequest();
+    RecordedRequest again = server.takeRequest();
+    assertThat(again.getHeader("Authorization")).isEqualTo("user-token-2");
+    assertThat(again.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
   }
 }
