@@ -3,14 +3,10 @@ package dev.voicelink.android;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.squareup.moshi.Moshi;
-import com.squareup.moshi.Types;
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import okio.Okio;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -18,7 +14,7 @@ import org.junit.jupiter.api.TestFactory;
 class WriteParamsVectorsTest {
   @TestFactory List<DynamicTest> everyVectorParsesOrFailsNamingItsField() throws IOException {
     List<DynamicTest> tests = new ArrayList<>();
-    for (Map<String, Object> vector : vectors()) {
+    for (Map<String, Object> vector : ConformanceVectors.list("cmd_write_params")) {
       String params = (String) vector.get("params");
       Object expected = vector.get("expect");
       String field = (String) vector.get("error");
@@ -34,19 +30,5 @@ class WriteParamsVectorsTest {
     }
     assertThat(tests).hasSizeGreaterThanOrEqualTo(8);
     return tests;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> vectors() throws IOException {
-    // Tests run from the module directory; shared/ sits beside the repository.
-    File file = new File("../../shared/conformance/vectors.json").getCanonicalFile();
-    if (!file.isFile()) {
-      throw new AssertionError("conformance vectors not found at " + file
-          + ": clone the shared/ folder beside the repository");
-    }
-    Map<String, Object> all = new Moshi.Builder().build()
-        .<Map<String, Object>>adapter(Types.newParameterizedType(Map.class, String.class, Object.class))
-        .fromJson(Okio.buffer(Okio.source(file)));
-    return (List<Map<String, Object>>) all.get("cmd_write_params");
   }
 }
