@@ -106,6 +106,7 @@ final class AuthClient {
     String userCode = json.string("user_code");
     String deviceCode = json.string("device_code");
     long expiresIn = json.number("expires_in", Long.MIN_VALUE);
+    if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", expiresIn);
     String problem = null;
     long intervalMillis = 0;
     if (verificationUri == null || verificationUri.isEmpty()) {
@@ -253,10 +254,9 @@ final class AuthClient {
         .build();
   }
 
-  /** A number the spec shows as a JSON number, sent as a string. */
+  /** A number the spec shows as a JSON number, sent as a string: said once, for the first field. */
   private void warnText(String what, double value) {
-    tolerance.warnOnce(what.replace(' ', '-') + "-text", what + " is a number sent as text: read as "
-        + format(value));
+    tolerance.warnOnce("number-text", what + " is a number sent as text: read as " + format(value));
   }
 
   private long expiresInSeconds(WireJson json) throws MalformedResponseException {
@@ -294,6 +294,7 @@ final class AuthClient {
       tolerance.warnOnce("created_at-implausible", "token created_at is not a number: ignored");
       return 0;
     }
+    if (json.isText("created_at")) warnText("token created_at", value);
     boolean millis = value >= MIN_CREATED_AT_MILLIS;
     double seconds = millis ? value / 1000 : value;
     if (seconds < MIN_CREATED_AT || seconds >= MAX_CREATED_AT) {

@@ -77,9 +77,9 @@ final class AuthService {
     return HttpCall.json(200, Json.obj(
         "verification_uri", verificationUri,
         "user_code", g.userCode,
-        "interval", console.has(PlatformVariant.INTERVAL_MILLIS)
-            ? console.getPollIntervalSeconds() * 1000L : console.getPollIntervalSeconds(),
-        "expires_in", console.getUserCodeLifetimeSeconds(),
+        "interval", number(console.has(PlatformVariant.INTERVAL_MILLIS)
+            ? console.getPollIntervalSeconds() * 1000L : console.getPollIntervalSeconds()),
+        "expires_in", number(console.getUserCodeLifetimeSeconds()),
         "device_code", g.deviceCode));
   }
 
@@ -192,9 +192,16 @@ final class AuthService {
     long expiresInMillis = t.accessExpiresAt - t.createdAt;
     Map<String, Object> record = Json.obj("token_type", "bearer", "access_token", t.accessToken);
     if (withRefreshToken) record.put("refresh_token", t.refreshToken);
-    record.put("expires_in", console.has(PlatformVariant.HUGE_EXPIRES_IN) ? expiresInMillis : expiresInMillis / 1000L);
-    record.put("created_at", console.has(PlatformVariant.CREATED_AT_MILLIS) ? t.createdAt : t.createdAt / 1000L);
+    record.put("expires_in", number(console.has(PlatformVariant.HUGE_EXPIRES_IN)
+        ? expiresInMillis : expiresInMillis / 1000L));
+    record.put("created_at", number(console.has(PlatformVariant.CREATED_AT_MILLIS)
+        ? t.createdAt : t.createdAt / 1000L));
     return HttpCall.json(200, record);
+  }
+
+  /** A number of an answer: as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}. */
+  private Object number(long value) {
+    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? Long.toString(value) : value;
   }
 
   /** A request's JSON object body, or the error to answer when it has none. */

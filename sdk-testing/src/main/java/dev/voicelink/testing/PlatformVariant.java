@@ -40,7 +40,18 @@ public enum PlatformVariant {
    * An upload_entities 200 carries {@code "code":"0","message":"success"} besides its {@code sid}
    * (spec 4.7 shows only the {@code sid}).
    */
-  UPLOAD_ENTITIES_CODE("upload-entities-code");
+  UPLOAD_ENTITIES_CODE("upload-entities-code"),
+  /**
+   * The {@code data} of web API answers has no {@code csid}; the envelope's {@code sid} identifies the
+   * call (spec 4.8: where the fields sit in the envelope is not shown).
+   */
+  NO_CSID("no-csid"),
+  /**
+   * The numbers of the authorization service's answers come as JSON strings: the device code's {@code
+   * interval} and {@code expires_in}, the token's {@code expires_in} and {@code created_at} (spec 2.1,
+   * 2.2 show them as numbers; a server that writes every value as text is common enough).
+   */
+  NUMBERS_AS_TEXT("numbers-as-text");
 
   private final String flag;
 

@@ -87,7 +87,7 @@ final class WebApiService {
       return refuse(e.code, e.getMessage(), callId);
     }
     ResourceStore.Upload u = store.add(def, owner, records, call.now);
-    return envelope(successCode(), Json.obj("sid", u.sid, "csid", callId), "success", callId);
+    return envelope(successCode(), withCsid(Json.obj("sid", u.sid), callId), "success", callId);
   }
 
   /** pers_param → the owner of the data, consistent with the resource's dimension (spec 2.4). */
@@ -154,8 +154,10 @@ final class WebApiService {
         error = WebApiCodes.CHECK_IN_EFFECT;
         reply = "in effect since " + iso(effectiveAt) + " (" + u.records.size() + " records)";
     }
-    return envelope(successCode(), Json.obj("sid", sid, "csid", callId, "reply", reply, "error", error),
-        "success", callId);
+    Map<String, Object> data = withCsid(Json.obj("sid", sid), callId);
+    data.put("reply", reply);
+    data.put("error", error);
+    return envelope(successCode(), data, "success", callId);
   }
 
   private Checked check(HttpCall call, String callId) {
@@ -204,6 +206,12 @@ final class WebApiService {
     } catch (HttpCall.FormException e) {
       return refused(WebApiCodes.ILLEGAL_VALUE, e.getMessage(), callId);
     }
+  }
+
+  /** {@code data} with its {@code csid}, the call's id, but for {@link PlatformVariant#NO_CSID}. */
+  private Map<String, Object> withCsid(Map<String, Object> data, String callId) {
+    if (!console.has(PlatformVariant.NO_CSID)) data.put("csid", callId);
+    return data;
   }
 
   /** {@code "00000"}, or {@code "0"} in the variant (spec 7.2.3 does not show the success code). */

@@ -151,6 +151,26 @@ class PlatformVariantTest {
         .containsEntry("message", "success");
   }
 
+  @Test void noCsidLeavesItOutOfEveryAnswersData() throws IOException {
+    on(PlatformVariant.NO_CSID);
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    Map<String, Object> uploaded = Platform.data(upload);
+    assertThat(uploaded).containsOnlyKeys("sid");
+    Map<String, Object> checked = Platform.data(platform.checkResource((String) uploaded.get("sid")));
+    assertThat(checked).containsOnlyKeys("sid", "reply", "error");
+  }
+
+  @Test void numbersAsTextInEveryAuthorizationAnswer() throws IOException {
+    on(PlatformVariant.NUMBERS_AS_TEXT);
+    Map<String, Object> dc = deviceCode();
+    assertThat(dc.get("interval")).isEqualTo("2");
+    assertThat(dc.get("expires_in")).isEqualTo("120");
+    Map<String, Object> token = platform.cloudToken();
+    assertThat(token.get("expires_in")).isEqualTo("8640000");
+    assertThat(token.get("created_at")).isEqualTo(Long.toString(T0 / 1000));
+  }
+
   @Test void flagsNameEveryVariant() {
     for (PlatformVariant variant : PlatformVariant.values()) {
       assertThat(PlatformVariant.ofFlag(variant.flag())).isEqualTo(variant);
@@ -158,7 +178,7 @@ class PlatformVariantTest {
     assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
         .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
             + " no-rotation, success-code-0, extra-fields, auth-errors-200, auth-errors-401,"
-            + " upload-entities-code; was: seconds");
+            + " upload-entities-code, no-csid, numbers-as-text; was: seconds");
     assertThat(Console.defaults().getVariants()).isEmpty();
     assertThat(Console.builder().variant(PlatformVariant.EXTRA_FIELDS).build().getVariants())
         .containsExactly(PlatformVariant.EXTRA_FIELDS);
