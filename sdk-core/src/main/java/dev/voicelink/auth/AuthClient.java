@@ -22,6 +22,8 @@ final class AuthClient {
   private static final long MAX_EXPIRES_IN_SECONDS = 1_000_000_000L;
   /** Polls never come closer together than this, whatever the unit of {@code interval}. */
   static final long MIN_INTERVAL_MILLIS = 1000;
+  /** Fewer polls than this within a user code's life suggest an interval in another unit. */
+  private static final int MIN_USEFUL_POLLS = 3;
   /** The lifetime of a token whose answer has no {@code expires_in}. */
   static final long DEFAULT_EXPIRES_IN_SECONDS = 3600;
   /** A token lifetime beyond ten years cannot be seconds: it is read as milliseconds. */
@@ -40,8 +42,6 @@ final class AuthClient {
   private final OkHttpClient refreshHttp;
   /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
   private final @Nullable TimeUnit intervalUnit;
-  /** Fewer polls than this within a user code's life suggest an interval in another unit. */
-  private static final int MIN_USEFUL_POLLS = 3;
 
   AuthClient(ClientCore config, Dialect dialect, @Nullable TimeUnit intervalUnit) {
     this.config = config;
@@ -226,8 +226,7 @@ final class AuthClient {
       throw new MalformedResponseException("malformed token record: access_token is missing");
     }
     // Spec 2.2: always bearer; RFC 6749 section 7.1 and what the SDK sends: Bearer, in any case.
-    boolean standard = answerDialect instanceof Dialect.Standard;
-    String bearer = standard ? "Bearer" : "bearer";
+    String bearer = answerDialect instanceof Dialect.Standard ? "Bearer" : "bearer";
     String tokenType = json.string("token_type");
     if (tokenType == null || tokenType.isEmpty()) {
       tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as " + bearer);

@@ -53,6 +53,9 @@ final class SystemScheduler implements Scheduler {
    * end by their own cancel.
    */
   void shutdown() {
+    // Cleared before, so that the idle thread shutdown() wakes finds no due task, and after, for
+    // one a running task scheduled meanwhile.
+    executor.getQueue().clear();
     executor.shutdown();
     executor.getQueue().clear();
   }
