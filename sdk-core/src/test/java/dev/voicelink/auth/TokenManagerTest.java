@@ -440,13 +440,7 @@ class TokenManagerTest {
       throws Exception {
     CountDownLatch arrived = new CountDownLatch(1);
     CountDownLatch answer = new CountDownLatch(1);
-    server.setDispatcher(new Dispatcher() {
-      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
-        arrived.countDown();
-        answer.await(10, TimeUnit.SECONDS); // the server has rotated; its answer is on its way
-        return token("at-2", "rt-2", 8_640_000, time.wallMillis() / 1000);
-      }
-    });
+    holdTheRotatedAnswer(arrived, answer);
     CountDownLatch saved = new CountDownLatch(2); // the initial record, then the rotated one
     InMemoryTokenStore memory = new InMemoryTokenStore();
     TokenStore store = new TokenStore() {
@@ -492,13 +486,7 @@ class TokenManagerTest {
   @Test void closingTheClientLeavesARefreshAlreadySentToFinishAndSavesItsRecord() throws Exception {
     CountDownLatch arrived = new CountDownLatch(1);
     CountDownLatch answer = new CountDownLatch(1);
-    server.setDispatcher(new Dispatcher() {
-      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
-        arrived.countDown();
-        answer.await(10, TimeUnit.SECONDS); // the server has rotated; its answer is on its way
-        return token("at-2", "rt-2", 8_640_000, time.wallMillis() / 1000);
-      }
-    });
+    holdTheRotatedAnswer(arrived, answer);
     // The client's own HTTP client and scheduler: close() cancels the one and stops the other.
     VoiceLinkClient own = VoiceLinkClient.builder().authUrl(server.url("/").toString()).clock(time)
         .build();
@@ -523,6 +511,20 @@ class TokenManagerTest {
     assertThat(outcome.poll(10, TimeUnit.SECONDS)).isEqualTo("at-2");
     assertThat(store.load().refreshToken()).isEqualTo("rt-2");
     assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  /**
+   * The server takes the refresh ({@code arrived}) and has rotated the tokens, but answers with
+   * {@code at-2}/{@code rt-2} only once {@code answer} opens.
+   */
+  private void holdTheRotatedAnswer(CountDownLatch arrived, CountDownLatch answer) {
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        arrived.countDown();
+        answer.await(10, TimeUnit.SECONDS);
+        return token("at-2", "rt-2", 8_640_000, time.wallMillis() / 1000);
+      }
+    });
   }
 
   static <T> CallResult<T> enqueueAndWait(VoiceLinkCall<T> call) throws InterruptedException {

@@ -281,13 +281,10 @@ class InteractionChannelTest {
     assertThat(nextEvent()).isEqualTo("connected " + UID);
   }
 
-  @Test void aTokenSourceWithoutATokenEndsTheAttemptsAsNotSignedIn() throws Exception {
-    VoiceLinkClient config = VoiceLinkClient.builder()
-        .authUrl(server.url("/auth").toString())
-        .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
-    TokenManager nothingStored = TokenManager.builder(config).store(new InMemoryTokenStore()).build();
+  /** Builds {@link #channel} on {@code tokens}, connects it, and returns what it hears of disconnects. */
+  private List<Disconnect> connectHearingDisconnects(VoiceLinkClient config, TokenSource tokens) {
     List<Disconnect> heard = new ArrayList<>();
-    channel = InteractionChannel.builder(config, nothingStored).listener(new InteractionChannel.Listener() {
+    channel = InteractionChannel.builder(config, tokens).listener(new InteractionChannel.Listener() {
       @Override public void onResult(InteractionResult result) {
       }
 
@@ -297,6 +294,15 @@ class InteractionChannelTest {
     }).build();
     channel.connect();
     time.runDueTasks();
+    return heard;
+  }
+
+  @Test void aTokenSourceWithoutATokenEndsTheAttemptsAsNotSignedIn() throws Exception {
+    VoiceLinkClient config = VoiceLinkClient.builder()
+        .authUrl(server.url("/auth").toString())
+        .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
+    TokenManager nothingStored = TokenManager.builder(config).store(new InMemoryTokenStore()).build();
+    List<Disconnect> heard = connectHearingDisconnects(config, nothingStored);
 
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).containsExactly(new Disconnect(Disconnect.Cause.NOT_SIGNED_IN,
@@ -311,17 +317,7 @@ class InteractionChannelTest {
   @Test void aTokenThatCannotBeAHeaderValueEndsTheAttemptAndTheChannelTriesAgain() throws Exception {
     VoiceLinkClient config = VoiceLinkClient.builder()
         .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
-    List<Disconnect> heard = new ArrayList<>();
-    channel = InteractionChannel.builder(config, () -> "at-1\n").listener(new InteractionChannel.Listener() {
-      @Override public void onResult(InteractionResult result) {
-      }
-
-      @Override public void onDisconnected(Disconnect disconnect) {
-        heard.add(disconnect);
-      }
-    }).build();
-    channel.connect();
-    time.runDueTasks();
+    List<Disconnect> heard = connectHearingDisconnects(config, () -> "at-1\n");
 
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).containsExactly(new Disconnect(Disconnect.Cause.TOKEN_UNAVAILABLE,
