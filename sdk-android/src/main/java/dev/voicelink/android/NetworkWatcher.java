@@ -41,6 +41,12 @@ final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
     } catch (SecurityException e) {
       Log.warn(TAG, "no ACCESS_NETWORK_STATE permission: reconnecting ignores network changes", e);
       return true;
+    } catch (RuntimeException e) {
+      // Android 11 and later refuse a callback once an app has filed too many
+      // (TooManyRequestsException); the Agent works on, as without the permission.
+      Log.warn(TAG, "the network callback was refused (" + e.getMessage() + "): reconnecting"
+          + " ignores network changes", e);
+      return true;
     }
   }
 

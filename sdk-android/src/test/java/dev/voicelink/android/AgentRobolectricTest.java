@@ -38,6 +38,7 @@ import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.robolectric.RobolectricTestRunner;
 import org.robolectric.RuntimeEnvironment;
+import org.robolectric.annotation.Config;
 import org.robolectric.annotation.LooperMode;
 import org.robolectric.shadow.api.Shadow;
 import org.robolectric.shadows.ShadowPausedLooper;
@@ -360,6 +361,20 @@ public final class AgentRobolectricTest {
 
     agent.destroy();
     assertThat(shadow.getNetworkCallbacks()).isEmpty();
+  }
+
+  @Config(shadows = RefusingConnectivityManager.class)
+  @Test public void anAgentWhoseNetworkCallbackIsRefusedStillConnects() throws Exception {
+    connect();
+
+    android.net.ConnectivityManager connectivity = (android.net.ConnectivityManager)
+        RuntimeEnvironment.getApplication().getSystemService(android.content.Context.CONNECTIVITY_SERVICE);
+    org.robolectric.shadows.ShadowConnectivityManager shadow = Shadow.extract(connectivity);
+    assertThat(shadow.getNetworkCallbacks()).isEmpty();
+    assertThat(org.robolectric.shadows.ShadowLog.getLogsForTag("VoiceLink")).anyMatch(log ->
+        log.msg.startsWith("[VoiceLinkAgent] the network callback was refused (Too many"
+            + " NetworkRequests filed): reconnecting ignores network changes"));
+    agent.destroy();
   }
 
   @Test public void setParamsAppliesToLaterAudioWrites() throws Exception {
