@@ -29,6 +29,14 @@ final class AcceleratedTime extends Clock implements Scheduler {
     executor.setRemoveOnCancelPolicy(true);
   }
 
+  /**
+   * Ends the demo's scheduler thread. The SDK never shuts down a scheduler the app gave it, so the
+   * demo, as that app, does it once its client is closed.
+   */
+  void stop() {
+    executor.shutdownNow();
+  }
+
   double factor() {
     return factor;
   }

@@ -29,6 +29,7 @@ final class DemoSession implements AutoCloseable {
   final boolean interactive;
 
   private int step;
+  private @Nullable SmsRelay smsRelay;
 
   // Handed from step to step, in the order the script runs them.
   TokenRecord deviceToken;
@@ -85,9 +86,17 @@ final class DemoSession implements AutoCloseable {
     throw new DemoFailure("the server journal shows no such check of " + sid);
   }
 
+  /** Prints the SMS codes the server sends the tester's phone, until the demo closes. */
+  void startSmsRelay() {
+    smsRelay = new SmsRelay(server, out);
+    smsRelay.start();
+  }
+
   @Override public void close() {
     closeChannel();
     client.close();
+    time.stop();
+    if (smsRelay != null) smsRelay.interrupt();
   }
 
   /** A secret as the demo shows it: a fingerprint that matches two lines and reveals nothing. */

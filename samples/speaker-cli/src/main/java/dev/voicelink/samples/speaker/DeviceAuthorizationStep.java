@@ -55,7 +55,7 @@ final class DeviceAuthorizationStep implements DemoStep {
     if (demo.interactive) {
       out.say("  Log in with the tester phone " + DefaultConsole.TESTER_PHONE
           + "; its one-time code will appear here.");
-      new SmsRelay(demo.server, out).start();
+      demo.startSmsRelay();
     } else {
       out.say("  A simulated tester opens the page, logs in with " + DefaultConsole.TESTER_PHONE
           + " and presses Authorize...");

@@ -32,6 +32,21 @@ class DemoCommandTest {
         .doesNotContain(DefaultConsole.ACCOUNT_KEY)
         .doesNotContain(DefaultConsole.CLIENT_SECRET);
     assertThat(tokenFile).exists();
+    // What the demo made ends with it, the scheduler it gave the SDK included.
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.getName().equals("demo-scheduler")) {
+        joinQuietly(thread);
+        assertThat(thread.isAlive()).as("demo-scheduler ended").isFalse();
+      }
+    }
+  }
+
+  private static void joinQuietly(Thread thread) {
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test void speedOutOfRangeIsInvalidInput() {
