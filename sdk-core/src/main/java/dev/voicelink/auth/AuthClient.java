@@ -49,9 +49,8 @@ final class AuthClient {
     // RFC 8628 section 3.2: a standard server's interval is seconds.
     this.intervalUnit = intervalUnit == null && dialect instanceof Dialect.Standard
         ? TimeUnit.SECONDS : intervalUnit;
-    // No silent retries: every request the server sees is one the flow scheduled, so polls keep
-    // their interval, and a lost refresh answer is not replayed with a refresh token already used.
-    this.http = config.http().newBuilder().retryOnConnectionFailure(false).build();
+    // Every request the server sees is one the flow scheduled.
+    this.http = ClientCore.noSilentRetry(config.http());
     // A refresh already sent must end with its answer read and saved, even when the client closes
     // (which cancels every exchange on the SDK's dispatcher): the server voids the old refresh token
     // when it answers. A dispatcher of its own keeps it out of that cancel; it starts no thread for

@@ -85,7 +85,7 @@ public final class EntityWebApi {
         MAX_CHECKS - 1, random);
     this.signer = signerBuilder.build();
     this.client = config.http().newBuilder().addInterceptor(signer).build();
-    this.uploadClient = noSilentRetry(client);
+    this.uploadClient = ClientCore.noSilentRetry(client); // never an upload sent twice
     this.maxResourceBytes = builder.maxResourceBytes;
   }
 
@@ -340,15 +340,6 @@ public final class EntityWebApi {
     @Override protected synchronized void onCancel() {
       if (pending != null) pending.cancel();
     }
-  }
-
-  /**
-   * The client for uploads: OkHttp must not send one again by itself after a connection failure,
-   * since the server may have processed it (the SDK never retries an upload, docs/errors.md). A
-   * refusal it can answer (a 401 to an authenticator, a checksum signed again) still goes out again.
-   */
-  static OkHttpClient noSilentRetry(OkHttpClient client) {
-    return client.newBuilder().retryOnConnectionFailure(false).build();
   }
 
   @Override public String toString() {

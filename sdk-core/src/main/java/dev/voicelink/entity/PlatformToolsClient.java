@@ -57,7 +57,7 @@ public final class PlatformToolsClient {
 
   private PlatformToolsClient(Builder builder) {
     this.config = builder.config;
-    this.uploadHttp = EntityWebApi.noSilentRetry(config.http());
+    this.uploadHttp = ClientCore.noSilentRetry(config.http()); // never an upload sent twice
     this.userTokens = builder.userTokens;
     this.deviceTokens = builder.deviceTokens;
     this.cloudTokens = builder.cloudTokens;

@@ -171,10 +171,7 @@ class StandardTokenManagerTest {
         .cloudGrant("backend", "b4ck3nd-secret").store(new InMemoryTokenStore()).build();
     script.enqueue(json(200, "{\"access_token\":\"at-c\",\"token_type\":\"Bearer\",\"expires_in\":300}"));
     manager.accessToken();
-    RecordedRequest request = server.takeRequest();
-    assertThat(request.getHeader("Authorization")).isNull();
-    assertThat(request.getBody().readUtf8())
-        .isEqualTo("grant_type=client_credentials&client_id=backend&client_secret=b4ck3nd-secret");
+    assertSecretPosted(server.takeRequest());
   }
 
   @Test void aClientRegisteredForPostSendsPostAtAServerThatPrefersBasic() throws Exception {
@@ -186,12 +183,16 @@ class StandardTokenManagerTest {
 
     backend.accessToken();
 
-    RecordedRequest request = server.takeRequest();
+    assertSecretPosted(server.takeRequest());
+    assertThat(backend.record().clientAuthentication())
+        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
+  /** client_secret_post: the backend's credentials in the form, no Authorization header. */
+  private static void assertSecretPosted(RecordedRequest request) {
     assertThat(request.getHeader("Authorization")).isNull();
     assertThat(request.getBody().readUtf8())
         .isEqualTo("grant_type=client_credentials&client_id=backend&client_secret=b4ck3nd-secret");
-    assertThat(backend.record().clientAuthentication())
-        .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
   }
 
   @Test void aWrongClientSecretIsARefusalNotAReauthorization() throws Exception {

@@ -9,7 +9,6 @@ import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
-import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.jupiter.api.Test;
@@ -43,11 +42,7 @@ class LargeUploadTest {
         records++;
       }
     }
-    MockWebServer server = new MockWebServer();
-    server.setBodyLimit(0); // count the body, keep none of it
-    server.enqueue(new MockResponse().setBody("{\"code\":\"00000\",\"data\":{\"sid\":\"psnbig\","
-        + "\"csid\":\"c\"},\"desc\":\"success\",\"sid\":\"w\"}"));
-    server.start();
+    MockWebServer server = BigUploadServer.start();
     try {
       Process child = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
           HEAP, "-cp", System.getProperty("java.class.path"), LargeUploadMain.class.getName(),
@@ -57,7 +52,7 @@ class LargeUploadTest {
       String log = new String(Files.readAllBytes(new File(dir, "child.log").toPath()),
           StandardCharsets.UTF_8);
       assertThat(child.exitValue()).as(log).isZero();
-      assertThat(log).contains("psnbig maxHeap=");
+      assertThat(log).contains(BigUploadServer.SID + " maxHeap=");
       long maxHeap = Long.parseLong(log.trim().replaceAll("(?s).*maxHeap=", ""));
       assertThat(maxHeap).isLessThan(textBytes);
 

@@ -2,6 +2,7 @@ package dev.voicelink.samples.speaker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voicelink.entity.BigUploadServer;
 import dev.voicelink.testing.DefaultConsole;
 import java.io.BufferedWriter;
 import java.io.File;
@@ -11,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.jupiter.api.Test;
@@ -42,11 +42,7 @@ class SyncLargeFileTest {
     File key = new File(dir, "key");
     Files.write(key.toPath(), DefaultConsole.ACCOUNT_KEY.getBytes(StandardCharsets.UTF_8));
 
-    MockWebServer server = new MockWebServer();
-    server.setBodyLimit(0); // count the body, keep none of it
-    server.enqueue(new MockResponse().setBody("{\"code\":\"00000\",\"data\":{\"sid\":\"psnbig\","
-        + "\"csid\":\"c\"},\"desc\":\"success\",\"sid\":\"w\"}"));
-    server.start();
+    MockWebServer server = BigUploadServer.start();
     try {
       File stdout = new File(dir, "stdout");
       File stderr = new File(dir, "stderr");
@@ -71,7 +67,7 @@ class SyncLargeFileTest {
       String total = TransferBar.size(body);
       String[] parts = out.split(Pattern.quote(SyncProgressTest.CLEAR_LINE), -1);
       assertThat(parts.length - 2).as("frames of the bar").isGreaterThanOrEqualTo(1);
-      SyncProgressTest.assertEndsWithTheWholeBodyThenTheSummary(parts, total, "psnbig");
+      SyncProgressTest.assertEndsWithTheWholeBodyThenTheSummary(parts, total, BigUploadServer.SID);
     } finally {
       server.shutdown();
     }
