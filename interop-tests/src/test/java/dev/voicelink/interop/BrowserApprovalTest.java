@@ -24,6 +24,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * A person approves and refuses in headless Chromium, on the server's own pages with its own scripts:
@@ -97,7 +99,10 @@ class BrowserApprovalTest {
     signIn(BOB);
     browser.findElement(By.id("cancel-consent")).click();
 
-    assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("HTTP Status 400 – Bad Request");
+    // The consent page has an h1 too, and the lookup may find it while the script navigates: wait, bounded,
+    // until the h1 is the error page's (a timeout fails the test).
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(ExpectedConditions.textToBe(By.tagName("h1"), "HTTP Status 400 – Bad Request"));
     assertThat(browser.findElement(By.tagName("body")).getText()).contains("[access_denied]");
     // what the script sent: the form with every box cleared
     Exchange consent = server.journal().last(server.deviceVerificationPath());
