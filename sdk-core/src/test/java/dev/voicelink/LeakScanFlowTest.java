@@ -15,7 +15,7 @@ import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.LogCapture;
-import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.internal.SystemScheduler;
 import dev.voicelink.core.ToStringSweep;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.CallResult;
@@ -156,7 +156,7 @@ class LeakScanFlowTest {
     scan.scan("log", logText);
     for (Throwable error : errors) ToStringSweep.scanThrowable(scan, "exception", error);
     Map<String, String> noInstance = new LinkedHashMap<>();
-    noInstance.put(Scheduler.class.getPackage().getName() + ".SystemScheduler",
+    noInstance.put(SystemScheduler.class.getName(),
         "holds only a thread name; tests run on virtual time");
     java.util.TreeSet<String> missing = ToStringSweep.scan(scan,
         ToStringSweep.classesOverridingToString(new File("target/classes")), objects, noInstance);

@@ -33,8 +33,9 @@ import okhttp3.OkHttpClient;
  *
  * <p><b>What it owns.</b> One OkHttp client, derived from the app's with {@link
  * OkHttpClient#newBuilder()} when one is given (so the app's connection pool and dispatcher are
- * shared), one scheduler thread ({@code voicelink-scheduler}) for the SDK's waits, and a pool of
- * worker threads ({@code voicelink-io}) for its blocking work; threads start when first needed and
+ * shared), one scheduler thread ({@code voicelink-scheduler}) that keeps the time of the SDK's waits,
+ * and a pool of worker threads ({@code voicelink-io}) for its blocking work, including what a wait
+ * does when it ends (so a slow check never delays a poll); threads start when first needed and
  * are daemons. {@link #close()} cancels every call still running, closes the interaction channels
  * made from this client, stops those threads, and, when the SDK made its own OkHttp client, shuts
  * its dispatcher down and evicts its connections. What the app passed in (its OkHttp client, its
@@ -67,12 +68,9 @@ public final class VoiceLinkClient implements Closeable {
       // Last network interceptor: it logs what goes over the wire, after every header is set.
       derived.addNetworkInterceptor(new HttpLogger(builder.httpLogging));
     }
-    SystemScheduler ownScheduler = builder.scheduler == null
-        ? new SystemScheduler("voicelink-scheduler") : null;
     this.core = new ClientCore(builder.authUrl, builder.platformUrl, builder.baseUrl,
         derived.build(), builder.httpClient == null, builder.clock, corrected,
-        ownScheduler != null ? ownScheduler : builder.scheduler,
-        ownScheduler != null ? ownScheduler::shutdown : null,
+        builder.scheduler,
         builder.callbackExecutor != null ? builder.callbackExecutor : Platform.callbackExecutor(),
         builder.httpLogging);
   }

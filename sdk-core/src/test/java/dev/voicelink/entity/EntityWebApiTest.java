@@ -21,9 +21,12 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
+import okhttp3.OkHttpClient;
 import okhttp3.internal.http.DatesKt;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -475,6 +478,53 @@ class EntityWebApiTest {
     assertThat(outcomes).containsExactly("cancelled");
     wait.cancel();
     assertThat(outcomes).containsExactly("cancelled");
+  }
+
+  @Test void aCheckTheServerHoldsDoesNotHoldUpTheClientsOtherWaits() throws Exception {
+    // The client's own scheduler, in real time: its thread only keeps time, and each wait that ends
+    // runs on a worker, so one slow check cannot delay another wait (or a device poll).
+    CountDownLatch release = new CountDownLatch(1);
+    server.setDispatcher(new okhttp3.mockwebserver.Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        String body = request.getBody().clone().readUtf8();
+        String sid = body.substring(body.indexOf("sid=") + "sid=".length());
+        if (sid.equals("psn-slow")) release.await(1, TimeUnit.MINUTES);
+        return checked(sid, 0, "processed");
+      }
+    });
+    OkHttpClient patient = new OkHttpClient.Builder().readTimeout(1, TimeUnit.MINUTES).build();
+    try (VoiceLinkClient realTime = VoiceLinkClient.builder().baseUrl(server.url("/").toString())
+        .httpClient(patient).build()) {
+      EntityWebApi live = EntityWebApi.builder(realTime).namespace("OS123").accountKey(KEY).build();
+      List<Object> slow = new CopyOnWriteArrayList<>();
+      live.awaitProcessed(uploadedElevenSecondsAgo("psn-slow"), 1, TimeUnit.MINUTES)
+          .enqueue(collect(slow));
+      assertThat(form(server.takeRequest(5, TimeUnit.SECONDS))).containsEntry("sid", "psn-slow");
+
+      List<Object> quick = new CopyOnWriteArrayList<>();
+      CountDownLatch quickEnded = new CountDownLatch(1);
+      live.awaitProcessed(uploadedElevenSecondsAgo("psn-quick"), 1, TimeUnit.MINUTES)
+          .enqueue(result -> {
+            collect(quick).onResult(result);
+            quickEnded.countDown();
+          });
+      try {
+        assertThat(quickEnded.await(5, TimeUnit.SECONDS))
+            .as("the second wait ended while the server held the first check").isTrue();
+        assertThat(((CheckResult) quick.get(0)).sid()).isEqualTo("psn-quick");
+        assertThat(slow).isEmpty();
+      } finally {
+        release.countDown();
+      }
+    } finally {
+      patient.dispatcher().executorService().shutdown();
+      patient.connectionPool().evictAll();
+    }
+  }
+
+  private static UploadReceipt uploadedElevenSecondsAgo(String sid) {
+    return new UploadReceipt(sid, "csid-" + sid, System.currentTimeMillis() - 11_000,
+        System.nanoTime() - TimeUnit.SECONDS.toNanos(11));
   }
 
   @Test void refusalDuringTheWaitIsReportedOnce() throws Exception {

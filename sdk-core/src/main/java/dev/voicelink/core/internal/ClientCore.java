@@ -37,7 +37,7 @@ public final class ClientCore {
   private final Clock deviceClock;
   private final SkewCorrectedClock correctedClock;
   private final Scheduler scheduler;
-  private final @Nullable Runnable schedulerShutdown;
+  private final @Nullable SystemScheduler ownScheduler;
   private final Executor callbackExecutor;
   private final HttpLogLevel httpLogging;
   private final ThreadPoolExecutor io;
@@ -49,7 +49,7 @@ public final class ClientCore {
 
   public ClientCore(@Nullable HttpUrl authUrl, @Nullable HttpUrl platformUrl,
       @Nullable HttpUrl baseUrl, OkHttpClient http, boolean ownsHttp, Clock deviceClock,
-      SkewCorrectedClock correctedClock, Scheduler scheduler, @Nullable Runnable schedulerShutdown,
+      SkewCorrectedClock correctedClock, @Nullable Scheduler appScheduler,
       Executor callbackExecutor, HttpLogLevel httpLogging) {
     this.authUrl = authUrl;
     this.platformUrl = platformUrl;
@@ -58,14 +58,20 @@ public final class ClientCore {
     this.ownsHttp = ownsHttp;
     this.deviceClock = deviceClock;
     this.correctedClock = correctedClock;
-    this.scheduler = scheduler;
-    this.schedulerShutdown = schedulerShutdown;
     this.callbackExecutor = callbackExecutor;
     this.httpLogging = httpLogging;
     // Unbounded like OkHttp's dispatcher: each thread serves one call at a time, and idle threads
     // end after a minute, so a client that is not used holds none.
     this.io = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
         new SynchronousQueue<Runnable>(), new NamedThreads("voicelink-io"));
+    if (appScheduler != null) {
+      this.scheduler = appScheduler;
+      this.ownScheduler = null;
+    } else {
+      SystemScheduler own = new SystemScheduler("voicelink-scheduler", io);
+      this.scheduler = own;
+      this.ownScheduler = own;
+    }
   }
 
   /** The core of {@code client}. */
@@ -248,7 +254,7 @@ public final class ClientCore {
       }
     }
     io.shutdown();
-    if (schedulerShutdown != null) schedulerShutdown.run();
+    if (ownScheduler != null) ownScheduler.shutdown();
     if (ownsHttp) {
       http.dispatcher().cancelAll();
       http.dispatcher().executorService().shutdown();
