@@ -112,6 +112,10 @@ class LeakScanFlowTest {
           .cloudGrant(DefaultConsole.CLIENT_ID, DefaultConsole.CLIENT_SECRET)
           .store(new InMemoryTokenStore()).build();
       cloud.accessToken();
+      // What an app's callback gets for an access token: logging it must not show the token.
+      BlockingQueue<CallResult<String>> tokenResults = new LinkedBlockingQueue<>();
+      device.accessTokenCall().enqueue(tokenResults::add);
+      objects.add(tokenResults.poll(10, TimeUnit.SECONDS));
       Collections.addAll(objects, file, device, refreshed, staleStore, stale, cloud,
           cloud.record(), device.state(), file.load());
 

@@ -1,5 +1,6 @@
 package dev.voicelink.core;
 
+import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
 
@@ -106,9 +107,14 @@ public final class CallResult<T> {
     return value();
   }
 
+  /**
+   * Says how the call ended. A text value (an access token, say) shows only as its fingerprint, so
+   * that logging a result never shows a secret; the SDK's other values redact their own secrets.
+   */
   @Override public String toString() {
     return cancelled ? "CallResult{cancelled}"
         : failure != null ? "CallResult{failure=" + failure + "}"
-        : "CallResult{value=" + value + "}";
+        : "CallResult{value=" + (value instanceof CharSequence
+            ? Redact.secret(value.toString()) : String.valueOf(value)) + "}";
   }
 }
