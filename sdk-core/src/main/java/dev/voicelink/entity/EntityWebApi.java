@@ -130,13 +130,15 @@ public final class EntityWebApi {
    * resource is over the size limit (nothing is sent), otherwise as {@link
    * #uploadResource(UploadRequest)} does; cancelling it works the same way.
    *
-   * @throws IllegalArgumentException if {@code appid} is empty or an argument is null
+   * @throws IllegalArgumentException if {@code appid} is empty, {@code persParam} is an activation
+   *     one, or an argument is null
    */
   public VoiceLinkCall<UploadReceipt> uploadResource(final String appid, final ResourceName name,
       final PersParam persParam, final RecordSource records) {
     UploadRequest.builder().appid(appid); // checks it, with the same message
     if (name == null) throw new IllegalArgumentException("name must not be null");
     if (persParam == null) throw new IllegalArgumentException("persParam must not be null");
+    persParam.checkUpload();
     if (records == null) throw new IllegalArgumentException("records must not be null");
     return new UploadCall(name) {
       @Override RequestBody body() throws IOException {
@@ -260,7 +262,7 @@ public final class EntityWebApi {
   }
 
 
-  /** Checks on the client's scheduler thread; each check's exchange is aborted by a cancel. */
+  /** Checks when the client's scheduler says; each check's exchange is aborted by a cancel. */
   private final class ProcessedWait extends RealCall<CheckResult> implements Runnable {
     private final UploadReceipt receipt;
     private final long timeoutNanos;

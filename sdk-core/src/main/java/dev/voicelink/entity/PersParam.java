@@ -122,6 +122,15 @@ public final class PersParam {
     return buffer.readUtf8();
   }
 
+  /** Throws if this is an activation {@code pers_param}: an upload names its data's owner. */
+  void checkUpload() {
+    if (uploadDimension == null) {
+      throw new IllegalArgumentException("pers_param " + toJson() + " is an activation pers_param;"
+          + " an upload needs one made by PersParam.application, PersParam.user or"
+          + " PersParam.custom");
+    }
+  }
+
   /** Throws unless this upload {@code pers_param} fits {@code definition}'s dimension. */
   void checkUploadFor(ResourceDefinition definition) {
     Dimension expected = definition.dimension();

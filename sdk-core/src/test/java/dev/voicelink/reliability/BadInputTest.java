@@ -193,6 +193,8 @@ class BadInputTest {
     c.put("custom pers_param without a value", () -> PersParam.custom("car_model", ""));
     c.put("custom pers_param with an empty name", () -> PersParam.custom("", "sedan"));
     c.put("pers_param dimension does not match the definition", () -> upload(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).persParam(PersParam.application("5f1a2b3c")).build());
+    c.put("activation pers_param in an upload request", () -> upload(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).persParam(PersParam.activation().user().build()).build());
+    c.put("activation pers_param in an upload without a definition", () -> api().uploadResource("5f1a2b3c", CONTACTS.name(), PersParam.activation().user().build(), RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")));
     c.put("upload appid empty", () -> UploadRequest.builder().appid(""));
     c.put("upload without records", () -> UploadRequest.builder().appid("5f1a2b3c").definition(CONTACTS).persParam(PersParam.user(AUTH_ID)).build());
     // Records
