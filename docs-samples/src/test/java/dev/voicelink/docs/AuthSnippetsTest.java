@@ -36,8 +36,10 @@ class AuthSnippetsTest {
           (userCode, link) -> shown.add(userCode), tokens);
 
       new SimulatedTester(server).approve(shown.poll(10, TimeUnit.SECONDS));
-      while (states.poll(10, TimeUnit.SECONDS) != TokenManager.State.VALID) {
-        // NO_TOKEN first, then VALID once the snippet saved the record
+      // NO_TOKEN first, then VALID once the snippet saved the record; each news comes in time
+      for (TokenManager.State state = states.poll(10, TimeUnit.SECONDS);
+          state != TokenManager.State.VALID; state = states.poll(10, TimeUnit.SECONDS)) {
+        assertThat(state).as("a state before VALID").isNotNull();
       }
       assertThat(flow.isCancelled()).isFalse();
       assertThat(tokens.accessToken()).isEqualTo(tokens.record().accessToken());

@@ -33,7 +33,6 @@ import org.junit.jupiter.api.Test;
  * how a malformed success answer ends a flow at once. See docs/platform-assumptions.md.
  */
 class AuthToleranceTest {
-  private static final long DAY_MILLIS = TimeUnit.DAYS.toMillis(1);
 
   private final VirtualTime time = new VirtualTime();
   private final AuthServerScript script = new AuthServerScript(time);
@@ -295,14 +294,17 @@ class AuthToleranceTest {
   }
 
   @Test void createdAtNeverOverridesTheDateHeader() throws Exception {
-    TokenManager manager = manager(record("at-1", "rt-1"));
-    long originalGrant = (time.wallMillis() - 30 * DAY_MILLIS) / 1000;
-    script.enqueue(token("at-2", "rt-2", 3600, originalGrant)
-        .setHeader("Date", httpDate(time.wallMillis())));
+    // A new grant whose Date says the device is 1 h behind and whose created_at says 3 h: the
+    // header, the server's own clock at the answer, is the one the SDK learns (ARCHITECTURE 3.1).
+    long hour = TimeUnit.HOURS.toMillis(1);
+    long answeredAt = time.wallMillis() + 2000; // the first poll, one interval after the code
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":"
+        + (answeredAt + 3 * hour) / 1000)
+        .setHeader("Date", httpDate(answeredAt + hour)));
 
-    manager.refresh().execute();
-
-    assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isZero();
+    assertThat(outcome.token().createdAtEpochSeconds()).isEqualTo((answeredAt + 3 * hour) / 1000);
+    assertThat(ClientCore.of(config).correctedClock().offsetMillis())
+        .isBetween(hour - 1_000L, hour);
   }
 
   @Test void createdAtOfARefreshIsNoClockSource() throws Exception {

@@ -165,9 +165,11 @@ class ReferenceServerAuthTest {
     manager.setRecord(authorize());
     serverClock.advance(2, TimeUnit.HOURS);
     time.advance(2, TimeUnit.HOURS);
-    server.faults().on(Endpoint.TOKEN, Fault.delay(300).times(1));
+    CountDownLatch answer = new CountDownLatch(1);
+    server.faults().on(Endpoint.TOKEN, Fault.holdUntil(answer).times(1));
 
-    ExecutorService pool = Executors.newFixedThreadPool(50);
+    ParkedThreads callers = new ParkedThreads();
+    ExecutorService pool = Executors.newFixedThreadPool(50, callers);
     List<Future<String>> results = new ArrayList<>();
     try {
       CountDownLatch go = new CountDownLatch(1);
@@ -178,11 +180,15 @@ class ReferenceServerAuthTest {
         }));
       }
       go.countDown();
+      // The refresh is held until every other caller waits inside the manager for it.
+      callers.awaitParkedInTheSdk(49);
+      answer.countDown();
       String token = results.get(0).get(10, TimeUnit.SECONDS);
       for (Future<String> result : results) {
         assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo(token);
       }
     } finally {
+      answer.countDown();
       pool.shutdownNow();
     }
     long refreshes = server.journal().calls("/oauth/ivs/token").stream()

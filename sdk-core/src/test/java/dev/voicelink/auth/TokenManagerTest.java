@@ -109,11 +109,12 @@ class TokenManagerTest {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
     TokenManager manager = deviceManager(store);
     time.advance(2, TimeUnit.HOURS);
-    // slow enough that all callers arrive while the refresh is in flight
-    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000)
-        .setHeadersDelay(300, TimeUnit.MILLISECONDS));
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    holdTheRotatedAnswer(arrived, answer);
 
-    ExecutorService pool = Executors.newFixedThreadPool(50);
+    ParkedThreads callers = new ParkedThreads();
+    ExecutorService pool = Executors.newFixedThreadPool(50, callers);
     try {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<String>> results = new ArrayList<>();
@@ -124,10 +125,15 @@ class TokenManagerTest {
         }));
       }
       go.countDown();
+      assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+      // The answer is held until every other caller waits inside the manager for that refresh.
+      callers.awaitParkedInTheSdk(49);
+      answer.countDown();
       for (Future<String> result : results) {
         assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("at-2");
       }
     } finally {
+      answer.countDown();
       pool.shutdownNow();
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
@@ -310,8 +316,12 @@ class TokenManagerTest {
     assertThat(refresh.getPath()).isEqualTo("/oauth/token");
     assertThat(refresh.getBody().readUtf8())
         .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"crt-1\"}");
-    assertThat(server.takeRequest().getBody().readUtf8()).contains("\"refresh_token\":\"crt-2\"");
-    assertThat(server.takeRequest().getBody().readUtf8()).contains("client_credentials");
+    assertThat(server.takeRequest().getBody().readUtf8())
+        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"crt-2\"}");
+    RecordedRequest fallback = server.takeRequest();
+    assertThat(fallback.getPath()).isEqualTo("/oauth/token");
+    assertThat(fallback.getBody().readUtf8()).isEqualTo("{\"client_id\":\"vl-speaker-01\","
+        + "\"client_secret\":\"s3cr3t-cs\",\"grant_type\":\"client_credentials\"}");
     assertThat(manager.toString()).doesNotContain("s3cr3t-cs").doesNotContain("ct-3");
   }
 
@@ -496,7 +506,7 @@ class TokenManagerTest {
     manager.setRecord(deviceRecord("at-1", "rt-1", 60));
     time.advance(59, TimeUnit.SECONDS); // due: the next caller refreshes it
     BlockingQueue<Object> outcome = new LinkedBlockingQueue<>();
-    // On the client's scheduler thread, where the interaction channel asks for its token.
+    // Through the client's own scheduler, as the interaction channel asks for its token.
     ClientCore.of(own).scheduler().schedule(() -> {
       try {
         outcome.add(manager.accessToken());

@@ -2,6 +2,7 @@ package dev.voicelink.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Redact;
@@ -267,9 +268,13 @@ class HttpLoggingTest {
     OkHttpClient client = client(HttpLogLevel.BASIC).newBuilder()
         .retryOnConnectionFailure(false).build();
 
-    assertThatThrownBy(() -> client.newCall(request("/x").build()).execute())
-        .isInstanceOf(IOException.class);
+    IOException thrown = catchThrowableOfType(
+        () -> client.newCall(request("/x?access_token=s3cr3t-token&page=2").build()).execute(),
+        IOException.class);
 
-    assertThat(log.messages("http")).last().asString().startsWith("<-- HTTP FAILED: ");
+    String failed = log.messages("http").get(log.messages("http").size() - 1);
+    assertThat(failed).isEqualTo("<-- HTTP FAILED: " + thrown.getClass().getSimpleName() + " "
+        + server.url("/x") + "?access_token=‹redacted›&page=2");
+    assertThat(failed).doesNotContain("s3cr3t-token").doesNotContain(thrown.getMessage());
   }
 }

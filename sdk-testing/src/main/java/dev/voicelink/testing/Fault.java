@@ -1,29 +1,41 @@
 package dev.voicelink.testing;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A misbehaviour the server shows on one endpoint, for testing a client's resilience. Immutable.
  *
  * <p>A faulted request is recorded in the journal but never reaches the endpoint's logic, so it changes
- * no state (except {@link #delay(long)}, which answers normally after the delay). Apply with
+ * no state (except {@link #delay(long)} and {@link #holdUntil}, which answer normally later). Apply with
  * {@code server.faults().on(Endpoint.TOKEN, Fault.status(503).retryAfter(1).times(2))}.
  */
 public final class Fault {
-  enum Kind { STATUS, DISCONNECT_AT_START, DISCONNECT_MID_BODY, DELAY, MALFORMED_JSON, HTML_ERROR_PAGE, EMPTY_BODY }
+  enum Kind { STATUS, DISCONNECT_AT_START, DISCONNECT_MID_BODY, DELAY, HOLD, MALFORMED_JSON, HTML_ERROR_PAGE, EMPTY_BODY }
+
+  /** The longest a {@link #holdUntil} fault holds an answer, so that a test that forgets it ends. */
+  static final long MAX_HOLD_SECONDS = 30;
 
   final Kind kind;
   final int status;
   final long retryAfterSeconds;
   final long delayMillis;
   final int times;
+  final @Nullable CountDownLatch release;
 
-  private Fault(Kind kind, int status, long retryAfterSeconds, long delayMillis, int times) {
+  private Fault(Kind kind, int status, long retryAfterSeconds, long delayMillis, int times,
+      @Nullable CountDownLatch release) {
     this.kind = kind;
     this.status = status;
     this.retryAfterSeconds = retryAfterSeconds;
     this.delayMillis = delayMillis;
     this.times = times;
+    this.release = release;
+  }
+
+  private Fault(Kind kind, int status, long retryAfterSeconds, long delayMillis, int times) {
+    this(kind, status, retryAfterSeconds, delayMillis, times, null);
   }
 
   /** Answers with this HTTP status (e.g. 503) and a small JSON body. */
@@ -48,6 +60,16 @@ public final class Fault {
     return new Fault(Kind.DELAY, 200, -1, millis, -1);
   }
 
+  /**
+   * Handles the call at once (its effects happen, as on a server that is slow to answer) but sends
+   * the answer only once {@code release} opens, at most 30 s of real time later: a test can act
+   * while the call is in flight, on a barrier rather than a guessed delay.
+   */
+  public static Fault holdUntil(CountDownLatch release) {
+    if (release == null) throw new IllegalArgumentException("release must not be null");
+    return new Fault(Kind.HOLD, 200, -1, 0, -1, release);
+  }
+
   /** A 200 whose JSON body is cut off. */
   public static Fault malformedJson() {
     return new Fault(Kind.MALFORMED_JSON, 200, -1, 0, -1);
@@ -67,13 +89,13 @@ public final class Fault {
   public Fault retryAfter(long seconds) {
     if (kind != Kind.STATUS) throw new IllegalStateException("retryAfter applies to Fault.status(...) only");
     if (seconds < 0) throw new IllegalArgumentException("seconds must be >= 0; was: " + seconds);
-    return new Fault(kind, status, seconds, delayMillis, times);
+    return new Fault(kind, status, seconds, delayMillis, times, release);
   }
 
   /** Applies the fault to the next {@code n} calls only, then turns it off. Default: until cleared. */
   public Fault times(int n) {
     if (n < 1) throw new IllegalArgumentException("n must be >= 1; was: " + n);
-    return new Fault(kind, status, retryAfterSeconds, delayMillis, n);
+    return new Fault(kind, status, retryAfterSeconds, delayMillis, n, release);
   }
 
   @Override public String toString() {

@@ -3,6 +3,7 @@ package dev.voicelink.testing;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Every request the server received, in arrival order. A live, thread-safe view: {@link #get(int)} and
@@ -16,6 +17,22 @@ public final class Journal extends AbstractList<RecordedCall> {
 
   synchronized void record(RecordedCall call) {
     calls.add(call);
+    notifyAll();
+  }
+
+  /**
+   * Waits until at least {@code count} calls have been recorded, up to {@code timeout} of real time:
+   * a barrier for a test whose client sends from its own threads. Returns whether they came.
+   */
+  public synchronized boolean awaitSize(int count, long timeout, TimeUnit unit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    while (calls.size() < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) return false;
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return true;
   }
 
   @Override public synchronized RecordedCall get(int index) {

@@ -6,6 +6,7 @@ import java.util.Date;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -80,7 +81,7 @@ final class Router extends Dispatcher {
     Endpoint endpoint = endpoint(call.route);
     Fault fault = endpoint == null ? null : faults.take(endpoint);
     MockResponse response;
-    if (fault != null && fault.kind != Fault.Kind.DELAY) {
+    if (fault != null && fault.kind != Fault.Kind.DELAY && fault.kind != Fault.Kind.HOLD) {
       response = faultResponse(fault);
     } else {
       response = route(endpoint, call);
@@ -90,7 +91,16 @@ final class Router extends Dispatcher {
     response.setHeader("Date", httpDate(clock.nowMillis()));
     journal.record(new RecordedCall(call.method, call.target, call.headers, call.body, call.now, HttpCall.status(response),
         responseBody(response)));
+    if (fault != null && fault.release != null) awaitRelease(fault.release);
     return response;
+  }
+
+  private static void awaitRelease(CountDownLatch release) {
+    try {
+      release.await(Fault.MAX_HOLD_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the server is shutting down: answer at once
+    }
   }
 
   private MockResponse route(@Nullable Endpoint endpoint, HttpCall call) {

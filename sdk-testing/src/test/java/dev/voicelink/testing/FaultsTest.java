@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -42,6 +46,7 @@ class FaultsTest {
   @Test void faultsAreScopedToTheirEndpoint() throws IOException {
     server.faults().on(Endpoint.CLOUD_TOKEN, Fault.status(500));
     assertThat(Wire.postJson(tokenUrl, POLL).status).isEqualTo(400);
+    assertThat(Wire.postJson(server.authUrl() + "/oauth/token", "{}").status).isEqualTo(500);
     server.faults().clear();
     assertThat(Wire.postJson(server.authUrl() + "/oauth/token", "{}").status).isEqualTo(400);
   }
@@ -82,6 +87,27 @@ class FaultsTest {
     }
   }
 
+  @Test void holdUntilAnswersOnlyOnceReleasedButHandlesTheCallAtOnce() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    server.faults().on(Endpoint.DEVICE_CODE, Fault.holdUntil(release).times(1));
+    String before = server.stateSummary();
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<Wire.Answer> answer = caller.submit(() -> Wire.postForm(server.authUrl()
+          + "/oauth/ivs/device_code", "client_id", DefaultConsole.CLIENT_ID, "scope", "user_ivs_all",
+          "scope_data", AuthFlowTest.SCOPE_DATA));
+      assertThat(server.journal().awaitSize(1, 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(server.stateSummary()).as("handled while held").isNotEqualTo(before);
+      assertThat(answer.isDone()).isFalse();
+      release.countDown();
+      assertThat(answer.get(10, TimeUnit.SECONDS).status).isEqualTo(200);
+    } finally {
+      release.countDown();
+      caller.shutdownNow();
+    }
+    assertThat(Fault.holdUntil(release).toString()).isEqualTo("Fault{HOLD}");
+  }
+
   @Test void aFaultedCallChangesNoState() throws IOException {
     server.faults().on(Endpoint.DEVICE_CODE, Fault.status(500).times(1));
     String before = server.stateSummary();
@@ -94,6 +120,7 @@ class FaultsTest {
     assertThatThrownBy(() -> Fault.status(99)).hasMessage("code must be an HTTP status 200..599; was: 99");
     assertThatThrownBy(() -> Fault.delay(5).retryAfter(1)).hasMessage("retryAfter applies to Fault.status(...) only");
     assertThatThrownBy(() -> Fault.emptyBody().times(0)).hasMessage("n must be >= 1; was: 0");
+    assertThatThrownBy(() -> Fault.holdUntil(null)).hasMessage("release must not be null");
     assertThatThrownBy(() -> ServerClock.system().advance(1, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
   }
 }

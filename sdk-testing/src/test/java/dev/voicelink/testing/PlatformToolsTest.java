@@ -70,8 +70,12 @@ class PlatformToolsTest {
 
   @Test void previousAccessTokenStaysValidAfterRefresh() throws IOException {
     Map<String, Object> first = platform.deviceToken();
-    Wire.postJson(server.authUrl() + "/oauth/ivs/token",
+    Wire.Answer refreshed = Wire.postJson(server.authUrl() + "/oauth/ivs/token",
         "{\"grant_type\":\"refresh_token\",\"refresh_token\":\"" + first.get("refresh_token") + "\"}");
+    assertThat(refreshed.status).isEqualTo(200);
+    Object second = refreshed.json().get("access_token");
+    assertThat(second).isInstanceOf(String.class).isNotEqualTo(first.get("access_token"));
     assertThat(upload((String) first.get("access_token"), body("user", DefaultConsole.CONTACTS)).status).isEqualTo(200);
+    assertThat(upload((String) second, body("user", DefaultConsole.CONTACTS)).status).isEqualTo(200);
   }
 }

@@ -128,7 +128,14 @@ class EntityCommandsTest {
   }
 
   @Test void accountKeyIsNeverAnArgument() throws Exception {
-    assertThat(run("sync", "--account-key", "x")).isEqualTo(ExitCodes.INVALID_INPUT);
+    start(ServerClock.system());
+    // Every option sync needs is there: the refusal is for --account-key alone.
+    assertThat(run(sync("{\"name\":\"a\",\"alias\":\"\"}", "--account-key", "k3y-s3cr3t")))
+        .isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(err.toString()).startsWith("speaker-cli: Unknown option: '--account-key' (secrets are"
+        + " never command-line arguments");
+    assertThat(out.toString() + err.toString()).doesNotContain("k3y-s3cr3t");
+    assertThat(server.journal()).isEmpty();
   }
 
   @Test void uploadEntitiesWithAWrongKindOfTokenIsRefused() throws Exception {

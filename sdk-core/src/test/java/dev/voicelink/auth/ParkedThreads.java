@@ -1,0 +1,51 @@
+package dev.voicelink.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Threads a test starts, and a barrier that opens once enough of them are parked inside the SDK's
+ * auth code: the proof that concurrent callers joined one refresh rather than arriving after it.
+ */
+final class ParkedThreads implements ThreadFactory {
+  private final List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
+
+  @Override public Thread newThread(Runnable runnable) {
+    Thread thread = new Thread(runnable, "token-caller");
+    threads.add(thread);
+    return thread;
+  }
+
+  /** Returns once {@code count} of the threads wait in {@code dev.voicelink.auth}; fails after 10 s. */
+  void awaitParkedInTheSdk(int count) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      int parked = 0;
+      synchronized (threads) {
+        for (Thread thread : threads) {
+          Thread.State state = thread.getState();
+          if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+              && inAuthCode(thread.getStackTrace())) {
+            parked++;
+          }
+        }
+      }
+      if (parked >= count) return;
+      assertThat(System.nanoTime() - deadline).as(parked + " of " + count + " callers wait in the SDK")
+          .isNegative();
+      Thread.yield();
+    }
+  }
+
+  private static boolean inAuthCode(StackTraceElement[] stack) {
+    for (StackTraceElement frame : stack) {
+      if (frame.getClassName().startsWith("dev.voicelink.auth.")) return true;
+    }
+    return false;
+  }
+}
