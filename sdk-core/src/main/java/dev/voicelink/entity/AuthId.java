@@ -1,7 +1,6 @@
 package dev.voicelink.entity;
 
 import okio.ByteString;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The platform's user dimension for a user who signed in with a third-party account (spec 5.1.3):
@@ -32,7 +31,7 @@ public final class AuthId {
    *
    * @throws IllegalArgumentException if either is empty, or the issuer has a line break or blank
    */
-  public static String fromThirdPartyIdentity(@Nullable String issuer, @Nullable String subject) {
+  public static String fromThirdPartyIdentity(String issuer, String subject) {
     if (issuer == null || issuer.isEmpty()) {
       throw new IllegalArgumentException("issuer must not be empty: it is the iss of the user's server");
     }

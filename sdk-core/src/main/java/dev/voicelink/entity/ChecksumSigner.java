@@ -248,6 +248,8 @@ public final class ChecksumSigner implements Interceptor {
   public static final class Builder {
     private @Nullable String namespace;
     private @Nullable ChecksumSource checksums;
+    private boolean keyGiven;
+    private boolean sourceGiven;
     private Clock clock = Clock.system();
     private @Nullable Random random;
 
@@ -270,16 +272,18 @@ public final class ChecksumSigner implements Interceptor {
         throw new IllegalArgumentException("accountKey must not be empty");
       }
       this.checksums = new LocalKey(accountKey);
+      this.keyGiven = true;
       return this;
     }
 
     /**
      * Where checksums come from instead of an account key on this device: typically your backend,
-     * which holds the key. Replaces {@link #accountKey}.
+     * which holds the key. Give this or {@link #accountKey}, not both.
      */
     public Builder checksumSource(ChecksumSource source) {
       if (source == null) throw new IllegalArgumentException("checksumSource must not be null");
       this.checksums = source;
+      this.sourceGiven = true;
       return this;
     }
 
@@ -299,10 +303,17 @@ public final class ChecksumSigner implements Interceptor {
 
     public ChecksumSigner build() {
       if (namespace == null) throw new IllegalStateException("namespace is required");
+      if (keyGiven && sourceGiven) throw bothChecksumSettings();
       if (checksums == null) {
         throw new IllegalStateException("accountKey or checksumSource is required");
       }
       return new ChecksumSigner(this);
+    }
+
+    /** An app that sets both may believe the key is off the device while it is not. */
+    static IllegalStateException bothChecksumSettings() {
+      return new IllegalStateException("accountKey and checksumSource are both set: give one (a"
+          + " checksumSource keeps the account key off the device)");
     }
 
     @Override public String toString() {

@@ -33,7 +33,7 @@ public final class Dimension {
    * @throws IllegalArgumentException if the name is empty, holds characters other than letters,
    *     digits, {@code _} and {@code -}, or is one of the names the platform reserves
    */
-  public static Dimension custom(@Nullable String name) {
+  public static Dimension custom(String name) {
     if (name == null || !ResourceName.isToken(name)) {
       throw new IllegalArgumentException("custom dimension name must be letters, digits, _ or -; was: "
           + (name == null || name.isEmpty() ? "empty" : name));

@@ -377,8 +377,9 @@ public final class EntityWebApi {
     }
 
     /**
-     * Where checksums come from instead of {@link #accountKey}: an implementation that asks your
-     * backend keeps the account key off the device. See {@link ChecksumSigner.ChecksumSource}.
+     * Where checksums come from instead of {@link #accountKey} (give one, not both): an
+     * implementation that asks your backend keeps the account key off the device. See {@link
+     * ChecksumSigner.ChecksumSource}.
      */
     public Builder checksumSource(ChecksumSigner.ChecksumSource source) {
       ChecksumSigner.builder().checksumSource(source);
@@ -402,6 +403,9 @@ public final class EntityWebApi {
 
     public EntityWebApi build() {
       if (namespace == null) throw new IllegalStateException("namespace is required, e.g. OS123");
+      if (accountKey != null && checksumSource != null) {
+        throw ChecksumSigner.Builder.bothChecksumSettings();
+      }
       if (accountKey == null && checksumSource == null) {
         throw new IllegalStateException("accountKey (console, entity keys page) or checksumSource"
             + " (your backend) is required");

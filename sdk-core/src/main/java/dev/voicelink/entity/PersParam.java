@@ -38,7 +38,7 @@ public final class PersParam {
   }
 
   /** Upload owner for an application-level resource: {@code {"appid":"<appid>"}}. */
-  public static PersParam application(@Nullable String appid) {
+  public static PersParam application(String appid) {
     if (appid == null || appid.isEmpty()) {
       throw new IllegalArgumentException("appid must not be empty: the application-level pers_param "
           + "of an upload is {\"appid\":\"<appid>\"}");
@@ -47,13 +47,13 @@ public final class PersParam {
   }
 
   /** Upload owner for a user-level resource: {@code {"auth_id":"<authId>"}}. */
-  public static PersParam user(@Nullable String authId) {
+  public static PersParam user(String authId) {
     checkAuthId(authId);
     return new PersParam(Collections.singletonMap("auth_id", authId), Dimension.USER);
   }
 
   /** Upload owner for a custom dimension: {@code {"<dimension>":"<value>"}}. */
-  public static PersParam custom(String dimension, @Nullable String value) {
+  public static PersParam custom(String dimension, String value) {
     Dimension custom = Dimension.custom(dimension);
     checkCustomValue(dimension, value);
     return new PersParam(Collections.singletonMap(dimension, value), custom);
@@ -69,7 +69,7 @@ public final class PersParam {
    *
    * @throws IllegalArgumentException naming what is wrong
    */
-  public static void checkAuthId(@Nullable String authId) {
+  static void checkAuthId(@Nullable String authId) {
     String expected = "auth_id must be 32 lowercase letters or digits";
     if (authId == null || authId.isEmpty()) throw new IllegalArgumentException(expected + "; was empty");
     if (authId.length() != 32) {
@@ -197,7 +197,7 @@ public final class PersParam {
     }
 
     /** Uses the custom dimension's resources uploaded for {@code value}. */
-    public Activation custom(String dimension, @Nullable String value) {
+    public Activation custom(String dimension, String value) {
       Dimension.custom(dimension);
       checkCustomValue(dimension, value);
       return put(dimension, value);

@@ -24,7 +24,7 @@ public final class ResourceName {
    * @throws IllegalArgumentException if the namespace prefix or the name is missing, or either holds
    *     characters other than letters, digits, {@code _} and {@code -}
    */
-  public static ResourceName parse(@Nullable String value) {
+  public static ResourceName parse(String value) {
     String expected = "res_name must be <namespace>.<name>, e.g. OS123.contacts; was: ";
     if (value == null || value.isEmpty()) {
       throw new IllegalArgumentException(expected + "empty");

@@ -9,6 +9,7 @@ import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.entity.ChecksumSigner;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
@@ -221,6 +222,8 @@ class BadInputTest {
     c.put("namespace with a space", () -> EntityWebApi.builder(config).namespace("OS 123"));
     c.put("account key empty", () -> EntityWebApi.builder(config).accountKey(""));
     c.put("EntityWebApi without account key", () -> EntityWebApi.builder(config).namespace("OS123").build());
+    c.put("EntityWebApi with both account key and checksum source", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).checksumSource((nonce, curTime) -> "0").build());
+    c.put("ChecksumSigner with both checksum source and account key", () -> ChecksumSigner.builder().namespace("OS123").checksumSource((nonce, curTime) -> "0").accountKey(KEY).build());
     c.put("maxResourceBytes zero", () -> EntityWebApi.builder(config).maxResourceBytes(0));
     c.put("check-resource sid empty", () -> api().checkResource("").execute());
     c.put("awaitProcessed without a receipt", () -> api().awaitProcessed(null, 1, TimeUnit.SECONDS).execute());
