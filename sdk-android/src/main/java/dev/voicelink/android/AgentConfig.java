@@ -2,6 +2,7 @@ package dev.voicelink.android;
 
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Redact;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,8 +85,9 @@ public final class AgentConfig {
    */
   public static AgentConfig parse(String configText) {
     if (configText == null) throw new IllegalArgumentException("config must not be null");
-    Map<String, Object> root = JsonObjects.parseConfig(configText);
-    return new AgentConfig(Collections.unmodifiableMap(new LinkedHashMap<>(root)));
+    @SuppressWarnings("unchecked") // a copy of a JSON object is a map with String keys
+    Map<String, Object> root = (Map<String, Object>) frozen(JsonObjects.parseConfig(configText));
+    return new AgentConfig(root);
   }
 
   /** {@code login.appid}: the application id, used to fill {@code appid} in syncs. */
@@ -149,7 +151,7 @@ public final class AgentConfig {
       if (!(current instanceof Map)) return null;
       current = ((Map<?, ?>) current).get(part);
     }
-    return unmodifiable(current);
+    return current;
   }
 
   /** The settings as {@link #value} shows them: all but the account key, which is never exposed. */
@@ -163,9 +165,20 @@ public final class AgentConfig {
     return Collections.unmodifiableMap(shown);
   }
 
-  private static @Nullable Object unmodifiable(@Nullable Object value) {
-    if (value instanceof Map) return Collections.unmodifiableMap((Map<?, ?>) value);
-    if (value instanceof List) return Collections.unmodifiableList((List<?>) value);
+  /** An unmodifiable copy at every depth: the config is shared between threads and never changes. */
+  private static @Nullable Object frozen(@Nullable Object value) {
+    if (value instanceof Map) {
+      Map<Object, Object> copy = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> entry : ((Map<?, ?>) value).entrySet()) {
+        copy.put(entry.getKey(), frozen(entry.getValue()));
+      }
+      return Collections.unmodifiableMap(copy);
+    }
+    if (value instanceof List) {
+      List<Object> copy = new ArrayList<>();
+      for (Object element : (List<?>) value) copy.add(frozen(element));
+      return Collections.unmodifiableList(copy);
+    }
     return value;
   }
 

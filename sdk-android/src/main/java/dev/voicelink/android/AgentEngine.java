@@ -47,7 +47,8 @@ final class AgentEngine {
   private final QueryCommand query;
   private final SetParamsCommand setParams;
   private final WriteCommand write;
-  private volatile boolean destroyed;
+  private final Object lifecycle = new Object();
+  private volatile boolean destroyed; // written under lifecycle
 
   // Confined to the worker thread.
   private @Nullable InteractionChannel channel;
@@ -78,11 +79,15 @@ final class AgentEngine {
   }
 
   void send(AgentMessage message) {
-    if (destroyed) {
-      throw new IllegalStateException("Agent was destroyed; create a new Agent to send "
-          + commandName(message.msgType()));
+    // Checked and queued under the lock destroy() takes: a command is either refused here or queued
+    // before the shutdown, which then replies to it; never dropped without a reply.
+    synchronized (lifecycle) {
+      if (destroyed) {
+        throw new IllegalStateException("Agent was destroyed; create a new Agent to send "
+            + commandName(message.msgType()));
+      }
+      worker.execute(() -> handle(message));
     }
-    worker.execute(() -> handle(message));
   }
 
   void networkAvailable() {
@@ -115,9 +120,11 @@ final class AgentEngine {
 
   /** Fails pending commands with {@link AgentConstants#ERROR_DESTROYED}, closes and stops the threads. */
   void destroy() {
-    if (destroyed) return;
-    destroyed = true;
-    worker.execute(this::shutdown);
+    synchronized (lifecycle) {
+      if (destroyed) return;
+      destroyed = true;
+      worker.execute(this::shutdown);
+    }
   }
 
   /** For tests: see {@link AgentWorker#awaitIdle}. */

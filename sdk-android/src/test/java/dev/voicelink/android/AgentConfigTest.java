@@ -1,8 +1,10 @@
 package dev.voicelink.android;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,5 +25,23 @@ class AgentConfigTest {
     assertThat(config.value("entity.namespace")).isEqualTo("OS123");
     assertThat(config.value("global.scene")).isEqualTo("main");
     assertThat(config.toString()).doesNotContain(KEY);
+  }
+
+  @Test void valuesAreUnmodifiableAtEveryDepth() {
+    AgentConfig config = AgentConfig.parse("{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
+        + "\"global\":{\"scene\":{\"name\":\"main\",\"tags\":[\"a\",{\"b\":1}]}}}");
+
+    Map<?, ?> global = (Map<?, ?>) config.value("global");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> scene = (Map<String, Object>) global.get("scene");
+    assertThatThrownBy(() -> scene.put("name", "other"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    @SuppressWarnings("unchecked")
+    List<Object> tags = (List<Object>) scene.get("tags");
+    assertThatThrownBy(() -> tags.add("c")).isInstanceOf(UnsupportedOperationException.class);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> inList = (Map<String, Object>) tags.get(1);
+    assertThatThrownBy(() -> inList.clear()).isInstanceOf(UnsupportedOperationException.class);
+    assertThat(config.value("global.scene.name")).isEqualTo("main");
   }
 }
