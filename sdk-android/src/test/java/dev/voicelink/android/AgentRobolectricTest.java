@@ -351,7 +351,10 @@ public final class AgentRobolectricTest {
     callback.onLost(wifi);
 
     awaitEvent(EVENT_SERVER_DISCONNECTED, before);
-    for (int i = 0; i < 120; i++) time.advance(1, TimeUnit.SECONDS); // offline: nothing is retried
+    settle();
+    // Offline, nothing waits to reconnect (a reconnect scheduled now would also show only later).
+    assertThat(time.pendingDelaysMillis()).as("no reconnect waits while offline").isEmpty();
+    for (int i = 0; i < 120; i++) time.advance(1, TimeUnit.SECONDS);
     settle();
     assertThat(types().subList(before, events.size())).doesNotContain(EVENT_CONNECTED_TO_SERVER);
 

@@ -271,9 +271,13 @@ class InteractionChannelTest {
     time.runDueTasks();
     assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
 
+    // The reconnect is scheduled before the news is delivered: pausing must cancel it.
+    assertThat(time.pendingDelaysMillis()).as("the reconnect waits").hasSize(1);
     channel.pauseReconnecting();
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.PAUSED);
+    assertThat(time.pendingDelaysMillis()).as("no reconnect is left to run").isEmpty();
     time.advance(10, TimeUnit.MINUTES);
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.PAUSED);
     assertThat(server.getRequestCount()).isEqualTo(1);
 
     channel.resumeReconnecting();
