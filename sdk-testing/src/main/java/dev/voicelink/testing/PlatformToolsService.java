@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The platform tools upload (spec 4.7, 5.2, 7.2.1): 200 {@code {sid}} or 400 {@code {code, message, sid}}.
  * The token must fit the type: a device-flow token (user and device) for {@code user} and
- * {@code device}, a cloud token for {@code client}.
+ * {@code device}, a cloud token for {@code client}; the resource's account needs the dynamic-entity
+ * permission (spec 1.7), as on the web API.
  */
 final class PlatformToolsService {
   static final String BAD_CONTENT_TYPE = "40001";
@@ -24,6 +25,7 @@ final class PlatformToolsService {
   static final String TOKEN_SCHEME = "40102";
   static final String BAD_TOKEN = "40103";
   static final String WRONG_TOKEN_KIND = "40301";
+  static final String NO_PERMISSION = "40302";
 
   private final Console console;
   private final AuthState auth;
@@ -71,8 +73,13 @@ final class PlatformToolsService {
           + (grant.kind == AuthState.TokenKind.CLOUD ? "cloud token" : "device-flow token"), sid);
     }
     Account account = console.account(def.namespace());
+    if (account == null || !account.dynamicEntityPermission()) {
+      // Spec 1.7: the dynamic entity HTTP interfaces, this one included, need the permission.
+      return refuse(NO_PERMISSION, "no permission: dynamic entities are not enabled for namespace "
+          + def.namespace(), sid);
+    }
     Object appid = body.get("appid");
-    if (appid != null && (!(appid instanceof String) || account == null || !appid.equals(account.appid()))) {
+    if (appid != null && (!(appid instanceof String) || !appid.equals(account.appid()))) {
       return refuse(BAD_APPID, "appid " + appid + " is not an application of namespace " + def.namespace(), sid);
     }
     Object data = body.get("data");

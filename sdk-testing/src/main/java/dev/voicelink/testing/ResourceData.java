@@ -29,11 +29,14 @@ final class ResourceData {
 
   /** Base64 text of UTF-8 JSON lines → records (only the defined fields kept). */
   static List<Map<String, String>> decode(String base64, EntityDefinition def) throws Invalid {
+    String notBase64 = "data is not valid Base64 (standard alphabet, = padding, no line breaks)";
+    // Java's decoder takes a missing = padding; Base64 as spec 2.5 means it (RFC 4648) has it.
+    if (base64.length() % 4 != 0) throw new Invalid(WebApiCodes.BASE64, notBase64);
     byte[] bytes;
     try {
       bytes = Base64.getDecoder().decode(base64);
     } catch (IllegalArgumentException e) {
-      throw new Invalid(WebApiCodes.BASE64, "data is not valid Base64 (standard alphabet, no line breaks)");
+      throw new Invalid(WebApiCodes.BASE64, notBase64);
     }
     if (bytes.length >= 3 && (bytes[0] & 0xff) == 0xEF && (bytes[1] & 0xff) == 0xBB && (bytes[2] & 0xff) == 0xBF) {
       throw new Invalid(WebApiCodes.ENCODING, "data starts with a byte-order mark; send UTF-8 without BOM");

@@ -124,11 +124,7 @@ final class VerificationPage {
       return page(400, "Connect a device", steps(1) + codeBox(userCode)
           + state(ERROR, "error", "Enter a phone number (digits only).") + phoneForm(userCode, phone));
     }
-    if (!console.isTester(phone)) {
-      return page(403, "Connect a device", steps(1) + codeBox(userCode)
-          + state(ERROR, "error", "The phone number " + esc(phone) + " is not on the tester whitelist. "
-          + "Add it on the console's device test page, or use a whitelisted number.") + phoneForm(userCode, phone));
-    }
+    if (!console.isTester(phone)) return notATester(userCode, phone);
     String code = Ids.smsCode();
     synchronized (this) {
       smsCodes.put(phone, new SmsCode(code, call.now + SMS_CODE_LIFETIME_MILLIS));
@@ -143,11 +139,23 @@ final class VerificationPage {
         + loginForm(userCode, phone));
   }
 
+  /**
+   * Spec 4.2.3: a tester's phone must be on the whitelist, or authorization fails. Checked when the
+   * code is sent, at sign-in and at the decision, so that a number taken off the list meanwhile
+   * authorizes nothing.
+   */
+  private MockResponse notATester(String userCode, String phone) {
+    return page(403, "Connect a device", steps(1) + codeBox(userCode)
+        + state(ERROR, "error", "The phone number " + esc(phone) + " is not on the tester whitelist. "
+        + "Add it on the console's device test page, or use a whitelisted number.") + phoneForm(userCode, phone));
+  }
+
   private MockResponse login(HttpCall call, Map<String, String> form) {
     String userCode = nonNull(form.get("user_code"));
     MockResponse problem = grantProblem(call, userCode);
     if (problem != null) return problem;
     String phone = nonNull(form.get("phone"));
+    if (!console.isTester(phone)) return notATester(userCode, phone);
     String entered = nonNull(form.get("sms_code")).trim();
     String session;
     synchronized (this) {
@@ -191,6 +199,7 @@ final class VerificationPage {
     MockResponse problem = grantProblem(call, s.grant.userCode);
     if (problem != null) return problem;
     boolean authorize = "authorize".equals(decision);
+    if (authorize && !console.isTester(s.phone)) return notATester(s.grant.userCode, s.phone);
     if (!state.decide(s.grant, authorize, Ids.authIdForPhone(s.phone), call.now)) {
       return grantProblem(call, s.grant.userCode);
     }

@@ -283,9 +283,13 @@ class BadInputTest {
     l.add(new Case("upload: empty auth_id", () -> uploadWith("{\"auth_id\":\"\"}", GOOD_DATA), 200,
         envelope("10107", "pers_param.auth_id must be a non-empty string")));
     l.add(new Case("upload: data not Base64", () -> uploadWith(userPers, "not base64!"), 200,
-        envelope("32114", "data is not valid Base64 (standard alphabet, no line breaks)")));
+        envelope("32114", "data is not valid Base64 (standard alphabet, = padding, no line breaks)")));
     l.add(new Case("upload: Base64 with a line break", () -> uploadWith(userPers, GOOD_DATA.substring(0, 8) + "\n"
         + GOOD_DATA.substring(8)), 200, "\"code\":\"32114\""));
+    String unpadded = Base64.getEncoder().withoutPadding().encodeToString(
+        "{\"name\":\"a\",\"alias\":\"\"}".getBytes(StandardCharsets.UTF_8));
+    l.add(new Case("upload: Base64 without its = padding", () -> uploadWith(userPers, unpadded), 200,
+        envelope("32114", "data is not valid Base64 (standard alphabet, = padding, no line breaks)")));
     l.add(new Case("upload: URL-safe Base64", () -> uploadWith(userPers, Base64.getUrlEncoder().encodeToString(
         "{\"name\":\"??>\",\"alias\":\"\"}".getBytes(StandardCharsets.UTF_8))), 200, "\"code\":\"32114\""));
     byte[] bom = "\uFEFF{\"name\":\"a\",\"alias\":\"\"}".getBytes(StandardCharsets.UTF_8);

@@ -51,6 +51,16 @@ class PlatformToolsTest {
         .containsEntry("message", "type user needs a user/device token (device authorization); this is a cloud token");
   }
 
+  @Test void anAccountWithoutTheDynamicEntityPermissionIsRefused() throws IOException {
+    String token = (String) platform.deviceToken().get("access_token");
+    server.console().putAccount(server.console().account(DefaultConsole.NAMESPACE)
+        .withDynamicEntityPermission(false));
+    Wire.Answer a = upload(token, body("user", DefaultConsole.CONTACTS));
+    assertThat(a.status).isEqualTo(400);
+    assertThat(a.json()).containsOnlyKeys("code", "message", "sid").containsEntry("code", "40302")
+        .containsEntry("message", "no permission: dynamic entities are not enabled for namespace OS123");
+  }
+
   @Test void deviceTokenCannotUploadClientLevel() throws IOException {
     String token = (String) platform.deviceToken().get("access_token");
     Wire.Answer a = upload(token, body("client", DefaultConsole.SONGS));

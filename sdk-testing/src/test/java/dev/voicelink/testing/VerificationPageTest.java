@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class VerificationPageTest {
   ReferenceServer server;
   String userCode;
+  String deviceCode;
   String verify;
 
   @BeforeEach void start() throws IOException {
@@ -21,6 +22,7 @@ class VerificationPageTest {
     Map<String, Object> dc = Wire.postForm(server.authUrl() + "/oauth/ivs/device_code", "client_id",
         DefaultConsole.CLIENT_ID, "scope", "user_ivs_all", "scope_data", AuthFlowTest.SCOPE_DATA).json();
     userCode = (String) dc.get("user_code");
+    deviceCode = (String) dc.get("device_code");
   }
 
   @AfterEach void stop() throws IOException {
@@ -69,6 +71,23 @@ class VerificationPageTest {
     Wire.Answer a = Wire.call(new Request.Builder().url(verify + "?user_code=%3Cscript%3E").build());
     assertThat(a.status).isEqualTo(404);
     assertThat(a.body).contains("The code &lt;script&gt; is not known.").doesNotContain("<script>");
+  }
+
+  @Test void aPhoneTakenOffTheWhitelistAuthorizesNothing() throws IOException {
+    sendCode();
+    Wire.Answer consent = login(server.lastSmsCode(DefaultConsole.TESTER_PHONE));
+    String session = consent.body.replaceAll("(?s).*name=\"session\" value=\"([^\"]+)\".*", "$1");
+    server.console().removeTesterPhone(DefaultConsole.TESTER_PHONE);
+
+    Wire.Answer decided = Wire.postForm(verify + "/decide", "session", session, "decision", "authorize");
+    assertThat(decided.status).isEqualTo(403);
+    assertThat(decided.body).contains("is not on the tester whitelist");
+    Wire.Answer poll = Wire.postJson(server.authUrl() + "/oauth/ivs/token", "{\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"grant_type\":\"urn:ietf:params:oauth:grant-type:device_code\",\"device_code\":\""
+        + deviceCode + "\"}");
+    assertThat(poll.json()).containsEntry("error", "authorization_pending");
+    assertThat(sendCode().status).as("no code for a number off the list").isEqualTo(403);
+    assertThat(login("123456").status).as("no sign-in either").isEqualTo(403);
   }
 
   @Test void theConfirmationNamesClientAndDevice() throws IOException {
