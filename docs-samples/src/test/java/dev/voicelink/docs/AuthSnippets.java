@@ -9,6 +9,7 @@ import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 
@@ -22,7 +23,7 @@ final class AuthSnippets {
   }
 
   static VoiceLinkCall<DeviceFlowOutcome> deviceFlow(VoiceLinkClient client, Display display,
-      TokenManager tokens) {
+      TokenManager tokens, Executor storage) {
     // snippet:device-authorization-start
     DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
 
@@ -32,11 +33,13 @@ final class AuthSnippets {
       if (result.isCancelled()) return;                     // flow.cancel() was called
       DeviceFlowOutcome outcome = result.value();
       if (outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
-        try {
-          tokens.setRecord(outcome.token());                // saved before it is used
-        } catch (IOException e) {
-          display.show("", "could not save the sign-in: " + e.getMessage());
-        }
+        storage.execute(() -> {                             // file (Keystore) I/O: off the main thread
+          try {
+            tokens.setRecord(outcome.token());              // saved before it is used
+          } catch (IOException e) {
+            display.show("", "could not save the sign-in: " + e.getMessage());
+          }
+        });
       }
     });
     // the user walks away: flow.cancel();

@@ -14,6 +14,8 @@ import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
@@ -32,8 +34,9 @@ class AuthSnippetsTest {
       BlockingQueue<String> shown = new LinkedBlockingQueue<>();
       BlockingQueue<TokenManager.State> states = new LinkedBlockingQueue<>();
       tokens.addListener(states::add);
+      ExecutorService storage = Executors.newSingleThreadExecutor();
       VoiceLinkCall<DeviceFlowOutcome> flow = AuthSnippets.deviceFlow(client,
-          (userCode, link) -> shown.add(userCode), tokens);
+          (userCode, link) -> shown.add(userCode), tokens, storage);
 
       new SimulatedTester(server).approve(shown.poll(10, TimeUnit.SECONDS));
       // NO_TOKEN first, then VALID once the snippet saved the record; each news comes in time
@@ -56,6 +59,7 @@ class AuthSnippetsTest {
       assertThat(used.poll(10, TimeUnit.SECONDS)).isEqualTo(tokens.record().accessToken());
       OkHttpClient okHttp = AuthSnippets.okHttp(new OkHttpClient(), tokens);
       assertThat(okHttp.interceptors()).hasSize(1);
+      storage.shutdown();
     }
   }
 

@@ -49,7 +49,7 @@ final class AgentSnippets {
         .deviceGrant("vl-speaker-01")
         .store(store)
         .build();
-    tokens.setRecord(outcome.token());   // once, after the device flow (DeviceAuthorizer) authorized
+    tokens.setRecord(outcome.token());   // off the main thread, after the device flow authorized
     // end-snippet
   }
 

@@ -37,6 +37,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,6 +85,9 @@ public final class MainActivity extends Activity {
   private @Nullable String lastSid;
   private int syncCount;
   private boolean destroyed;
+  // The token store's reads and writes; ended in onDestroy.
+  private final ExecutorService tokenStore = Executors.newSingleThreadExecutor(
+      runnable -> new Thread(runnable, "sample-token-store"));
 
   private SampleScreen screen; // built first thing in onCreate
 
@@ -162,6 +167,7 @@ public final class MainActivity extends Activity {
     if (flow != null) flow.cancel();
     if (agent != null) agent.destroy();
     agent = null;
+    tokenStore.shutdown(); // a read or write under way still ends; its news is dropped
     if (voiceLink != null) voiceLink.close(); // ends what the client made; HTTP stays the app's
     super.onDestroy();
   }
@@ -186,15 +192,25 @@ public final class MainActivity extends Activity {
 
   /** Starts the Agent on the sign-in saved by an earlier run, if there is one; else offers sign-in. */
   private void resumeSavedSignIn() {
-    TokenRecord saved;
-    try {
-      saved = tokens == null ? null : tokens.record();
-    } catch (IOException e) {
-      // Unreadable (for example its Keystore key is gone): the device authorizes again.
-      log("saved sign-in not readable: " + e.getMessage());
-      saved = null;
-    }
-    if (saved == null || config == null) {
+    TokenManager manager = tokens;
+    if (manager == null || config == null) return;
+    screen.status.setText("Reading the saved sign-in…");
+    onTokenStore(() -> {
+      try {
+        TokenRecord saved = manager.record();
+        onMainThread(() -> savedSignInRead(saved));
+      } catch (IOException e) {
+        // Unreadable (for example its Keystore key is gone): the device authorizes again.
+        onMainThread(() -> {
+          log("saved sign-in not readable: " + e.getMessage());
+          savedSignInRead(null);
+        });
+      }
+    });
+  }
+
+  private void savedSignInRead(@Nullable TokenRecord saved) {
+    if (saved == null) {
       showSignedOut("Not authorized");
       return;
     }
@@ -218,14 +234,39 @@ public final class MainActivity extends Activity {
     if (agent != null) agent.destroy();
     agent = null;
     setConnected(false);
-    try {
-      if (tokens != null) tokens.clear();
-      log("signed out: the saved token is deleted");
-      showSignedOut("Signed out");
-    } catch (IOException e) {
-      screen.status.setText("Sign-out failed: " + e.getMessage());
-      log("sign-out failed: " + e.getMessage());
-    }
+    TokenManager manager = tokens;
+    if (manager == null) return;
+    screen.signOut.setEnabled(false);
+    onTokenStore(() -> {
+      try {
+        manager.clear();
+        onMainThread(() -> {
+          log("signed out: the saved token is deleted");
+          showSignedOut("Signed out");
+        });
+      } catch (IOException e) {
+        onMainThread(() -> {
+          screen.status.setText("Sign-out failed: " + e.getMessage());
+          log("sign-out failed: " + e.getMessage());
+          screen.signOut.setEnabled(true);
+        });
+      }
+    });
+  }
+
+  /**
+   * Runs {@code work} on the token store's thread: reading and writing the store is file and
+   * Keystore I/O, which never runs on the main thread.
+   */
+  private void onTokenStore(Runnable work) {
+    tokenStore.execute(work);
+  }
+
+  /** Back on the main thread, unless the Activity is gone meanwhile. */
+  private void onMainThread(Runnable step) {
+    runOnUiThread(() -> {
+      if (!destroyed) step.run();
+    });
   }
 
 
@@ -290,14 +331,26 @@ public final class MainActivity extends Activity {
     screen.userCode.setText("");
     screen.link.setText("");
     screen.qr.setVisibility(View.GONE);
-    try {
-      if (tokens != null) tokens.setRecord(outcome.token()); // saved: a restart stays signed in
-    } catch (IOException e) {
-      screen.status.setText("Token not saved: " + e.getMessage());
-      log("token not saved: " + e.getMessage());
-      screen.authorize.setEnabled(true);
-      return;
-    }
+    TokenManager manager = tokens;
+    if (manager == null) return;
+    screen.status.setText("Authorized; saving the sign-in…");
+    onTokenStore(() -> {
+      try {
+        manager.setRecord(outcome.token()); // saved: a restart stays signed in
+        onMainThread(this::signInSaved);
+      } catch (IOException e) {
+        onMainThread(() -> signInNotSaved(e));
+      }
+    });
+  }
+
+  private void signInNotSaved(IOException e) {
+    screen.status.setText("Token not saved: " + e.getMessage());
+    log("token not saved: " + e.getMessage());
+    screen.authorize.setEnabled(true);
+  }
+
+  private void signInSaved() {
     screen.status.setText("Authorized; connecting…");
     log("authorized");
     screen.signOut.setEnabled(true);

@@ -331,6 +331,7 @@ public final class MainActivityTest {
     signInAndConnect();
 
     click(MainActivity.TAG_SIGN_OUT);
+    awaitUi(() -> eventLog().contains("signed out"), "the sign-in to be deleted");
 
     assertThat(text(MainActivity.TAG_STATUS)).isEqualTo(
         "Signed out. Device SN-0001-DEMO at " + server.authUrl());
@@ -491,6 +492,9 @@ public final class MainActivityTest {
     Intent intent = new Intent(Intent.ACTION_MAIN).putExtra(MainActivity.EXTRA_CONFIG, config);
     controller = Robolectric.buildActivity(MainActivity.class, intent).setup();
     activity = controller.get();
+    // The saved sign-in is read off the main thread: its news reaches the screen through the looper.
+    awaitUi(() -> !text(MainActivity.TAG_STATUS).equals("Reading the saved sign-in…"),
+        "the saved sign-in to be read");
   }
 
   private String accessTokenIssued() {
