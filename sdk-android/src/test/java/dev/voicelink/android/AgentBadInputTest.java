@@ -219,6 +219,8 @@ class AgentBadInputTest {
         write("data_type=text,pers_param=[\"uid\"]", "hello"), false, null));
     c.put("CMD_WRITE pers_param is a bare word", new Case(write("data_type=text,pers_param=uid", "hello"),
         false, null));
+    c.put("CMD_WRITE pers_param with a number value", new Case(
+        write("data_type=text,pers_param={\"uid\":1}", "hello"), false, null));
     c.put("CMD_WRITE text after the pers_param object", new Case(
         write("data_type=text,pers_param={\"uid\":\"\"}x", "hello"), false, null));
     c.put("CMD_WRITE data_type given twice", new Case(write("data_type=text,data_type=audio", "hello"),

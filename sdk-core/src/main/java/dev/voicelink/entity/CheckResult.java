@@ -1,5 +1,7 @@
 package dev.voicelink.entity;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What check-resource said about an upload: {@link #error()} is 0 once the platform has processed the
  * data (and {@link #reply()} describes the outcome); a non-zero {@code error} means it is still being
@@ -43,6 +45,19 @@ public final class CheckResult {
   /** True when the platform processed the upload ({@code error == 0}). */
   public boolean processed() {
     return error == 0;
+  }
+
+  /** Results are equal when all four fields are. */
+  @Override public boolean equals(@Nullable Object other) {
+    if (!(other instanceof CheckResult)) return false;
+    CheckResult that = (CheckResult) other;
+    return sid.equals(that.sid) && csid.equals(that.csid) && reply.equals(that.reply)
+        && error == that.error;
+  }
+
+  @Override public int hashCode() {
+    return ((sid.hashCode() * 31 + csid.hashCode()) * 31 + reply.hashCode()) * 31
+        + (int) (error ^ (error >>> 32));
   }
 
   @Override public String toString() {

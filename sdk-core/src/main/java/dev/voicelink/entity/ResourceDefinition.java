@@ -66,6 +66,19 @@ public final class ResourceDefinition {
     return Collections.unmodifiableList(all);
   }
 
+  /** Definitions are equal when name, fields (in order) and dimension are. */
+  @Override public boolean equals(@Nullable Object other) {
+    if (!(other instanceof ResourceDefinition)) return false;
+    ResourceDefinition that = (ResourceDefinition) other;
+    return name.equals(that.name) && mainField.equals(that.mainField)
+        && secondaryFields.equals(that.secondaryFields) && dimension.equals(that.dimension);
+  }
+
+  @Override public int hashCode() {
+    return ((name.hashCode() * 31 + mainField.hashCode()) * 31 + secondaryFields.hashCode()) * 31
+        + dimension.hashCode();
+  }
+
   @Override public String toString() {
     return "ResourceDefinition{" + name + ", fields=" + fields() + ", dimension=" + dimension + "}";
   }

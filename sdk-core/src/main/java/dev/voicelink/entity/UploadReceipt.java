@@ -1,6 +1,7 @@
 package dev.voicelink.entity;
 
 import dev.voicelink.entity.internal.EntityResults;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The web API accepted an upload: its {@link #sid()} (to check it later) and {@link #csid()}, and the
@@ -69,6 +70,22 @@ public final class UploadReceipt {
   /** The device's monotonic reading at upload time, for the 10-second rule. */
   long uploadedAtNanos() {
     return uploadedAtNanos;
+  }
+
+  /**
+   * Receipts are equal when their sid, csid and upload time are: they name the same upload. (The
+   * device's monotonic reading, which only times the checks, is not compared.)
+   */
+  @Override public boolean equals(@Nullable Object other) {
+    if (!(other instanceof UploadReceipt)) return false;
+    UploadReceipt that = (UploadReceipt) other;
+    return sid.equals(that.sid) && csid.equals(that.csid)
+        && uploadedAtMillis == that.uploadedAtMillis;
+  }
+
+  @Override public int hashCode() {
+    return (sid.hashCode() * 31 + csid.hashCode()) * 31
+        + (int) (uploadedAtMillis ^ (uploadedAtMillis >>> 32));
   }
 
   @Override public String toString() {

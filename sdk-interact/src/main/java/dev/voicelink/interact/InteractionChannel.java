@@ -123,10 +123,12 @@ public final class InteractionChannel implements Closeable {
    * Sends a text write. Dynamic entities are applied only when {@code persParam} (a JSON object text
    * such as {@code {"uid":""}}) is given. Returns the write's sequence number, which its result carries.
    *
+   * @throws IllegalArgumentException if {@code persParam} is not the text of a JSON object of strings
    * @throws IllegalStateException if the channel is not connected
    */
   public int writeText(String text, @Nullable String persParam) {
     if (text == null) throw new IllegalArgumentException("text must not be null");
+    InteractionCodec.checkPersParam(persParam);
     return connection.write(text, null, 0, persParam);
   }
 
@@ -134,6 +136,7 @@ public final class InteractionChannel implements Closeable {
    * Sends an audio write: a header, the audio in binary frames, and an end marker. Returns its
    * sequence number.
    *
+   * @throws IllegalArgumentException if {@code persParam} is not the text of a JSON object of strings
    * @throws IllegalStateException if the channel is not connected
    */
   public int writeAudio(byte[] audio, int sampleRate, @Nullable String persParam) {
@@ -142,6 +145,7 @@ public final class InteractionChannel implements Closeable {
       throw new IllegalArgumentException("sample_rate must be a positive number of Hz; was: "
           + sampleRate);
     }
+    InteractionCodec.checkPersParam(persParam);
     return connection.write(null, audio, sampleRate, persParam);
   }
 

@@ -4,6 +4,7 @@ import dev.voicelink.interact.internal.InteractResults;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The platform's answer to one write: the text it understood and the dynamic entities it found in
@@ -60,6 +61,18 @@ public final class InteractionResult {
   /** The result message as the server sent it. */
   public String json() {
     return json;
+  }
+
+  /** Results are equal when they came from the same message: same seq and the same JSON text. */
+  @Override public boolean equals(@Nullable Object other) {
+    if (!(other instanceof InteractionResult)) return false;
+    InteractionResult that = (InteractionResult) other;
+    return seq == that.seq && json.equals(that.json) && text.equals(that.text)
+        && entities.equals(that.entities);
+  }
+
+  @Override public int hashCode() {
+    return (seq * 31 + json.hashCode()) * 31 + entities.hashCode();
   }
 
   @Override public String toString() {

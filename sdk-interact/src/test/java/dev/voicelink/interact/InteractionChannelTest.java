@@ -177,6 +177,23 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
+  @Test void aPersParamThatIsNotAJsonObjectOfStringsIsRefusedBeforeAnything() {
+    channel = channelBuilder().build();
+    assertThatThrownBy(() -> channel.writeText("hello", "{uid:}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("persParam must be the text of a JSON object of strings, such as {\"uid\":\"\"};"
+            + " was: {uid:}");
+    assertThatThrownBy(() -> channel.writeText("hello", "[\"uid\"]"))
+        .hasMessage("persParam must be the text of a JSON object of strings, such as {\"uid\":\"\"};"
+            + " was: [\"uid\"]");
+    assertThatThrownBy(() -> channel.writeAudio(new byte[2], 16000, "{\"uid\":1}"))
+        .hasMessage("persParam.uid must be a string; was NUMBER");
+    assertThatThrownBy(() -> channel.writeText("hello", "{\"uid\":\"\"} {}"))
+        .hasMessage("persParam must be the text of a JSON object of strings, such as {\"uid\":\"\"};"
+            + " was: {\"uid\":\"\"} {}");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
   @Test void reconnectsAfterTheServerDropsTheSocket() throws Exception {
     server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
       @Override public void onOpen(WebSocket webSocket, Response response) {
