@@ -165,16 +165,11 @@ public final class Agent {
   }
 
   /**
-   * Creates an agent with the defaults and the app's own token source.
-   *
-   * @throws IllegalArgumentException if the config is invalid, naming the setting (for example a
-   *     missing {@code login.appid})
+   * A builder of an agent for {@code config}, for what {@link #create} leaves at its defaults: the
+   * app's own token source or {@link VoiceLinkClient}, an event executor, resource definitions, an
+   * {@code EntityWebApi} without a key in the config. The config is checked by {@link
+   * Builder#build()}.
    */
-  public static Agent create(Context context, String config, AgentListener listener,
-      TokenSource tokenSource) {
-    return builder(context, config, listener).tokenSource(tokenSource).build();
-  }
-
   public static Builder builder(Context context, String config, AgentListener listener) {
     return new Builder(context, config, listener);
   }

@@ -32,10 +32,7 @@ public final class AgentMessage {
     this.data = data == null ? null : data.clone();
   }
 
-  public static Builder builder(int msgType) {
-    return new Builder(msgType);
-  }
-
+  /** A builder that starts from this message, to send a variant of it. */
   public Builder newBuilder() {
     return new Builder(msgType).arg1(arg1).arg2(arg2).params(params).data(data);
   }
