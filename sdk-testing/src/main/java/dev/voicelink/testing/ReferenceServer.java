@@ -57,8 +57,10 @@ public final class ReferenceServer implements AutoCloseable {
   /** Starts serving. Returns this for chaining. */
   public synchronized ReferenceServer start() throws IOException {
     if (started) throw new IllegalStateException("already started");
+    server.setServerSocketFactory(new CallerAddresses());
     server.start(bindAddress, port);
     String base = origin();
+    // Requests fed to the dispatcher without a socket (fuzzing) count as coming from the bound address.
     String callerIp = bindAddress.getHostAddress();
     AuthService auth = new AuthService(console, authState, base + Router.VERIFY);
     WebApiService webApi = new WebApiService(console, resources, callerIp);

@@ -23,12 +23,12 @@ final class WebApiService {
 
   private final Console console;
   private final ResourceStore store;
-  private final String callerIp;
+  private final String defaultCallerIp;
 
   WebApiService(Console console, ResourceStore store, String callerIp) {
     this.console = console;
     this.store = store;
-    this.callerIp = callerIp;
+    this.defaultCallerIp = callerIp;
   }
 
   /** The account the request is signed for, plus its form; or the refusal to send. */
@@ -193,9 +193,11 @@ final class WebApiService {
       return refused(WebApiCodes.STALE_TIME, "X-CurTime " + curTime + " is more than 5 minutes away from the server time "
           + call.now / 1000L, callId);
     }
-    if (account.ipWhitelistEnabled() && !account.ipWhitelist().contains(callerIp)) {
+    String caller = CallerAddresses.current();
+    if (caller == null) caller = defaultCallerIp;
+    if (account.ipWhitelistEnabled() && !account.ipWhitelist().contains(caller)) {
       return new Checked(null, null, envelope(WebApiCodes.IP_NOT_ALLOWED, null,
-          "illegal IP: " + callerIp + " is not in the IP whitelist", callId));
+          "illegal IP: " + caller + " is not in the IP whitelist", callId));
     }
     if (!account.dynamicEntityPermission()) {
       return refused(WebApiCodes.NO_PERMISSION, "no permission: dynamic entities are not enabled for namespace "

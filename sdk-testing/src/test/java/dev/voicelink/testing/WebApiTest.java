@@ -3,6 +3,7 @@ package dev.voicelink.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -79,6 +80,21 @@ class WebApiTest {
     server.console().putAccount(Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
         DefaultConsole.APPID).withIpWhitelist(true, Arrays.asList("10.0.0.1", "127.0.0.1")));
     assertThat(platform.checkResource("psn0").json()).containsEntry("code", "31405");
+  }
+
+  @Test void theWhitelistSeesTheCallersAddressNotTheBoundOne() throws IOException {
+    // Bound to every interface, called on loopback: the caller is 127.0.0.1, not 0.0.0.0.
+    try (ReferenceServer any = ReferenceServer.builder().clock(clock)
+        .bindAddress(InetAddress.getByName("0.0.0.0")).build().start()) {
+      Platform caller = new Platform(any);
+      any.console().putAccount(Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
+          DefaultConsole.APPID).withIpWhitelist(true, Arrays.asList("0.0.0.0")));
+      assertThat(caller.checkResource("psn0").json()).containsEntry("code", "20004")
+          .containsEntry("desc", "illegal IP: 127.0.0.1 is not in the IP whitelist");
+      any.console().putAccount(Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
+          DefaultConsole.APPID).withIpWhitelist(true, Arrays.asList("127.0.0.1")));
+      assertThat(caller.checkResource("psn0").json()).containsEntry("code", "31405");
+    }
   }
 
   @Test void checkResourceOfAnotherNamespaceIsUnknown() throws IOException {
