@@ -23,7 +23,7 @@ final class AuthSnippets {
   }
 
   static VoiceLinkCall<DeviceFlowOutcome> deviceFlow(VoiceLinkClient client, Display display,
-      TokenManager tokens, Executor storage) {
+      TokenManager tokens, Executor storage, Executor mainThread) {
     // snippet:device-authorization-start
     DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
 
@@ -33,11 +33,11 @@ final class AuthSnippets {
       if (result.isCancelled()) return;                     // flow.cancel() was called
       DeviceFlowOutcome outcome = result.value();
       if (outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
-        storage.execute(() -> {                             // file (Keystore) I/O: off the main thread
-          try {
+        storage.execute(() -> {                             // a background executor: the save is
+          try {                                             // file (and Keystore) I/O
             tokens.setRecord(outcome.token());              // saved before it is used
           } catch (IOException e) {
-            display.show("", "could not save the sign-in: " + e.getMessage());
+            mainThread.execute(() -> display.show("", "could not save the sign-in: " + e.getMessage()));
           }
         });
       }

@@ -36,7 +36,7 @@ class AuthSnippetsTest {
       tokens.addListener(states::add);
       ExecutorService storage = Executors.newSingleThreadExecutor();
       VoiceLinkCall<DeviceFlowOutcome> flow = AuthSnippets.deviceFlow(client,
-          (userCode, link) -> shown.add(userCode), tokens, storage);
+          (userCode, link) -> shown.add(userCode), tokens, storage, Runnable::run);
 
       new SimulatedTester(server).approve(shown.poll(10, TimeUnit.SECONDS));
       // NO_TOKEN first, then VALID once the snippet saved the record; each news comes in time

@@ -75,7 +75,7 @@ public final class AgentConfig {
     Map<String, Object> audioparams = section(root, "audioparams");
     String persParam = audioparams == null
         ? null : JsonObjects.optString(audioparams, "pers_param", "audioparams.pers_param");
-    if (persParam != null) JsonObjects.parseObject(persParam, "audioparams.pers_param");
+    if (persParam != null) JsonObjects.checkPersParam(persParam, "audioparams.pers_param");
     this.audioPersParam = persParam;
   }
 

@@ -51,7 +51,7 @@ final class CommandParams {
     String persParam = JsonObjects.optString(audioparams, "pers_param",
         "CMD_SET_PARAMS params.audioparams.pers_param");
     if (persParam == null || persParam.trim().isEmpty()) return persParam == null ? null : "";
-    JsonObjects.parseObject(persParam, "CMD_SET_PARAMS params.audioparams.pers_param");
+    JsonObjects.checkPersParam(persParam, "CMD_SET_PARAMS params.audioparams.pers_param");
     return persParam;
   }
 

@@ -23,6 +23,19 @@ final class JsonObjects {
   }
 
   /**
+   * Checks an activation {@code pers_param} text (spec 4.10): one JSON object whose values are all
+   * strings, as the interaction channel requires. {@code name} says in errors where it came from.
+   */
+  static void checkPersParam(String text, String name) {
+    for (Map.Entry<String, Object> entry : parseObject(text, name).entrySet()) {
+      if (!(entry.getValue() instanceof String)) {
+        throw new IllegalArgumentException(name + "." + entry.getKey() + " must be a string; was "
+            + describe(entry.getValue()));
+      }
+    }
+  }
+
+  /**
    * Parses a config text in the platform's cfg style (see {@link LenientJsonText}) as one JSON object.
    * Errors start with {@code config}.
    */

@@ -45,7 +45,7 @@ final class WriteRequest {
     String rate = params.get("sample_rate");
     int sampleRate = rate == null ? DEFAULT_SAMPLE_RATE : sampleRate(rate);
     String persParam = params.get("pers_param");
-    if (persParam != null) JsonObjects.parseObject(persParam, "CMD_WRITE param pers_param");
+    if (persParam != null) JsonObjects.checkPersParam(persParam, "CMD_WRITE param pers_param");
     byte[] data = message.dataUnsafe();
     if (data == null || data.length == 0) {
       throw new IllegalArgumentException("CMD_WRITE data is required: the " + (dataType.equals("text")

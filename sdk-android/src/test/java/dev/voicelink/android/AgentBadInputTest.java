@@ -280,6 +280,8 @@ class AgentBadInputTest {
         setParams("{\"audioparams\":{\"pers_param\":{\"uid\":\"\"}}}"), false, null));
     c.put("CMD_SET_PARAMS pers_param text not a JSON object", new Case(
         setParams("{\"audioparams\":{\"pers_param\":\"uid\"}}"), false, null));
+    c.put("CMD_SET_PARAMS pers_param with a number value", new Case(
+        setParams("{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":1}\"}}"), false, null));
     // CMD_QUERY_SYNC_STATUS and unknown commands
     c.put("CMD_QUERY_SYNC_STATUS without params", new Case(
         new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, "", null), false, null));
@@ -317,6 +319,9 @@ class AgentBadInputTest {
     c.put("config audioparams.pers_param not a JSON object", new Case(null, false,
         "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
             + "\"audioparams\":{\"pers_param\":\"uid\"}}"));
+    c.put("config audioparams.pers_param with a number value", new Case(null, false,
+        "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
+            + "\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":1}\"}}"));
     c.put("config entity.account_key empty", new Case(null, false,
         "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
             + "\"entity\":{\"namespace\":\"OS123\",\"account_key\":\"\"}}"));

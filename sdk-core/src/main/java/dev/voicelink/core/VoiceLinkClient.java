@@ -169,9 +169,10 @@ public final class VoiceLinkClient implements Closeable {
     }
 
     /**
-     * Where the SDK's waits run, for simulated time (see {@link #clock}). Default: the client's own
-     * {@code voicelink-scheduler} thread, stopped by {@link VoiceLinkClient#close()}. A scheduler
-     * given here belongs to the app and is never shut down.
+     * Where the SDK's waits run, for simulated time (see {@link #clock}). Default: the client's own,
+     * whose {@code voicelink-scheduler} thread keeps time and hands each wait that ends to a {@code
+     * voicelink-io} worker; {@link VoiceLinkClient#close()} stops it. A scheduler given here belongs
+     * to the app and is never shut down.
      */
     public Builder scheduler(Scheduler scheduler) {
       if (scheduler == null) throw new IllegalArgumentException("scheduler must not be null");

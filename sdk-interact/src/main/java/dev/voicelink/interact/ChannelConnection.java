@@ -126,6 +126,7 @@ final class ChannelConnection {
       paused = true;
       if (state == State.WAITING_TO_RECONNECT) {
         cancelPendingLocked();
+        generation++; // an attempt already falling due finds itself stale
         state = State.PAUSED;
       }
     }

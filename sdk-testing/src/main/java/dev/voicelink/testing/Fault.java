@@ -62,8 +62,9 @@ public final class Fault {
 
   /**
    * Handles the call at once (its effects happen, as on a server that is slow to answer) but sends
-   * the answer only once {@code release} opens, at most 30 s of real time later: a test can act
-   * while the call is in flight, on a barrier rather than a guessed delay.
+   * the answer only once {@code release} opens, at most 30 s of real time later (closing the server
+   * opens it too): a test can act while the call is in flight, on a barrier rather than a guessed
+   * delay.
    */
   public static Fault holdUntil(CountDownLatch release) {
     if (release == null) throw new IllegalArgumentException("release must not be null");

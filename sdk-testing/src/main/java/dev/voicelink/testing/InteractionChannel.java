@@ -248,19 +248,10 @@ final class InteractionChannel {
             if (!WebApiService.AUTH_ID.matcher(owner).matches()) {
               throw new IllegalArgumentException("pers_param.uid must be empty or 32 lowercase letters or digits");
             }
-            // Spec 4.10 sends it empty, filled from the token: another user's data is not this device's.
-            if (!owner.equals(grant.authId)) {
-              throw new IllegalArgumentException("pers_param.uid must be empty or the signed-in user's"
-                  + " auth_id; another user's entities are not activated");
-            }
             dimension = EntityDefinition.USER;
             break;
           case "appid":
             owner = value.isEmpty() ? console.appidFor(grant.clientId) : value;
-            if (!value.isEmpty() && !value.equals(console.appidFor(grant.clientId))) {
-              throw new IllegalArgumentException("pers_param.appid must be empty or the appid of this"
-                  + " device's client; another application's entities are not activated");
-            }
             dimension = EntityDefinition.APPLICATION;
             break;
           default:

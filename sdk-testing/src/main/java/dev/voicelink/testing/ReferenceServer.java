@@ -37,6 +37,7 @@ public final class ReferenceServer implements AutoCloseable {
   private final SpeechRecognizer recognizer;
   private volatile boolean started;
   private volatile @Nullable InteractionChannel interaction;
+  private volatile @Nullable Router router;
   /** How long {@link #close()} lets interaction clients answer the server's close frame. */
   private static final long CLOSE_HANDSHAKE_MILLIS = 2_000;
 
@@ -67,8 +68,9 @@ public final class ReferenceServer implements AutoCloseable {
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
     InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
     interaction = interact;
-    final Router router = new Router(console, clock, journal, faults, auth, verificationPage,
+    final Router routing = new Router(console, clock, journal, faults, auth, verificationPage,
         webApi::upload, webApi::check, platform::upload, interact::upgrade);
+    router = routing;
     server.setDispatcher(new okhttp3.mockwebserver.Dispatcher() {
       @Override public okhttp3.mockwebserver.MockResponse dispatch(
           okhttp3.mockwebserver.RecordedRequest request) throws InterruptedException {
@@ -77,7 +79,7 @@ public final class ReferenceServer implements AutoCloseable {
         while (server.takeRequest(0, java.util.concurrent.TimeUnit.NANOSECONDS) != null) {
           // dropped
         }
-        return router.dispatch(request);
+        return routing.dispatch(request);
       }
     });
     started = true;
@@ -98,6 +100,8 @@ public final class ReferenceServer implements AutoCloseable {
   }
 
   @Override public void close() throws IOException {
+    Router routing = router;
+    if (routing != null) routing.releaseHeld();
     if (interaction != null) {
       try {
         interaction.closeAll();

@@ -2,10 +2,13 @@ package dev.voicelink.testing;
 
 import java.nio.charset.StandardCharsets;
 import java.text.SimpleDateFormat;
+import java.util.Collections;
 import java.util.Date;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -76,6 +79,9 @@ final class Router extends Dispatcher {
     }
   }
 
+  private final Set<CountDownLatch> held =
+      Collections.newSetFromMap(new ConcurrentHashMap<CountDownLatch, Boolean>());
+
   @Override public MockResponse dispatch(RecordedRequest request) {
     HttpCall call = new HttpCall(request, clock.nowMillis());
     Endpoint endpoint = endpoint(call.route);
@@ -95,12 +101,23 @@ final class Router extends Dispatcher {
     return response;
   }
 
-  private static void awaitRelease(CountDownLatch release) {
+  private void awaitRelease(CountDownLatch release) {
+    held.add(release);
     try {
       release.await(Fault.MAX_HOLD_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // the server is shutting down: answer at once
+      Thread.currentThread().interrupt(); // answer at once
+    } finally {
+      held.remove(release);
     }
+  }
+
+  /**
+   * Opens every hold still waiting, for the server's close: MockWebServer waits only a few seconds
+   * for its threads and would fail a close behind a hold the test never released.
+   */
+  void releaseHeld() {
+    for (CountDownLatch release : held) release.countDown();
   }
 
   private MockResponse route(@Nullable Endpoint endpoint, HttpCall call) {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -98,6 +100,7 @@ class FaultsTest {
           "scope_data", AuthFlowTest.SCOPE_DATA));
       assertThat(server.journal().awaitSize(1, 10, TimeUnit.SECONDS)).isTrue();
       assertThat(server.stateSummary()).as("handled while held").isNotEqualTo(before);
+      awaitAThreadHoldingAnAnswer();
       assertThat(answer.isDone()).isFalse();
       release.countDown();
       assertThat(answer.get(10, TimeUnit.SECONDS).status).isEqualTo(200);
@@ -106,6 +109,46 @@ class FaultsTest {
       caller.shutdownNow();
     }
     assertThat(Fault.holdUntil(release).toString()).isEqualTo("Fault{HOLD}");
+  }
+
+  @Test void closingTheServerReleasesAHoldTheTestForgot() throws Exception {
+    server.faults().on(Endpoint.DEVICE_CODE, Fault.holdUntil(new CountDownLatch(1)));
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<Wire.Answer> answer = caller.submit(() -> Wire.postForm(server.authUrl()
+          + "/oauth/ivs/device_code", "client_id", DefaultConsole.CLIENT_ID));
+      awaitAThreadHoldingAnAnswer();
+      server.close(); // without the release, it gives up on the held thread and throws
+      try {
+        answer.get(10, TimeUnit.SECONDS); // the call ends: answered, or its socket closed under it
+      } catch (ExecutionException socketClosed) {
+        assertThat(socketClosed).hasCauseInstanceOf(IOException.class);
+      }
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
+  /** Returns once a server thread waits in the hold of a {@link Fault#holdUntil} fault. */
+  private static void awaitAThreadHoldingAnAnswer() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!aThreadHoldsAnAnswer()) {
+      assertThat(System.nanoTime() - deadline).as("a server thread holds the answer").isNegative();
+      Thread.yield();
+    }
+  }
+
+  private static boolean aThreadHoldsAnAnswer() {
+    for (Map.Entry<Thread, StackTraceElement[]> thread : Thread.getAllStackTraces().entrySet()) {
+      for (StackTraceElement frame : thread.getValue()) {
+        if (frame.getClassName().equals(Router.class.getName())
+            && frame.getMethodName().equals("awaitRelease")
+            && thread.getKey().getState() != Thread.State.RUNNABLE) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Test void aFaultedCallChangesNoState() throws IOException {

@@ -211,25 +211,6 @@ class InteractionChannelTest {
     assertThat(next()).containsEntry("type", "result").containsEntry("seq", 9.0);
   }
 
-  @Test void anotherUsersOrApplicationsEntitiesAreNotActivated() throws Exception {
-    connect((String) platform.deviceToken().get("access_token"));
-    String own = (String) next().get("uid");
-    String other = own.equals("0123456789abcdef0123456789abcdef")
-        ? "fedcba9876543210fedcba9876543210" : "0123456789abcdef0123456789abcdef";
-    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":1,\"pers_param\":\"{\\\"uid\\\":\\\""
-        + other + "\\\"}\"}");
-    assertThat(next()).containsEntry("seq", 1.0).containsEntry("code", 60002.0)
-        .containsEntry("desc", "pers_param.uid must be empty or the signed-in user's auth_id; another"
-            + " user's entities are not activated");
-    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":2,\"pers_param\":\"{\\\"appid\\\":\\\"app777\\\"}\"}");
-    assertThat(next()).containsEntry("seq", 2.0).containsEntry("code", 60002.0)
-        .containsEntry("desc", "pers_param.appid must be empty or the appid of this device's client;"
-            + " another application's entities are not activated");
-    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":3,\"pers_param\":\"{\\\"uid\\\":\\\""
-        + own + "\\\",\\\"appid\\\":\\\"" + DefaultConsole.APPID + "\\\"}\"}");
-    assertThat(next()).containsEntry("type", "result").containsEntry("seq", 3.0);
-  }
-
   @Test void aTokenThatExpiresDuringTheSessionEndsIt() throws Exception {
     server.console().setAccessTokenLifetimeSeconds(60);
     connect((String) platform.deviceToken().get("access_token"));

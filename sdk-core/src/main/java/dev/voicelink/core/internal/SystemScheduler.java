@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The client's own scheduler. One daemon thread keeps time (started by the first task, stopped by
@@ -40,20 +41,33 @@ public final class SystemScheduler implements Scheduler {
   @Override public Cancellable schedule(Runnable task, long delay, TimeUnit unit) {
     if (task == null) throw new IllegalArgumentException("task must not be null");
     if (unit == null) throw new IllegalArgumentException("unit must not be null");
+    final AtomicBoolean cancelled = new AtomicBoolean();
+    // Checked again on the worker: a wait cancelled after it fell due but before it ran never runs.
+    final Runnable unlessCancelled = () -> {
+      if (cancelled.get()) return;
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        // As the scheduler's own thread did: one failing task must not end a worker (on Android, the
+        // default handler would end the app).
+        Log.error("core", "a scheduled task failed", e);
+      }
+    };
     final ScheduledFuture<?> future;
     try {
-      future = timer.schedule(() -> handOver(task), Math.max(0, delay), unit);
+      future = timer.schedule(() -> handOver(unlessCancelled), Math.max(0, delay), unit);
     } catch (RejectedExecutionException e) {
       throw new IllegalStateException("the VoiceLinkClient was closed; its scheduler takes no more"
           + " waits", e);
     }
     return new Cancellable() {
       @Override public void cancel() {
+        cancelled.set(true);
         future.cancel(false);
       }
 
       @Override public boolean isCancelled() {
-        return future.isCancelled();
+        return cancelled.get();
       }
     };
   }

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.Cancellable;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -102,6 +104,39 @@ class SystemSchedulerTest {
     scheduler.timer().execute(timerIdle::countDown);
     assertThat(timerIdle.await(5, TimeUnit.SECONDS)).isTrue();
     assertThat(ran.getCount()).isEqualTo(1);
+  }
+
+  @Test void aWaitCancelledAfterItFellDueButBeforeItRanNeverRuns() throws Exception {
+    BlockingQueue<Runnable> handedOver = new LinkedBlockingQueue<>();
+    SystemScheduler held = new SystemScheduler("voicelink-held", handedOver::add);
+    try {
+      CountDownLatch ran = new CountDownLatch(1);
+      Cancellable wait = held.schedule(ran::countDown, 0, TimeUnit.MILLISECONDS);
+      Runnable due = handedOver.poll(5, TimeUnit.SECONDS);
+      assertThat(due).as("the wait fell due and was handed over").isNotNull();
+
+      wait.cancel();
+      due.run();
+      assertThat(ran.getCount()).isEqualTo(1);
+      assertThat(wait.isCancelled()).isTrue();
+    } finally {
+      held.shutdown();
+    }
+  }
+
+  @Test void aTaskThatThrowsIsLoggedAndTheWorkerGoesOn() throws Exception {
+    BlockingQueue<Runnable> handedOver = new LinkedBlockingQueue<>();
+    SystemScheduler held = new SystemScheduler("voicelink-held", handedOver::add);
+    try {
+      held.schedule(() -> {
+        throw new IllegalStateException("boom");
+      }, 0, TimeUnit.MILLISECONDS);
+      Runnable due = handedOver.poll(5, TimeUnit.SECONDS);
+      assertThat(due).isNotNull();
+      due.run(); // does not throw into the worker
+    } finally {
+      held.shutdown();
+    }
   }
 
   @Test void aCancelledWaitLeavesTheTimerAndNeverRuns() throws Exception {

@@ -86,8 +86,11 @@ public final class MainActivity extends Activity {
   private int syncCount;
   private boolean destroyed;
   // The token store's reads and writes; ended in onDestroy.
-  private final ExecutorService tokenStore = Executors.newSingleThreadExecutor(
-      runnable -> new Thread(runnable, "sample-token-store"));
+  private final ExecutorService tokenStore = Executors.newSingleThreadExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "sample-token-store");
+    thread.setDaemon(true);
+    return thread;
+  });
 
   private SampleScreen screen; // built first thing in onCreate
 
