@@ -65,11 +65,6 @@ final class WriteCommand {
       seq = request.isText()
           ? connected.writeText(new String(request.data, UTF_8), persParam)
           : connected.writeAudio(request.data, request.sampleRate, persParam);
-    } catch (IllegalArgumentException e) {
-      // The channel's own check of pers_param (a JSON object of strings), which the params passed.
-      out.error(ERROR_INVALID_PARAMS, "CMD_WRITE param " + e.getMessage().replace("persParam",
-          "pers_param") + ". Nothing was sent.", EventData.write(null, request.dataType, tag));
-      return false;
     } catch (IllegalStateException e) {
       // The socket dropped a moment ago; its onDisconnected is on its way to the worker thread.
       out.error(ERROR_NOT_CONNECTED, "CMD_WRITE refused: the connection to the server was just lost."
