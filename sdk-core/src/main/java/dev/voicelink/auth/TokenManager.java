@@ -67,8 +67,9 @@ import okhttp3.Interceptor;
  * timeouts). {@link #setRecord}, {@link #record()}, {@link #clear()}, and the first look at the store
  * by {@link #state()} or {@link #addListener}, read or write the {@link TokenStore} on the calling
  * thread: with a {@link FileTokenStore} or an Android {@code EncryptedTokenStore} that is file (and
- * Keystore) I/O, so on Android call them off the main thread. Listeners are called on the executor given to {@link Builder#listenerExecutor}
- * (default: the client's callback executor, Android's main thread), one at a time and in order. It
+ * Keystore) I/O, so on Android call them off the main thread. Listeners are called on the executor
+ * given to {@link Builder#listenerExecutor} (default: the client's callback executor, Android's main
+ * thread), one at a time and in order. It
  * holds no threads or connections: make one per credential and keep it as long as its {@link
  * VoiceLinkClient}.
  */
