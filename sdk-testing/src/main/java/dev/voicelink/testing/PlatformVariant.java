@@ -28,6 +28,11 @@ public enum PlatformVariant {
   /** The web API's success code is {@code "0"} instead of {@code "00000"} (spec 2.6, 7.2.3: not shown). */
   SUCCESS_CODE_ZERO("success-code-0"),
   /**
+   * The web API's success code is the JSON number {@code 0} (spec 2.6 types {@code code} as a string;
+   * 7.2.3 does not show its value). Wins over {@link #SUCCESS_CODE_ZERO} when both are on.
+   */
+  SUCCESS_CODE_NUMERIC("success-code-numeric"),
+  /**
    * Every JSON answer, the {@code data} object of every web API envelope and every interaction channel
    * message carry fields the spec does not list.
    */

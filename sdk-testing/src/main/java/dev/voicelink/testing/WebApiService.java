@@ -217,7 +217,9 @@ final class WebApiService {
   }
 
   /** {@code "00000"}, or {@code "0"} in the variant (spec 7.2.3 does not show the success code). */
-  private String successCode() {
+  /** {@code "00000"}, or the code of a success variant: the text {@code "0"} or the number 0. */
+  private Object successCode() {
+    if (console.has(PlatformVariant.SUCCESS_CODE_NUMERIC)) return 0;
     return console.has(PlatformVariant.SUCCESS_CODE_ZERO) ? WebApiCodes.SUCCESS_ZERO : WebApiCodes.SUCCESS;
   }
 
@@ -229,7 +231,7 @@ final class WebApiService {
     return envelope(code, null, desc, callId);
   }
 
-  private static MockResponse envelope(String code, @Nullable Object data, String desc,
+  private static MockResponse envelope(Object code, @Nullable Object data, String desc,
       String callId) {
     return HttpCall.json(200, Json.obj("code", code, "data", data, "desc", desc, "sid", callId));
   }

@@ -87,6 +87,18 @@ class PlatformVariantTest {
         .containsEntry("code", "31405");
   }
 
+  @Test void successCodeNumeric() throws IOException {
+    on(PlatformVariant.SUCCESS_CODE_NUMERIC);
+    on(PlatformVariant.SUCCESS_CODE_ZERO); // the number wins
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    assertThat(upload.body).startsWith("{\"code\":0,\"data\":{");
+    Object sid = Platform.data(upload).get("sid");
+    assertThat(platform.checkResource((String) sid).body).startsWith("{\"code\":0,");
+    assertThat(platform.checkResource("psn000").json()).as("refusals keep their code")
+        .containsEntry("code", "31405");
+  }
+
   @Test void extraFieldsInEveryAnswerAndMessage() throws Exception {
     on(PlatformVariant.EXTRA_FIELDS);
     assertThat(deviceCode()).containsKeys("x_request_id", "x_server", "device_code");
@@ -177,7 +189,8 @@ class PlatformVariantTest {
     }
     assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
         .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
-            + " no-rotation, success-code-0, extra-fields, auth-errors-200, auth-errors-401,"
+            + " no-rotation, success-code-0, success-code-numeric, extra-fields, auth-errors-200,"
+            + " auth-errors-401,"
             + " upload-entities-code, no-csid, numbers-as-text; was: seconds");
     assertThat(Console.defaults().getVariants()).isEmpty();
     assertThat(Console.builder().variant(PlatformVariant.EXTRA_FIELDS).build().getVariants())
