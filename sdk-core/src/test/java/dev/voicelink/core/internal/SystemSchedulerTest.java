@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.Cancellable;
+import dev.voicelink.core.LogCapture;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -127,13 +128,15 @@ class SystemSchedulerTest {
   @Test void aTaskThatThrowsIsLoggedAndTheWorkerGoesOn() throws Exception {
     BlockingQueue<Runnable> handedOver = new LinkedBlockingQueue<>();
     SystemScheduler held = new SystemScheduler("voicelink-held", handedOver::add);
-    try {
+    try (LogCapture log = LogCapture.install()) {
       held.schedule(() -> {
         throw new IllegalStateException("boom");
       }, 0, TimeUnit.MILLISECONDS);
       Runnable due = handedOver.poll(5, TimeUnit.SECONDS);
       assertThat(due).isNotNull();
       due.run(); // does not throw into the worker
+      assertThat(log.lines()).anySatisfy(line -> assertThat(line)
+          .startsWith("ERROR core a scheduled task failed\njava.lang.IllegalStateException: boom"));
     } finally {
       held.shutdown();
     }
