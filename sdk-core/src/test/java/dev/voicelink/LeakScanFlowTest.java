@@ -1,7 +1,6 @@
 package dev.voicelink;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.auth.DeviceAuthorizer;
