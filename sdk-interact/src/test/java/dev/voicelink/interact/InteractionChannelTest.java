@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -53,10 +55,14 @@ class InteractionChannelTest {
   }
 
   private InteractionChannel.Builder channelBuilder() {
+    return channelBuilder(time);
+  }
+
+  private InteractionChannel.Builder channelBuilder(Scheduler scheduler) {
     VoiceLinkClient config = VoiceLinkClient.builder()
         .baseUrl(server.url("/api").toString())
         .clock(time)
-        .scheduler(time)
+        .scheduler(scheduler)
         .build();
     TokenSource tokens = new TokenSource() {
       @Override public String accessToken() {
@@ -300,6 +306,27 @@ class InteractionChannelTest {
     channel.resumeReconnecting();
     time.runDueTasks();
     assertThat(nextEvent()).isEqualTo("connected " + UID);
+  }
+
+  @Test void aReconnectAlreadyFallingDueWhenPausedDoesNotConnect() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(503));
+    server.enqueue(greetingSocket());
+    List<Runnable> scheduled = new CopyOnWriteArrayList<>();
+    Scheduler recording = (task, delay, unit) -> {
+      scheduled.add(task);
+      return time.schedule(task, delay, unit);
+    };
+    channel = channelBuilder(recording).build();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
+    Runnable reconnect = scheduled.get(scheduled.size() - 1);
+
+    channel.pauseReconnecting();
+    reconnect.run(); // it fell due and reached a worker just before the pause could cancel it
+
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.PAUSED);
+    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   /** Builds {@link #channel} on {@code tokens}, connects it, and returns what it hears of disconnects. */
