@@ -58,9 +58,9 @@ public final class ChecksumSigner implements Interceptor {
   /** Learnt offset, used only when the clock does not correct itself. */
   private volatile long learntOffsetMillis;
 
-  private ChecksumSigner(Builder builder) {
+  private ChecksumSigner(Builder builder, ChecksumSource checksums) {
     this.namespace = builder.namespace;
-    this.checksums = builder.checksums;
+    this.checksums = checksums;
     this.clock = builder.clock;
     this.random = builder.random != null ? builder.random : new SecureRandom();
   }
@@ -247,9 +247,8 @@ public final class ChecksumSigner implements Interceptor {
   /** Builds a {@link ChecksumSigner}. Not thread-safe. */
   public static final class Builder {
     private @Nullable String namespace;
-    private @Nullable ChecksumSource checksums;
-    private boolean keyGiven;
-    private boolean sourceGiven;
+    private @Nullable LocalKey key;
+    private @Nullable ChecksumSource source;
     private Clock clock = Clock.system();
     private @Nullable Random random;
 
@@ -271,8 +270,7 @@ public final class ChecksumSigner implements Interceptor {
       if (accountKey == null || accountKey.isEmpty()) {
         throw new IllegalArgumentException("accountKey must not be empty");
       }
-      this.checksums = new LocalKey(accountKey);
-      this.keyGiven = true;
+      this.key = new LocalKey(accountKey);
       return this;
     }
 
@@ -282,8 +280,7 @@ public final class ChecksumSigner implements Interceptor {
      */
     public Builder checksumSource(ChecksumSource source) {
       if (source == null) throw new IllegalArgumentException("checksumSource must not be null");
-      this.checksums = source;
-      this.sourceGiven = true;
+      this.source = source;
       return this;
     }
 
@@ -303,11 +300,12 @@ public final class ChecksumSigner implements Interceptor {
 
     public ChecksumSigner build() {
       if (namespace == null) throw new IllegalStateException("namespace is required");
-      if (keyGiven && sourceGiven) throw bothChecksumSettings();
+      if (key != null && source != null) throw bothChecksumSettings();
+      ChecksumSource checksums = source != null ? source : key;
       if (checksums == null) {
         throw new IllegalStateException("accountKey or checksumSource is required");
       }
-      return new ChecksumSigner(this);
+      return new ChecksumSigner(this, checksums);
     }
 
     /** An app that sets both may believe the key is off the device while it is not. */

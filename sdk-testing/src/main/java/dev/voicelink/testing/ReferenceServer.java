@@ -61,10 +61,8 @@ public final class ReferenceServer implements AutoCloseable {
     server.setServerSocketFactory(new CallerAddresses());
     server.start(bindAddress, port);
     String base = origin();
-    // Requests fed to the dispatcher without a socket (fuzzing) count as coming from the bound address.
-    String callerIp = bindAddress.getHostAddress();
     AuthService auth = new AuthService(console, authState, base + Router.VERIFY);
-    WebApiService webApi = new WebApiService(console, resources, callerIp);
+    WebApiService webApi = new WebApiService(console, resources, bindAddress.getHostAddress());
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
     InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
     interaction = interact;

@@ -50,6 +50,9 @@ final class Router extends Dispatcher {
   private final Handler webApiCheck;
   private final Handler platformUpload;
   private final Handler interact;
+  /** The releases of the {@link Fault#holdUntil} answers waiting now. */
+  private final Set<CountDownLatch> held =
+      Collections.newSetFromMap(new ConcurrentHashMap<CountDownLatch, Boolean>());
 
   Router(Console console, ServerClock clock, Journal journal, Faults faults, AuthService auth,
       VerificationPage verify, Handler webApiUpload, Handler webApiCheck, Handler platformUpload,
@@ -78,9 +81,6 @@ final class Router extends Dispatcher {
       default: return route.equals(VERIFY) || route.startsWith(VERIFY + "/") ? Endpoint.VERIFY : null;
     }
   }
-
-  private final Set<CountDownLatch> held =
-      Collections.newSetFromMap(new ConcurrentHashMap<CountDownLatch, Boolean>());
 
   @Override public MockResponse dispatch(RecordedRequest request) {
     HttpCall call = new HttpCall(request, clock.nowMillis());

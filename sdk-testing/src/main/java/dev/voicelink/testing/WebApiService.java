@@ -23,12 +23,13 @@ final class WebApiService {
 
   private final Console console;
   private final ResourceStore store;
+  /** The caller of a request fed to the router without a socket (fuzzing): the bound address. */
   private final String defaultCallerIp;
 
-  WebApiService(Console console, ResourceStore store, String callerIp) {
+  WebApiService(Console console, ResourceStore store, String defaultCallerIp) {
     this.console = console;
     this.store = store;
-    this.defaultCallerIp = callerIp;
+    this.defaultCallerIp = defaultCallerIp;
   }
 
   /** The account the request is signed for, plus its form; or the refusal to send. */
@@ -216,8 +217,10 @@ final class WebApiService {
     return data;
   }
 
-  /** {@code "00000"}, or {@code "0"} in the variant (spec 7.2.3 does not show the success code). */
-  /** {@code "00000"}, or the code of a success variant: the text {@code "0"} or the number 0. */
+  /**
+   * {@code "00000"}, or the code of a success variant: the text {@code "0"} or the number 0 (spec
+   * 7.2.3 does not show the success code).
+   */
   private Object successCode() {
     if (console.has(PlatformVariant.SUCCESS_CODE_NUMERIC)) return 0;
     return console.has(PlatformVariant.SUCCESS_CODE_ZERO) ? WebApiCodes.SUCCESS_ZERO : WebApiCodes.SUCCESS;

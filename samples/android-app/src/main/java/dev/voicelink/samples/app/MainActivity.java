@@ -85,7 +85,8 @@ public final class MainActivity extends Activity {
   private @Nullable String lastSid;
   private int syncCount;
   private boolean destroyed;
-  // The token store's reads and writes; ended in onDestroy.
+  // Reads and writes of the token store: file and Keystore I/O, never on the main thread. Ended in
+  // onDestroy.
   private final ExecutorService tokenStore = Executors.newSingleThreadExecutor(runnable -> {
     Thread thread = new Thread(runnable, "sample-token-store");
     thread.setDaemon(true);
@@ -198,7 +199,7 @@ public final class MainActivity extends Activity {
     TokenManager manager = tokens;
     if (manager == null || config == null) return;
     screen.status.setText("Reading the saved sign-in…");
-    onTokenStore(() -> {
+    tokenStore.execute(() -> {
       try {
         TokenRecord saved = manager.record();
         onMainThread(() -> savedSignInRead(saved));
@@ -240,7 +241,7 @@ public final class MainActivity extends Activity {
     TokenManager manager = tokens;
     if (manager == null) return;
     screen.signOut.setEnabled(false);
-    onTokenStore(() -> {
+    tokenStore.execute(() -> {
       try {
         manager.clear();
         onMainThread(() -> {
@@ -255,14 +256,6 @@ public final class MainActivity extends Activity {
         });
       }
     });
-  }
-
-  /**
-   * Runs {@code work} on the token store's thread: reading and writing the store is file and
-   * Keystore I/O, which never runs on the main thread.
-   */
-  private void onTokenStore(Runnable work) {
-    tokenStore.execute(work);
   }
 
   /** Back on the main thread, unless the Activity is gone meanwhile. */
@@ -337,7 +330,7 @@ public final class MainActivity extends Activity {
     TokenManager manager = tokens;
     if (manager == null) return;
     screen.status.setText("Authorized; saving the sign-in…");
-    onTokenStore(() -> {
+    tokenStore.execute(() -> {
       try {
         manager.setRecord(outcome.token()); // saved: a restart stays signed in
         onMainThread(this::signInSaved);
