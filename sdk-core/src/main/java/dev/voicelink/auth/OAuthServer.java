@@ -4,6 +4,7 @@ import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Scrub;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -95,7 +96,8 @@ public final class OAuthServer {
     final ClientCore core = ClientCore.open(client);
     final HttpUrl issuerUrl = endpoint(issuer, "issuer");
     if (issuerUrl.encodedQuery() != null || issuerUrl.encodedFragment() != null) {
-      throw new IllegalArgumentException("issuer must have no query or fragment; was: " + issuer);
+      throw new IllegalArgumentException("issuer must have no query or fragment; was: "
+          + Scrub.address(issuer));
     }
     final String issuerText = issuer;
     final Discovery discovery = new Discovery(core, issuerText);
@@ -221,11 +223,15 @@ public final class OAuthServer {
     if (value == null || value.isEmpty()) throw new IllegalArgumentException(field + " must not be empty");
     HttpUrl url = HttpUrl.parse(value);
     if (url == null) {
-      throw new IllegalArgumentException(field + " must be an https address; was: " + value);
+      throw new IllegalArgumentException(field + " must be an https address; was: " + Scrub.address(value));
+    }
+    if (url.username().length() > 0 || url.password().length() > 0) {
+      // Credentials in an address end up in logs, crash reports and stored token records.
+      throw new IllegalArgumentException(field + " must not contain user credentials");
     }
     if (!url.isHttps() && !isLoopback(url.host())) {
       throw new IllegalArgumentException(field + " must be an https address (http only on a loopback"
-          + " host); was: " + value);
+          + " host); was: " + Scrub.address(value));
     }
     return url;
   }

@@ -151,6 +151,18 @@ class OAuthServerTest {
         .hasMessage("token_endpoint must be an https address; was: not a url");
   }
 
+  @Test void anEndpointWithUserCredentialsIsRefusedWithoutEchoingThem() {
+    assertThatThrownBy(() -> OAuthServer.builder().tokenEndpoint("https://c:s3cret-pw@login.example.com/token"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("token_endpoint must not contain user credentials");
+    assertThatThrownBy(() -> OAuthServer.builder().userinfoEndpoint("http://c:s3cret-pw@login.example.com/me"))
+        .hasMessage("userinfo_endpoint must not contain user credentials");
+    assertThatThrownBy(() -> OAuthServer.discover(client, "https://login.example.com?client_secret=s3cret-pw"))
+        .hasMessage("issuer must have no query or fragment; was:"
+            + " https://login.example.com?client_secret=‹redacted›");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
   @Test void clientAuthenticationIsChosenFromWhatTheServerSupports() {
     assertThat(withMethods().clientAuthentication(false))
         .isEqualTo(OAuthServer.ClientAuthentication.NONE);

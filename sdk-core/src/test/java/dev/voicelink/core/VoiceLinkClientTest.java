@@ -57,6 +57,18 @@ class VoiceLinkClientTest {
         .hasMessage("base_url must not contain user credentials");
   }
 
+  @Test void anAddressIsNeverEchoedWithItsCredentialsOrSecretQueryValues() {
+    // Credentials are named before the query, so the address is not echoed at all.
+    assertThatThrownBy(() -> VoiceLinkClient.builder().baseUrl("https://u:s3cret-pw@h.example.com/?a=1"))
+        .hasMessage("base_url must not contain user credentials");
+    assertThatThrownBy(() -> VoiceLinkClient.builder().platformUrl("https://p.example.com/?access_token=t0k3n"))
+        .hasMessage("platform_url must not have a query or fragment; was:"
+            + " https://p.example.com/?access_token=‹redacted›");
+    assertThatThrownBy(() -> VoiceLinkClient.builder().authUrl("ftp://u:s3cret-pw@auth.example.com"))
+        .hasMessage("auth_url must be an http or https address such as https://host[:port][/path];"
+            + " was: ftp://‹redacted›@auth.example.com");
+  }
+
   @Test void missingAddressIsReportedWhenAFeatureNeedsIt() {
     VoiceLinkClient config = VoiceLinkClient.builder().authUrl("https://auth.example.com").build();
     assertThatThrownBy(() -> EntityWebApi.builder(config))

@@ -279,15 +279,15 @@ public final class ClientCore {
     }
     HttpUrl url = HttpUrl.parse(value.trim());
     if (url == null) {
-      throw new IllegalArgumentException(expected + "; was: " + value);
-    }
-    if (url.query() != null || url.fragment() != null) {
-      throw new IllegalArgumentException(setting + " must not have a query or fragment; was: "
-          + value);
+      throw new IllegalArgumentException(expected + "; was: " + Scrub.address(value));
     }
     if (url.username().length() > 0 || url.password().length() > 0) {
       // Credentials in an address end up in logs and crash reports.
       throw new IllegalArgumentException(setting + " must not contain user credentials");
+    }
+    if (url.query() != null || url.fragment() != null) {
+      throw new IllegalArgumentException(setting + " must not have a query or fragment; was: "
+          + Scrub.address(value));
     }
     // Drop a trailing slash so that endpoint paths append to the last real segment.
     HttpUrl.Builder normalized = url.newBuilder();

@@ -25,6 +25,8 @@ public final class Scrub {
       "(?i)((?:access_token|refresh_token|id_token|client_secret|device_code|sms_code|account_?key"
           + "|password)[\"']?\\s*[:=]\\s*[\"']?)([^\"'&\\s,;}<]+)");
   private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]+");
+  /** The user information of an address ({@code scheme://user:password@}), parsed or not. */
+  private static final Pattern USER_INFO = Pattern.compile("^(\\s*[A-Za-z][A-Za-z0-9+.-]*:/*)[^/?#]*@");
 
   private Scrub() {
   }
@@ -183,6 +185,14 @@ public final class Scrub {
     Matcher m = TEXT_SECRET.matcher(text);
     String named = m.replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
     return BEARER.matcher(named).replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
+  }
+
+  /**
+   * An address given as text, as it may appear in a message: user credentials and values after
+   * secret-looking names are redacted; the rest is left as it was written, even if it does not parse.
+   */
+  public static String address(String text) {
+    return text(USER_INFO.matcher(text).replaceFirst("$1" + Matcher.quoteReplacement(REDACTED) + "@"));
   }
 
   /** Percent-decoding of a form name or value; a malformed escape is kept as it is. */

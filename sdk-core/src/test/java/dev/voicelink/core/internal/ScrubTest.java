@@ -69,4 +69,13 @@ class ScrubTest {
     assertThat(Scrub.url(HttpUrl.get("http://h/p?a=1&client_secret=xyz&flag")))
         .isEqualTo("http://h/p?a=1&client_secret=‹redacted›&flag");
   }
+
+  @Test void addressLosesUserCredentialsAndSecretQueryValuesWhetherItParsesOrNot() {
+    assertThat(Scrub.address("https://u:s3cret@h.example/p?a=1&access_token=t0ken#fragment"))
+        .isEqualTo("https://‹redacted›@h.example/p?a=1&access_token=‹redacted›");
+    assertThat(Scrub.address("htps:/u:s3cret@h .example/?client_secret=xyz"))
+        .isEqualTo("htps:/‹redacted›@h .example/?client_secret=‹redacted›");
+    assertThat(Scrub.address("https://h.example/me@home?x=1")).isEqualTo("https://h.example/me@home?x=1");
+    assertThat(Scrub.address("not an address")).isEqualTo("not an address");
+  }
 }
