@@ -19,7 +19,8 @@ final class RefreshFlight {
 
   TokenRecord await() throws IOException, AuthorizationException {
     try {
-      done.await();
+      // An ended flight gives its result even to an interrupted thread: the owner's record is saved.
+      if (done.getCount() > 0) done.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting for a token refresh");

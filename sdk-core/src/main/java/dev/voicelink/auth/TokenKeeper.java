@@ -33,6 +33,11 @@ final class TokenKeeper {
   private State state = State.NO_TOKEN;
   private @Nullable ReauthorizationRequiredException reauthorization;
   private @Nullable RefreshFlight inFlight;
+  /**
+   * Counts the app's {@link #setRecord} and {@link #clear} calls: a refresh that started before one
+   * of them answers for a credential the app replaced or forgot, and must not bring it back.
+   */
+  private long generation;
 
   TokenKeeper(AuthClient client, TokenExchange exchange, TokenStore store, CredentialKind kind,
       RefreshSchedule schedule, StateNotices notices) {
@@ -73,6 +78,7 @@ final class TokenKeeper {
     try {
       synchronized (lock) {
         store.save(record);
+        generation++;
         loaded = true;
         reauthorization = null;
         install(record, false);
@@ -88,6 +94,7 @@ final class TokenKeeper {
     try {
       synchronized (lock) {
         store.clear();
+        generation++;
         loaded = true;
         current = null;
         unsaved = false;
@@ -187,8 +194,10 @@ final class TokenKeeper {
   /** Runs one refresh on the calling thread; only the thread that owns the flight calls it. */
   private TokenRecord refreshNow() throws IOException, AuthorizationException {
     TokenRecord base;
+    long started;
     synchronized (lock) {
       base = current;
+      started = generation;
     }
     TokenExchange.Result result;
     try {
@@ -196,13 +205,29 @@ final class TokenKeeper {
     } catch (RuntimeException | Error e) {
       synchronized (lock) {
         inFlight = null;
-        setState(stateAfterFailure());
+        if (generation == started) setState(stateAfterFailure());
       }
       throw e;
     }
-    if (result.record != null) return settleSuccess(result.record);
-    if (result.refusal != null) return settleRefusal(result.refusal);
-    return settleTransient(base, result.failure);
+    synchronized (lock) {
+      if (generation != started) return settleReplaced();
+      if (result.record != null) return settleSuccess(result.record);
+      if (result.refusal != null) return settleRefusal(result.refusal);
+      return settleTransient(base, result.failure);
+    }
+  }
+
+  /**
+   * The app set or cleared the record while the refresh ran: its answer is about a credential that
+   * is gone, so it is dropped (neither installed nor saved) and the callers get what is current now.
+   */
+  private TokenRecord settleReplaced() throws IOException, NotSignedInException {
+    inFlight = null;
+    Log.info(TAG, "a token refresh answered after the record was " + (current == null ? "cleared"
+        : "replaced") + "; its answer is dropped");
+    if (current != null) return current;
+    if (!exchange.canObtainWithoutRecord()) throw new NotSignedInException();
+    throw new IOException("the token record was cleared while a token request ran; ask again");
   }
 
   private TokenRecord settleSuccess(TokenRecord record) throws IOException {

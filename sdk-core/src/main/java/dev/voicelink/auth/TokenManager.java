@@ -48,7 +48,9 @@ import okhttp3.Interceptor;
  * releases their caller at once. A refresh request already sent is left to finish and its record is
  * saved: the server voids the old refresh token when it answers, so aborting the exchange could lose
  * the sign-in. A refresh not yet begun is not begun. Closing the client does not abort a refresh
- * already sent either.
+ * already sent either, nor does interrupting the thread that asked in {@link #accessToken()} (the
+ * exchange runs on the client's worker; the interrupt is set again when the record is saved). A
+ * {@link #setRecord} or {@link #clear()} while a refresh runs wins: that refresh's answer is dropped.
  *
  * <p><b>OkHttp.</b> {@link #interceptor()} adds {@code Authorization: <token>} (the raw token, as
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
@@ -194,7 +196,9 @@ public final class TokenManager implements TokenSource {
 
   /**
    * Replaces the credential's record, for example with the token of a device flow that just
-   * authorized, saving it to the store first. Clears {@link State#REAUTHORIZATION_REQUIRED}.
+   * authorized, saving it to the store first. Clears {@link State#REAUTHORIZATION_REQUIRED}. A
+   * refresh of the previous record still running is dropped when it answers; its callers get this
+   * record.
    *
    * @throws IllegalArgumentException if the record is of another grant, client_id, dialect or server
    *     than this manager's
@@ -205,7 +209,11 @@ public final class TokenManager implements TokenSource {
     keeper.setRecord(record);
   }
 
-  /** Forgets the credential: clears the store and moves to {@link State#NO_TOKEN}. */
+  /**
+   * Forgets the credential (signing out): clears the store and moves to {@link State#NO_TOKEN}. A
+   * refresh still running answers for the forgotten credential: its answer is dropped and its
+   * callers get {@link NotSignedInException}.
+   */
   public void clear() throws IOException {
     keeper.clear();
   }

@@ -527,6 +527,79 @@ class TokenManagerTest {
    * The server takes the refresh ({@code arrived}) and has rotated the tokens, but answers with
    * {@code at-2}/{@code rt-2} only once {@code answer} opens.
    */
+  @Test void aSignOutWhileARefreshIsOnTheWireIsNotUndoneByItsAnswer() throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    holdTheRotatedAnswer(arrived, answer);
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = deviceManager(store);
+    manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
+    VoiceLinkCall<TokenRecord> refresh = manager.refresh();
+    BlockingQueue<CallResult<TokenRecord>> results = new LinkedBlockingQueue<>();
+    refresh.enqueue(results::add);
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+
+    manager.clear();
+    answer.countDown();
+    CallResult<TokenRecord> result = results.poll(10, TimeUnit.SECONDS);
+    assertThat(result).as("the callback came").isNotNull();
+    assertThat(result.failure()).isInstanceOf(NotSignedInException.class);
+    assertThat(store.load()).as("the forgotten account stays forgotten").isNull();
+    assertThat(manager.state()).isEqualTo(TokenManager.State.NO_TOKEN);
+    assertThat(manager.record()).isNull();
+  }
+
+  @Test void aRecordSetWhileARefreshIsOnTheWireIsNotReplacedByItsAnswer() throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    holdTheRotatedAnswer(arrived, answer);
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = deviceManager(store);
+    manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
+    VoiceLinkCall<TokenRecord> refresh = manager.refresh();
+    BlockingQueue<CallResult<TokenRecord>> results = new LinkedBlockingQueue<>();
+    refresh.enqueue(results::add);
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+
+    manager.setRecord(deviceRecord("at-9", "rt-9", 8_640_000)); // another user signed in
+    answer.countDown();
+    CallResult<TokenRecord> result = results.poll(10, TimeUnit.SECONDS);
+    assertThat(result).as("the callback came").isNotNull();
+    assertThat(result.value().accessToken()).isEqualTo("at-9");
+    assertThat(store.load().refreshToken()).isEqualTo("rt-9");
+    assertThat(manager.accessToken()).isEqualTo("at-9");
+    assertThat(manager.state()).isEqualTo(TokenManager.State.VALID);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test void anInterruptedCallerDoesNotLoseTheRotatedRecordOfTheRefreshItSent() throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    holdTheRotatedAnswer(arrived, answer);
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = deviceManager(store);
+    manager.setRecord(deviceRecord("at-1", "rt-1", 60));
+    time.advance(59, TimeUnit.SECONDS); // due: the next caller refreshes on its own thread
+    BlockingQueue<Object> outcome = new LinkedBlockingQueue<>();
+    Thread caller = new Thread(() -> {
+      try {
+        outcome.add(manager.accessToken());
+      } catch (Exception e) {
+        outcome.add(e);
+      }
+      outcome.add(Thread.currentThread().isInterrupted() ? "still interrupted" : "interrupt lost");
+    }, "app-task");
+    caller.start();
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+
+    caller.interrupt(); // the app cancelled its task (Future.cancel(true), a disposed subscription)
+    answer.countDown();
+    caller.join(10_000);
+    assertThat(outcome).containsExactly("at-2", "still interrupted");
+    assertThat(store.load().refreshToken()).as("the server voided rt-1").isEqualTo("rt-2");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
   private void holdTheRotatedAnswer(CountDownLatch arrived, CountDownLatch answer) {
     server.setDispatcher(new Dispatcher() {
       @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
