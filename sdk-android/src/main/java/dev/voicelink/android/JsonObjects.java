@@ -3,6 +3,7 @@ package dev.voicelink.android;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import dev.voicelink.entity.PersParam;
 import java.io.IOException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -23,15 +24,17 @@ final class JsonObjects {
   }
 
   /**
-   * Checks an activation {@code pers_param} text (spec 4.10): one JSON object whose values are all
-   * strings, as the interaction channel requires. {@code name} says in errors where it came from.
+   * Checks an activation {@code pers_param} text (spec 4.10) as {@link PersParam#parseActivation}
+   * does, which the interaction channel applies too. {@code name} (ending in {@code pers_param}) says
+   * in errors where it came from.
    */
   static void checkPersParam(String text, String name) {
-    for (Map.Entry<String, Object> entry : parseObject(text, name).entrySet()) {
-      if (!(entry.getValue() instanceof String)) {
-        throw new IllegalArgumentException(name + "." + entry.getKey() + " must be a string; was "
-            + describe(entry.getValue()));
-      }
+    parseObject(text, name); // a text that is no JSON object gets this module's messages
+    try {
+      PersParam.parseActivation(text);
+    } catch (IllegalArgumentException e) {
+      // Its messages start with "pers_param"; name says which one.
+      throw new IllegalArgumentException(name + e.getMessage().substring("pers_param".length()), e);
     }
   }
 

@@ -220,6 +220,12 @@ class AgentBadInputTest {
         false, null));
     c.put("CMD_WRITE pers_param with a number value", new Case(
         write("data_type=text,pers_param={\"uid\":1}", "hello"), false, null));
+    c.put("CMD_WRITE pers_param empty object (activates nothing)", new Case(
+        write("data_type=text,pers_param={}", "hello"), false, null));
+    c.put("CMD_WRITE pers_param custom dimension without its value", new Case(
+        write("data_type=text,pers_param={\"uid\":\"\",\"family\":\"\"}", "hello"), false, null));
+    c.put("CMD_WRITE pers_param uid neither empty nor an auth_id", new Case(
+        write("data_type=text,pers_param={\"uid\":\"BAD\"}", "hello"), false, null));
     c.put("CMD_WRITE text after the pers_param object", new Case(
         write("data_type=text,pers_param={\"uid\":\"\"}x", "hello"), false, null));
     c.put("CMD_WRITE data_type given twice", new Case(write("data_type=text,data_type=audio", "hello"),
@@ -281,6 +287,8 @@ class AgentBadInputTest {
         setParams("{\"audioparams\":{\"pers_param\":\"uid\"}}"), false, null));
     c.put("CMD_SET_PARAMS pers_param with a number value", new Case(
         setParams("{\"audioparams\":{\"pers_param\":\"{\\\"uid\\\":1}\"}}"), false, null));
+    c.put("CMD_SET_PARAMS pers_param empty object (activates nothing)", new Case(
+        setParams("{\"audioparams\":{\"pers_param\":\"{}\"}}"), false, null));
     // CMD_QUERY_SYNC_STATUS and unknown commands
     c.put("CMD_QUERY_SYNC_STATUS without params", new Case(
         new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, "", null), false, null));

@@ -1,5 +1,7 @@
 package dev.voicelink.entity;
 
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import java.io.IOException;
 import java.util.Collections;
@@ -65,22 +67,95 @@ public final class PersParam {
   }
 
   /**
+   * Reads an activation {@code pers_param} from its JSON text (spec 4.10), for example one kept in an
+   * app's configuration or received in a command: one JSON object of strings naming at least one
+   * level. {@code appid} and {@code uid} may be empty (the platform fills them in) or name the owner
+   * ({@code uid} as an {@code auth_id}); any other key is a custom dimension whose value names the
+   * group and must not be empty.
+   *
+   * @throws IllegalArgumentException naming the key and what is expected; every message starts with
+   *     {@code pers_param}
+   */
+  public static PersParam parseActivation(String json) {
+    if (json == null) throw new IllegalArgumentException("pers_param must not be null");
+    String expected = "pers_param must be the text of a JSON object such as {\"uid\":\"\"}; was: ";
+    Object parsed;
+    try {
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(json));
+      parsed = reader.readJsonValue();
+      if (reader.peek() != JsonReader.Token.END_DOCUMENT) throw new JsonDataException("more text");
+    } catch (IOException | JsonDataException e) {
+      throw new IllegalArgumentException(expected + json);
+    }
+    if (!(parsed instanceof Map)) throw new IllegalArgumentException(expected + json);
+    Map<String, String> entries = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> entry : ((Map<?, ?>) parsed).entrySet()) {
+      String key = (String) entry.getKey();
+      if (!(entry.getValue() instanceof String)) {
+        throw new IllegalArgumentException("pers_param." + key + " must be a string; was "
+            + describe(entry.getValue()));
+      }
+      entries.put(key, checkActivationEntry(key, (String) entry.getValue()));
+    }
+    if (entries.isEmpty()) {
+      throw new IllegalArgumentException("pers_param must name at least one level (appid, uid or a"
+          + " custom dimension): an empty one activates nothing");
+    }
+    return new PersParam(entries, null);
+  }
+
+  private static String describe(@Nullable Object json) {
+    if (json == null) return "null";
+    if (json instanceof Number) return "a number";
+    if (json instanceof Boolean) return "a boolean";
+    return json instanceof Map ? "an object" : "an array";
+  }
+
+  private static String checkActivationEntry(String key, String value) {
+    if (key.equals("appid")) return value;
+    if (key.equals("uid")) {
+      String problem = value.isEmpty() ? null : authIdProblem(value);
+      if (problem != null) {
+        throw new IllegalArgumentException("pers_param.uid must be empty (the platform fills it in) or"
+            + " an auth_id of 32 lowercase letters or digits; " + problem);
+      }
+      return value;
+    }
+    try {
+      Dimension.custom(key);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("pers_param." + key + " is not a level: a key is appid, uid"
+          + " or a custom dimension name (" + e.getMessage() + ")");
+    }
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException("pers_param." + key + " must not be empty: it names the"
+          + " group that owns the data");
+    }
+    return value;
+  }
+
+  /**
    * Checks an {@code auth_id}: 32 characters, lowercase letters and digits.
    *
    * @throws IllegalArgumentException naming what is wrong
    */
   static void checkAuthId(@Nullable String authId) {
-    String expected = "auth_id must be 32 lowercase letters or digits";
-    if (authId == null || authId.isEmpty()) throw new IllegalArgumentException(expected + "; was empty");
-    if (authId.length() != 32) {
-      throw new IllegalArgumentException(expected + "; was " + authId.length() + " characters");
+    String problem = authId == null || authId.isEmpty() ? "was empty" : authIdProblem(authId);
+    if (problem != null) {
+      throw new IllegalArgumentException("auth_id must be 32 lowercase letters or digits; " + problem);
     }
+  }
+
+  /** What is wrong with a non-empty {@code auth_id}, or null. */
+  private static @Nullable String authIdProblem(String authId) {
+    if (authId.length() != 32) return "was " + authId.length() + " characters";
     for (int i = 0; i < authId.length(); i++) {
       char c = authId.charAt(i);
       if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
-        throw new IllegalArgumentException(expected + "; has '" + c + "' at index " + i);
+        return "has '" + c + "' at index " + i;
       }
     }
+    return null;
   }
 
   private static void checkCustomValue(String dimension, @Nullable String value) {

@@ -111,6 +111,9 @@ class ConformanceVectorsTest {
       assertThat(built.entries()).containsExactlyEntriesOf(expected);
       assertThat(built.toJson()).isEqualTo(Vectors.toJson(expected));
       assertThat(built.isActivation()).isTrue();
+      PersParam read = PersParam.parseActivation(Vectors.toJson(expected));
+      assertThat(read.entries()).containsExactlyEntriesOf(expected);
+      assertThat(read.isActivation()).isTrue();
     }
   }
 

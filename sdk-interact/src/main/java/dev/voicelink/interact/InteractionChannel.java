@@ -4,6 +4,7 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.entity.PersParam;
 import java.io.Closeable;
 import java.security.SecureRandom;
 import java.util.Random;
@@ -123,12 +124,13 @@ public final class InteractionChannel implements Closeable {
    * Sends a text write. Dynamic entities are applied only when {@code persParam} (a JSON object text
    * such as {@code {"uid":""}}) is given. Returns the write's sequence number, which its result carries.
    *
-   * @throws IllegalArgumentException if {@code persParam} is not the text of a JSON object of strings
+   * @throws IllegalArgumentException if {@code persParam} is not an activation text that {@link
+   *     PersParam#parseActivation} reads
    * @throws IllegalStateException if the channel is not connected
    */
   public int writeText(String text, @Nullable String persParam) {
     if (text == null) throw new IllegalArgumentException("text must not be null");
-    InteractionCodec.checkPersParam(persParam);
+    if (persParam != null) PersParam.parseActivation(persParam);
     return connection.write(text, null, 0, persParam);
   }
 
@@ -136,7 +138,8 @@ public final class InteractionChannel implements Closeable {
    * Sends an audio write: a header, the audio in binary frames, and an end marker. Returns its
    * sequence number.
    *
-   * @throws IllegalArgumentException if {@code persParam} is not the text of a JSON object of strings
+   * @throws IllegalArgumentException if {@code persParam} is not an activation text that {@link
+   *     PersParam#parseActivation} reads
    * @throws IllegalStateException if the channel is not connected
    */
   public int writeAudio(byte[] audio, int sampleRate, @Nullable String persParam) {
@@ -145,7 +148,7 @@ public final class InteractionChannel implements Closeable {
       throw new IllegalArgumentException("sample_rate must be a positive number of Hz; was: "
           + sampleRate);
     }
-    InteractionCodec.checkPersParam(persParam);
+    if (persParam != null) PersParam.parseActivation(persParam);
     return connection.write(null, audio, sampleRate, persParam);
   }
 

@@ -54,35 +54,6 @@ final class InteractionCodec {
     return m;
   }
 
-  /**
-   * Throws {@link IllegalArgumentException} unless {@code persParam} is null or the text of one JSON
-   * object whose values are strings (spec 4.10's activation texts): the server would refuse the write
-   * only later, with an error event.
-   */
-  static void checkPersParam(@Nullable String persParam) {
-    if (persParam == null) return;
-    String expected = "persParam must be the text of a JSON object of strings, such as {\"uid\":\"\"}";
-    JsonReader reader = JsonReader.of(new Buffer().writeUtf8(persParam));
-    try {
-      if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) {
-        throw new IllegalArgumentException(expected + "; was: " + persParam);
-      }
-      reader.beginObject();
-      while (reader.hasNext()) {
-        String name = reader.nextName();
-        if (reader.peek() != JsonReader.Token.STRING) {
-          throw new IllegalArgumentException("persParam." + name + " must be a string; was "
-              + reader.peek());
-        }
-        reader.nextString();
-      }
-      reader.endObject();
-      reader.peek(); // text after the object fails here: strict JSON has one value
-    } catch (IOException | JsonDataException e) {
-      throw new IllegalArgumentException(expected + "; was: " + persParam);
-    }
-  }
-
   /** The header of a text ({@code text} non-null) or audio ({@code sampleRate > 0}) write. */
   static String writeHeader(int seq, String dataType, @Nullable String text, int sampleRate,
       @Nullable String persParam) {

@@ -183,20 +183,27 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
-  @Test void aPersParamThatIsNotAJsonObjectOfStringsIsRefusedBeforeAnything() {
+  @Test void aPersParamThatIsNotAnActivationTextIsRefusedBeforeAnything() {
     channel = channelBuilder().build();
     assertThatThrownBy(() -> channel.writeText("hello", "{uid:}"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("persParam must be the text of a JSON object of strings, such as {\"uid\":\"\"};"
-            + " was: {uid:}");
+        .hasMessage("pers_param must be the text of a JSON object such as {\"uid\":\"\"}; was: {uid:}");
     assertThatThrownBy(() -> channel.writeText("hello", "[\"uid\"]"))
-        .hasMessage("persParam must be the text of a JSON object of strings, such as {\"uid\":\"\"};"
-            + " was: [\"uid\"]");
+        .hasMessage("pers_param must be the text of a JSON object such as {\"uid\":\"\"}; was: [\"uid\"]");
     assertThatThrownBy(() -> channel.writeAudio(new byte[2], 16000, "{\"uid\":1}"))
-        .hasMessage("persParam.uid must be a string; was NUMBER");
+        .hasMessage("pers_param.uid must be a string; was a number");
     assertThatThrownBy(() -> channel.writeText("hello", "{\"uid\":\"\"} {}"))
-        .hasMessage("persParam must be the text of a JSON object of strings, such as {\"uid\":\"\"};"
+        .hasMessage("pers_param must be the text of a JSON object such as {\"uid\":\"\"};"
             + " was: {\"uid\":\"\"} {}");
+    // Well-formed JSON that the platform would refuse only later, with an error event (spec 4.10).
+    assertThatThrownBy(() -> channel.writeText("hello", "{}"))
+        .hasMessage("pers_param must name at least one level (appid, uid or a custom dimension):"
+            + " an empty one activates nothing");
+    assertThatThrownBy(() -> channel.writeText("hello", "{\"uid\":\"\",\"family\":\"\"}"))
+        .hasMessage("pers_param.family must not be empty: it names the group that owns the data");
+    assertThatThrownBy(() -> channel.writeAudio(new byte[2], 16000, "{\"uid\":\"BAD\"}"))
+        .hasMessage("pers_param.uid must be empty (the platform fills it in) or an auth_id of 32"
+            + " lowercase letters or digits; was 3 characters");
     assertThat(server.getRequestCount()).isZero();
   }
 
