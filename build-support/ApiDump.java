@@ -50,6 +50,7 @@ public final class ApiDump {
   private static final int ACC_STATIC = 0x0008;
   private static final int ACC_FINAL = 0x0010;
   private static final int ACC_BRIDGE = 0x0040;
+  private static final int ACC_VARARGS = 0x0080;
   private static final int ACC_INTERFACE = 0x0200;
   private static final int ACC_ABSTRACT = 0x0400;
   private static final int ACC_SYNTHETIC = 0x1000;
@@ -121,6 +122,19 @@ public final class ApiDump {
   /** The API of the given class files, in the .api text format. */
   static String dump(Map<String, ClassFile> classes) {
     StringBuilder out = new StringBuilder();
+    // Each package of the API, with the nullness scope of its package-info: without @NullMarked there,
+    // Kotlin sees every type of the package as a platform type.
+    Map<String, String> packages = new TreeMap<>();
+    for (ClassFile c : classes.values()) {
+      if (isApi(c, classes)) {
+        String pkg = packageOf(c.name);
+        ClassFile info = classes.get(pkg + "/package-info");
+        packages.put(pkg, "package " + pkg + (info == null ? "" : scopeNotes(info.annotations)));
+      }
+    }
+    for (String header : packages.values()) {
+      out.append(header).append(" {\n}\n\n");
+    }
     for (ClassFile c : new TreeMap<>(classes).values()) {
       if (!isApi(c, classes)) {
         continue;
@@ -144,11 +158,13 @@ public final class ApiDump {
       methods.sort(order);
       for (Member f : fields) {
         out.append('\t').append(modifiers(f.access, false)).append("field ").append(f.name).append(' ')
-            .append(f.descriptor).append(typeNotes(f.signature, f.nullness)).append('\n');
+            .append(f.descriptor).append(f.constant == null ? "" : " = " + f.constant)
+            .append(typeNotes(f.signature, f.nullness)).append('\n');
       }
       for (Member m : methods) {
         out.append('\t').append(modifiers(m.access, true)).append("fun ").append(m.name).append(' ')
-            .append(m.descriptor).append(typeNotes(m.signature, m.nullness)).append('\n');
+            .append(m.descriptor).append(m.exceptions.isEmpty() ? "" : " throws " + String.join(", ", m.exceptions))
+            .append(typeNotes(m.signature, m.nullness)).append('\n');
       }
       out.append("}\n\n");
     }
@@ -176,7 +192,29 @@ public final class ApiDump {
     if (!supertypes.isEmpty()) {
       line.append(" : ").append(String.join(", ", supertypes));
     }
-    return line.append(typeNotes(c.signature, c.nullness)).toString();
+    String notes = typeNotes(c.signature, c.nullness);
+    String scope = scopeNotes(c.annotations);
+    if (!scope.isEmpty()) {
+      notes = notes.isEmpty() ? scope : notes + scope.substring(" //".length());
+    }
+    return line.append(notes).toString();
+  }
+
+  private static String packageOf(String className) {
+    int slash = className.lastIndexOf('/');
+    return slash < 0 ? "" : className.substring(0, slash);
+  }
+
+  /** The JSpecify nullness scope annotations among {@code annotations}, as a note, or nothing. */
+  private static String scopeNotes(List<String> annotations) {
+    StringBuilder notes = new StringBuilder();
+    for (String annotation : annotations) {
+      String label = NULLNESS_SCOPE.get(annotation);
+      if (label != null) {
+        notes.append(' ').append(label);
+      }
+    }
+    return notes.length() == 0 ? "" : " //" + notes;
   }
 
   /**
@@ -219,6 +257,9 @@ public final class ApiDump {
     }
     if (method && (access & ACC_BRIDGE) != 0) {
       s.append("bridge ");
+    }
+    if (method && (access & ACC_VARARGS) != 0) {
+      s.append("varargs ");
     }
     return s.toString();
   }
@@ -356,6 +397,9 @@ public final class ApiDump {
     }
 
     String kind() {
+      if (header.startsWith("package ")) {
+        return "package";
+      }
       String head = " " + header.substring(0, header.indexOf(" class ") + 1);
       return head.contains(" annotation ") ? "annotation" : head.contains(" interface ") ? "interface" : "class";
     }
@@ -488,6 +532,10 @@ public final class ApiDump {
     boolean internalAnnotation;
     String signature;
     final Map<String, List<String>> nullness = new TreeMap<>();
+    /** A constant field's value (its ConstantValue attribute), as source would write it. */
+    String constant;
+    /** A method's declared exceptions (its Exceptions attribute), sorted. */
+    final List<String> exceptions = new ArrayList<>();
 
     Member(int access, String name, String descriptor) {
       this.access = access;
@@ -498,10 +546,14 @@ public final class ApiDump {
 
   /** The JSpecify annotations whose positions the dump records, by descriptor. */
   private static final Map<String, String> NULLNESS = new LinkedHashMap<>();
+  /** The JSpecify annotations that set the nullness of a whole package or class, by descriptor. */
+  private static final Map<String, String> NULLNESS_SCOPE = new LinkedHashMap<>();
 
   static {
     NULLNESS.put("Lorg/jspecify/annotations/Nullable;", "@Nullable");
     NULLNESS.put("Lorg/jspecify/annotations/NonNull;", "@NonNull");
+    NULLNESS_SCOPE.put("Lorg/jspecify/annotations/NullMarked;", "@NullMarked");
+    NULLNESS_SCOPE.put("Lorg/jspecify/annotations/NullUnmarked;", "@NullUnmarked");
   }
 
   /** The parts of a class file (JVMS chapter 4) that make its API. */
@@ -513,6 +565,8 @@ public final class ApiDump {
     final List<Member> fields = new ArrayList<>();
     final List<Member> methods = new ArrayList<>();
     boolean internalAnnotation;
+    /** The type descriptors of its declaration annotations. */
+    final List<String> annotations = new ArrayList<>();
     String signature;
     final Map<String, List<String>> nullness = new TreeMap<>();
     /** From its own InnerClasses entry: a member, local or anonymous class. */
@@ -546,13 +600,27 @@ public final class ApiDump {
             pool[i] = new int[] {in.readUnsignedShort()};
             break;
           case 8: // String
+            pool[i] = new StringConstant(in.readUnsignedShort());
+            break;
+          case 3: // Integer
+            pool[i] = in.readInt();
+            break;
+          case 4: // Float
+            pool[i] = Float.intBitsToFloat(in.readInt());
+            break;
+          case 5: // Long
+            pool[i] = in.readLong();
+            i++;
+            break;
+          case 6: // Double
+            pool[i] = Double.longBitsToDouble(in.readLong());
+            i++;
+            break;
           case 16: // MethodType
           case 19: // Module
           case 20: // Package
             in.readUnsignedShort();
             break;
-          case 3: // Integer
-          case 4: // Float
           case 9: // Fieldref
           case 10: // Methodref
           case 11: // InterfaceMethodref
@@ -560,11 +628,6 @@ public final class ApiDump {
           case 17: // Dynamic
           case 18: // InvokeDynamic
             in.readInt();
-            break;
-          case 5: // Long
-          case 6: // Double
-            in.readLong();
-            i++;
             break;
           case 15: // MethodHandle
             in.readUnsignedByte();
@@ -600,7 +663,10 @@ public final class ApiDump {
             }
           }
         } else if (isAnnotations(attribute)) {
-          c.internalAnnotation |= hasInternalAnnotation(in, pool);
+          for (int k = in.readUnsignedShort(); k > 0; k--) {
+            c.annotations.add(readAnnotation(in, pool));
+          }
+          c.internalAnnotation |= hasInternal(c.annotations);
         } else if ("Signature".equals(attribute)) {
           c.signature = (String) pool[in.readUnsignedShort()];
         } else if (isTypeAnnotations(attribute)) {
@@ -627,8 +693,15 @@ public final class ApiDump {
             member.signature = (String) pool[in.readUnsignedShort()];
           } else if (isTypeAnnotations(attribute)) {
             readTypeAnnotations(in, pool, member.nullness);
+          } else if ("ConstantValue".equals(attribute)) {
+            member.constant = constant(pool[in.readUnsignedShort()], pool, descriptor);
+          } else if ("Exceptions".equals(attribute)) {
+            for (int k = in.readUnsignedShort(); k > 0; k--) {
+              member.exceptions.add(className(pool, in.readUnsignedShort()));
+            }
+            Collections.sort(member.exceptions);
           } else {
-            in.skipBytes(length); // Code (with its own type annotations, of locals), Exceptions, ...
+            in.skipBytes(length); // Code (with its own type annotations, of locals), ...
           }
         }
         into.add(member);
@@ -698,11 +771,52 @@ public final class ApiDump {
 
     /** Reads an annotations attribute; true if one of them is named {@code ...Internal}. */
     private static boolean hasInternalAnnotation(DataInputStream in, Object[] pool) throws IOException {
-      boolean internal = false;
+      List<String> annotations = new ArrayList<>();
       for (int n = in.readUnsignedShort(); n > 0; n--) {
-        internal |= readAnnotation(in, pool).endsWith("Internal;");
+        annotations.add(readAnnotation(in, pool));
       }
-      return internal;
+      return hasInternal(annotations);
+    }
+
+    private static boolean hasInternal(List<String> annotations) {
+      for (String annotation : annotations) {
+        if (annotation.endsWith("Internal;")) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * A constant field's value as source would write it: javac inlines it into the callers' class
+     * files, so a new value is an incompatible change for code compiled against the old one.
+     */
+    private static String constant(Object value, Object[] pool, String descriptor) {
+      if (value instanceof StringConstant) {
+        return quote((String) pool[((StringConstant) value).utf8]);
+      }
+      switch (descriptor) {
+        case "Z": return ((Integer) value) != 0 ? "true" : "false";
+        case "C": return String.format("'\\u%04x'", (Integer) value);
+        case "J": return value + "L";
+        case "F": return value + "f";
+        default: return String.valueOf(value);
+      }
+    }
+
+    private static String quote(String text) {
+      StringBuilder out = new StringBuilder("\"");
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '"' || c == '\\') {
+          out.append('\\').append(c);
+        } else if (c < 0x20 || c > 0x7e) {
+          out.append(String.format("\\u%04x", (int) c));
+        } else {
+          out.append(c);
+        }
+      }
+      return out.append('"').toString();
     }
 
     /** Reads one annotation structure and returns its type descriptor. */
@@ -732,6 +846,15 @@ public final class ApiDump {
           break;
         default: // B C D F I J S Z s c: one constant pool index
           in.readUnsignedShort();
+      }
+    }
+
+    /** A String entry of the constant pool: the index of its Utf8 entry, resolved when it is used. */
+    private static final class StringConstant {
+      final int utf8;
+
+      StringConstant(int utf8) {
+        this.utf8 = utf8;
       }
     }
 

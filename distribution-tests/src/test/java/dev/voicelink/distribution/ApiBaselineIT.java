@@ -58,6 +58,10 @@ class ApiBaselineIT {
       + "import java.lang.annotation.*;\n"
       + "@Retention(RetentionPolicy.RUNTIME) @Target(ElementType.TYPE_USE)\n"
       + "public @interface Nullable {}\n";
+  private static final String NULL_MARKED = "package org.jspecify.annotations;\n"
+      + "import java.lang.annotation.*;\n"
+      + "@Retention(RetentionPolicy.RUNTIME) @Target({ElementType.PACKAGE, ElementType.TYPE})\n"
+      + "public @interface NullMarked {}\n";
 
   private static Path work;
   private static Path tool;
@@ -186,6 +190,39 @@ class ApiBaselineIT {
         updateLine(api));
   }
 
+  /**
+   * What callers compile in without the descriptor showing it: a constant's value (javac inlines it), a checked
+   * exception (a caller must now catch it), and the package's @NullMarked (without it Kotlin sees platform types).
+   */
+  @Test
+  void aConstantValueACheckedExceptionOrThePackagesNullnessScopeIsNamedAsAChange() throws Exception {
+    String codes = "package dev.voicelink.agent;\n"
+        + "public final class Codes {\n"
+        + "  public static final int CMD_SYNC = 13;\n"
+        + "  public static final String TAG = \"voicelink\";\n"
+        + "  public void close() {}\n"
+        + "}\n";
+    String marked = "@org.jspecify.annotations.NullMarked\npackage dev.voicelink.agent;\n";
+    Path api = baseline("constants", codes, marked, NULL_MARKED);
+    Path changed = library("constants-v2", codes.replace("CMD_SYNC = 13", "CMD_SYNC = 14")
+        .replace("\"voicelink\"", "\"voice\\u00e9\"").replace("void close()", "void close() throws java.io.IOException"),
+        NULL_MARKED);
+
+    Run check = run(changed, api, "check");
+
+    assertThat(check.exit).isEqualTo(1);
+    assertThat(check.stderrLines()).containsExactly(
+        "API changed: changed package dev.voicelink.agent: `package dev/voicelink/agent // @NullMarked` is now"
+            + " `package dev/voicelink/agent`",
+        "API changed: changed field dev.voicelink.agent.Codes.CMD_SYNC: `public static final field CMD_SYNC I = 13`"
+            + " is now `public static final field CMD_SYNC I = 14`",
+        "API changed: changed field dev.voicelink.agent.Codes.TAG: `public static final field TAG Ljava/lang/String;"
+            + " = \"voicelink\"` is now `public static final field TAG Ljava/lang/String; = \"voice\\u00e9\"`",
+        "API changed: changed method dev.voicelink.agent.Codes.close(): `public fun close ()V` is now"
+            + " `public fun close ()V throws java/io/IOException`",
+        updateLine(api));
+  }
+
   @Test
   void removingAPublicTypeNamesIt() throws Exception {
     String session = "package dev.voicelink.auth;\npublic interface Session { void end(); }\n";
@@ -268,16 +305,23 @@ class ApiBaselineIT {
             + "  }\n"
             + "  public static <E> List<? extends @Nullable E> wild(E e) { return null; }\n"
             + "}\n",
-        NULLABLE);
+        "@org.jspecify.annotations.NullMarked\npackage dev.voicelink.sample;\n",
+        NULLABLE, NULL_MARKED);
     Path api = work.resolve("format/api/voicelink-format.api");
 
     assertThat(run(jar, api, "dump").exit).isZero();
 
     // ForTestsInternal itself is public API (apps see the annotation); what it marks is not
     assertThat(Files.readString(api)).isEqualTo(""
+        + "package dev/voicelink/sample // @NullMarked {\n"
+        + "}\n"
+        + "\n"
+        + "package org/jspecify/annotations {\n"
+        + "}\n"
+        + "\n"
         + "public abstract class dev/voicelink/sample/Base {\n"
         + "\tpublic fun <init> ()V\n"
-        + "\tpublic abstract fun close ()V\n"
+        + "\tpublic abstract fun close ()V throws java/lang/Exception\n"
         + "\tprotected abstract fun value ()Ljava/lang/Object;\n"
         + "}\n"
         + "\n"
@@ -288,7 +332,7 @@ class ApiBaselineIT {
         + " // generic <T:Ljava/lang/Object;>Ljava/lang/Object; @Nullable(typeparam0.bound0) {\n"
         + "\tpublic field name Ljava/lang/String; // @Nullable(field)\n"
         + "\tpublic fun <init> ()V\n"
-        + "\tpublic fun find (Ljava/util/List;[B[Ljava/lang/String;)Ljava/lang/Object;"
+        + "\tpublic varargs fun find (Ljava/util/List;[B[Ljava/lang/String;)Ljava/lang/Object;"
         + " // generic (Ljava/util/List<Ljava/lang/String;>;[B[Ljava/lang/String;)TT;"
         + " @Nullable(param0<0>, param1, param2, return)\n"
         + "\tpublic static fun wild (Ljava/lang/Object;)Ljava/util/List;"
@@ -307,16 +351,16 @@ class ApiBaselineIT {
         + "public class dev/voicelink/sample/Widget : java/lang/Comparable, java/util/concurrent/Callable"
         + " // generic Ljava/lang/Object;Ljava/util/concurrent/Callable<Ljava/lang/String;>;"
         + "Ljava/lang/Comparable<Ldev/voicelink/sample/Widget;>; {\n"
-        + "\tpublic static final field LIMIT I\n"
+        + "\tpublic static final field LIMIT I = 3\n"
         + "\tpublic field name Ljava/lang/String;\n"
         + "\tprotected field size J\n"
         + "\tpublic fun <init> ()V\n"
         + "\tprotected fun <init> (Ljava/lang/String;)V\n"
-        + "\tpublic synthetic bridge fun call ()Ljava/lang/Object;\n"
+        + "\tpublic synthetic bridge fun call ()Ljava/lang/Object; throws java/lang/Exception\n"
         + "\tpublic fun call ()Ljava/lang/String;\n"
         + "\tpublic fun compareTo (Ldev/voicelink/sample/Widget;)I\n"
         + "\tpublic synthetic bridge fun compareTo (Ljava/lang/Object;)I\n"
-        + "\tpublic static fun of ([Ljava/lang/String;)Ldev/voicelink/sample/Widget;\n"
+        + "\tpublic static varargs fun of ([Ljava/lang/String;)Ldev/voicelink/sample/Widget;\n"
         + "\tprotected fun onChange ()V\n"
         + "}\n"
         + "\n"
@@ -340,6 +384,9 @@ class ApiBaselineIT {
         + "\n"
         + "protected abstract interface class dev/voicelink/sample/Widget$Listener {\n"
         + "\tpublic abstract fun changed (Ldev/voicelink/sample/Widget;)V\n"
+        + "}\n"
+        + "\n"
+        + "public abstract interface annotation class org/jspecify/annotations/NullMarked : java/lang/annotation/Annotation {\n"
         + "}\n"
         + "\n"
         + "public abstract interface annotation class org/jspecify/annotations/Nullable : java/lang/annotation/Annotation {\n"
@@ -403,11 +450,14 @@ class ApiBaselineIT {
     Path classes = Files.createDirectories(dir.resolve("classes"));
     List<Path> files = new ArrayList<>();
     for (String source : sources) {
-      String pkg = source.substring("package ".length(), source.indexOf(';'));
+      int declaration = source.indexOf("package ");
+      String pkg = source.substring(declaration + "package ".length(), source.indexOf(';'));
       java.util.regex.Matcher type = java.util.regex.Pattern
           .compile("(?:class|interface|enum|@interface) (\\w+)").matcher(source);
-      assertThat(type.find()).isTrue();
-      Path file = src.resolve(pkg.replace('.', '/')).resolve(type.group(1) + ".java");
+      // annotations before the package declaration: a package-info
+      String fileName = declaration > 0 ? "package-info" : type.find() ? type.group(1) : null;
+      assertThat(fileName).as(source).isNotNull();
+      Path file = src.resolve(pkg.replace('.', '/')).resolve(fileName + ".java");
       Files.createDirectories(file.getParent());
       Files.writeString(file, source);
       files.add(file);
