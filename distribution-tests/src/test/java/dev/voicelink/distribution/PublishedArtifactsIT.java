@@ -71,6 +71,60 @@ class PublishedArtifactsIT {
     return readXml(staged(m.artifactId, "", "pom"));
   }
 
+  /**
+   * The reference server's standalone jar bundles other projects' classes, some not under Apache 2.0 (JUnit, which
+   * comes with MockWebServer, is EPL 1.0): each bundled class belongs to a component its notices file names, and
+   * the project's own LICENSE and NOTICE are there too. A new bundled dependency fails here until it is listed.
+   */
+  @Test void theStandaloneServerJarNamesEveryComponentItBundlesAndItsLicense() throws Exception {
+    String[][] components = {
+        // package prefix of its classes, the component as THIRD-PARTY-NOTICES.txt names it
+        {"dev/voicelink/", null},
+        {"META-INF/versions/", null}, // multi-release variants of the classes below
+        {"okhttp3/mockwebserver/", "com.squareup.okhttp3:mockwebserver 4.12.0        Apache License, Version 2.0"},
+        {"okhttp3/", "com.squareup.okhttp3:okhttp 4.12.0               Apache License, Version 2.0"},
+        {"okio/", "com.squareup.okio:okio(-jvm) 3.7.0               Apache License, Version 2.0"},
+        {"com/squareup/moshi/", "com.squareup.moshi:moshi 1.15.2                  Apache License, Version 2.0"},
+        {"kotlin/", "org.jetbrains.kotlin:kotlin-stdlib 1.8.21        Apache License, Version 2.0"},
+        {"org/jetbrains/annotations/", "org.jetbrains:annotations 26.1.0                 Apache License, Version 2.0"},
+        {"org/intellij/lang/annotations/", "org.jetbrains:annotations 26.1.0                 Apache License, Version 2.0"},
+        {"org/jspecify/", "org.jspecify:jspecify 1.0.0                      Apache License, Version 2.0"},
+        {"junit/", "junit:junit 4.13.2                               Eclipse Public License 1.0 (text: LICENSE-junit.txt)"},
+        {"org/junit/", "junit:junit 4.13.2                               Eclipse Public License 1.0 (text: LICENSE-junit.txt)"},
+        {"org/hamcrest/", "org.hamcrest:hamcrest-core 1.3                   BSD 3-Clause License (text: LICENSE.txt)"},
+    };
+    try (ZipFile jar = new ZipFile(staged("voicelink-testing", "standalone", "jar").toFile())) {
+      String notices = read(jar, "META-INF/THIRD-PARTY-NOTICES.txt");
+      assertThat(read(jar, "META-INF/LICENSE")).contains("Apache License").contains("Version 2.0");
+      assertThat(read(jar, "META-INF/NOTICE")).startsWith("VoiceLink SDK");
+      assertThat(jar.getEntry("LICENSE-junit.txt")).as("JUnit's license text").isNotNull();
+      assertThat(jar.getEntry("LICENSE.txt")).as("Hamcrest's license text").isNotNull();
+      Set<String> unlisted = new TreeSet<>();
+      Set<String> used = new TreeSet<>();
+      for (ZipEntry e : java.util.Collections.list(jar.entries())) {
+        if (!e.getName().endsWith(".class")) continue;
+        String component = "";
+        for (String[] c : components) {
+          if (e.getName().startsWith(c[0])) {
+            component = c[1];
+            break;
+          }
+        }
+        if (component == null) continue; // ours
+        if (component.isEmpty()) {
+          unlisted.add(e.getName().substring(0, e.getName().lastIndexOf('/') + 1));
+        } else {
+          used.add(component);
+        }
+      }
+      assertThat(unlisted).as("packages of bundled classes that belong to no listed component").isEmpty();
+      for (String component : used) {
+        assertThat(notices).as("THIRD-PARTY-NOTICES.txt").contains(component);
+      }
+      assertThat(used).as("every listed component is really bundled").hasSize(9);
+    }
+  }
+
   @Test void theStagingRepositoryHoldsThePublishedModulesAndNothingElseOfOurs() throws Exception {
     Path group = Distribution.stagingRepo().resolve(GROUP.replace('.', '/'));
     Set<String> staged;
@@ -289,6 +343,7 @@ class PublishedArtifactsIT {
   }
 
   private static String read(ZipFile zip, String entry) throws Exception {
+    assertThat(zip.getEntry(entry)).as(entry).isNotNull();
     try (InputStream in = zip.getInputStream(zip.getEntry(entry))) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
