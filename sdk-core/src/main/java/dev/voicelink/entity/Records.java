@@ -143,7 +143,7 @@ final class Records {
         continue;
       }
       if (index >= 0) {
-        if (index == 0 && hasMainField && value.isEmpty()) return false;
+        if (index == 0 && hasMainField && isBlank(value, 0, value.length())) return false;
         seen[index] = true;
       }
       line.appendJsonString(value);
@@ -173,10 +173,7 @@ final class Records {
         throw new InvalidResourceException(cursor.position() + " of " + name + ": field " + key
             + " must be a string; was " + JsonReader.Token.NULL, key, number);
       }
-      if (index == 0 && hasMainField && value.isEmpty()) {
-        throw new InvalidResourceException(cursor.position() + " of " + name + ": main field " + key
-            + " must not be empty", key, number);
-      }
+      if (index == 0 && hasMainField) checkMainField(key, value, cursor.position(), number);
       seen[index] = true;
     }
     checkSeen(cursor, number, seen);
@@ -210,7 +207,7 @@ final class Records {
         if (valueEnd < 0) return false;
         int index = fieldIndex(line, keyStart, keyEnd - keyStart);
         if (index >= 0) {
-          if (index == 0 && hasMainField && valueEnd == valueStart) return false;
+          if (index == 0 && hasMainField && isBlank(line, valueStart, valueEnd)) return false;
           seen[index] = true;
         }
         i = skipWhitespace(line, valueEnd + 1, n);
@@ -224,6 +221,30 @@ final class Records {
     if (skipWhitespace(line, i, n) != n) return false;
     for (boolean field : seen) {
       if (!field) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The main field names the entity: an empty one, or one of only spaces and control characters
+   * (which the platform takes as empty, code 32117), is refused before anything is sent.
+   */
+  private void checkMainField(String key, String value, String position, int number)
+      throws InvalidResourceException {
+    if (value.isEmpty()) {
+      throw new InvalidResourceException(position + " of " + name + ": main field " + key
+          + " must not be empty", key, number);
+    }
+    if (isBlank(value, 0, value.length())) {
+      throw new InvalidResourceException(position + " of " + name + ": main field " + key
+          + " must not be blank (it has only spaces or control characters)", key, number);
+    }
+  }
+
+  /** Whether {@code text[start, end)} has no character above a space, as {@code trim()} counts. */
+  private static boolean isBlank(CharSequence text, int start, int end) {
+    for (int i = start; i < end; i++) {
+      if (text.charAt(i) > ' ') return false;
     }
     return true;
   }
@@ -284,10 +305,7 @@ final class Records {
               + " must be a string; was " + reader.peek(), key, number);
         }
         String value = reader.nextString();
-        if (index == 0 && hasMainField && value.isEmpty()) {
-          throw new InvalidResourceException(position + " of " + name + ": main field " + key
-              + " must not be empty", key, number);
-        }
+        if (index == 0 && hasMainField) checkMainField(key, value, position, number);
         seen[index] = true;
       }
       reader.endObject();

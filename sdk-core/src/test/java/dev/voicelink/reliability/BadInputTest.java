@@ -124,6 +124,13 @@ class BadInputTest {
     api().uploadResource(upload(RecordSource.fromFile(file)).build()).execute();
   }
 
+  static Map<String, String> record(String name, String alias) {
+    Map<String, String> record = new LinkedHashMap<>();
+    record.put("name", name);
+    record.put("alias", alias);
+    return record;
+  }
+
   static String repeat(char c, int n) {
     char[] chars = new char[n];
     Arrays.fill(chars, c);
@@ -205,6 +212,9 @@ class BadInputTest {
     c.put("records: main field missing", () -> uploadText("{\"alias\":\"Lei\"}"));
     c.put("records: secondary field missing", () -> uploadText("{\"name\":\"Li Lei\"}"));
     c.put("records: main field empty", () -> uploadText("{\"name\":\"\",\"alias\":\"\"}"));
+    c.put("records: main field only spaces", () -> uploadText("{\"name\":\"  \",\"alias\":\"\"}"));
+    c.put("records (maps): main field only a tab", () -> api().uploadResource(upload(RecordSource.of(
+        java.util.Collections.singletonList(record("\t", "")))).build()).execute());
     c.put("records: field is a number", () -> uploadText("{\"name\":42,\"alias\":\"\"}"));
     c.put("records: second line broken", () -> uploadText("{\"name\":\"Li Lei\",\"alias\":\"\"}\n{\"name\":"));
     c.put("records file: invalid UTF-8", () -> uploadBytes(new byte[] {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', ',', '"', 'a', 'l', 'i', 'a', 's', '"', ':', '"', '"', '}'}));
