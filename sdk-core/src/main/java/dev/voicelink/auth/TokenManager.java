@@ -360,6 +360,7 @@ public final class TokenManager implements TokenSource {
     public Builder refreshMargin(long margin, TimeUnit unit) {
       if (margin < 0) throw new IllegalArgumentException("refreshMargin must be 0 or more; was: "
           + margin);
+      if (unit == null) throw new IllegalArgumentException("unit must not be null");
       this.marginMillis = unit.toMillis(margin);
       return this;
     }

@@ -41,7 +41,7 @@ public final class PersParam {
 
   /** Upload owner for an application-level resource: {@code {"appid":"<appid>"}}. */
   public static PersParam application(String appid) {
-    if (appid == null || appid.isEmpty()) {
+    if (appid == null || appid.trim().isEmpty()) {
       throw new IllegalArgumentException("appid must not be empty: the application-level pers_param "
           + "of an upload is {\"appid\":\"<appid>\"}");
     }
@@ -127,7 +127,7 @@ public final class PersParam {
       throw new IllegalArgumentException("pers_param." + key + " is not a level: a key is appid, uid"
           + " or a custom dimension name (" + e.getMessage() + ")");
     }
-    if (value.isEmpty()) {
+    if (value.trim().isEmpty()) {
       throw new IllegalArgumentException("pers_param." + key + " must not be empty: it names the"
           + " group that owns the data");
     }
@@ -159,7 +159,7 @@ public final class PersParam {
   }
 
   private static void checkCustomValue(String dimension, @Nullable String value) {
-    if (value == null || value.isEmpty()) {
+    if (value == null || value.trim().isEmpty()) {
       throw new IllegalArgumentException("the value of custom dimension " + dimension
           + " must not be empty: it names the group that owns the data");
     }

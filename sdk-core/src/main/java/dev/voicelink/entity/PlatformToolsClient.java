@@ -88,6 +88,7 @@ public final class PlatformToolsClient {
    */
   public VoiceLinkCall<String> uploadEntities(ResourceDefinition definition, RecordSource records,
       @Nullable String appid) {
+    if (definition == null) throw new IllegalArgumentException("definition must not be null");
     return upload(definition.dimension(), definition.name(),
         Records.of(definition, maxResourceBytes), records, appid);
   }
@@ -103,6 +104,9 @@ public final class PlatformToolsClient {
 
   private VoiceLinkCall<String> upload(final Dimension dimension, final ResourceName name,
       final Records checker, final RecordSource records, final @Nullable String appid) {
+    if (dimension == null) throw new IllegalArgumentException("dimension must not be null");
+    if (name == null) throw new IllegalArgumentException("name must not be null");
+    if (records == null) throw new IllegalArgumentException("records must not be null");
     if (dimension.isCustom()) {
       throw new IllegalArgumentException("the platform upload type is user, client or device; custom "
           + "dimension " + dimension.name() + " is uploaded with EntityWebApi");

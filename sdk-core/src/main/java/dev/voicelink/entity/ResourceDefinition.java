@@ -113,6 +113,7 @@ public final class ResourceDefinition {
 
     /** Fields every record must carry, possibly empty (an alias, for example). Replaces earlier ones. */
     public Builder secondaryFields(String... fields) {
+      if (fields == null) throw new IllegalArgumentException("secondaryFields must not be null");
       secondaryFields.clear();
       for (String field : fields) {
         String checked = checkField(field, "secondaryFields");

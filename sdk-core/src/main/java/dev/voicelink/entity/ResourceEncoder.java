@@ -37,7 +37,7 @@ public final class ResourceEncoder {
    */
   public static long check(ResourceDefinition definition, RecordSource records, long maxBytes)
       throws IOException {
-    checkLimit(maxBytes);
+    checkArguments(definition, records, maxBytes);
     return Records.of(definition, maxBytes).forEach(records, new Records.LineSink() {
       @Override public void line(byte[] utf8, int length) {
       }
@@ -65,10 +65,17 @@ public final class ResourceEncoder {
 
   static void writeBase64(ResourceDefinition definition, RecordSource records, long maxBytes,
       BufferedSink sink) throws IOException {
-    checkLimit(maxBytes);
+    checkArguments(definition, records, maxBytes);
     // Creating the body checks every record (and counts the Base64) before anything is written.
     StreamingBody.create(null, ByteString.EMPTY, Records.of(definition, maxBytes), records,
         ByteString.EMPTY, StreamingBody.Encoding.BASE64).writeTo(sink);
+  }
+
+  private static void checkArguments(ResourceDefinition definition, RecordSource records,
+      long maxBytes) {
+    if (definition == null) throw new IllegalArgumentException("definition must not be null");
+    if (records == null) throw new IllegalArgumentException("records must not be null");
+    checkLimit(maxBytes);
   }
 
   static void checkLimit(long maxBytes) {

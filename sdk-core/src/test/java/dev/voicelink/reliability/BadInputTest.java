@@ -16,6 +16,7 @@ import dev.voicelink.entity.PersParam;
 import dev.voicelink.entity.PlatformToolsClient;
 import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.entity.ResourceEncoder;
 import dev.voicelink.entity.ResourceName;
 import dev.voicelink.entity.UploadRequest;
 import java.io.File;
@@ -162,6 +163,7 @@ class BadInputTest {
     c.put("TokenManager deviceGrant client_id empty", () -> TokenManager.builder(config).deviceGrant(""));
     c.put("TokenManager cloudGrant client_secret empty", () -> TokenManager.builder(config).cloudGrant("vl-backend", ""));
     c.put("TokenManager negative refresh margin", () -> TokenManager.builder(config).refreshMargin(-1, TimeUnit.SECONDS));
+    c.put("TokenManager refresh margin without a unit", () -> TokenManager.builder(config).refreshMargin(1, null));
     c.put("TokenManager access token before any device authorization", () -> TokenManager.builder(config).deviceGrant("vl-speaker-01").store(new InMemoryTokenStore()).build().accessToken());
     c.put("TokenManager.setRecord(null)", () -> TokenManager.builder(config).deviceGrant("vl-speaker-01").store(new InMemoryTokenStore()).build().setRecord(null));
     c.put("TokenRecord access_token empty", () -> TokenRecord.builder().accessToken(""));
@@ -189,6 +191,7 @@ class BadInputTest {
     c.put("definition without main field", () -> ResourceDefinition.builder().name("OS123.contacts").dimension(Dimension.USER).build());
     c.put("definition without dimension", () -> ResourceDefinition.builder().name("OS123.contacts").mainField("name").build());
     c.put("definition main field empty", () -> ResourceDefinition.builder().mainField(""));
+    c.put("definition secondary fields null", () -> ResourceDefinition.builder().secondaryFields((String[]) null));
     c.put("definition secondary field repeats the main field", () -> ResourceDefinition.builder().name("OS123.contacts").mainField("name").secondaryFields("name").dimension(Dimension.USER).build());
     c.put("custom dimension name empty", () -> Dimension.custom(""));
     c.put("custom dimension name null", () -> Dimension.custom(null));
@@ -199,6 +202,8 @@ class BadInputTest {
     c.put("auth_id with uppercase letters", () -> PersParam.user(AUTH_ID.toUpperCase()));
     c.put("auth_id with a symbol", () -> PersParam.user(AUTH_ID.substring(1) + "!"));
     c.put("custom pers_param without a value", () -> PersParam.custom("car_model", ""));
+    c.put("custom pers_param value only spaces", () -> PersParam.custom("car_model", "  "));
+    c.put("application pers_param appid only spaces", () -> PersParam.application(" "));
     c.put("custom pers_param with an empty name", () -> PersParam.custom("", "sedan"));
     c.put("pers_param dimension does not match the definition", () -> upload(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).persParam(PersParam.application("5f1a2b3c")).build());
     c.put("activation pers_param in an upload request", () -> upload(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).persParam(PersParam.activation().user().build()).build());
@@ -231,6 +236,7 @@ class BadInputTest {
     c.put("namespace empty", () -> EntityWebApi.builder(config).namespace(""));
     c.put("namespace with a space", () -> EntityWebApi.builder(config).namespace("OS 123"));
     c.put("account key empty", () -> EntityWebApi.builder(config).accountKey(""));
+    c.put("account key only spaces", () -> EntityWebApi.builder(config).accountKey("   "));
     c.put("EntityWebApi without account key", () -> EntityWebApi.builder(config).namespace("OS123").build());
     c.put("EntityWebApi with both account key and checksum source", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).checksumSource((nonce, curTime) -> "0").build());
     c.put("ChecksumSigner with both checksum source and account key", () -> ChecksumSigner.builder().namespace("OS123").checksumSource((nonce, curTime) -> "0").accountKey(KEY).build());
@@ -241,6 +247,11 @@ class BadInputTest {
     c.put("PlatformToolsClient without any token source", () -> PlatformToolsClient.builder(config).build());
     c.put("upload_entities with a custom dimension", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
         .uploadEntities(Dimension.custom("car_model"), ResourceName.parse("OS123.cars"), RecordSource.fromText("{\"name\":\"x\"}"), null));
+    c.put("upload_entities definition null", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
+        .uploadEntities((ResourceDefinition) null, RecordSource.fromText("{}"), null));
+    c.put("upload_entities records null", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
+        .uploadEntities(CONTACTS, null, null));
+    c.put("ResourceEncoder definition null", () -> ResourceEncoder.base64(null, RecordSource.fromText("{}")));
     c.put("upload_entities appid blank", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
         .uploadEntities(CONTACTS, RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), "  "));
     c.put("upload_entities type client without cloud tokens", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()

@@ -214,6 +214,7 @@ public final class InteractionChannel implements Closeable {
       if (baseDelay <= 0 || maxDelay < baseDelay) {
         throw new IllegalArgumentException("reconnect backoff needs 0 < baseDelay <= maxDelay");
       }
+      if (unit == null) throw new IllegalArgumentException("unit must not be null");
       this.baseDelayMillis = unit.toMillis(baseDelay);
       this.maxDelayMillis = unit.toMillis(maxDelay);
       return this;

@@ -48,6 +48,7 @@ class ChannelBadInputTest {
     c.put("channel negative reconnect attempts", () -> channel().maxReconnectAttempts(-1));
     c.put("channel reconnect backoff base 0", () -> channel().reconnectBackoff(0, 1, TimeUnit.SECONDS));
     c.put("channel reconnect backoff cap below base", () -> channel().reconnectBackoff(2, 1, TimeUnit.SECONDS));
+    c.put("channel reconnect backoff without a unit", () -> channel().reconnectBackoff(1, 2, null));
     c.put("channel negative ping interval", () -> channel().pingIntervalSeconds(-1));
     c.put("channel write before connect", () -> channel().listener(result -> { }).build().writeText("hello", null));
     c.put("channel null text", () -> channel().listener(result -> { }).build().writeText(null, null));
