@@ -86,6 +86,11 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
       done.countDown();
       throw closed;
     }
+    if (isDone()) {
+      // A cancel() between started and register() ended the call already; its unregister came first.
+      core.unregister(this);
+      return;
+    }
     if (isCancelled()) {
       complete(CallResult.<T>cancelled());
       return;

@@ -1,0 +1,58 @@
+package dev.voicelink.core.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkClient;
+import java.lang.reflect.Field;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class RealCallTest {
+  /**
+   * A cancel that lands after enqueue marked the call started but before it registered with the client
+   * ends the call at once; the registration that follows must not keep the ended call as running.
+   */
+  @Test void aCancelBetweenStartAndRegistrationLeavesNoRunningCall() throws Exception {
+    VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(Runnable::run).build();
+    ClientCore core = ClientCore.of(client);
+    List<CallResult<String>> results = new CopyOnWriteArrayList<>();
+    RealCall<String> call = new RealCall<String>(core) {
+      @Override protected void start() {
+        succeed("ran");
+      }
+    };
+    Object registry = registryLock(core);
+    Thread enqueuer;
+    synchronized (registry) {
+      enqueuer = new Thread(() -> call.enqueue(results::add), "enqueuer");
+      enqueuer.start();
+      awaitBlocked(enqueuer); // started, and waiting for the registry this thread holds
+      call.cancel(); // the registry's lock is re-entrant for this thread
+      assertThat(results).hasSize(1);
+      assertThat(results.get(0).isCancelled()).isTrue();
+    }
+    enqueuer.join(10_000);
+
+    assertThat(results).as("one callback, the cancellation").hasSize(1);
+    assertThat(core.runningCalls()).isZero();
+    client.close();
+  }
+
+  private static Object registryLock(ClientCore core) throws ReflectiveOperationException {
+    Field lock = ClientCore.class.getDeclaredField("lock");
+    lock.setAccessible(true);
+    return lock.get(core);
+  }
+
+  /** Waits (at most 10 s) until {@code thread} is blocked on a monitor: a barrier, not a delay. */
+  private static void awaitBlocked(Thread thread) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (thread.getState() != Thread.State.BLOCKED) {
+      assertThat(System.nanoTime()).as("the thread blocks on the registry").isLessThan(deadline);
+      Thread.yield();
+    }
+  }
+}
