@@ -147,7 +147,7 @@ final class TokenKeeper {
    * in flight.
    */
   TokenRecord obtain(boolean force) throws IOException, AuthorizationException {
-    RefreshFlight flight;
+    RefreshFlight flight = null;
     boolean mine = false;
     try {
       synchronized (lock) {
@@ -172,7 +172,7 @@ final class TokenKeeper {
         }
       }
     } finally {
-      notices.flush();
+      flush(mine ? flight : null);
     }
     if (mine) {
       try {
@@ -189,6 +189,28 @@ final class TokenKeeper {
       }
     }
     return flight.await();
+  }
+
+  /**
+   * Tells the listeners. If that throws (an Error from a listener on a same-thread executor) before
+   * the refresh this thread owns began, the refresh is abandoned: its waiters fail instead of waiting
+   * for ever, and the next caller starts a new one.
+   */
+  private void flush(@Nullable RefreshFlight owned) {
+    try {
+      notices.flush();
+    } catch (RuntimeException | Error e) {
+      if (owned != null) {
+        synchronized (lock) {
+          if (inFlight == owned) {
+            inFlight = null;
+            setState(stateAfterFailure());
+          }
+        }
+        owned.complete(null, new IOException("token refresh not begun: a state listener threw " + e, e));
+      }
+      throw e;
+    }
   }
 
   /** Runs one refresh on the calling thread; only the thread that owns the flight calls it. */

@@ -600,6 +600,25 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  @Test void aListenerThatThrowsAnErrorCannotLeaveLaterCallersWaitingForEver() throws Exception {
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60))).random(new Random(3))
+        .listenerExecutor(Runnable::run).build();
+    AtomicBoolean failOnce = new AtomicBoolean(true);
+    manager.addListener(state -> {
+      if (state == State.REFRESHING && failOnce.getAndSet(false)) throw new AssertionError("app bug");
+    });
+    time.advance(61, TimeUnit.SECONDS); // expired: the next caller refreshes
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(AssertionError.class).hasMessage("app bug");
+    assertThat(server.getRequestCount()).as("the refresh never began").isZero();
+    CallResult<String> next = enqueueAndWait(manager.accessTokenCall());
+    assertThat(next.value()).as("the next caller refreshes instead of joining the abandoned one")
+        .isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
   private void holdTheRotatedAnswer(CountDownLatch arrived, CountDownLatch answer) {
     server.setDispatcher(new Dispatcher() {
       @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
