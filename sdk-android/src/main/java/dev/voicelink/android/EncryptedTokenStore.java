@@ -62,7 +62,12 @@ import okio.Okio;
 public final class EncryptedTokenStore implements TokenStore {
   /** Told when stored data turned out to be undecryptable: the device must be authorized again. */
   public interface Listener {
-    /** Called on the thread that called {@link #load()}; {@code reason} contains no secret. */
+    /**
+     * Called on the thread that called {@link #load()}, while the store (and a {@code TokenManager}
+     * reading it) holds its lock: hand the news to another thread, and never wait there for one that
+     * may use the store or the manager. {@code reason} contains no secret. An exception thrown here is
+     * logged and does not reach the caller of {@code load()}.
+     */
     void onReauthorizationRequired(String reason);
   }
 
@@ -268,7 +273,13 @@ public final class EncryptedTokenStore implements TokenStore {
     }
     reauthorizationRequired = true;
     for (Listener listener : listeners) {
-      listener.onReauthorizationRequired(reason);
+      try {
+        listener.onReauthorizationRequired(reason);
+      } catch (RuntimeException e) {
+        // The record is already deleted: load() must still report "no token", and the other
+        // listeners must still hear it.
+        Log.warn(TAG, "token store " + name + ": a listener threw; ignored", e);
+      }
     }
     return null;
   }

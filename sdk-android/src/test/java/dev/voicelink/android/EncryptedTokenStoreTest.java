@@ -152,6 +152,21 @@ public final class EncryptedTokenStoreTest {
     assertThat(recordFile.exists()).isFalse();
   }
 
+  @Test public void aListenerThatThrowsNeitherFailsTheLoadNorSilencesTheOthers() throws Exception {
+    EncryptedTokenStore store = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
+    store.addListener(reason -> {
+      throw new IllegalStateException("app bug");
+    });
+    store.addListener(reasons::add);
+    store.save(RECORD);
+    aesKeys.key = null;
+
+    assertThat(store.load()).isNull();
+
+    assertThat(reasons).singleElement().asString().contains("its key is gone");
+    assertThat(store.reauthorizationRequired()).isTrue();
+  }
+
   @Test public void anotherKeyMeansReauthorization() throws Exception {
     store(aesKeys).save(RECORD);
     aesKeys.key = KeyGenerator.getInstance("AES").generateKey(); // a restore onto another device
