@@ -103,11 +103,19 @@ class ConformanceVectorsTest {
           "res_name", (String) v.get("res_name"), "pers_param", "{\"auth_id\":\"" + WebApiTest.AUTH_ID + "\"}",
           "data", Platform.base64(text.toString())).json();
       Object field = v.get("error");
+      String note = (String) v.get("note");
       if (field == null) {
-        assertThat(env).as((String) v.get("note")).containsEntry("code", "00000");
+        assertThat(env).as(note).containsEntry("code", "00000");
+      } else if (field.equals("res_name")) {
+        assertThat(env).as(note).containsEntry("code", "10107")
+            .containsEntry("desc", "res_name must be <namespace>.<name>, e.g. OS123.contacts; was: " + v.get("res_name"));
+      } else if (field.equals(((List<?>) v.get("fields")).get(0))) {
+        assertThat(env).as(note).containsEntry("code", "32117")
+            .containsEntry("desc", "line 1: main field " + field + " must not be empty");
       } else {
-        assertThat(env.get("code")).as((String) v.get("note")).isNotEqualTo("00000");
-        assertThat((String) env.get("desc")).as((String) v.get("note")).contains((String) field);
+        assertThat(env).as(note).containsEntry("code", "32117");
+        assertThat(env).as(note).containsEntry("desc", "line 1 lacks field " + field + " (" + v.get("res_name")
+            + " defines " + v.get("fields") + ")");
       }
     }
   }

@@ -61,16 +61,6 @@ class WebApiTest {
     assertThat(ok.json()).containsEntry("code", "00000");
   }
 
-  @Test void checksumVectorsOfTheConformanceFile() {
-    // the server computes exactly the vectors of shared/conformance/vectors.json
-    for (String[] v : Arrays.asList(
-        new String[] {"abcd1234", "12", "1502607694", "bf5aa1f53bd173cf7413bf370ad4bddc"},
-        new String[] {"0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a", "n0nce-with-dash_and.dot", "1763712000", "fa0f12d82ed2cc106f8e36b16cf90511"},
-        new String[] {"key with spaces", "Zz9", "0", "33b3f4aa66071be1e1a31e0806c4eb94"})) {
-      assertThat(Ids.md5Hex(v[0] + v[1] + v[2])).isEqualTo(v[3]);
-    }
-  }
-
   @Test void ipWhitelistRefusesWith20004AndNullData() throws IOException {
     server.console().putAccount(Account.create(DefaultConsole.NAMESPACE, DefaultConsole.ACCOUNT_KEY,
         DefaultConsole.APPID).withIpWhitelist(true, Arrays.asList("10.0.0.1")));
