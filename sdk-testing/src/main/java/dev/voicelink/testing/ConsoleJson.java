@@ -14,9 +14,11 @@ final class ConsoleJson {
   static Console parse(String json) {
     Map<String, Object> root = Json.parseObject(json);
     if (root == null) throw new IllegalArgumentException("console JSON must be a JSON object");
+    known(root, "$", "clients", "tester_phones", "accounts", "entities", "lifetimes");
     Console.Builder b = Console.builder();
     for (Map<String, Object> c : objects(root, "clients", "$")) {
       String path = "$.clients[]";
+      known(c, path, "client_id", "client_secret", "name", "appid", "device_ids");
       String id = string(c, "client_id", path, true);
       b.client(RegisteredClient.create(id, string(c, "client_secret", path, true), string(c, "name", path, true),
           string(c, "appid", path, false)));
@@ -25,6 +27,8 @@ final class ConsoleJson {
     for (String p : strings(root, "tester_phones", "$")) b.testerPhone(p);
     for (Map<String, Object> a : objects(root, "accounts", "$")) {
       String path = "$.accounts[]";
+      known(a, path, "namespace", "account_key", "appid", "dynamic_entity_permission", "ip_whitelist_enabled",
+          "ip_whitelist");
       Account account = Account.create(string(a, "namespace", path, true),
           string(a, "account_key", path, true), string(a, "appid", path, true));
       Object permission = a.get("dynamic_entity_permission");
@@ -36,6 +40,7 @@ final class ConsoleJson {
     }
     for (Map<String, Object> e : objects(root, "entities", "$")) {
       String path = "$.entities[]";
+      known(e, path, "res_name", "main_field", "secondary_fields", "dimension");
       b.entity(EntityDefinition.create(string(e, "res_name", path, true), string(e, "main_field", path, true),
           strings(e, "secondary_fields", path), string(e, "dimension", path, true)));
     }
@@ -43,6 +48,8 @@ final class ConsoleJson {
     if (lifetimes != null) {
       if (!(lifetimes instanceof Map)) throw new IllegalArgumentException("$.lifetimes must be an object");
       @SuppressWarnings("unchecked") Map<String, Object> l = (Map<String, Object>) lifetimes;
+      known(l, "$.lifetimes", "access_token_seconds", "refresh_token_seconds", "user_code_seconds",
+          "poll_interval_seconds", "slow_down");
       Long v;
       if ((v = number(l, "access_token_seconds")) != null) b.accessTokenLifetimeSeconds(v);
       if ((v = number(l, "refresh_token_seconds")) != null) b.refreshTokenLifetimeSeconds(v);
@@ -52,6 +59,20 @@ final class ConsoleJson {
       if (slow != null) b.slowDown(bool(slow, "$.lifetimes.slow_down"));
     }
     return b.build();
+  }
+
+  /**
+   * Refuses a key the console does not know: a misspelt one ({@code device_id} for {@code device_ids})
+   * would otherwise leave its setting at the default without a word.
+   */
+  private static void known(Map<String, Object> m, String path, String... keys) {
+    List<String> allowed = java.util.Arrays.asList(keys);
+    for (String key : m.keySet()) {
+      if (!allowed.contains(key)) {
+        throw new IllegalArgumentException(path + "." + key + " is not a console setting; " + path
+            + " takes " + String.join(", ", allowed));
+      }
+    }
   }
 
   @SuppressWarnings("unchecked")

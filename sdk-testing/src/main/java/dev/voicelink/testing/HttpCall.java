@@ -21,6 +21,8 @@ final class HttpCall {
   final String body;
   final long now;
   final RecordedRequest raw;
+  /** The body was longer than the server keeps ({@link ReferenceServer#MAX_BODY_BYTES}). */
+  final boolean bodyCutOff;
 
   HttpCall(RecordedRequest raw, long now) {
     this.raw = raw;
@@ -29,7 +31,9 @@ final class HttpCall {
     int q = target.indexOf('?');
     this.route = q < 0 ? target : target.substring(0, q);
     this.headers = raw.getHeaders();
-    this.body = raw.getBody().clone().readString(StandardCharsets.UTF_8);
+    this.bodyCutOff = raw.getBodySize() > raw.getBody().size();
+    // A cut-off body is refused unread: neither the handlers nor the journal keep its 64 MiB.
+    this.body = bodyCutOff ? "" : raw.getBody().clone().readString(StandardCharsets.UTF_8);
     this.now = now;
   }
 

@@ -8,14 +8,20 @@ import java.util.concurrent.TimeUnit;
 /**
  * Every request the server received, in arrival order. A live, thread-safe view: {@link #get(int)} and
  * {@link #size()} see calls as they arrive; iterate over {@link #snapshot()} when calls may still come in.
+ * It keeps every call unless the server was built with {@link ReferenceServer.Builder#journalLimit}, as
+ * the standalone server is: then the oldest calls are dropped, a tenth of the limit at a time.
  */
 public final class Journal extends AbstractList<RecordedCall> {
   private final List<RecordedCall> calls = new ArrayList<>();
+  private final int limit;
 
-  Journal() {
+  /** {@code limit}: how many calls it keeps; beyond it the oldest tenth is dropped at once. */
+  Journal(int limit) {
+    this.limit = limit;
   }
 
   synchronized void record(RecordedCall call) {
+    if (calls.size() >= limit) calls.subList(0, Math.max(1, limit / 10)).clear();
     calls.add(call);
     notifyAll();
   }

@@ -38,6 +38,27 @@ final class Json {
     return d >= 0 && d == Math.rint(d) && d <= Long.MAX_VALUE ? (long) d : null;
   }
 
+  /**
+   * {@code value} with every whole Double (as the untyped adapter reads any number) replaced by a Long,
+   * in place in maps and lists, so that writing it again does not turn {@code 2} into {@code 2.0}.
+   */
+  @SuppressWarnings("unchecked")
+  static @Nullable Object wholeNumbersAsLongs(@Nullable Object value) {
+    if (value instanceof Double) {
+      double d = (Double) value;
+      return d == Math.rint(d) && Math.abs(d) < 9.007199254740992E15 ? (Object) (long) d : value;
+    }
+    if (value instanceof Map) {
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) value).entrySet()) {
+        e.setValue(wholeNumbersAsLongs(e.getValue()));
+      }
+    } else if (value instanceof java.util.List) {
+      java.util.ListIterator<Object> i = ((java.util.List<Object>) value).listIterator();
+      while (i.hasNext()) i.set(wholeNumbersAsLongs(i.next()));
+    }
+    return value;
+  }
+
   static String write(Object value) {
     return WRITER.toJson(value);
   }

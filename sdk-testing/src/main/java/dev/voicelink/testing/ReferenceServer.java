@@ -28,7 +28,14 @@ public final class ReferenceServer implements AutoCloseable {
   private final ServerClock clock;
   private final InetAddress bindAddress;
   private final int port;
-  private final Journal journal = new Journal();
+  /**
+   * The largest request body the server takes, in bytes: more than the form of the SDK's largest
+   * resource (32 MiB before Base64). A longer one is answered HTTP 413 {@code request_too_large}
+   * without being held in memory.
+   */
+  public static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
+
+  private final Journal journal;
   private final Faults faults = new Faults();
   private final AuthState authState = new AuthState();
   private final ResourceStore resources;
@@ -47,6 +54,7 @@ public final class ReferenceServer implements AutoCloseable {
     bindAddress = b.bindAddress != null ? b.bindAddress : InetAddress.getLoopbackAddress();
     port = b.port;
     recognizer = b.recognizer != null ? b.recognizer : (audio, rate) -> "";
+    journal = new Journal(b.journalLimit);
     resources = new ResourceStore();
     verificationPage = new VerificationPage(console, authState, Router.VERIFY);
   }
@@ -59,6 +67,7 @@ public final class ReferenceServer implements AutoCloseable {
   public synchronized ReferenceServer start() throws IOException {
     if (started) throw new IllegalStateException("already started");
     server.setServerSocketFactory(new CallerAddresses());
+    server.setBodyLimit(MAX_BODY_BYTES); // beyond it MockWebServer reads and drops: see HttpCall.bodyCutOff
     server.start(bindAddress, port);
     String base = origin();
     AuthService auth = new AuthService(console, authState, base + Router.VERIFY);
@@ -191,8 +200,20 @@ public final class ReferenceServer implements AutoCloseable {
     private InetAddress bindAddress;
     private int port;
     private SpeechRecognizer recognizer;
+    private int journalLimit = Integer.MAX_VALUE;
 
     Builder() {
+    }
+
+    /**
+     * Keeps only about the last {@code maxCalls} calls in the {@link #journal()}, for a server left
+     * running (the standalone server keeps 10,000). Default: every
+     * call, as a test reads them.
+     */
+    public Builder journalLimit(int maxCalls) {
+      if (maxCalls < 10) throw new IllegalArgumentException("journalLimit must be at least 10; was: " + maxCalls);
+      this.journalLimit = maxCalls;
+      return this;
     }
 
     /** Default: {@link Console#defaults()}. */

@@ -4,9 +4,12 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs the reference server standalone until stopped:
@@ -21,19 +24,11 @@ public final class ReferenceServerMain {
   }
 
   public static void main(String[] args) throws Exception {
-    ReferenceServer server;
-    try {
-      server = fromArgs(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println(usage());
-      System.exit(2);
+    ReferenceServer server = start(args, System.out, System.err);
+    if (server == null) {
+      System.exit(isHelp(args) ? 0 : 2);
       return;
     }
-    PrintStream out = System.out;
-    server.smsListener((phone, code) -> out.println("SMS to " + phone + ": verification code " + code));
-    server.start();
-    describe(server, out);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
@@ -46,6 +41,49 @@ public final class ReferenceServerMain {
     stopped.await();
   }
 
+  /**
+   * Starts the server {@code args} describe and prints its addresses to {@code out}; or prints the
+   * usage for {@code --help}, or one error line and the usage to {@code err} when it cannot start (a
+   * bad option, a console file that cannot be read or is inconsistent, a port in use, an address that
+   * is not this machine's), and returns null.
+   */
+  static @Nullable ReferenceServer start(String[] args, PrintStream out, PrintStream err) {
+    if (isHelp(args)) {
+      out.println(usage());
+      return null;
+    }
+    ReferenceServer server = null;
+    try {
+      server = fromArgs(args);
+      server.smsListener((phone, code) -> out.println("SMS to " + phone + ": verification code " + code));
+      server.start();
+      describe(server, out);
+      return server;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      err.println("error: " + e.getMessage());
+    } catch (IOException e) {
+      // BindException and the like: the address and port of the options, and why not
+      err.println("error: the server cannot listen there: " + e.getMessage()
+          + " (is the port in use, or the --bind address not one of this machine's?)");
+    }
+    err.println(usage());
+    if (server != null) {
+      try {
+        server.close();
+      } catch (IOException ignored) {
+        // it never started
+      }
+    }
+    return null;
+  }
+
+  private static boolean isHelp(String[] args) {
+    for (String arg : args) {
+      if ("--help".equals(arg) || "-h".equals(arg)) return true;
+    }
+    return false;
+  }
+
   static String usage() {
     StringBuilder variants = new StringBuilder();
     for (PlatformVariant v : PlatformVariant.values()) variants.append(variants.length() == 0 ? "" : "|").append(v.flag());
@@ -53,13 +91,19 @@ public final class ReferenceServerMain {
         + " [--clock-scale F] [--variant NAME[,NAME...]]...\n  variants: " + variants;
   }
 
-  static ReferenceServer fromArgs(String[] args) throws IOException {
-    ReferenceServer.Builder b = ReferenceServer.builder();
+  /** Calls the standalone server keeps in its journal: it may run for days. */
+  static final int JOURNAL_LIMIT = 10_000;
+
+  private static final List<String> OPTIONS =
+      Arrays.asList("--port", "--bind", "--console", "--variant", "--clock-scale");
+
+  static ReferenceServer fromArgs(String[] args) {
+    ReferenceServer.Builder b = ReferenceServer.builder().journalLimit(JOURNAL_LIMIT);
     Console console = null;
     List<PlatformVariant> variants = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
-      if ("--help".equals(option) || "-h".equals(option)) throw new IllegalArgumentException("help requested");
+      if (!OPTIONS.contains(option)) throw new IllegalArgumentException("unknown option " + option);
       if (i + 1 >= args.length) throw new IllegalArgumentException(option + " needs a value");
       String value = args[++i];
       switch (option) {
@@ -71,12 +115,20 @@ public final class ReferenceServerMain {
           }
           break;
         case "--bind":
-          b.bindAddress(InetAddress.getByName(value));
+          try {
+            b.bindAddress(InetAddress.getByName(value));
+          } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--bind must be an address or a known host name; was: " + value);
+          }
           break;
         case "--console":
           File f = new File(value);
           if (!f.isFile()) throw new IllegalArgumentException("--console file not found: " + value);
-          console = Console.fromFile(f);
+          try {
+            console = Console.fromFile(f);
+          } catch (IOException e) {
+            throw new IllegalArgumentException("--console file " + value + " cannot be read: " + e.getMessage());
+          }
           break;
         case "--variant":
           for (String flag : value.split(",", -1)) variants.add(PlatformVariant.ofFlag(flag.trim()));

@@ -122,6 +122,10 @@ final class Router extends Dispatcher {
 
   private MockResponse route(@Nullable Endpoint endpoint, HttpCall call) {
     try {
+      if (call.bodyCutOff) {
+        return HttpCall.json(413, Json.obj("error", "request_too_large", "message", "the request body is"
+            + " larger than the reference server takes (" + ReferenceServer.MAX_BODY_BYTES + " bytes)"));
+      }
       if (endpoint == null) {
         return "/favicon.ico".equals(call.route)
             ? new MockResponse().setResponseCode(404)
@@ -151,7 +155,10 @@ final class Router extends Dispatcher {
     String type = response.getHeaders().get("Content-Type");
     if (body == null || type == null || !type.startsWith("application/json")) return;
     Map<String, Object> object = Json.parseObject(body.clone().readString(StandardCharsets.UTF_8));
-    if (object != null) response.setBody(Json.write(PlatformVariant.addExtraFields(object)));
+    // Only fields are added: a whole number read back as a Double is written as it was, 2 not 2.0.
+    if (object != null) {
+      response.setBody(Json.write(Json.wholeNumbersAsLongs(PlatformVariant.addExtraFields(object))));
+    }
   }
 
   private static MockResponse faultResponse(Fault fault) {

@@ -100,7 +100,12 @@ class PlatformVariantTest {
 
   @Test void extraFieldsInEveryAnswerAndMessage() throws Exception {
     on(PlatformVariant.EXTRA_FIELDS);
-    assertThat(deviceCode()).containsKeys("x_request_id", "x_server", "device_code");
+    Wire.Answer code = Wire.postForm(server.authUrl() + "/oauth/ivs/device_code", "client_id",
+        DefaultConsole.CLIENT_ID, "scope", "user_ivs_all", "scope_data", AuthFlowTest.SCOPE_DATA);
+    assertThat(code.json()).containsKeys("x_request_id", "x_server", "device_code");
+    // only fields are added: the numbers stay whole numbers on the wire
+    assertThat(code.body).contains("\"interval\":2,").contains("\"expires_in\":120,")
+        .contains("\"build\":7,");
     Map<String, Object> token = platform.deviceToken();
     assertThat(token).containsKeys("x_request_id", "x_server", "access_token");
     assertThat(refresh("rt_unknown").json()).containsKeys("x_request_id", "error");

@@ -58,6 +58,70 @@ class ReferenceServerMainTest {
         .hasMessage("--console file not found: /nonexistent.json");
     assertThatThrownBy(() -> Console.fromJson("{\"clients\":[{\"client_id\":1}]}"))
         .hasMessage("$.clients[].client_id must be a string");
+    assertThatThrownBy(() -> Console.fromJson("{\"clients\":[{\"client_id\":\"c\",\"client_secret\":\"s\","
+        + "\"name\":\"n\",\"device_id\":\"D1\"}]}"))
+        .hasMessage("$.clients[].device_id is not a console setting; $.clients[] takes client_id, client_secret,"
+            + " name, appid, device_ids");
+    assertThatThrownBy(() -> Console.fromJson("{\"tester_phone\":[\"13700000000\"]}"))
+        .hasMessage("$.tester_phone is not a console setting; $ takes clients, tester_phones, accounts, entities,"
+            + " lifetimes");
+  }
+
+  @Test void anUnknownOptionIsNamedEvenWithoutAValue() {
+    assertThatThrownBy(() -> ReferenceServerMain.fromArgs(new String[] {"--colour"}))
+        .hasMessage("unknown option --colour");
+  }
+
+  @Test void helpPrintsTheUsageToStdoutAndStartsNothing() throws IOException {
+    Streams streams = new Streams();
+    assertThat(ReferenceServerMain.start(new String[] {"--port", "0", "--help"}, streams.out, streams.err)).isNull();
+    assertThat(streams.out()).isEqualTo(ReferenceServerMain.usage() + "\n");
+    assertThat(streams.err()).isEmpty();
+  }
+
+  @Test void aPortInUseIsOneErrorLineAndTheUsageNotAStackTrace() throws IOException {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      Streams streams = new Streams();
+      assertThat(ReferenceServerMain.start(new String[] {"--bind", "127.0.0.1", "--port",
+          String.valueOf(taken.getLocalPort())}, streams.out, streams.err)).isNull();
+      assertThat(streams.err()).startsWith("error: the server cannot listen there: ")
+          .contains("(is the port in use, or the --bind address not one of this machine's?)\n"
+              + ReferenceServerMain.usage() + "\n");
+      assertThat(streams.err().split("\n")).hasSize(3); // the error, and the usage's two lines
+      assertThat(streams.out()).isEmpty();
+    }
+  }
+
+  @Test void aBadBindAddressOrConsoleIsNamed() throws IOException {
+    Streams streams = new Streams();
+    assertThat(ReferenceServerMain.start(new String[] {"--bind", "no-such-host.invalid"}, streams.out,
+        streams.err)).isNull();
+    assertThat(streams.err()).startsWith("error: --bind must be an address or a known host name; was:"
+        + " no-such-host.invalid\n");
+    File console = new File(dir, "entity-without-account.json");
+    Files.write(console.toPath(), ("{\"entities\":[{\"res_name\":\"NS9.rooms\",\"main_field\":\"room\","
+        + "\"secondary_fields\":[],\"dimension\":\"house\"}]}").getBytes(StandardCharsets.UTF_8));
+    Streams second = new Streams();
+    assertThat(ReferenceServerMain.start(new String[] {"--console", console.getPath()}, second.out,
+        second.err)).isNull();
+    assertThat(second.err()).startsWith("error: ").doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  /** Two PrintStreams whose text the test reads. */
+  static final class Streams {
+    final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    final PrintStream out = new PrintStream(outBytes, true);
+    final PrintStream err = new PrintStream(errBytes, true);
+
+    String out() {
+      return new String(outBytes.toByteArray(), StandardCharsets.UTF_8);
+    }
+
+    String err() {
+      return new String(errBytes.toByteArray(), StandardCharsets.UTF_8);
+    }
   }
 
   @Test void secretsStayOutOfToString() {
