@@ -10,6 +10,7 @@ import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import okio.ByteString;
@@ -56,6 +57,7 @@ abstract class AuthCommand implements Callable<Integer> {
       String problem = chooseServer();
       if (problem == null) problem = optionProblem(issuer != null);
       if (problem != null) return usage(problem);
+      prepare(); // local input (secrets, token files) is read before anything is sent
       VoiceLinkClient client;
       try {
         VoiceLinkClient.Builder builder = VoiceLinkClient.builder().httpLogging(parent.httpLogging());
@@ -138,6 +140,39 @@ abstract class AuthCommand implements Callable<Integer> {
    * {@code --issuer}), or null; checked before anything is sent.
    */
   @Nullable String optionProblem(boolean standard) {
+    return null;
+  }
+
+  /**
+   * Reads and checks this command's local input (a secret, the token file) before anything is sent,
+   * even the discovery of {@code --issuer}.
+   *
+   * @throws IllegalArgumentException naming the option at fault (exit 2)
+   */
+  void prepare() throws IOException {
+  }
+
+  /**
+   * Refuses a {@link #tokenFile} that could not be written, so that the user does not authorize a
+   * device whose token would then be lost.
+   */
+  void checkTokenFileWritable() {
+    String problem = tokenFileProblem(tokenFile);
+    if (problem != null) throw new IllegalArgumentException(problem);
+  }
+
+  /** Why {@code --token-file tokenFile} could not be written, or null. */
+  static @Nullable String tokenFileProblem(File tokenFile) {
+    File file = tokenFile.getAbsoluteFile();
+    File folder = file.getParentFile();
+    if (file.isDirectory()) return "--token-file " + tokenFile + " is a folder";
+    if (folder == null || !folder.isDirectory()) {
+      // named as the user gave it, not as an absolute path
+      return "--token-file " + tokenFile + ": the folder " + tokenFile.getParent() + " does not exist";
+    }
+    if (!Files.isWritable(folder.toPath()) || file.exists() && !Files.isWritable(file.toPath())) {
+      return "--token-file " + tokenFile + " cannot be written";
+    }
     return null;
   }
 

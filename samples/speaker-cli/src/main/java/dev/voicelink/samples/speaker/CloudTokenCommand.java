@@ -48,9 +48,28 @@ final class CloudTokenCommand extends AuthCommand {
     return null;
   }
 
+  private String secret;
+  private @Nullable TokenRecord stored;
+
+  @Override void prepare() throws IOException {
+    secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
+    if (!refresh) {
+      checkTokenFileWritable();
+      return;
+    }
+    stored = new FileTokenStore(tokenFile).load();
+    if (stored == null) {
+      throw new IllegalArgumentException("no token record in " + tokenFile
+          + ": run 'speaker-cli cloud-token' first");
+    }
+    if (stored.grant() != TokenRecord.Grant.CLOUD) {
+      throw new IllegalArgumentException(tokenFile + " holds a " + stored.grant().wireName()
+          + " token, not a cloud token: use 'speaker-cli refresh' for it");
+    }
+  }
+
   @Override int run(VoiceLinkClient client, @Nullable OAuthServer discovered)
       throws IOException, ServerRefusalException {
-    String secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
     OAuthServer server = discovered == null || clientAuth == null ? discovered
         : discovered.newBuilder().clientAuthentication(clientAuth.equals("post")
             ? OAuthServer.ClientAuthentication.CLIENT_SECRET_POST
@@ -60,15 +79,7 @@ final class CloudTokenCommand extends AuthCommand {
         : TokenManager.builder(client, server)).cloudGrant(clientId, secret);
     if (scope != null) credential.scope(scope);
     TokenRecord record;
-    if (refresh) {
-      TokenRecord stored = file.load();
-      if (stored == null) {
-        return invalid("no token record in " + tokenFile + ": run 'speaker-cli cloud-token' first");
-      }
-      if (stored.grant() != TokenRecord.Grant.CLOUD) {
-        return invalid(tokenFile + " holds a " + stored.grant().wireName() + " token, not a cloud"
-            + " token: use 'speaker-cli refresh' for it");
-      }
+    if (stored != null) {
       String mismatch = dialectMismatch(stored, server);
       if (mismatch != null) return invalid(mismatch);
       record = credential.store(file).build().refresh().execute();

@@ -40,19 +40,29 @@ final class DemoCommand implements Callable<Integer> {
       description = "Where the device token is stored (default: a temporary file, deleted at exit).")
   File tokenFile;
 
-  @Override public Integer call() throws Exception {
+  @Override public Integer call() {
     Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
     String problem = checkOptions();
     if (problem != null) {
       out.problem(problem);
       return ExitCodes.INVALID_INPUT;
     }
-    return new DemoSetup(this, out).run();
+    try {
+      return new DemoSetup(this, out).run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      out.failure(Output.fields("status", "failed", "message", "interrupted"), "interrupted");
+      return ExitCodes.FAILURE;
+    } catch (Exception e) {
+      // One line on stderr, as every command reports a failure; never a stack trace.
+      out.failure(Output.fields("status", "failed", "message", e.toString()), "failed: " + e);
+      return ExitCodes.FAILURE;
+    }
   }
 
   /** What is wrong with the options, or null: checked before anything starts. */
   String checkOptions() {
     if (!(speed >= 1 && speed <= 1000)) return "--speed must be between 1 and 1000; was: " + speed;
-    return null;
+    return tokenFile == null ? null : AuthCommand.tokenFileProblem(tokenFile);
   }
 }

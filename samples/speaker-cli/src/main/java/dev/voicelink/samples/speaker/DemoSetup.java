@@ -29,8 +29,18 @@ final class DemoSetup {
   }
 
   int run() throws Exception {
+    Level level = QUIET_LOGGER.getLevel();
     QUIET_LOGGER.setLevel(Level.WARNING);
     AcceleratedTime time = new AcceleratedTime(options.speed);
+    try {
+      return run(time);
+    } finally {
+      time.stop(); // also when the server could not start; stopping twice is harmless
+      QUIET_LOGGER.setLevel(level);
+    }
+  }
+
+  private int run(AcceleratedTime time) throws Exception {
     Console console = Console.defaults();
     // Whoever approves (a person, or the simulated tester on a busy machine) needs real time:
     // the user code keeps its usual lifetime in real time, whatever the speed of the demo's clocks.
@@ -58,8 +68,10 @@ final class DemoSetup {
         demo.close(); // the demo's client: its threads and connections end with it
       }
     } catch (DemoFailure failure) {
-      out.record(fields("step", demo == null ? 0 : demo.step(), "status", "failed", "reason",
-          failure.getMessage()), "  FAILED: " + failure.getMessage());
+      int step = demo == null ? 0 : demo.step();
+      out.record(fields("step", step, "status", "failed", "message", failure.getMessage()),
+          "  FAILED: " + failure.getMessage());
+      out.problem("the demo failed at step " + step + ": " + failure.getMessage());
       return ExitCodes.FAILURE;
     }
   }

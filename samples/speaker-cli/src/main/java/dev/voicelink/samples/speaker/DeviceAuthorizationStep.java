@@ -9,6 +9,7 @@ import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.SimulatedTester;
@@ -38,7 +39,7 @@ final class DeviceAuthorizationStep implements DemoStep {
             + " of real time; the device polls every " + code.intervalSeconds()
             + " s of demo time).");
     out.say(TerminalQr.render(code.link()));
-    BlockingQueue<DeviceFlowOutcome> outcome = new LinkedBlockingQueue<>();
+    BlockingQueue<CallResult<DeviceFlowOutcome>> outcome = new LinkedBlockingQueue<>();
     int[] polls = {0};
     VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.poll(code, new DeviceFlowListener() {
       @Override public void onCodeIssued(DeviceCode issued) {
@@ -49,9 +50,7 @@ final class DeviceAuthorizationStep implements DemoStep {
         polls[0] = pollNumber;
       }
     });
-    flow.enqueue(result -> {
-      if (result.isSuccess()) outcome.add(result.value());
-    });
+    flow.enqueue(outcome::add);
     if (demo.interactive) {
       out.say("  Log in with the tester phone " + DefaultConsole.TESTER_PHONE
           + "; its one-time code will appear here.");
@@ -61,12 +60,17 @@ final class DeviceAuthorizationStep implements DemoStep {
           + " and presses Authorize...");
       new SimulatedTester(demo.server).approve(code.userCode());
     }
-    DeviceFlowOutcome ended = Progress.await(out, outcome, "waiting for the user",
+    CallResult<DeviceFlowOutcome> result = Progress.await(out, outcome, "waiting for the user",
         TimeUnit.MILLISECONDS.toMillis(demo.time.realMillis(code.expiresInSeconds() * 1000) + 5000));
-    if (ended == null) {
+    if (result == null) {
       flow.cancel();
       throw new DemoFailure("the device flow did not end before the code expired");
     }
+    if (!result.isSuccess()) {
+      throw new DemoFailure("the device flow failed: " + (result.isCancelled() ? "cancelled"
+          : String.valueOf(result.failure())));
+    }
+    DeviceFlowOutcome ended = result.value();
     if (ended.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
       throw new DemoFailure("the device flow ended " + ended.kind() + " instead of AUTHORIZED");
     }

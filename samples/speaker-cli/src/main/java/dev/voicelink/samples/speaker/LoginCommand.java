@@ -40,6 +40,10 @@ final class LoginCommand extends AuthCommand {
     return null;
   }
 
+  @Override void prepare() {
+    checkTokenFileWritable();
+  }
+
   @Override int run(VoiceLinkClient client, @Nullable OAuthServer server)
       throws IOException, ServerRefusalException {
     DeviceAuthorizer.Builder builder = server == null ? DeviceAuthorizer.builder(client)

@@ -17,13 +17,20 @@ import picocli.CommandLine.Command;
         + " (device tokens at oauth/ivs/token, cloud tokens at oauth/token; with --issuer at the"
         + " standard server's token endpoint).")
 final class RefreshCommand extends AuthCommand {
+  private TokenRecord stored;
+
+  @Override void prepare() throws IOException {
+    TokenRecord record = new FileTokenStore(tokenFile).load();
+    if (record == null) {
+      throw new IllegalArgumentException("no token record in " + tokenFile
+          + ": run 'speaker-cli login' first");
+    }
+    stored = record;
+  }
+
   @Override int run(VoiceLinkClient client, @Nullable OAuthServer server)
       throws IOException, ServerRefusalException {
     FileTokenStore store = new FileTokenStore(tokenFile);
-    TokenRecord stored = store.load();
-    if (stored == null) {
-      return invalid("no token record in " + tokenFile + ": run 'speaker-cli login' first");
-    }
     String mismatch = dialectMismatch(stored, server);
     if (mismatch != null) return invalid(mismatch);
     TokenManager manager = (server == null ? TokenManager.builder(client)

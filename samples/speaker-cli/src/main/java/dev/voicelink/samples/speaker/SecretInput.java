@@ -1,10 +1,12 @@
 package dev.voicelink.samples.speaker;
 
 import java.io.ByteArrayOutputStream;
+import java.io.Console;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.util.Map;
 
@@ -16,6 +18,8 @@ import java.util.Map;
 final class SecretInput {
   /** The file name that stands for standard input, as in {@code --client-secret-file -}. */
   static final String STDIN = "-";
+  /** Longer than any secret: a mistaken file (an image, a log) is refused, not read whole. */
+  static final int MAX_SECRET_BYTES = 64 * 1024;
 
   private SecretInput() {
   }
@@ -37,8 +41,7 @@ final class SecretInput {
     String value;
     if (file != null) {
       boolean fromStdin = file.getPath().equals(STDIN);
-      byte[] bytes = fromStdin ? readAll(stdin) : Files.readAllBytes(file.toPath());
-      value = new String(bytes, StandardCharsets.UTF_8);
+      value = fromStdin ? fromStdin(stdin, fileOption) : fromFile(file, fileOption);
       if (!value.isEmpty() && value.charAt(0) == '\uFEFF') value = value.substring(1);
       value = value.trim();
       if (value.isEmpty()) {
@@ -56,11 +59,41 @@ final class SecretInput {
     return value;
   }
 
-  /** Everything up to the end of {@code in}; the stream is the process's and stays open. */
-  private static byte[] readAll(InputStream in) throws IOException {
+  /**
+   * The secret typed at the terminal without echo when standard input is one (with a prompt, so the
+   * command does not seem to hang), else everything up to the end of {@code in}, which stays open.
+   */
+  private static String fromStdin(InputStream in, String fileOption) throws IOException {
+    Console console = in == System.in ? System.console() : null;
+    if (console != null) {
+      char[] typed = console.readPassword("%s - (not shown, then Enter): ", fileOption);
+      if (typed == null) throw new IllegalArgumentException(fileOption + " - (standard input) is empty");
+      return new String(typed);
+    }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     byte[] buffer = new byte[4096];
-    for (int n; (n = in.read(buffer)) != -1; ) bytes.write(buffer, 0, n);
-    return bytes.toByteArray();
+    for (int n; (n = in.read(buffer)) != -1; ) {
+      bytes.write(buffer, 0, n);
+      if (bytes.size() > MAX_SECRET_BYTES) {
+        throw new IllegalArgumentException(fileOption + " - (standard input) is longer than "
+            + MAX_SECRET_BYTES + " bytes: it is not a secret");
+      }
+    }
+    return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  /** The file's text; a file that is missing, a folder, unreadable or too long is the user's input. */
+  private static String fromFile(File file, String fileOption) throws IOException {
+    if (file.isDirectory()) throw new IllegalArgumentException(fileOption + " " + file + " is a folder");
+    if (!file.isFile()) throw new IllegalArgumentException(fileOption + " " + file + " does not exist");
+    if (file.length() > MAX_SECRET_BYTES) {
+      throw new IllegalArgumentException(fileOption + " " + file + " is longer than " + MAX_SECRET_BYTES
+          + " bytes: it is not a secret");
+    }
+    try {
+      return new String(Files.readAllBytes(file.toPath()), StandardCharsets.UTF_8);
+    } catch (AccessDeniedException e) {
+      throw new IllegalArgumentException(fileOption + " " + file + " cannot be read: permission denied");
+    }
   }
 }

@@ -4,6 +4,7 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.PlatformToolsClient;
@@ -93,7 +94,7 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       // One connection pool, the command's own; a 401 gets one refresh and one retry (the body is
       // sent again).
       OkHttpClient http = new OkHttpClient();
-      try (VoiceLinkClient auth = authClient(authUrl, http)) {
+      try (VoiceLinkClient auth = authClient(authUrl, http, parent.httpLogging())) {
         TokenRecord before = readRecord(tokenFile);
         TokenManager manager = TokenManager.builder(auth).store(new FileTokenStore(tokenFile)).build();
         try (VoiceLinkClient voiceLink = platform
@@ -129,9 +130,10 @@ final class UploadEntitiesCommand implements Callable<Integer> {
     return client.uploadEntities(dimension, name, records, appid).execute();
   }
 
-  private static VoiceLinkClient authClient(String authUrl, OkHttpClient http) {
+  private static VoiceLinkClient authClient(String authUrl, OkHttpClient http, HttpLogLevel logging) {
     try {
-      return VoiceLinkClient.builder().authUrl(authUrl).httpClient(http).build();
+      // --verbose shows the token refresh too, not only the upload
+      return VoiceLinkClient.builder().authUrl(authUrl).httpClient(http).httpLogging(logging).build();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           e.getMessage().replace("auth_url", "--auth-url (or VOICELINK_AUTH_URL)"), e);

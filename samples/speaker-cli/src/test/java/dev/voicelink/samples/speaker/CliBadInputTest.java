@@ -206,8 +206,25 @@ class CliBadInputTest {
         () -> cloudToken("--client-secret-file", file("secret-bom", "\uFEFF\n")), noEnv));
     c.put("cloud-token --refresh of a device token file", new Case(() -> args(plus(cloudToken(), "--refresh"),
         "--token-file", tokenFile("device-token.json", "device")), secretEnv));
+    c.put("cloud-token --client-secret-file that does not exist", new Case(
+        () -> cloudToken("--client-secret-file", new File(dir, "absent-secret").getPath()), noEnv));
+    c.put("cloud-token --client-secret-file that is a folder", new Case(
+        () -> cloudToken("--client-secret-file", dir.getPath()), noEnv));
+    c.put("cloud-token --issuer without a client secret (no discovery either)", new Case(
+        () -> cloudToken("--auth-url", null, "--issuer", server.authUrl()), noEnv));
+    c.put("refresh --issuer without a token file (no discovery either)", new Case(() -> new String[] {
+        "refresh", "--issuer", server.authUrl(), "--token-file",
+        new File(dir, "absent-token.json").getPath()}, noEnv));
+    c.put("login --token-file in a folder that does not exist", new Case(() -> args(login(),
+        "--token-file", new File(dir, "absent-folder/token.json").getPath()), noEnv));
+    c.put("cloud-token --token-file that is a folder", new Case(() -> cloudToken("--token-file",
+        dir.getPath()), secretEnv));
+    c.put("demo --token-file that is a folder", new Case(() -> new String[] {"demo", "--token-file",
+        dir.getPath()}, noEnv));
     // Entity upload through the web API
     c.put("sync without an account key", new Case(() -> sync("--account-key-file", null), noEnv));
+    c.put("sync --account-key-file that does not exist", new Case(() -> sync("--account-key-file",
+        new File(dir, "absent-key").getPath()), noEnv));
     c.put("sync --level family", new Case(() -> sync("--level", "family"), noEnv));
     c.put("sync --level user without --auth-id", new Case(() -> sync("--auth-id", null), noEnv));
     c.put("sync --auth-id of 31 characters (wrong auth_id)", new Case(

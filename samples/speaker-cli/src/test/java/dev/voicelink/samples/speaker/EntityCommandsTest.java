@@ -107,6 +107,16 @@ class EntityCommandsTest {
         + " turn the whitelist off (20004: ");
   }
 
+  @Test void aRefusedSyncWithJsonEndsStdoutWithItsStatus() throws Exception {
+    start(ServerClock.system());
+    assertThat(run(CliBadInputTest.args(sync("{\"name\":\"a\",\"alias\":\"\"}", "--json"),
+        "--account-key-file", file("wrong-key", "not-the-account-key").getPath())))
+        .isEqualTo(ExitCodes.SERVER_REFUSED);
+    String[] lines = out.toString().split("\n");
+    assertThat(lines[lines.length - 1]).startsWith("{\"status\":\"refused\",\"error\":\"10105\",\"message\":");
+    assertThat(err.toString()).startsWith("speaker-cli: the server refused: 10105: ");
+  }
+
   @Test void checkOfAnUnknownSidShowsTheServersCode() throws Exception {
     start(ServerClock.system());
     assertThat(run("check", "--base-url", server.baseUrl(), "--namespace", "OS123",

@@ -56,4 +56,17 @@ class SecretInputTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("--account-key-file - (standard input) is empty");
   }
+
+  @Test void aLongStdinOrFileIsRefusedAsNoSecret() throws Exception {
+    byte[] big = new byte[SecretInput.MAX_SECRET_BYTES + 1];
+    java.util.Arrays.fill(big, (byte) 'x');
+    assertThatThrownBy(() -> SecretInput.read(new File("-"), "--account-key-file",
+        "VOICELINK_ACCOUNT_KEY", Collections.emptyMap(), new ByteArrayInputStream(big)))
+        .hasMessage("--account-key-file - (standard input) is longer than 65536 bytes: it is not a secret");
+    File file = new File(dir, "big");
+    Files.write(file.toPath(), big);
+    assertThatThrownBy(() -> SecretInput.read(file, "--client-secret-file",
+        "VOICELINK_CLIENT_SECRET", Collections.emptyMap()))
+        .hasMessage("--client-secret-file " + file + " is longer than 65536 bytes: it is not a secret");
+  }
 }
