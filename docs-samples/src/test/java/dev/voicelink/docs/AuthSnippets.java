@@ -32,15 +32,17 @@ final class AuthSnippets {
     flow.enqueue(result -> {                                // on the main thread on Android
       if (result.isCancelled()) return;                     // flow.cancel() was called
       DeviceFlowOutcome outcome = result.value();
-      if (outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
-        storage.execute(() -> {                             // a background executor: the save is
-          try {                                             // file (and Keystore) I/O
-            tokens.setRecord(outcome.token());              // saved before it is used
-          } catch (IOException e) {
-            mainThread.execute(() -> display.show("", "could not save the sign-in: " + e.getMessage()));
-          }
-        });
+      if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
+        display.show("", "not signed in: " + outcome.kind()); // DENIED, EXPIRED or FAILED
+        return;
       }
+      storage.execute(() -> {                               // a background executor: the save is
+        try {                                               // file (and Keystore) I/O
+          tokens.setRecord(outcome.token());                // saved before it is used
+        } catch (IOException e) {
+          mainThread.execute(() -> display.show("", "could not save the sign-in: " + e.getMessage()));
+        }
+      });
     });
     // the user walks away: flow.cancel();
     // end-snippet

@@ -12,6 +12,7 @@ import dev.voicelink.entity.AuthId;
 import dev.voicelink.entity.PersParam;
 import java.io.File;
 import java.io.IOException;
+import java.util.concurrent.Executor;
 
 /** The code of docs/third-party-accounts.md; {@code ThirdPartySnippetsTest} runs it. */
 final class ThirdPartySnippets {
@@ -47,7 +48,7 @@ final class ThirdPartySnippets {
   }
 
   static VoiceLinkCall<DeviceFlowOutcome> signIn(VoiceLinkClient client, OAuthServer server,
-      AuthSnippets.Display display, File tokenFile) {
+      AuthSnippets.Display display, File tokenFile, Executor storage, Executor mainThread) {
     // snippet:third-party-sign-in
     DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client, server)
         .clientId("speaker-public")                          // as registered at the server
@@ -60,14 +61,20 @@ final class ThirdPartySnippets {
 
     VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.authorize(
         code -> display.show(code.userCode(), code.link())); // link: verification_uri_complete
-    flow.enqueue(result -> {
-      if (result.isSuccess() && result.value().kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
-        try {
-          tokens.setRecord(result.value().token());         // names its dialect and token endpoint
-        } catch (IOException e) {
-          display.show("", "could not save the sign-in: " + e.getMessage());
-        }
+    flow.enqueue(result -> {                                // on the main thread on Android
+      if (result.isCancelled()) return;                     // flow.cancel() was called
+      DeviceFlowOutcome outcome = result.value();
+      if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
+        display.show("", "not signed in: " + outcome.kind()); // DENIED, EXPIRED or FAILED
+        return;
       }
+      storage.execute(() -> {                               // file I/O, off the callback thread
+        try {
+          tokens.setRecord(outcome.token());                // names its dialect and token endpoint
+        } catch (IOException e) {
+          mainThread.execute(() -> display.show("", "could not save the sign-in: " + e.getMessage()));
+        }
+      });
     });
     // end-snippet
     return flow;

@@ -34,12 +34,8 @@ class ThirdPartySnippetsTest {
 
   @Test void theSnippetsSignInRefreshAfterARebootAndGetABackendToken() throws Exception {
     ExecutorService callbacks = Executors.newSingleThreadExecutor();
-    Semaphore callbacksRun = new Semaphore(0);
     try (MockWebServer mock = new MockWebServer();
-        VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(task -> callbacks.execute(() -> {
-          task.run();
-          callbacksRun.release();
-        })).build()) {
+        VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(callbacks).build()) {
       mock.start();
       String issuer = "http://127.0.0.1:" + mock.getPort();
       mock.enqueue(json("{\"issuer\":\"" + issuer + "\",\"token_endpoint\":\"" + issuer
@@ -62,8 +58,12 @@ class ThirdPartySnippetsTest {
       mock.enqueue(json("{\"access_token\":\"at-1\",\"token_type\":\"Bearer\",\"expires_in\":300,"
           + "\"refresh_token\":\"rt-1\",\"scope\":\"profile voicelink.entities\"}"));
       BlockingQueue<String> shown = new LinkedBlockingQueue<>();
+      Semaphore saves = new Semaphore(0);
       VoiceLinkCall<DeviceFlowOutcome> flow = ThirdPartySnippets.signIn(client, server,
-          (userCode, link) -> shown.add(userCode + " " + link), tokenFile);
+          (userCode, link) -> shown.add(userCode + " " + link), tokenFile, task -> {
+            task.run();
+            saves.release();
+          }, Runnable::run);
       assertThat(shown.poll(10, TimeUnit.SECONDS))
           .isEqualTo("WDJB-MJHT https://login.example.com/activate?user_code=WDJB-MJHT");
       assertThat(mock.takeRequest().getBody().readUtf8())
@@ -71,11 +71,11 @@ class ThirdPartySnippetsTest {
       assertThat(mock.takeRequest(10, TimeUnit.SECONDS).getBody().readUtf8()).isEqualTo(
           "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=dc"
               + "&client_id=speaker-public");
-      TokenRecord saved = null;
-      // the snippet's callback saves the record on the callback executor
-      while ((saved = new FileTokenStore(tokenFile).load()) == null) {
-        assertThat(callbacksRun.tryAcquire(10, TimeUnit.SECONDS)).as("a callback ran").isTrue();
-      }
+      // the snippet's callback hands the save to the storage executor
+      assertThat(saves.tryAcquire(10, TimeUnit.SECONDS)).as("the record was saved").isTrue();
+      TokenRecord saved = new FileTokenStore(tokenFile).load();
+      assertThat(saved).isNotNull();
+      assertThat(shown).as("nothing but the code was shown").isEmpty();
       assertThat(flow.isCancelled()).isFalse();
       assertThat(saved.dialect()).isEqualTo(TokenRecord.Dialect.STANDARD);
       assertThat(saved.tokenEndpoint()).isEqualTo(issuer + "/oauth2/token");
