@@ -390,6 +390,7 @@ public final class MainActivity extends Activity {
   }
 
   private void onAgentEvent(AgentEvent event) {
+    if (destroyed) return; // destroy() still replies ERROR_DESTROYED to pending commands: no views now
     log(EventLog.event(event));
     switch (event.eventType()) {
       case EVENT_CONNECTED_TO_SERVER:

@@ -2,6 +2,9 @@ package dev.voicelink.samples.app;
 
 import android.content.Context;
 import dev.voicelink.android.EncryptedTokenStore;
+import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.auth.TokenStore;
+import java.io.IOException;
 import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
@@ -11,17 +14,38 @@ import org.jspecify.annotations.Nullable;
  * no-backup directory. An app would hold these in its {@code Application}; the sample keeps them
  * here so that its tests can end the "process" and start a new one (docs/lifecycle.md).
  *
- * <p>Thread-safe. Nothing here needs closing: the VoiceLink clients derived from {@link #http()} are
- * closed by their Activity, and the store holds no open file.
+ * <p>Thread-safe; {@link #get} does no I/O, so the main thread may call it. Nothing here needs closing:
+ * the VoiceLink clients derived from {@link #http()} are closed by their Activity, and the store holds
+ * no open file.
  */
 final class SampleProcess {
   private static @Nullable SampleProcess current;
 
   private final OkHttpClient http = new OkHttpClient();
-  private final EncryptedTokenStore signIn;
+  private final Context app;
+  private @Nullable EncryptedTokenStore store;
+  /** Made on first use: creating the store touches files, which the main thread must not. */
+  private final TokenStore signIn = new TokenStore() {
+    @Override public @Nullable TokenRecord load() throws IOException {
+      return store().load();
+    }
+
+    @Override public void save(TokenRecord record) throws IOException {
+      store().save(record);
+    }
+
+    @Override public void clear() throws IOException {
+      store().clear();
+    }
+  };
 
   private SampleProcess(Context context) {
-    this.signIn = EncryptedTokenStore.create(context.getApplicationContext(), "sample-sign-in");
+    this.app = context.getApplicationContext();
+  }
+
+  private synchronized EncryptedTokenStore store() {
+    if (store == null) store = EncryptedTokenStore.create(app, "sample-sign-in");
+    return store;
   }
 
   static synchronized SampleProcess get(Context context) {
@@ -39,8 +63,11 @@ final class SampleProcess {
     return http;
   }
 
-  /** Where the device's token record is kept across restarts, encrypted with a Keystore key. */
-  EncryptedTokenStore signIn() {
+  /**
+   * Where the device's token record is kept across restarts, encrypted with a Keystore key. The
+   * {@link EncryptedTokenStore} behind it is made by its first read or write, on that thread.
+   */
+  TokenStore signIn() {
     return signIn;
   }
 }

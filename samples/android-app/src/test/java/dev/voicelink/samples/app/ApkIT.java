@@ -47,6 +47,21 @@ class ApkIT {
     assertThat(badging).filteredOn(line -> line.startsWith("uses-permission:")).hasSize(2);
   }
 
+  /**
+   * The Activity handles the configuration changes a user makes while approving the code itself, so
+   * that they do not recreate it and cancel the device flow (docs/android-sample-app.md): orientation,
+   * screenSize, smallestScreenSize, screenLayout, keyboardHidden, uiMode, locale, layoutDirection,
+   * fontScale and density.
+   */
+  @Test
+  void theActivityIsNotRecreatedByTheConfigurationChangesOfASignIn() throws Exception {
+    List<String> tree = run("aapt", "dump", "xmltree", apk.getPath(), "AndroidManifest.xml");
+    int expected = 0x0080 | 0x0400 | 0x0800 | 0x0100 | 0x0020 | 0x0200 | 0x0004 | 0x2000
+        | 0x40000000 | 0x1000;
+    assertThat(tree).anySatisfy(line -> assertThat(line.trim()).isEqualTo(
+        "A: android:configChanges(0x0101001f)=(type 0x11)0x" + Integer.toHexString(expected)));
+  }
+
   @Test
   void signatureVerifiesForApi21AndUp() throws Exception {
     List<String> verify = run("apksigner", "verify", "--verbose", "--min-sdk-version", "21", apk.getPath());
