@@ -523,53 +523,52 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  /**
-   * The server takes the refresh ({@code arrived}) and has rotated the tokens, but answers with
-   * {@code at-2}/{@code rt-2} only once {@code answer} opens.
-   */
   @Test void aSignOutWhileARefreshIsOnTheWireIsNotUndoneByItsAnswer() throws Exception {
-    CountDownLatch arrived = new CountDownLatch(1);
-    CountDownLatch answer = new CountDownLatch(1);
-    holdTheRotatedAnswer(arrived, answer);
-    InMemoryTokenStore store = new InMemoryTokenStore();
-    TokenManager manager = deviceManager(store);
-    manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
-    VoiceLinkCall<TokenRecord> refresh = manager.refresh();
-    BlockingQueue<CallResult<TokenRecord>> results = new LinkedBlockingQueue<>();
-    refresh.enqueue(results::add);
-    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+    HeldRefresh held = new HeldRefresh();
 
-    manager.clear();
-    answer.countDown();
-    CallResult<TokenRecord> result = results.poll(10, TimeUnit.SECONDS);
-    assertThat(result).as("the callback came").isNotNull();
+    held.manager.clear();
+    CallResult<TokenRecord> result = held.answer();
     assertThat(result.failure()).isInstanceOf(NotSignedInException.class);
-    assertThat(store.load()).as("the forgotten account stays forgotten").isNull();
-    assertThat(manager.state()).isEqualTo(TokenManager.State.NO_TOKEN);
-    assertThat(manager.record()).isNull();
+    assertThat(held.store.load()).as("the forgotten account stays forgotten").isNull();
+    assertThat(held.manager.state()).isEqualTo(TokenManager.State.NO_TOKEN);
+    assertThat(held.manager.record()).isNull();
   }
 
   @Test void aRecordSetWhileARefreshIsOnTheWireIsNotReplacedByItsAnswer() throws Exception {
-    CountDownLatch arrived = new CountDownLatch(1);
-    CountDownLatch answer = new CountDownLatch(1);
-    holdTheRotatedAnswer(arrived, answer);
-    InMemoryTokenStore store = new InMemoryTokenStore();
-    TokenManager manager = deviceManager(store);
-    manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
-    VoiceLinkCall<TokenRecord> refresh = manager.refresh();
-    BlockingQueue<CallResult<TokenRecord>> results = new LinkedBlockingQueue<>();
-    refresh.enqueue(results::add);
-    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+    HeldRefresh held = new HeldRefresh();
 
-    manager.setRecord(deviceRecord("at-9", "rt-9", 8_640_000)); // another user signed in
-    answer.countDown();
-    CallResult<TokenRecord> result = results.poll(10, TimeUnit.SECONDS);
-    assertThat(result).as("the callback came").isNotNull();
+    held.manager.setRecord(deviceRecord("at-9", "rt-9", 8_640_000)); // another user signed in
+    CallResult<TokenRecord> result = held.answer();
     assertThat(result.value().accessToken()).isEqualTo("at-9");
-    assertThat(store.load().refreshToken()).isEqualTo("rt-9");
-    assertThat(manager.accessToken()).isEqualTo("at-9");
-    assertThat(manager.state()).isEqualTo(TokenManager.State.VALID);
+    assertThat(held.store.load().refreshToken()).isEqualTo("rt-9");
+    assertThat(held.manager.accessToken()).isEqualTo("at-9");
+    assertThat(held.manager.state()).isEqualTo(TokenManager.State.VALID);
     assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  /** A device manager's refresh of at-1/rt-1, taken by the server and held ({@link #holdTheRotatedAnswer}). */
+  private final class HeldRefresh {
+    final CountDownLatch answer = new CountDownLatch(1);
+    final InMemoryTokenStore store = new InMemoryTokenStore();
+    final BlockingQueue<CallResult<TokenRecord>> results = new LinkedBlockingQueue<>();
+    final TokenManager manager;
+
+    HeldRefresh() throws Exception {
+      CountDownLatch arrived = new CountDownLatch(1);
+      holdTheRotatedAnswer(arrived, answer);
+      manager = deviceManager(store);
+      manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
+      manager.refresh().enqueue(results::add);
+      assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+    }
+
+    /** Lets the server answer; what the refresh's caller got. */
+    CallResult<TokenRecord> answer() throws InterruptedException {
+      answer.countDown();
+      CallResult<TokenRecord> result = results.poll(10, TimeUnit.SECONDS);
+      assertThat(result).as("the callback came").isNotNull();
+      return result;
+    }
   }
 
   @Test void anInterruptedCallerDoesNotLoseTheRotatedRecordOfTheRefreshItSent() throws Exception {
@@ -619,6 +618,10 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  /**
+   * The server takes the refresh ({@code arrived}) and has rotated the tokens, but answers with
+   * {@code at-2}/{@code rt-2} only once {@code answer} opens.
+   */
   private void holdTheRotatedAnswer(CountDownLatch arrived, CountDownLatch answer) {
     server.setDispatcher(new Dispatcher() {
       @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
