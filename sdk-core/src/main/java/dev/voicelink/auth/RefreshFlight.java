@@ -9,9 +9,9 @@ import org.jspecify.annotations.Nullable;
 final class RefreshFlight {
   private final CountDownLatch done = new CountDownLatch(1);
   private volatile @Nullable TokenRecord record;
-  private volatile @Nullable Exception failure;
+  private volatile @Nullable Throwable failure;
 
-  void complete(@Nullable TokenRecord result, @Nullable Exception error) {
+  void complete(@Nullable TokenRecord result, @Nullable Throwable error) {
     record = result;
     failure = error;
     done.countDown();
@@ -19,16 +19,17 @@ final class RefreshFlight {
 
   TokenRecord await() throws IOException, AuthorizationException {
     try {
-      // An ended flight gives its result even to an interrupted thread: the owner's record is saved.
+      // An ended flight gives its result even to a thread interrupted meanwhile.
       if (done.getCount() > 0) done.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting for a token refresh");
     }
-    Exception error = failure;
+    Throwable error = failure;
     if (error instanceof AuthorizationException) throw (AuthorizationException) error;
     if (error instanceof IOException) throw (IOException) error;
     if (error instanceof RuntimeException) throw (RuntimeException) error;
+    if (error instanceof Error) throw (Error) error;
     return record;
   }
 }

@@ -2,9 +2,6 @@ package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Call;
 
@@ -74,7 +71,7 @@ final class TokenExchange {
 
   /**
    * Refreshes {@code base}, or obtains a token with client credentials when there is no base or it
-   * holds no refresh token. Waits on the calling thread (see {@link #execute}).
+   * holds no refresh token. Runs on the calling thread: a client worker, see {@link TokenKeeper}.
    *
    * @throws IllegalStateException as {@link #dialectOf} does
    */
@@ -129,49 +126,7 @@ final class TokenExchange {
     return new Result(null, new AuthorizationException(answer.error, answer.message), null);
   }
 
-  /**
-   * Sends {@code call} and reads its answer on one of the client's workers, and waits for it without
-   * heeding interrupts. Once sent, a refresh may void the old refresh token on the server: its answer
-   * must be read and saved even if the thread that asked is interrupted meanwhile (an app's cancelled
-   * task), or the device loses its sign-in. The wait is bounded by the HTTP client's timeouts; an
-   * interrupt that came meanwhile is set again. A thread interrupted before sending sends nothing.
-   */
-  private AuthClient.Answer execute(final Call call) throws IOException {
-    if (Thread.currentThread().isInterrupted()) {
-      throw new InterruptedIOException("interrupted before the token request was sent");
-    }
-    final CountDownLatch done = new CountDownLatch(1);
-    final AuthClient.Answer[] answer = new AuthClient.Answer[1];
-    final Throwable[] failure = new Throwable[1];
-    try {
-      client.config.workers().execute(new Runnable() {
-        @Override public void run() {
-          try {
-            answer[0] = client.read(call.execute());
-          } catch (IOException | RuntimeException | Error e) {
-            failure[0] = e; // thrown again on the thread that asked
-          } finally {
-            done.countDown();
-          }
-        }
-      });
-    } catch (RejectedExecutionException e) {
-      throw new IOException("the VoiceLinkClient is closed: no token request was sent", e);
-    }
-    boolean interrupted = false;
-    while (true) {
-      try {
-        done.await();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) Thread.currentThread().interrupt();
-    Throwable thrown = failure[0];
-    if (thrown instanceof IOException) throw (IOException) thrown;
-    if (thrown instanceof RuntimeException) throw (RuntimeException) thrown;
-    if (thrown != null) throw (Error) thrown;
-    return answer[0];
+  private AuthClient.Answer execute(Call call) throws IOException {
+    return client.read(call.execute());
   }
 }

@@ -5,6 +5,7 @@ import dev.voicelink.auth.TokenManager.State;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -175,20 +176,43 @@ final class TokenKeeper {
       flush(mine ? flight : null);
     }
     if (mine) {
+      final RefreshFlight owned = flight;
       try {
-        flight.complete(refreshNow(), null);
-      } catch (IOException | AuthorizationException | RuntimeException e) {
-        flight.complete(null, e);
-      } catch (Error e) {
-        // Out of memory, a broken security provider: the callers who joined this refresh must not
-        // wait for ever, and the next caller tries again.
-        flight.complete(null, new IOException("token refresh failed: " + e, e));
-        throw e;
-      } finally {
+        client.config.workers().execute(() -> refresh(owned));
+      } catch (RejectedExecutionException e) {
+        abandon(owned, new IOException("the VoiceLinkClient is closed: no token refresh was sent", e));
         notices.flush();
       }
     }
     return flight.await();
+  }
+
+  /**
+   * Runs {@code flight}'s refresh on a client worker, never on a caller's thread: a caller that stops
+   * waiting (interrupted, its call cancelled) cannot abandon an answer whose rotation already voided the
+   * stored refresh token, and the answer is saved whoever still waits.
+   */
+  private void refresh(RefreshFlight flight) {
+    try {
+      flight.complete(refreshNow(), null);
+    } catch (IOException | AuthorizationException | RuntimeException | Error e) {
+      // An Error (out of memory, a broken security provider) reaches the callers too; the next caller
+      // tries again.
+      flight.complete(null, e);
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /** Ends {@code owned} without a refresh: its waiters fail, and the next caller starts a new one. */
+  private void abandon(RefreshFlight owned, Throwable why) {
+    synchronized (lock) {
+      if (inFlight == owned) {
+        inFlight = null;
+        setState(stateAfterFailure());
+      }
+    }
+    owned.complete(null, why);
   }
 
   /**
@@ -201,19 +225,13 @@ final class TokenKeeper {
       notices.flush();
     } catch (RuntimeException | Error e) {
       if (owned != null) {
-        synchronized (lock) {
-          if (inFlight == owned) {
-            inFlight = null;
-            setState(stateAfterFailure());
-          }
-        }
-        owned.complete(null, new IOException("token refresh not begun: a state listener threw " + e, e));
+        abandon(owned, new IOException("token refresh not begun: a state listener threw " + e, e));
       }
       throw e;
     }
   }
 
-  /** Runs one refresh on the calling thread; only the thread that owns the flight calls it. */
+  /** Runs one refresh, on the worker of {@link #refresh(RefreshFlight)}. */
   private TokenRecord refreshNow() throws IOException, AuthorizationException {
     TokenRecord base;
     long started;
@@ -232,11 +250,21 @@ final class TokenKeeper {
       throw e;
     }
     synchronized (lock) {
-      if (generation != started) return settleReplaced();
+      // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
+      if (generation != started && !sameCredential(base, current)) return settleReplaced();
       if (result.record != null) return settleSuccess(result.record);
       if (result.refusal != null) return settleRefusal(result.refusal);
       return settleTransient(base, result.failure);
     }
+  }
+
+  /** Whether {@code a} and {@code b} are the same credential, so that refreshing one refreshes the other. */
+  private static boolean sameCredential(@Nullable TokenRecord a, @Nullable TokenRecord b) {
+    if (a == null || b == null) return false;
+    if (a == b) return true;
+    return a.grant() == b.grant() && a.clientId().equals(b.clientId())
+        && (a.refreshToken() != null ? a.refreshToken().equals(b.refreshToken())
+            : b.refreshToken() == null && a.accessToken().equals(b.accessToken()));
   }
 
   /**
@@ -274,11 +302,11 @@ final class TokenKeeper {
       inFlight = null;
       long now = clock.monotonicNanos();
       long delay = schedule.failedTransiently(now, failure);
-      if (base != null && base == current && !schedule.isExpired(now)) {
+      if (current != null && sameCredential(base, current) && !schedule.isExpired(now)) {
         Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
             + " token, next attempt in " + delay + " ms or later");
         setState(State.VALID);
-        return base;
+        return current;
       }
       Log.warn(TAG, "token refresh failed and the token has expired: " + failure.getMessage(), null);
       setState(current == null ? State.NO_TOKEN : State.EXPIRED);

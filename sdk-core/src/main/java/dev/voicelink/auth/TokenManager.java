@@ -48,9 +48,10 @@ import okhttp3.Interceptor;
  * releases their caller at once. A refresh request already sent is left to finish and its record is
  * saved: the server voids the old refresh token when it answers, so aborting the exchange could lose
  * the sign-in. A refresh not yet begun is not begun. Closing the client does not abort a refresh
- * already sent either, nor does interrupting the thread that asked in {@link #accessToken()} (the
- * exchange runs on the client's worker; the interrupt is set again when the record is saved). A
- * {@link #setRecord} or {@link #clear()} while a refresh runs wins: that refresh's answer is dropped.
+ * already sent either. Every refresh runs on one of the client's workers, so interrupting a thread
+ * waiting in {@link #accessToken()} releases it at once ({@link java.io.InterruptedIOException}) while the
+ * refresh goes on and is saved. A {@link #setRecord} of another credential or a {@link #clear()} while a
+ * refresh runs wins: that refresh's answer is dropped.
  *
  * <p><b>OkHttp.</b> {@link #interceptor()} adds {@code Authorization: <token>} (the raw token, as
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
@@ -66,7 +67,7 @@ import okhttp3.Interceptor;
  * other configuration. The interceptor then sends {@code Authorization: Bearer <token>}.
  *
  * <p>Thread-safe. {@link #accessToken()} blocks while a refresh runs (bounded by the HTTP client's
- * timeouts). {@link #setRecord}, {@link #record()}, {@link #clear()}, and the first look at the store
+ * timeouts; an interrupt ends the wait). {@link #setRecord}, {@link #record()}, {@link #clear()}, and the first look at the store
  * by {@link #state()} or {@link #addListener}, read or write the {@link TokenStore} on the calling
  * thread: with a {@link FileTokenStore} or an Android {@code EncryptedTokenStore} that is file (and
  * Keystore) I/O, so on Android call them off the main thread. Listeners are called on the executor

@@ -571,20 +571,35 @@ class TokenManagerTest {
     }
   }
 
-  @Test void anInterruptedCallerDoesNotLoseTheRotatedRecordOfTheRefreshItSent() throws Exception {
+  @Test void anInterruptedCallerIsReleasedAtOnceAndTheRotatedRecordIsStillSaved() throws Exception {
     CountDownLatch arrived = new CountDownLatch(1);
     CountDownLatch answer = new CountDownLatch(1);
     holdTheRotatedAnswer(arrived, answer);
-    InMemoryTokenStore store = new InMemoryTokenStore();
+    CountDownLatch rotatedSaved = new CountDownLatch(1);
+    InMemoryTokenStore memory = new InMemoryTokenStore();
+    TokenStore store = new TokenStore() {
+      @Override public TokenRecord load() {
+        return memory.load();
+      }
+
+      @Override public void save(TokenRecord record) {
+        memory.save(record);
+        if (record.refreshToken().equals("rt-2")) rotatedSaved.countDown();
+      }
+
+      @Override public void clear() {
+        memory.clear();
+      }
+    };
     TokenManager manager = deviceManager(store);
     manager.setRecord(deviceRecord("at-1", "rt-1", 60));
-    time.advance(59, TimeUnit.SECONDS); // due: the next caller refreshes on its own thread
+    time.advance(59, TimeUnit.SECONDS); // due: the next caller starts a refresh
     BlockingQueue<Object> outcome = new LinkedBlockingQueue<>();
     Thread caller = new Thread(() -> {
       try {
         outcome.add(manager.accessToken());
       } catch (Exception e) {
-        outcome.add(e);
+        outcome.add(e.getClass().getSimpleName() + ": " + e.getMessage());
       }
       outcome.add(Thread.currentThread().isInterrupted() ? "still interrupted" : "interrupt lost");
     }, "app-task");
@@ -592,11 +607,23 @@ class TokenManagerTest {
     assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
 
     caller.interrupt(); // the app cancelled its task (Future.cancel(true), a disposed subscription)
-    answer.countDown();
     caller.join(10_000);
-    assertThat(outcome).containsExactly("at-2", "still interrupted");
-    assertThat(store.load().refreshToken()).as("the server voided rt-1").isEqualTo("rt-2");
+    assertThat(outcome).as("released before the server answered").containsExactly(
+        "InterruptedIOException: interrupted while waiting for a token refresh", "still interrupted");
+    answer.countDown();
+    assertThat(rotatedSaved.await(10, TimeUnit.SECONDS)).as("the server voided rt-1").isTrue();
+    assertThat(manager.accessToken()).isEqualTo("at-2");
     assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test void theSameRecordSetAgainWhileItsRefreshIsOnTheWireKeepsTheRotatedAnswer() throws Exception {
+    HeldRefresh held = new HeldRefresh();
+
+    held.manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000)); // a restore of the same sign-in
+    CallResult<TokenRecord> result = held.answer();
+    assertThat(result.value().refreshToken()).isEqualTo("rt-2");
+    assertThat(held.store.load().refreshToken()).as("rt-1 is void on the server").isEqualTo("rt-2");
+    assertThat(held.manager.accessToken()).isEqualTo("at-2");
   }
 
   @Test void aListenerThatThrowsAnErrorCannotLeaveLaterCallersWaitingForEver() throws Exception {
