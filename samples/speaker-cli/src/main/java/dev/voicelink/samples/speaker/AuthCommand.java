@@ -89,8 +89,7 @@ abstract class AuthCommand implements Callable<Integer> {
     } catch (ServerRefusalException e) {
       return refused(e);
     } catch (IOException e) {
-      output.failure(Output.fields("status", "failed", "message", String.valueOf(e.getMessage())),
-          "failed: " + e.getMessage());
+      output.failure(Output.failed(String.valueOf(e.getMessage())), "failed: " + e.getMessage());
       return ExitCodes.FAILURE;
     } finally {
       out.flush();
@@ -193,8 +192,7 @@ abstract class AuthCommand implements Callable<Integer> {
   }
 
   int refused(ServerRefusalException e) {
-    output.failure(Output.fields("status", "refused", "error", e.code(), "message", e.description()),
-        "the server refused: " + e.getMessage());
+    output.failure(Output.refusal(e), "the server refused: " + e.getMessage());
     return ExitCodes.SERVER_REFUSED;
   }
 

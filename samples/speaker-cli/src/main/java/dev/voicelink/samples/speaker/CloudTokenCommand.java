@@ -53,10 +53,8 @@ final class CloudTokenCommand extends AuthCommand {
 
   @Override void prepare() throws IOException {
     secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
-    if (!refresh) {
-      checkTokenFileWritable();
-      return;
-    }
+    checkTokenFileWritable();
+    if (!refresh) return;
     stored = new FileTokenStore(tokenFile).load();
     if (stored == null) {
       throw new IllegalArgumentException("no token record in " + tokenFile

@@ -51,11 +51,11 @@ final class DemoCommand implements Callable<Integer> {
       return new DemoSetup(this, out).run();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      out.failure(Output.fields("status", "failed", "message", "interrupted"), "interrupted");
+      out.failure(Output.failed("interrupted"), "interrupted");
       return ExitCodes.FAILURE;
     } catch (Exception e) {
       // One line on stderr, as every command reports a failure; never a stack trace.
-      out.failure(Output.fields("status", "failed", "message", e.toString()), "failed: " + e);
+      out.failure(Output.failed(e.toString()), "failed: " + e);
       return ExitCodes.FAILURE;
     }
   }

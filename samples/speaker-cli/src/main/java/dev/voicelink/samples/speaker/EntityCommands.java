@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.text.SimpleDateFormat;
 import java.util.Date;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TimeZone;
 
 /** What the entity subcommands share: turning the SDK's three kinds of failure into exit codes. */
@@ -40,31 +39,22 @@ final class EntityCommands {
           + e.getMessage() + "; run 'speaker-cli login' again");
       return ExitCodes.REAUTHORIZATION_REQUIRED;
     } catch (IpNotWhitelistedException e) {
-      output.failure(refusal(e), e.getMessage());
+      output.failure(Output.refusal(e), e.getMessage());
       return ExitCodes.SERVER_REFUSED;
     } catch (ServerRefusalException e) {
-      output.failure(refusal(e), "the server refused: " + e.getMessage());
+      output.failure(Output.refusal(e), "the server refused: " + e.getMessage());
       return ExitCodes.SERVER_REFUSED;
     } catch (IOException e) {
-      output.failure(failed(String.valueOf(e.getMessage())), "failed: " + e.getMessage());
+      output.failure(Output.failed(String.valueOf(e.getMessage())), "failed: " + e.getMessage());
       return ExitCodes.FAILURE;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      output.failure(failed("interrupted"), "interrupted");
+      output.failure(Output.failed("interrupted"), "interrupted");
       return ExitCodes.FAILURE;
     } catch (Exception e) {
-      output.failure(failed(e.toString()), "failed: " + e);
+      output.failure(Output.failed(e.toString()), "failed: " + e);
       return ExitCodes.FAILURE;
     }
-  }
-
-  /** The last stdout line of a refused command in JSON mode, as the authorization commands write it. */
-  private static Map<String, Object> refusal(ServerRefusalException e) {
-    return Output.fields("status", "refused", "error", e.code(), "message", e.description());
-  }
-
-  private static Map<String, Object> failed(String message) {
-    return Output.fields("status", "failed", "message", message);
   }
 
   static String iso(long epochMillis) {

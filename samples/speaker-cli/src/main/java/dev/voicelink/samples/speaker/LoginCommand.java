@@ -99,8 +99,7 @@ final class LoginCommand extends AuthCommand {
         if (failure instanceof AuthorizationException) {
           return refused((AuthorizationException) failure);
         }
-        output.failure(Output.fields("status", "failed", "message",
-            String.valueOf(failure == null ? null : failure.getMessage())),
+        output.failure(Output.failed(String.valueOf(failure == null ? null : failure.getMessage())),
             "failed: " + (failure == null ? "unknown" : failure.getMessage()));
         return ExitCodes.FAILURE;
     }

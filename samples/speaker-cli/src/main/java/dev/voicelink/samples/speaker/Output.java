@@ -3,6 +3,7 @@ package dev.voicelink.samples.speaker;
 import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.Moshi;
 import com.squareup.moshi.Types;
+import dev.voicelink.core.ServerRefusalException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -69,6 +70,16 @@ final class Output {
   /** A problem, always on stderr as text, prefixed with the program name. */
   void problem(String text) {
     err.println("speaker-cli: " + text);
+  }
+
+  /** The status record of a command the server refused: the last stdout line in JSON mode. */
+  static Map<String, Object> refusal(ServerRefusalException e) {
+    return fields("status", "refused", "error", e.code(), "message", e.description());
+  }
+
+  /** The status record of a command that failed otherwise. */
+  static Map<String, Object> failed(String message) {
+    return fields("status", "failed", "message", message);
   }
 
   /** An ordered map for {@link #record}: {@code fields("sid", sid, "csid", csid)}. */

@@ -20,6 +20,7 @@ final class RefreshCommand extends AuthCommand {
   private TokenRecord stored;
 
   @Override void prepare() throws IOException {
+    checkTokenFileWritable(); // the refresh rotates the token: it must be saved
     TokenRecord record = new FileTokenStore(tokenFile).load();
     if (record == null) {
       throw new IllegalArgumentException("no token record in " + tokenFile

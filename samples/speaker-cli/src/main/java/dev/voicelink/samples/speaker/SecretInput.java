@@ -60,40 +60,45 @@ final class SecretInput {
   }
 
   /**
-   * The secret typed at the terminal without echo when standard input is one (with a prompt, so the
+   * The secret typed at the terminal without echo when the CLI runs at one (with a prompt, so the
    * command does not seem to hang), else everything up to the end of {@code in}, which stays open.
    */
   private static String fromStdin(InputStream in, String fileOption) throws IOException {
-    Console console = in == System.in ? System.console() : null;
+    // System.console() alone exists for redirected streams too from Java 22: ask isTerminal() as well
+    Console console = in == System.in && SpeakerCli.stdoutIsTerminal() ? System.console() : null;
     if (console != null) {
       char[] typed = console.readPassword("%s - (not shown, then Enter): ", fileOption);
       if (typed == null) throw new IllegalArgumentException(fileOption + " - (standard input) is empty");
       return new String(typed);
     }
+    return readBounded(in, fileOption + " - (standard input)");
+  }
+
+  /**
+   * The file's text: a regular file, or a pipe such as {@code <(pass show key)}. A file that is missing,
+   * a folder, unreadable or too long is the user's input.
+   */
+  private static String fromFile(File file, String fileOption) throws IOException {
+    if (file.isDirectory()) throw new IllegalArgumentException(fileOption + " " + file + " is a folder");
+    if (!file.exists()) throw new IllegalArgumentException(fileOption + " " + file + " does not exist");
+    try (InputStream in = Files.newInputStream(file.toPath())) {
+      return readBounded(in, fileOption + " " + file);
+    } catch (AccessDeniedException e) {
+      throw new IllegalArgumentException(fileOption + " " + file + " cannot be read: permission denied");
+    }
+  }
+
+  /** Everything up to the end of {@code in}, refused past {@link #MAX_SECRET_BYTES}. */
+  private static String readBounded(InputStream in, String source) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     byte[] buffer = new byte[4096];
     for (int n; (n = in.read(buffer)) != -1; ) {
       bytes.write(buffer, 0, n);
       if (bytes.size() > MAX_SECRET_BYTES) {
-        throw new IllegalArgumentException(fileOption + " - (standard input) is longer than "
-            + MAX_SECRET_BYTES + " bytes: it is not a secret");
+        throw new IllegalArgumentException(source + " is longer than " + MAX_SECRET_BYTES
+            + " bytes: it is not a secret");
       }
     }
     return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
-  }
-
-  /** The file's text; a file that is missing, a folder, unreadable or too long is the user's input. */
-  private static String fromFile(File file, String fileOption) throws IOException {
-    if (file.isDirectory()) throw new IllegalArgumentException(fileOption + " " + file + " is a folder");
-    if (!file.isFile()) throw new IllegalArgumentException(fileOption + " " + file + " does not exist");
-    if (file.length() > MAX_SECRET_BYTES) {
-      throw new IllegalArgumentException(fileOption + " " + file + " is longer than " + MAX_SECRET_BYTES
-          + " bytes: it is not a secret");
-    }
-    try {
-      return new String(Files.readAllBytes(file.toPath()), StandardCharsets.UTF_8);
-    } catch (AccessDeniedException e) {
-      throw new IllegalArgumentException(fileOption + " " + file + " cannot be read: permission denied");
-    }
   }
 }

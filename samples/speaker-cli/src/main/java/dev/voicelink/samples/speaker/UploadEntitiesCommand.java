@@ -93,6 +93,8 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       }
       // One connection pool, the command's own; a 401 gets one refresh and one retry (the body is
       // sent again).
+      String unwritable = AuthCommand.tokenFileProblem(tokenFile); // a refresh rotates the token
+      if (unwritable != null) throw new IllegalArgumentException(unwritable);
       OkHttpClient http = new OkHttpClient();
       try (VoiceLinkClient auth = authClient(authUrl, http, parent.httpLogging())) {
         TokenRecord before = readRecord(tokenFile);

@@ -219,6 +219,12 @@ class CliBadInputTest {
         "--token-file", new File(dir, "absent-folder/token.json").getPath()), noEnv));
     c.put("cloud-token --token-file that is a folder", new Case(() -> cloudToken("--token-file",
         dir.getPath()), secretEnv));
+    c.put("refresh --token-file in a folder that does not exist", new Case(() -> new String[] {"refresh",
+        "--auth-url", server.authUrl(), "--token-file", new File(dir, "absent-folder/token.json").getPath()},
+        noEnv));
+    c.put("upload-entities --auth-url with a --token-file in a folder that does not exist", new Case(
+        () -> uploadEntities("--auth-url", server.authUrl(), "--token-file",
+            new File(dir, "absent-folder/user-token.json").getPath()), noEnv));
     c.put("demo --token-file that is a folder", new Case(() -> new String[] {"demo", "--token-file",
         dir.getPath()}, noEnv));
     // Entity upload through the web API
