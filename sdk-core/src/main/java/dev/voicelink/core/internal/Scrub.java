@@ -25,8 +25,12 @@ public final class Scrub {
       "(?i)((?:access_token|refresh_token|id_token|client_secret|device_code|sms_code|account_?key"
           + "|password)[\"']?\\s*[:=]\\s*[\"']?)([^\"'&\\s,;}<]+)");
   private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]+");
-  /** The user information of an address ({@code scheme://user:password@}), parsed or not. */
-  private static final Pattern USER_INFO = Pattern.compile("^(\\s*[A-Za-z][A-Za-z0-9+.-]*:/*)[^/?#]*@");
+  /**
+   * The user information of an address ({@code scheme://user:password@}), parsed or not: everything up
+   * to the last {@code @} before a space, since a password may hold {@code /}, {@code ?}, {@code #} or
+   * {@code @} itself (a later {@code @} in a path or query is redacted with it: safer than a leak).
+   */
+  private static final Pattern USER_INFO = Pattern.compile("^(\\s*[A-Za-z][A-Za-z0-9+.-]*:/*)\\S*@");
 
   private Scrub() {
   }

@@ -75,7 +75,11 @@ class ScrubTest {
         .isEqualTo("https://‹redacted›@h.example/p?a=1&access_token=‹redacted›");
     assertThat(Scrub.address("htps:/u:s3cret@h .example/?client_secret=xyz"))
         .isEqualTo("htps:/‹redacted›@h .example/?client_secret=‹redacted›");
-    assertThat(Scrub.address("https://h.example/me@home?x=1")).isEqualTo("https://h.example/me@home?x=1");
+    // a password of Base64 characters, or with an @, does not end the user information early
+    assertThat(Scrub.address("https://client:AbC/dEf+g==@auth.example.com/x"))
+        .isEqualTo("https://‹redacted›@auth.example.com/x");
+    assertThat(Scrub.address("https://u:p@ss@host/x")).isEqualTo("https://‹redacted›@host/x");
+    assertThat(Scrub.address("https://h.example/path?x=1")).isEqualTo("https://h.example/path?x=1");
     assertThat(Scrub.address("not an address")).isEqualTo("not an address");
   }
 }
