@@ -255,7 +255,13 @@ final class InteractionChannel {
             dimension = EntityDefinition.APPLICATION;
             break;
           default:
-            if (value.isEmpty()) throw new IllegalArgumentException("pers_param." + e.getKey() + " needs the group value");
+            if (e.getKey().equals(EntityDefinition.APPLICATION) || e.getKey().equals(EntityDefinition.USER)
+                || e.getKey().equals(EntityDefinition.DEVICE)) {
+              // spec 4.10 activates the application and user levels by appid and uid, custom ones by name
+              throw new IllegalArgumentException("pers_param key " + e.getKey() + " is not a custom dimension;"
+                  + " use appid or uid (device-level resources are not activated)");
+            }
+            if (value.trim().isEmpty()) throw new IllegalArgumentException("pers_param." + e.getKey() + " needs the group value");
             owner = value;
             dimension = e.getKey();
         }

@@ -201,6 +201,11 @@ class InteractionChannelTest {
     ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":5,\"pers_param\":\"{\\\"planet\\\":\\\"mars\\\"}\"}");
     assertThat(next()).containsEntry("code", 60002.0)
         .containsEntry("desc", "pers_param key planet is not the dimension of any resource");
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":10,\"pers_param\":\"{\\\"os_device_id\\\":\\\"SN-0001-DEMO\\\"}\"}");
+    assertThat(next()).containsEntry("code", 60002.0).containsEntry("desc", "pers_param key os_device_id is not a"
+        + " custom dimension; use appid or uid (device-level resources are not activated)");
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":11,\"pers_param\":\"{\\\"family\\\":\\\" \\\"}\"}");
+    assertThat(next()).containsEntry("code", 60002.0).containsEntry("desc", "pers_param.family needs the group value");
     ws.send(ByteString.of((byte) 1));
     assertThat(next()).containsEntry("code", 60003.0);
     ws.send("{\"type\":\"end\",\"seq\":6}");
