@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
  * Every request the server received, in arrival order. A live, thread-safe view: {@link #get(int)} and
  * {@link #size()} see calls as they arrive; iterate over {@link #snapshot()} when calls may still come in.
  * It keeps every call unless the server was built with {@link ReferenceServer.Builder#journalLimit}, as
- * the standalone server is: then the oldest calls are dropped, a tenth of the limit at a time.
+ * the standalone server is: then the oldest calls are dropped, a tenth of the limit at a time, and each
+ * request and response body is kept to its first 4,096 characters.
  */
 public final class Journal extends AbstractList<RecordedCall> {
   private final List<RecordedCall> calls = new ArrayList<>();
@@ -21,10 +22,16 @@ public final class Journal extends AbstractList<RecordedCall> {
   }
 
   synchronized void record(RecordedCall call) {
-    if (calls.size() >= limit) calls.subList(0, Math.max(1, limit / 10)).clear();
+    if (limit != Integer.MAX_VALUE) {
+      if (calls.size() >= limit) calls.subList(0, Math.max(1, limit / 10)).clear();
+      call = call.withBodiesCutTo(KEPT_BODY_CHARS); // a bounded journal is bounded in bytes too
+    }
     calls.add(call);
     notifyAll();
   }
+
+  /** How much of each body a bounded journal keeps: enough to read a request, not a resource. */
+  static final int KEPT_BODY_CHARS = 4096;
 
   /**
    * Waits until at least {@code count} calls have been recorded, up to {@code timeout} of real time:

@@ -31,6 +31,17 @@ public final class RecordedCall {
     this.responseBody = responseBody;
   }
 
+  /** This call with each body cut to {@code maxChars}, marked with how long it was. */
+  RecordedCall withBodiesCutTo(int maxChars) {
+    return new RecordedCall(method, path, headers, cut(body, maxChars), receivedAtMillis, responseStatus,
+        cut(responseBody, maxChars));
+  }
+
+  private static String cut(String text, int maxChars) {
+    return text.length() <= maxChars ? text
+        : text.substring(0, maxChars) + "…(" + text.length() + " characters)";
+  }
+
   public String method() {
     return method;
   }

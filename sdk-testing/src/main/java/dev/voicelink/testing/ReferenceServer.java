@@ -29,9 +29,9 @@ public final class ReferenceServer implements AutoCloseable {
   private final InetAddress bindAddress;
   private final int port;
   /**
-   * The largest request body the server takes, in bytes: more than the form of the SDK's largest
-   * resource (32 MiB before Base64). A longer one is answered HTTP 413 {@code request_too_large}
-   * without being held in memory.
+   * The largest request body the server takes, in bytes: more than the form of a resource at the SDK's
+   * default limit (32 MiB before Base64). A longer one is answered HTTP 413 {@code request_too_large};
+   * the server reads no more than this of it and neither passes it on nor keeps it.
    */
   public static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
 
@@ -206,9 +206,10 @@ public final class ReferenceServer implements AutoCloseable {
     }
 
     /**
-     * Keeps only about the last {@code maxCalls} calls in the {@link #journal()}, for a server left
-     * running (the standalone server keeps 10,000). Default: every
-     * call, as a test reads them.
+     * Keeps only about the last {@code maxCalls} calls in the {@link ReferenceServer#journal()}, each
+     * body cut to its first 4,096 characters, for a server left running (the standalone server keeps
+     * 10,000; {@link Journal#awaitSize} cannot wait for more). Default: every call whole, as a test
+     * reads them.
      */
     public Builder journalLimit(int maxCalls) {
       if (maxCalls < 10) throw new IllegalArgumentException("journalLimit must be at least 10; was: " + maxCalls);

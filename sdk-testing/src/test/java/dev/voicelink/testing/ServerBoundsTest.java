@@ -27,6 +27,14 @@ class ServerBoundsTest {
       assertThat(server.journal()).hasSize(19);
       assertThat(server.journal().get(0).body()).contains("\"rt_6\"");
       assertThat(server.journal().get(18).body()).contains("\"rt_24\"");
+
+      // and it keeps only the head of a long body
+      StringBuilder big = new StringBuilder(POLL.replace("rt_x", "rt_big"));
+      while (big.length() < 10_000) big.insert(big.length() - 1, " ");
+      Wire.postJson(token, big.toString());
+      RecordedCall last = server.journal().get(server.journal().size() - 1);
+      assertThat(last.body()).hasSize(Journal.KEPT_BODY_CHARS + "…(10000 characters)".length())
+          .startsWith(POLL.replace("rt_x", "rt_big").substring(0, 60)).endsWith("…(10000 characters)");
     }
     assertThatThrownBy(() -> ReferenceServer.builder().journalLimit(9))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("journalLimit must be at least 10; was: 9");
