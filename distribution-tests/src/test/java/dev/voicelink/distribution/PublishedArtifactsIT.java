@@ -99,6 +99,9 @@ class PublishedArtifactsIT {
       assertThat(read(jar, "META-INF/NOTICE")).startsWith("VoiceLink SDK");
       assertThat(jar.getEntry("LICENSE-junit.txt")).as("JUnit's license text").isNotNull();
       assertThat(jar.getEntry("LICENSE.txt")).as("Hamcrest's license text").isNotNull();
+      // data under another license than its classes: OkHttp's compiled Public Suffix List (MPL 2.0)
+      assertThat(jar.getEntry("okhttp3/internal/publicsuffix/publicsuffixes.gz")).isNotNull();
+      assertThat(notices).contains("okhttp3/internal/publicsuffix/publicsuffixes.gz  Mozilla Public License 2.0");
       Set<String> unlisted = new TreeSet<>();
       Set<String> used = new TreeSet<>();
       for (ZipEntry e : java.util.Collections.list(jar.entries())) {
