@@ -31,6 +31,7 @@ import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -451,22 +452,9 @@ class TokenManagerTest {
     CountDownLatch arrived = new CountDownLatch(1);
     CountDownLatch answer = new CountDownLatch(1);
     holdTheRotatedAnswer(arrived, answer);
-    CountDownLatch saved = new CountDownLatch(2); // the initial record, then the rotated one
-    InMemoryTokenStore memory = new InMemoryTokenStore();
-    TokenStore store = new TokenStore() {
-      @Override public TokenRecord load() {
-        return memory.load();
-      }
-
-      @Override public void save(TokenRecord record) {
-        memory.save(record);
-        saved.countDown();
-      }
-
-      @Override public void clear() {
-        memory.clear();
-      }
-    };
+    WatchedStore store = new WatchedStore(null);
+    CountDownLatch saved = store.saves(2); // the initial record, then the rotated one
+    InMemoryTokenStore memory = store.memory;
     TokenManager manager = deviceManager(store);
     manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
     List<CallResult<TokenRecord>> results = Collections.synchronizedList(new ArrayList<>());
@@ -546,6 +534,36 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  /** An in-memory store whose saves (of the record with {@code refreshToken}, or of any) a test can await. */
+  private static final class WatchedStore implements TokenStore {
+    final InMemoryTokenStore memory = new InMemoryTokenStore();
+    private final @Nullable String refreshToken;
+    private volatile CountDownLatch saved = new CountDownLatch(0);
+
+    WatchedStore(@Nullable String refreshToken) {
+      this.refreshToken = refreshToken;
+    }
+
+    /** A latch that opens after {@code count} more such saves. */
+    CountDownLatch saves(int count) {
+      saved = new CountDownLatch(count);
+      return saved;
+    }
+
+    @Override public TokenRecord load() {
+      return memory.load();
+    }
+
+    @Override public void save(TokenRecord record) {
+      memory.save(record);
+      if (refreshToken == null || refreshToken.equals(record.refreshToken())) saved.countDown();
+    }
+
+    @Override public void clear() {
+      memory.clear();
+    }
+  }
+
   /** A device manager's refresh of at-1/rt-1, taken by the server and held ({@link #holdTheRotatedAnswer}). */
   private final class HeldRefresh {
     final CountDownLatch answer = new CountDownLatch(1);
@@ -575,22 +593,8 @@ class TokenManagerTest {
     CountDownLatch arrived = new CountDownLatch(1);
     CountDownLatch answer = new CountDownLatch(1);
     holdTheRotatedAnswer(arrived, answer);
-    CountDownLatch rotatedSaved = new CountDownLatch(1);
-    InMemoryTokenStore memory = new InMemoryTokenStore();
-    TokenStore store = new TokenStore() {
-      @Override public TokenRecord load() {
-        return memory.load();
-      }
-
-      @Override public void save(TokenRecord record) {
-        memory.save(record);
-        if (record.refreshToken().equals("rt-2")) rotatedSaved.countDown();
-      }
-
-      @Override public void clear() {
-        memory.clear();
-      }
-    };
+    WatchedStore store = new WatchedStore("rt-2");
+    CountDownLatch rotatedSaved = store.saves(1);
     TokenManager manager = deviceManager(store);
     manager.setRecord(deviceRecord("at-1", "rt-1", 60));
     time.advance(59, TimeUnit.SECONDS); // due: the next caller starts a refresh
