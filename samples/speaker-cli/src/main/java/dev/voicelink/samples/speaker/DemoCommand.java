@@ -49,14 +49,8 @@ final class DemoCommand implements Callable<Integer> {
     }
     try {
       return new DemoSetup(this, out).run();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      out.failure(Output.failed("interrupted"), "interrupted");
-      return ExitCodes.FAILURE;
     } catch (Exception e) {
-      // One line on stderr, as every command reports a failure; never a stack trace.
-      out.failure(Output.failed(e.toString()), "failed: " + e);
-      return ExitCodes.FAILURE;
+      return out.unexpected(e);
     }
   }
 

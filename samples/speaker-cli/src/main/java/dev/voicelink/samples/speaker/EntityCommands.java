@@ -47,13 +47,8 @@ final class EntityCommands {
     } catch (IOException e) {
       output.failure(Output.failed(String.valueOf(e.getMessage())), "failed: " + e.getMessage());
       return ExitCodes.FAILURE;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      output.failure(Output.failed("interrupted"), "interrupted");
-      return ExitCodes.FAILURE;
     } catch (Exception e) {
-      output.failure(Output.failed(e.toString()), "failed: " + e);
-      return ExitCodes.FAILURE;
+      return output.unexpected(e);
     }
   }
 

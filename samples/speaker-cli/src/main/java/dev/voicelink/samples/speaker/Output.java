@@ -82,6 +82,20 @@ final class Output {
     return fields("status", "failed", "message", message);
   }
 
+  /**
+   * Reports a failure no command expects (an interrupt, a bug) as one line, never a stack trace, and
+   * returns its exit code. An interrupt is set again.
+   */
+  int unexpected(Exception e) {
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+      failure(failed("interrupted"), "interrupted");
+    } else {
+      failure(failed(e.toString()), "failed: " + e);
+    }
+    return ExitCodes.FAILURE;
+  }
+
   /** An ordered map for {@link #record}: {@code fields("sid", sid, "csid", csid)}. */
   static Map<String, Object> fields(Object... keysAndValues) {
     Map<String, Object> map = new LinkedHashMap<>();
