@@ -49,9 +49,9 @@ import okhttp3.Interceptor;
  * saved: the server voids the old refresh token when it answers, so aborting the exchange could lose
  * the sign-in. A refresh not yet begun is not begun. Closing the client does not abort a refresh
  * already sent either. Every refresh runs on one of the client's workers, so interrupting a thread
- * waiting in {@link #accessToken()} releases it at once ({@link java.io.InterruptedIOException}) while the
- * refresh goes on and is saved. A {@link #setRecord} of another credential or a {@link #clear()} while a
- * refresh runs wins: that refresh's answer is dropped.
+ * waiting in {@link #accessToken()} releases it at once ({@link java.io.InterruptedIOException})
+ * while the refresh goes on and is saved. A {@link #setRecord} of another credential or a {@link
+ * #clear()} while a refresh runs wins: that refresh's answer is dropped.
  *
  * <p><b>OkHttp.</b> {@link #interceptor()} adds {@code Authorization: <token>} (the raw token, as
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
@@ -67,9 +67,9 @@ import okhttp3.Interceptor;
  * other configuration. The interceptor then sends {@code Authorization: Bearer <token>}.
  *
  * <p>Thread-safe. {@link #accessToken()} blocks while a refresh runs (bounded by the HTTP client's
- * timeouts; an interrupt ends the wait). {@link #setRecord}, {@link #record()}, {@link #clear()}, and the first look at the store
- * by {@link #state()} or {@link #addListener}, read or write the {@link TokenStore} on the calling
- * thread: with a {@link FileTokenStore} or an Android {@code EncryptedTokenStore} that is file (and
+ * timeouts; an interrupt ends the wait). {@link #setRecord}, {@link #record()}, {@link #clear()},
+ * and the first look at the store by {@link #state()} or {@link #addListener}, read or write the
+ * {@link TokenStore} on the calling thread: with a {@link FileTokenStore} or an Android {@code EncryptedTokenStore} that is file (and
  * Keystore) I/O, so on Android call them off the main thread. Listeners are called on the executor
  * given to {@link Builder#listenerExecutor} (default: the client's callback executor, Android's main
  * thread), one at a time and in order. It holds no threads or connections: make one per credential
@@ -213,7 +213,8 @@ public final class TokenManager implements TokenSource {
   /**
    * Forgets the credential (signing out): clears the store and moves to {@link State#NO_TOKEN}. A
    * refresh still running answers for the forgotten credential: its answer is dropped and its
-   * callers get {@link NotSignedInException}.
+   * callers get {@link NotSignedInException} (a client-credentials manager's, an {@code IOException}
+   * asking them to try again).
    */
   public void clear() throws IOException {
     keeper.clear();

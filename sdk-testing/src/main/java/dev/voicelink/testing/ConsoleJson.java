@@ -1,6 +1,7 @@
 package dev.voicelink.testing;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,7 @@ final class ConsoleJson {
    * would otherwise leave its setting at the default without a word.
    */
   private static void known(Map<String, Object> m, String path, String... keys) {
-    List<String> allowed = java.util.Arrays.asList(keys);
+    List<String> allowed = Arrays.asList(keys);
     for (String key : m.keySet()) {
       if (!allowed.contains(key)) {
         throw new IllegalArgumentException(path + "." + key + " is not a console setting; " + path

@@ -4,6 +4,8 @@ import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.Moshi;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.ListIterator;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -52,8 +54,8 @@ final class Json {
       for (Map.Entry<String, Object> e : ((Map<String, Object>) value).entrySet()) {
         e.setValue(wholeNumbersAsLongs(e.getValue()));
       }
-    } else if (value instanceof java.util.List) {
-      java.util.ListIterator<Object> i = ((java.util.List<Object>) value).listIterator();
+    } else if (value instanceof List) {
+      ListIterator<Object> i = ((List<Object>) value).listIterator();
       while (i.hasNext()) i.set(wholeNumbersAsLongs(i.next()));
     }
     return value;
