@@ -193,14 +193,21 @@ final class TokenKeeper {
    * stored refresh token, and the answer is saved whoever still waits.
    */
   private void refresh(RefreshFlight flight) {
+    TokenRecord record = null;
+    Throwable failure = null;
     try {
-      flight.complete(refreshNow(), null);
+      record = refreshNow();
     } catch (IOException | AuthorizationException | RuntimeException | Error e) {
       // An Error (out of memory, a broken security provider) reaches the callers too; the next caller
       // tries again.
-      flight.complete(null, e);
-    } finally {
+      failure = e;
+    }
+    try {
+      // Told before the waiters are released: with a same-thread listener executor, a caller that
+      // gets its token has already been told the state that came with it.
       notices.flush();
+    } finally {
+      flight.complete(record, failure);
     }
   }
 
