@@ -181,7 +181,6 @@ final class TokenKeeper {
         client.config.workers().execute(() -> refresh(owned));
       } catch (RejectedExecutionException e) {
         abandon(owned, new IOException("the VoiceLinkClient is closed: no token refresh was sent", e));
-        notices.flush();
       }
     }
     return flight.await();
@@ -219,7 +218,11 @@ final class TokenKeeper {
         setState(stateAfterFailure());
       }
     }
-    owned.complete(null, why);
+    try {
+      notices.flush(); // as after a refresh: the listeners are told before the waiters are released
+    } finally {
+      owned.complete(null, why);
+    }
   }
 
   /**

@@ -16,7 +16,9 @@ package dev.voicelink.entity;
  * body is written, and always once more when all of it has been written ({@code bytesWritten ==
  * totalBytes}), even a small one written at once. They never overlap and arrive in order; a slow
  * executor gets the latest figure, not a backlog. If the connection fails and the request is sent again,
- * the count starts again from 0. The body is counted as it streams: progress costs no memory.
+ * the count starts again from 0. The body is counted as it streams: progress costs no memory. Calls
+ * are handed to the executor, so the last one may come after the upload's result; a figure the
+ * executor refuses (it was shut down) is logged and dropped.
  *
  * <p>An exception thrown by the listener is logged and does not stop the upload.
  */

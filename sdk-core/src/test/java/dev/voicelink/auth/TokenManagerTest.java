@@ -649,6 +649,25 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  @Test void aRefreshTheClosedClientCannotSendIsToldToTheListenersBeforeItsCallerFails()
+      throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
+        .random(new Random(3)).listenerExecutor(Runnable::run).build();
+    manager.addListener(state -> {
+      states.add(state);
+      // closes between the refresh being decided and its hand-over to a client worker
+      if (state == State.REFRESHING) config.close();
+    });
+    time.advance(61, TimeUnit.SECONDS);
+
+    assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(IOException.class)
+        .hasMessage("the VoiceLinkClient is closed: no token refresh was sent");
+    assertThat(states).containsExactly(State.VALID, State.REFRESHING, State.EXPIRED);
+    assertThat(server.getRequestCount()).isZero();
+    assertThat(store.load().refreshToken()).isEqualTo("rt-1");
+  }
+
   /**
    * The server takes the refresh ({@code arrived}) and has rotated the tokens, but answers with
    * {@code at-2}/{@code rt-2} only once {@code answer} opens.

@@ -226,13 +226,20 @@ class UploadProgressTest {
   @Test void againstTheReferenceServerTheLastCallIsTheWholeBodyOnTheAppsExecutor() throws Exception {
     ExecutorService appExecutor = Executors.newSingleThreadExecutor(r -> new Thread(r, "app-ui"));
     List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch toldWhole = new CountDownLatch(1);
     try (ReferenceServer server = ReferenceServer.builder().build().start();
         VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(server.baseUrl()).build()) {
       EntityWebApi live = EntityWebApi.builder(client).namespace(DefaultConsole.NAMESPACE)
           .accountKey(DefaultConsole.ACCOUNT_KEY).build();
       UploadReceipt receipt = live.uploadResource(request(records(40_000))
-          .progressListener(appExecutor, (written, total) -> calls.add(new Call(written, total, 0)))
+          .progressListener(appExecutor, (written, total) -> {
+            calls.add(new Call(written, total, 0));
+            if (written == total) toldWhole.countDown();
+          })
           .build()).execute();
+      // Progress reaches the app's executor on its own schedule, not before execute() returns: shut
+      // the executor down only once the last figure was told, or it could refuse that figure.
+      assertThat(toldWhole.await(10, TimeUnit.SECONDS)).isTrue();
       appExecutor.shutdown();
       assertThat(appExecutor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 
