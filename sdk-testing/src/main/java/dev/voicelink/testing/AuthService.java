@@ -192,8 +192,10 @@ final class AuthService {
     long expiresInMillis = t.accessExpiresAt - t.createdAt;
     Map<String, Object> record = Json.obj("token_type", "bearer", "access_token", t.accessToken);
     if (withRefreshToken) record.put("refresh_token", t.refreshToken);
-    record.put("expires_in", number(console.has(PlatformVariant.HUGE_EXPIRES_IN)
-        ? expiresInMillis : expiresInMillis / 1000L));
+    if (!console.has(PlatformVariant.NO_EXPIRES_IN)) {
+      record.put("expires_in", number(console.has(PlatformVariant.HUGE_EXPIRES_IN)
+          ? expiresInMillis : expiresInMillis / 1000L));
+    }
     record.put("created_at", number(console.has(PlatformVariant.CREATED_AT_MILLIS)
         ? t.createdAt : t.createdAt / 1000L));
     return HttpCall.json(200, record);

@@ -21,6 +21,12 @@ public enum PlatformVariant {
    */
   HUGE_EXPIRES_IN("huge-expires-in"),
   /**
+   * Token answers carry no {@code expires_in}; the tokens still live as long as the console says (spec
+   * 2.2 lists the field; RFC 6749 section 5.1 only recommends it). Wins over {@link #HUGE_EXPIRES_IN}
+   * when both are on.
+   */
+  NO_EXPIRES_IN("no-expires-in"),
+  /**
    * Refresh answers carry no {@code refresh_token}, and the one used keeps working (spec 3.2 says a new
    * one is returned; RFC 6749 section 6 lets a server keep the old one).
    */
@@ -32,6 +38,16 @@ public enum PlatformVariant {
    * 7.2.3 does not show its value). Wins over {@link #SUCCESS_CODE_ZERO} when both are on.
    */
   SUCCESS_CODE_NUMERIC("success-code-numeric"),
+  /**
+   * Web API refusals come with HTTP 400 instead of 200; successes stay 200 (spec 2.6 shows no
+   * statuses; the envelope's {@code code} decides).
+   */
+  WEB_API_REFUSALS_HTTP_400("web-api-refusals-400"),
+  /**
+   * Web API refusal codes are JSON numbers ({@code "code":10113}; spec 2.6 types {@code code} as a
+   * string). With {@link #SUCCESS_CODE_NUMERIC}, every code is a number.
+   */
+  REFUSAL_CODES_NUMERIC("refusal-codes-numeric"),
   /**
    * Every JSON answer, the {@code data} object of every web API envelope and every interaction channel
    * message carry fields the spec does not list.

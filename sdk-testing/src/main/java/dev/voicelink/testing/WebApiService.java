@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The dynamic-entity web API (spec 4.8, 4.9, 5.3, 5.4, 7.2). Checks run in a fixed order: request shape,
  * the four headers, namespace, checksum, CurTime window, IP whitelist, permission, then the parameters.
- * Every answer is the envelope {@code {code, data, desc, sid}} with HTTP 200.
+ * Every answer is the envelope {@code {code, data, desc, sid}} with HTTP 200 (a refusal's status and
+ * code type change with {@link PlatformVariant#WEB_API_REFUSALS_HTTP_400} and {@link
+ * PlatformVariant#REFUSAL_CODES_NUMERIC}).
  */
 final class WebApiService {
   static final long CUR_TIME_WINDOW_MILLIS = 5 * 60_000L;
@@ -88,7 +90,7 @@ final class WebApiService {
       return refuse(e.code, e.getMessage(), callId);
     }
     ResourceStore.Upload u = store.add(def, owner, records, call.now);
-    return envelope(successCode(), withCsid(Json.obj("sid", u.sid), callId), "success", callId);
+    return success(withCsid(Json.obj("sid", u.sid), callId), callId);
   }
 
   /** pers_param → the owner of the data, consistent with the resource's dimension (spec 2.4). */
@@ -158,7 +160,7 @@ final class WebApiService {
     Map<String, Object> data = withCsid(Json.obj("sid", sid), callId);
     data.put("reply", reply);
     data.put("error", error);
-    return envelope(successCode(), data, "success", callId);
+    return success(data, callId);
   }
 
   private Checked check(HttpCall call, String callId) {
@@ -197,8 +199,8 @@ final class WebApiService {
     String caller = CallerAddresses.current();
     if (caller == null) caller = defaultCallerIp;
     if (account.ipWhitelistEnabled() && !account.ipWhitelist().contains(caller)) {
-      return new Checked(null, null, envelope(WebApiCodes.IP_NOT_ALLOWED, null,
-          "illegal IP: " + caller + " is not in the IP whitelist", callId));
+      return refused(WebApiCodes.IP_NOT_ALLOWED, "illegal IP: " + caller + " is not in the IP whitelist",
+          callId);
     }
     if (!account.dynamicEntityPermission()) {
       return refused(WebApiCodes.NO_PERMISSION, "no permission: dynamic entities are not enabled for namespace "
@@ -226,17 +228,22 @@ final class WebApiService {
     return console.has(PlatformVariant.SUCCESS_CODE_ZERO) ? WebApiCodes.SUCCESS_ZERO : WebApiCodes.SUCCESS;
   }
 
-  private static Checked refused(String code, String desc, String callId) {
+  private Checked refused(String code, String desc, String callId) {
     return new Checked(null, null, refuse(code, desc, callId));
   }
 
-  private static MockResponse refuse(String code, String desc, String callId) {
-    return envelope(code, null, desc, callId);
+  /**
+   * A refusal: HTTP 200 with the code as text, or HTTP 400 and the code as a JSON number in the
+   * variants (spec 2.6 shows no statuses and types {@code code} as a string).
+   */
+  private MockResponse refuse(String code, String desc, String callId) {
+    Object value = console.has(PlatformVariant.REFUSAL_CODES_NUMERIC) ? Long.valueOf(code) : code;
+    int status = console.has(PlatformVariant.WEB_API_REFUSALS_HTTP_400) ? 400 : 200;
+    return HttpCall.json(status, Json.obj("code", value, "data", null, "desc", desc, "sid", callId));
   }
 
-  private static MockResponse envelope(Object code, @Nullable Object data, String desc,
-      String callId) {
-    return HttpCall.json(200, Json.obj("code", code, "data", data, "desc", desc, "sid", callId));
+  private MockResponse success(Map<String, Object> data, String callId) {
+    return HttpCall.json(200, Json.obj("code", successCode(), "data", data, "desc", "success", "sid", callId));
   }
 
   static String iso(long millis) {

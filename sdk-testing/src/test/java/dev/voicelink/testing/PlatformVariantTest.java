@@ -62,6 +62,31 @@ class PlatformVariantTest {
     assertThat(token.get("expires_in")).isEqualTo(8_640_000_000.0);
   }
 
+  @Test void noExpiresInInAnyTokenAnswerWhileTheTokensLiveAsTheConsoleSays() throws IOException {
+    on(PlatformVariant.NO_EXPIRES_IN);
+    on(PlatformVariant.HUGE_EXPIRES_IN); // no expires_in wins
+    Map<String, Object> device = platform.deviceToken();
+    assertThat(device).containsOnlyKeys("token_type", "access_token", "refresh_token", "created_at");
+    assertThat(refresh(device.get("refresh_token")).json())
+        .containsOnlyKeys("token_type", "access_token", "refresh_token", "created_at");
+    Map<String, Object> cloud = platform.cloudToken();
+    assertThat(cloud).containsOnlyKeys("token_type", "access_token", "refresh_token", "created_at");
+
+    clock.advance(server.console().getAccessTokenLifetimeSeconds() - 1, TimeUnit.SECONDS);
+    assertThat(uploadSongs(cloud).status).as("valid until the console's lifetime ends").isEqualTo(200);
+    clock.advance(1, TimeUnit.SECONDS);
+    Wire.Answer expired = uploadSongs(cloud);
+    assertThat(expired.status).as("and no longer").isEqualTo(400);
+    assertThat(expired.json().get("message")).isEqualTo("the token is unknown or has expired");
+  }
+
+  private Wire.Answer uploadSongs(Map<String, Object> token) throws IOException {
+    return Wire.call(new Request.Builder().url(server.platformUrl() + "/tools/upload_entities")
+        .header("Authorization", (String) token.get("access_token"))
+        .post(okhttp3.RequestBody.create("{\"type\":\"client\",\"resource_name\":\"" + DefaultConsole.SONGS
+            + "\",\"data\":[{\"name\":\"Maps\",\"alias\":\"\"}]}", Wire.JSON)).build());
+  }
+
   @Test void noRotationOmitsTheRefreshTokenAndKeepsTheOldOneWorking() throws IOException {
     on(PlatformVariant.NO_REFRESH_ROTATION);
     Map<String, Object> token = platform.deviceToken();
@@ -96,6 +121,35 @@ class PlatformVariantTest {
     assertThat(platform.checkResource((String) sid).body).startsWith("{\"code\":0,");
     assertThat(platform.checkResource("psn000").json()).as("refusals keep their code")
         .containsEntry("code", "31405");
+  }
+
+  @Test void webApiRefusalsWithHttp400AndSuccessesWith200() throws IOException {
+    on(PlatformVariant.WEB_API_REFUSALS_HTTP_400);
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    assertThat(upload.status).isEqualTo(200);
+    assertThat(upload.json()).containsEntry("code", "00000");
+    Wire.Answer unknown = platform.checkResource("psn000");
+    assertThat(unknown.status).isEqualTo(400);
+    assertThat(unknown.body).startsWith("{\"code\":\"31405\",\"data\":null,\"desc\":\"no upload with sid"
+        + " psn000 in namespace OS123\",\"sid\":\"");
+    Wire.Answer unsigned = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n0nce",
+        platform.curTime(), "not-the-account-key").post(Wire.form("sid", "psn000")).build());
+    assertThat(unsigned.status).as("a refused signature too").isEqualTo(400);
+    assertThat(unsigned.json()).containsEntry("code", "10105");
+  }
+
+  @Test void refusalCodesAsJsonNumbers() throws IOException {
+    on(PlatformVariant.REFUSAL_CODES_NUMERIC);
+    Wire.Answer unknown = platform.checkResource("psn000");
+    assertThat(unknown.status).isEqualTo(200);
+    assertThat(unknown.body).startsWith("{\"code\":31405,\"data\":null,");
+    Wire.Answer stale = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n0nce",
+        "1000", DefaultConsole.ACCOUNT_KEY).post(Wire.form("sid", "psn000")).build());
+    assertThat(stale.body).startsWith("{\"code\":10113,");
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    assertThat(upload.json()).as("success keeps its code").containsEntry("code", "00000");
   }
 
   @Test void extraFieldsInEveryAnswerAndMessage() throws Exception {
@@ -157,11 +211,7 @@ class PlatformVariantTest {
 
   @Test void uploadEntitiesSuccessWithCode() throws IOException {
     on(PlatformVariant.UPLOAD_ENTITIES_CODE);
-    Map<String, Object> cloud = platform.cloudToken();
-    Wire.Answer answer = Wire.call(new Request.Builder().url(server.platformUrl() + "/tools/upload_entities")
-        .header("Authorization", (String) cloud.get("access_token"))
-        .post(okhttp3.RequestBody.create("{\"type\":\"client\",\"resource_name\":\"" + DefaultConsole.SONGS
-            + "\",\"data\":[{\"name\":\"Maps\",\"alias\":\"\"}]}", Wire.JSON)).build());
+    Wire.Answer answer = uploadSongs(platform.cloudToken());
     assertThat(answer.status).isEqualTo(200);
     assertThat(answer.json()).containsOnlyKeys("code", "message", "sid").containsEntry("code", "0")
         .containsEntry("message", "success");
@@ -193,7 +243,8 @@ class PlatformVariantTest {
     }
     assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
         .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
-            + " no-rotation, success-code-0, success-code-numeric, extra-fields, auth-errors-200,"
+            + " no-expires-in, no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
+            + " refusal-codes-numeric, extra-fields, auth-errors-200,"
             + " auth-errors-401,"
             + " upload-entities-code, no-csid, numbers-as-text; was: seconds");
     assertThat(Console.defaults().getVariants()).isEmpty();
