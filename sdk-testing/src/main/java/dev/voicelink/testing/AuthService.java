@@ -190,7 +190,9 @@ final class AuthService {
   /** The token record of spec 2.2, in the units of the console's variants. */
   private MockResponse tokenRecord(AuthState.TokenGrant t, boolean withRefreshToken) {
     long expiresInMillis = t.accessExpiresAt - t.createdAt;
-    Map<String, Object> record = Json.obj("token_type", "bearer", "access_token", t.accessToken);
+    Map<String, Object> record = Json.obj();
+    if (!console.has(PlatformVariant.NO_TOKEN_TYPE)) record.put("token_type", "bearer");
+    record.put("access_token", t.accessToken);
     if (withRefreshToken) record.put("refresh_token", t.refreshToken);
     if (!console.has(PlatformVariant.NO_EXPIRES_IN)) {
       record.put("expires_in", number(console.has(PlatformVariant.HUGE_EXPIRES_IN)

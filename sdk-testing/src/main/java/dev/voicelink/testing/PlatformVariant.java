@@ -27,6 +27,11 @@ public enum PlatformVariant {
    */
   NO_EXPIRES_IN("no-expires-in"),
   /**
+   * Token answers carry no {@code token_type} (spec 2.2 says it is always {@code bearer}; the SDK
+   * reads a missing one as that).
+   */
+  NO_TOKEN_TYPE("no-token-type"),
+  /**
    * Refresh answers carry no {@code refresh_token}, and the one used keeps working (spec 3.2 says a new
    * one is returned; RFC 6749 section 6 lets a server keep the old one).
    */

@@ -87,6 +87,16 @@ class PlatformVariantTest {
             + "\",\"data\":[{\"name\":\"Maps\",\"alias\":\"\"}]}", Wire.JSON)).build());
   }
 
+  @Test void noTokenTypeInAnyTokenAnswer() throws IOException {
+    on(PlatformVariant.NO_TOKEN_TYPE);
+    Map<String, Object> device = platform.deviceToken();
+    assertThat(device).containsOnlyKeys("access_token", "refresh_token", "expires_in", "created_at");
+    assertThat(refresh(device.get("refresh_token")).json())
+        .containsOnlyKeys("access_token", "refresh_token", "expires_in", "created_at");
+    assertThat(platform.cloudToken())
+        .containsOnlyKeys("access_token", "refresh_token", "expires_in", "created_at");
+  }
+
   @Test void noRotationOmitsTheRefreshTokenAndKeepsTheOldOneWorking() throws IOException {
     on(PlatformVariant.NO_REFRESH_ROTATION);
     Map<String, Object> token = platform.deviceToken();
@@ -243,7 +253,7 @@ class PlatformVariantTest {
     }
     assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
         .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
-            + " no-expires-in, no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
+            + " no-expires-in, no-token-type, no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
             + " refusal-codes-numeric, extra-fields, auth-errors-200,"
             + " auth-errors-401,"
             + " upload-entities-code, no-csid, numbers-as-text; was: seconds");
