@@ -87,6 +87,8 @@ class PlatformVariantMatrixTest {
       expected.add("WARN auth the token answer has no expires_in");
     } else if (variants.contains(PlatformVariant.HUGE_EXPIRES_IN)) {
       expected.add("WARN auth token expires_in 8640000000 is more than 10 years in seconds");
+    } else if (variants.contains(PlatformVariant.FRACTIONAL_EXPIRES_IN)) {
+      expected.add("WARN auth token expires_in 8639999.5 is not a whole number: read as 8639999 s");
     }
     if (variants.contains(PlatformVariant.NO_TOKEN_TYPE)) {
       expected.add("WARN auth the token answer has no token_type: read as bearer");
@@ -154,7 +156,9 @@ class PlatformVariantMatrixTest {
       assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
       TokenRecord authorized = outcome.token();
       // without expires_in, the SDK's default lifetime until the server says otherwise
-      long lifetime = variants.contains(PlatformVariant.NO_EXPIRES_IN) ? 3600 : 8_640_000;
+      long lifetime = variants.contains(PlatformVariant.NO_EXPIRES_IN) ? 3600
+          : variants.contains(PlatformVariant.FRACTIONAL_EXPIRES_IN)
+              && !variants.contains(PlatformVariant.HUGE_EXPIRES_IN) ? 8_639_999 : 8_640_000;
       assertThat(authorized.expiresInSeconds()).isEqualTo(lifetime);
       assertThat(authorized.createdAtEpochSeconds()).isEqualTo((START + 4000) / 1000);
       assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isEqualTo(DEVICE_BEHIND);

@@ -194,13 +194,18 @@ final class AuthService {
     if (!console.has(PlatformVariant.NO_TOKEN_TYPE)) record.put("token_type", "bearer");
     record.put("access_token", t.accessToken);
     if (withRefreshToken) record.put("refresh_token", t.refreshToken);
-    if (!console.has(PlatformVariant.NO_EXPIRES_IN)) {
-      record.put("expires_in", number(console.has(PlatformVariant.HUGE_EXPIRES_IN)
-          ? expiresInMillis : expiresInMillis / 1000L));
-    }
+    if (!console.has(PlatformVariant.NO_EXPIRES_IN)) record.put("expires_in", expiresIn(expiresInMillis));
     record.put("created_at", number(console.has(PlatformVariant.CREATED_AT_MILLIS)
         ? t.createdAt : t.createdAt / 1000L));
     return HttpCall.json(200, record);
+  }
+
+  /** A token's {@code expires_in} in the console's variants: seconds, milliseconds, or a fraction of seconds. */
+  private Object expiresIn(long millis) {
+    if (console.has(PlatformVariant.HUGE_EXPIRES_IN)) return number(millis);
+    if (!console.has(PlatformVariant.FRACTIONAL_EXPIRES_IN)) return number(millis / 1000L);
+    double seconds = (millis - 500) / 1000.0;
+    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? Double.toString(seconds) : seconds;
   }
 
   /** A number of an answer: as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}. */

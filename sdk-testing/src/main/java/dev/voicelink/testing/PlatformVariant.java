@@ -27,6 +27,12 @@ public enum PlatformVariant {
    */
   NO_EXPIRES_IN("no-expires-in"),
   /**
+   * Token {@code expires_in} in seconds carries a fraction: the lifetime left when the answer was
+   * written, half a second short ({@code 8639999.5} for 100 days; spec 2.2 shows whole seconds). The
+   * milliseconds of {@link #HUGE_EXPIRES_IN} stay whole.
+   */
+  FRACTIONAL_EXPIRES_IN("fractional-expires-in"),
+  /**
    * Token answers carry no {@code token_type} (spec 2.2 says it is always {@code bearer}; the SDK
    * reads a missing one as that).
    */

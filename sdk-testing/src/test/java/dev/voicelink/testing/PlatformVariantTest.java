@@ -87,6 +87,21 @@ class PlatformVariantTest {
             + "\",\"data\":[{\"name\":\"Maps\",\"alias\":\"\"}]}", Wire.JSON)).build());
   }
 
+  @Test void fractionalExpiresInHalfASecondShortUnlessInMilliseconds() throws IOException {
+    on(PlatformVariant.FRACTIONAL_EXPIRES_IN);
+    Wire.Answer cloud = Wire.postJson(server.authUrl() + "/oauth/token", "{\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET
+        + "\",\"grant_type\":\"client_credentials\"}");
+    assertThat(cloud.body).contains("\"expires_in\":8639999.5,");
+    Map<String, Object> device = platform.deviceToken();
+    assertThat(device.get("expires_in")).isEqualTo(8_639_999.5);
+    assertThat(refresh(device.get("refresh_token")).json().get("expires_in")).isEqualTo(8_639_999.5);
+    on(PlatformVariant.NUMBERS_AS_TEXT);
+    assertThat(platform.cloudToken().get("expires_in")).isEqualTo("8639999.5");
+    on(PlatformVariant.HUGE_EXPIRES_IN);
+    assertThat(platform.cloudToken().get("expires_in")).isEqualTo("8640000000");
+  }
+
   @Test void noTokenTypeInAnyTokenAnswer() throws IOException {
     on(PlatformVariant.NO_TOKEN_TYPE);
     Map<String, Object> device = platform.deviceToken();
@@ -253,7 +268,7 @@ class PlatformVariantTest {
     }
     assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
         .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
-            + " no-expires-in, no-token-type, no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
+            + " no-expires-in, fractional-expires-in, no-token-type, no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
             + " refusal-codes-numeric, extra-fields, auth-errors-200,"
             + " auth-errors-401,"
             + " upload-entities-code, no-csid, numbers-as-text; was: seconds");
