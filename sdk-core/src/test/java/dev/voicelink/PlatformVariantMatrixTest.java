@@ -76,8 +76,11 @@ class PlatformVariantMatrixTest {
   /** The start of each WARNING a variant causes, if any. */
   private static List<String> expectedWarnings(Set<PlatformVariant> variants) {
     List<String> expected = new ArrayList<>();
-    if (variants.contains(PlatformVariant.INTERVAL_MILLIS)) {
+    boolean interval = !variants.contains(PlatformVariant.NO_INTERVAL); // none: 5 s, nothing to say
+    if (interval && variants.contains(PlatformVariant.INTERVAL_MILLIS)) {
       expected.add("WARN auth device_code interval 2000 is not below expires_in 120");
+    } else if (interval && variants.contains(PlatformVariant.FRACTIONAL_INTERVAL)) {
+      expected.add("WARN auth device_code interval 2.5 is not a whole number: polls every 2500 ms");
     }
     if (variants.contains(PlatformVariant.CREATED_AT_MILLIS)) {
       expected.add("WARN auth token created_at ");
@@ -114,6 +117,13 @@ class PlatformVariantMatrixTest {
     return expected;
   }
 
+  /** How often the device polls: the console's 2 s in every unit, or RFC 8628's 5 s without one. */
+  private static long pollInterval(Set<PlatformVariant> variants) {
+    if (variants.contains(PlatformVariant.NO_INTERVAL)) return 5000;
+    if (variants.contains(PlatformVariant.INTERVAL_MILLIS)) return 2000;
+    return variants.contains(PlatformVariant.FRACTIONAL_INTERVAL) ? 2500 : 2000;
+  }
+
   @ParameterizedTest(name = "{0}") @MethodSource("variants")
   void everyFlowSucceeds(String name, Set<PlatformVariant> variants) throws Exception {
     VirtualTime time = new VirtualTime(START - DEVICE_BEHIND);
@@ -146,12 +156,13 @@ class PlatformVariantMatrixTest {
       }).enqueue(ended::add);
       time.awaitScheduled(scheduled + 1);
       DeviceCode code = (DeviceCode) flow.poll(10, TimeUnit.SECONDS);
-      assertThat(code.intervalMillis()).isEqualTo(2000);
-      tick(time, serverClock, 2000);
+      long interval = pollInterval(variants);
+      assertThat(code.intervalMillis()).isEqualTo(interval);
+      tick(time, serverClock, interval);
       time.awaitScheduled(scheduled + 2);
-      assertThat(flow.poll(10, TimeUnit.SECONDS)).isEqualTo("authorization_pending 2000");
+      assertThat(flow.poll(10, TimeUnit.SECONDS)).isEqualTo("authorization_pending " + interval);
       new SimulatedTester(server).approve(code.userCode());
-      tick(time, serverClock, 2000);
+      tick(time, serverClock, interval);
       DeviceFlowOutcome outcome = ended.poll(10, TimeUnit.SECONDS).get();
       assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
       TokenRecord authorized = outcome.token();
@@ -160,11 +171,11 @@ class PlatformVariantMatrixTest {
           : variants.contains(PlatformVariant.FRACTIONAL_EXPIRES_IN)
               && !variants.contains(PlatformVariant.HUGE_EXPIRES_IN) ? 8_639_999 : 8_640_000;
       assertThat(authorized.expiresInSeconds()).isEqualTo(lifetime);
-      assertThat(authorized.createdAtEpochSeconds()).isEqualTo((START + 4000) / 1000);
+      assertThat(authorized.createdAtEpochSeconds()).isEqualTo((START + 2 * interval) / 1000);
       assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isEqualTo(DEVICE_BEHIND);
       List<RecordedCall> polls = server.journal().calls("/oauth/ivs/token");
       assertThat(polls).hasSize(2);
-      assertThat(polls.get(1).receivedAtMillis() - polls.get(0).receivedAtMillis()).isEqualTo(2000);
+      assertThat(polls.get(1).receivedAtMillis() - polls.get(0).receivedAtMillis()).isEqualTo(interval);
 
       // Refresh, twice: the second uses whatever refresh token the first left.
       InMemoryTokenStore store = new InMemoryTokenStore();

@@ -74,13 +74,19 @@ final class AuthService {
     AuthState.DeviceGrant g = state.newDeviceGrant(clientId, deviceId, call.now,
         console.getUserCodeLifetimeSeconds() * 1000L, console.getPollIntervalSeconds() * 1000L);
     LOG.info("device authorization for " + clientId + "/" + deviceId + ": user_code " + g.userCode);
-    return HttpCall.json(200, Json.obj(
-        "verification_uri", verificationUri,
-        "user_code", g.userCode,
-        "interval", number(console.has(PlatformVariant.INTERVAL_MILLIS)
-            ? console.getPollIntervalSeconds() * 1000L : console.getPollIntervalSeconds()),
-        "expires_in", number(console.getUserCodeLifetimeSeconds()),
-        "device_code", g.deviceCode));
+    Map<String, Object> answer = Json.obj("verification_uri", verificationUri, "user_code", g.userCode);
+    if (!console.has(PlatformVariant.NO_INTERVAL)) answer.put("interval", interval());
+    answer.put("expires_in", number(console.getUserCodeLifetimeSeconds()));
+    answer.put("device_code", g.deviceCode);
+    return HttpCall.json(200, answer);
+  }
+
+  /** The device_code {@code interval} in the console's variants: seconds, milliseconds, or a fraction of seconds. */
+  private Object interval() {
+    long seconds = console.getPollIntervalSeconds();
+    if (console.has(PlatformVariant.INTERVAL_MILLIS)) return number(seconds * 1000L);
+    if (!console.has(PlatformVariant.FRACTIONAL_INTERVAL)) return number(seconds);
+    return fraction(seconds + 0.5);
   }
 
   @SuppressWarnings("unchecked")
@@ -204,8 +210,12 @@ final class AuthService {
   private Object expiresIn(long millis) {
     if (console.has(PlatformVariant.HUGE_EXPIRES_IN)) return number(millis);
     if (!console.has(PlatformVariant.FRACTIONAL_EXPIRES_IN)) return number(millis / 1000L);
-    double seconds = (millis - 500) / 1000.0;
-    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? Double.toString(seconds) : seconds;
+    return fraction((millis - 500) / 1000.0);
+  }
+
+  /** A number with a fraction: as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}. */
+  private Object fraction(double value) {
+    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? Double.toString(value) : value;
   }
 
   /** A number of an answer: as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}. */

@@ -13,6 +13,17 @@ import java.util.Map;
 public enum PlatformVariant {
   /** The device_code {@code interval} in milliseconds: 2000 for 2 s (spec 2.1, 8: unit not stated). */
   INTERVAL_MILLIS("interval-ms"),
+  /**
+   * The device_code answer carries no {@code interval} (spec 2.1 lists it; RFC 8628 section 3.2 makes
+   * it optional, with 5 s as the default). Wins over {@link #INTERVAL_MILLIS} and {@link
+   * #FRACTIONAL_INTERVAL}.
+   */
+  NO_INTERVAL("no-interval"),
+  /**
+   * The device_code {@code interval} in seconds carries a fraction: half a second more ({@code 2.5}
+   * for 2 s; spec 2.1 shows whole seconds). The milliseconds of {@link #INTERVAL_MILLIS} stay whole.
+   */
+  FRACTIONAL_INTERVAL("fractional-interval"),
   /** Token {@code created_at} in epoch milliseconds (spec 2.2: "epoch-based number"). */
   CREATED_AT_MILLIS("created-at-ms"),
   /**

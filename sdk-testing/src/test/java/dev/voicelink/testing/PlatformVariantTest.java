@@ -54,6 +54,23 @@ class PlatformVariantTest {
     assertThat(dc.get("expires_in")).isEqualTo(120.0);
   }
 
+  @Test void noIntervalWinsOverEveryUnit() throws IOException {
+    on(PlatformVariant.NO_INTERVAL);
+    on(PlatformVariant.INTERVAL_MILLIS);
+    on(PlatformVariant.FRACTIONAL_INTERVAL);
+    assertThat(deviceCode()).containsOnlyKeys("verification_uri", "user_code", "expires_in",
+        "device_code");
+  }
+
+  @Test void fractionalIntervalHalfASecondMoreUnlessInMilliseconds() throws IOException {
+    on(PlatformVariant.FRACTIONAL_INTERVAL);
+    assertThat(deviceCode().get("interval")).isEqualTo(2.5);
+    on(PlatformVariant.NUMBERS_AS_TEXT);
+    assertThat(deviceCode().get("interval")).isEqualTo("2.5");
+    on(PlatformVariant.INTERVAL_MILLIS);
+    assertThat(deviceCode().get("interval")).isEqualTo("2000");
+  }
+
   @Test void createdAtInMillisecondsAndHugeExpiresIn() throws IOException {
     on(PlatformVariant.CREATED_AT_MILLIS);
     on(PlatformVariant.HUGE_EXPIRES_IN);
@@ -267,7 +284,8 @@ class PlatformVariantTest {
       assertThat(PlatformVariant.ofFlag(variant.flag())).isEqualTo(variant);
     }
     assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
-        .hasMessage("--variant must be one of interval-ms, created-at-ms, huge-expires-in,"
+        .hasMessage("--variant must be one of interval-ms, no-interval, fractional-interval,"
+            + " created-at-ms, huge-expires-in,"
             + " no-expires-in, fractional-expires-in, no-token-type, no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
             + " refusal-codes-numeric, extra-fields, auth-errors-200,"
             + " auth-errors-401,"
