@@ -81,7 +81,7 @@ final class AuthService {
     return HttpCall.json(200, answer);
   }
 
-  /** The device_code {@code interval} in the console's variants: seconds, milliseconds, or a fraction of seconds. */
+  /** The device_code {@code interval} in the console's variants: seconds, milliseconds or a fraction. */
   private Object interval() {
     long seconds = console.getPollIntervalSeconds();
     if (console.has(PlatformVariant.INTERVAL_MILLIS)) return number(seconds * 1000L);
@@ -206,7 +206,7 @@ final class AuthService {
     return HttpCall.json(200, record);
   }
 
-  /** A token's {@code expires_in} in the console's variants: seconds, milliseconds, or a fraction of seconds. */
+  /** A token's {@code expires_in} in the console's variants: seconds, milliseconds or a fraction. */
   private Object expiresIn(long millis) {
     if (console.has(PlatformVariant.HUGE_EXPIRES_IN)) return number(millis);
     if (!console.has(PlatformVariant.FRACTIONAL_EXPIRES_IN)) return number(millis / 1000L);
