@@ -22,9 +22,10 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>{@link #flush()} hands queued tasks to the executor in queue order, one flushing thread at a
- * time, so tasks queued by different threads keep the order in which they were queued. A task queued
- * with {@link #enqueueInline} is run by the flushing thread itself once everything queued before it
- * has been handed over; it is for the caller's own bookkeeping, not for app code.
+ * time, so tasks queued by different threads keep the order in which they were queued. A thread that
+ * flushes while another one is handing over does not wait for it: the other one hands its tasks over
+ * too. A task queued with {@link #enqueueInline} is run by the flushing thread once everything queued
+ * before it has been handed over; it is for the caller's own bookkeeping, not for app code.
  *
  * <p>A task that throws a {@link RuntimeException} is logged and skipped; the tasks after it still run.
  * Tests wait for delivery with {@link #awaitIdle}. Thread-safe.
@@ -35,11 +36,10 @@ public final class SerialDelivery implements Executor {
 
   private final Executor target;
   private final String tag;
-  private final Object handOff = new Object();
   private final ArrayDeque<Pending> pending = new ArrayDeque<>(); // guarded by this
   private final ArrayDeque<Runnable> ready = new ArrayDeque<>(); // guarded by this
   private boolean draining; // guarded by this
-  private int flushing; // guarded by this
+  private @Nullable Thread flusher; // guarded by this: the thread handing tasks over, if any
   private @Nullable Thread drainThread; // guarded by this
 
   /** Delivers on {@code target}; {@code tag} names the component in the log when a task throws. */
@@ -65,25 +65,44 @@ public final class SerialDelivery implements Executor {
     }
   }
 
-  /** Hands everything queued so far to the executor, in order. Call it without holding a lock. */
+  /**
+   * Hands everything queued so far to the executor, in order. Call it without holding a lock. If
+   * another thread is handing over already (or this one, further up its stack), it returns at once:
+   * that thread hands these tasks over too before it stops. So a task running on a same-thread
+   * executor may wait for a thread that flushes, and neither waits for the other.
+   */
   public void flush() {
     synchronized (this) {
-      flushing++;
+      if (flusher != null) return;
+      flusher = Thread.currentThread();
     }
+    boolean handedAll = false;
     try {
-      synchronized (handOff) {
-        for (Pending next = nextPending(); next != null; next = nextPending()) {
-          if (next.inline) {
-            run(next.task);
-          } else {
-            handOver(next.task);
+      while (true) {
+        Pending next;
+        synchronized (this) {
+          next = pending.poll();
+          if (next == null) {
+            // Under the same lock as enqueue: a task queued after this check finds no flusher.
+            handedAll = true;
+            flusher = null;
+            if (isIdle()) notifyAll();
+            return;
           }
+        }
+        if (next.inline) {
+          run(next.task);
+        } else {
+          handOver(next.task);
         }
       }
     } finally {
-      synchronized (this) {
-        flushing--;
-        if (isIdle()) notifyAll();
+      if (!handedAll) {
+        // An Error from a task on a same-thread executor: what is left waits for the next flush.
+        synchronized (this) {
+          flusher = null;
+          if (isIdle()) notifyAll();
+        }
       }
     }
   }
@@ -114,13 +133,9 @@ public final class SerialDelivery implements Executor {
     }
   }
 
-  private synchronized @Nullable Pending nextPending() {
-    return pending.poll();
-  }
-
   private boolean isIdle() {
     // caller holds this
-    return pending.isEmpty() && ready.isEmpty() && !draining && flushing == 0;
+    return pending.isEmpty() && ready.isEmpty() && !draining && flusher == null;
   }
 
   private void handOver(Runnable task) {

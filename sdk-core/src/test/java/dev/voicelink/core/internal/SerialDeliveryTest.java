@@ -13,6 +13,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -193,6 +194,29 @@ class SerialDeliveryTest {
     });
 
     assertThat(log).containsExactly("outer start", "outer end", "inner");
+  }
+
+  @Test void aTaskOnADirectExecutorMayWaitForAnotherThreadThatFlushes() throws Exception {
+    SerialDelivery delivery = new SerialDelivery(Runnable::run, "test");
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try {
+      delivery.execute(() -> {
+        log.add("task start");
+        // A listener that waits for work on another thread, and that work tells a listener too.
+        Future<?> queued = other.submit(() -> delivery.execute(() -> log.add("queued by the other")));
+        try {
+          queued.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          throw new AssertionError("the other thread waited for this task's delivery", e);
+        }
+        log.add("task end");
+      });
+    } finally {
+      other.shutdownNow();
+    }
+
+    assertThat(log).containsExactly("task start", "task end", "queued by the other");
+    assertThat(delivery.awaitIdle(0, TimeUnit.SECONDS)).isTrue();
   }
 
   @Test void anExecutorThatRefusesDropsWhatWasQueuedAndSaysSo() throws Exception {
