@@ -30,11 +30,18 @@ final class StateNotices {
     listeners.remove(listener);
   }
 
-  /** Queues the news of {@code state} for every listener. Runs nothing, so it is safe under a lock. */
+  /**
+   * Queues the news of {@code state} for the listeners there are now. Runs nothing, so it is safe under
+   * a lock. A listener added later is not told this news, which its first call already supersedes; one
+   * removed before delivery is not told either.
+   */
   void changed(TokenManager.State state) {
     Log.debug(TAG, "token state: " + state);
+    TokenManager.Listener[] present = listeners.toArray(new TokenManager.Listener[0]);
     delivery.enqueue(() -> {
-      for (TokenManager.Listener listener : listeners) tell(listener, state);
+      for (TokenManager.Listener listener : present) {
+        if (listeners.contains(listener)) tell(listener, state);
+      }
     });
   }
 

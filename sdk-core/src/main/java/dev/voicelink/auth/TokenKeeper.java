@@ -148,9 +148,9 @@ final class TokenKeeper {
    * in flight.
    */
   TokenRecord obtain(boolean force) throws IOException, AuthorizationException {
-    RefreshFlight flight = null;
-    boolean mine = false;
+    RefreshFlight flight;
     try {
+      boolean mine = false;
       synchronized (lock) {
         ensureLoaded();
         if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
@@ -172,18 +172,29 @@ final class TokenKeeper {
           setState(State.REFRESHING);
         }
       }
+      // Handed over before the listeners hear of it: a listener on a same-thread executor that asks
+      // for a token joins a refresh that is already under way, and a listener that throws cannot
+      // leave the refresh unstarted with its waiters waiting for ever.
+      if (mine) start(flight);
     } finally {
-      flush(mine ? flight : null);
-    }
-    if (mine) {
-      final RefreshFlight owned = flight;
-      try {
-        client.config.workers().execute(() -> refresh(owned));
-      } catch (RejectedExecutionException e) {
-        abandon(owned, new IOException("the VoiceLinkClient is closed: no token refresh was sent", e));
-      }
+      notices.flush();
     }
     return flight.await();
+  }
+
+  private void start(RefreshFlight owned) {
+    try {
+      client.config.workers().execute(() -> refresh(owned));
+    } catch (RejectedExecutionException e) {
+      synchronized (lock) {
+        if (inFlight == owned) {
+          inFlight = null;
+          setState(stateAfterFailure());
+        }
+      }
+      owned.complete(null, new IOException("the VoiceLinkClient is closed: no token refresh was sent",
+          e));
+    }
   }
 
   /**
@@ -192,52 +203,16 @@ final class TokenKeeper {
    * stored refresh token, and the answer is saved whoever still waits.
    */
   private void refresh(RefreshFlight flight) {
-    TokenRecord record = null;
-    Throwable failure = null;
     try {
-      record = refreshNow();
+      flight.complete(refreshNow(), null);
     } catch (IOException | AuthorizationException | RuntimeException | Error e) {
       // An Error (out of memory, a broken security provider) reaches the callers too; the next caller
       // tries again.
-      failure = e;
-    }
-    try {
-      // Told before the waiters are released: with a same-thread listener executor, a caller that
-      // gets its token has already been told the state that came with it.
-      notices.flush();
+      flight.complete(null, e);
     } finally {
-      flight.complete(record, failure);
-    }
-  }
-
-  /** Ends {@code owned} without a refresh: its waiters fail, and the next caller starts a new one. */
-  private void abandon(RefreshFlight owned, Throwable why) {
-    synchronized (lock) {
-      if (inFlight == owned) {
-        inFlight = null;
-        setState(stateAfterFailure());
-      }
-    }
-    try {
-      notices.flush(); // as after a refresh: the listeners are told before the waiters are released
-    } finally {
-      owned.complete(null, why);
-    }
-  }
-
-  /**
-   * Tells the listeners. If that throws (an Error from a listener on a same-thread executor) before
-   * the refresh this thread owns began, the refresh is abandoned: its waiters fail instead of waiting
-   * for ever, and the next caller starts a new one.
-   */
-  private void flush(@Nullable RefreshFlight owned) {
-    try {
+      // After the waiters are released: a listener on a same-thread executor runs inside the flush,
+      // and one that waits for this refresh (or flushes, holding the delivery) must not wait on us.
       notices.flush();
-    } catch (RuntimeException | Error e) {
-      if (owned != null) {
-        abandon(owned, new IOException("token refresh not begun: a state listener threw " + e, e));
-      }
-      throw e;
     }
   }
 

@@ -72,9 +72,11 @@ import okhttp3.Interceptor;
  * {@link TokenStore} on the calling thread: with a {@link FileTokenStore} or an Android {@code EncryptedTokenStore} that is file (and
  * Keystore) I/O, so on Android call them off the main thread. Listeners are called on the executor
  * given to {@link Builder#listenerExecutor} (default: the client's callback executor, Android's main
- * thread), one at a time and in order; the states of a refresh are handed to that executor before
- * its waiters get the result. It holds no threads or connections: make one per credential and keep
- * it as long as its {@link VoiceLinkClient}.
+ * thread), one at a time and in order. A refresh runs on a client worker, which tells its states
+ * after it has released the callers waiting for it, so a listener may hear of a refresh after
+ * {@link #accessToken()} returned its token; a listener may call the manager, even on a same-thread
+ * executor. It holds no threads or connections: make one per credential and keep it as long as its
+ * {@link VoiceLinkClient}.
  */
 public final class TokenManager implements TokenSource {
   /** What the manager can do for its caller now. */

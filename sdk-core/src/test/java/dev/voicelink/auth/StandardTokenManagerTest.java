@@ -31,7 +31,7 @@ class StandardTokenManagerTest {
   private final VirtualTime time = new VirtualTime();
   private final AuthServerScript script = new AuthServerScript(time);
   private final MockWebServer server = new MockWebServer();
-  private final List<State> states = Collections.synchronizedList(new ArrayList<>());
+  private final StateLog states = new StateLog();
   private VoiceLinkClient config;
 
   @BeforeEach void setUp() throws IOException {
@@ -60,7 +60,7 @@ class StandardTokenManagerTest {
   private TokenManager publicManager(TokenStore store) {
     TokenManager manager = TokenManager.builder(config, oauthServer()).deviceGrant("speaker-public")
         .store(store).random(new Random(3)).build();
-    manager.addListener(states::add);
+    manager.addListener(states);
     return manager;
   }
 
@@ -86,7 +86,7 @@ class StandardTokenManagerTest {
     assertThat(saved.tokenEndpoint()).isEqualTo(server.url("/oauth2/token").toString());
     // no scope in the answer: what was granted before
     assertThat(saved.scope()).isEqualTo("profile voicelink.entities");
-    assertThat(states).containsExactly(State.VALID, State.REFRESHING, State.VALID);
+    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID);
     assertThat(manager.toString()).doesNotContain("at-2", "rt-2", "voicelink.entities", "id-1");
   }
 

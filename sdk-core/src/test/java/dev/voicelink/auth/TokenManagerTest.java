@@ -25,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.mockwebserver.Dispatcher;
@@ -42,7 +43,7 @@ class TokenManagerTest {
   private final VirtualTime time = new VirtualTime();
   private final AuthServerScript script = new AuthServerScript(time);
   private final MockWebServer server = new MockWebServer();
-  private final List<State> states = Collections.synchronizedList(new ArrayList<>());
+  private final StateLog states = new StateLog();
   private VoiceLinkClient config;
 
   @BeforeEach void setUp() throws IOException {
@@ -66,7 +67,7 @@ class TokenManagerTest {
   private TokenManager deviceManager(TokenStore store) {
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
         .random(new Random(3)).build();
-    manager.addListener(states::add);
+    manager.addListener(states);
     return manager;
   }
 
@@ -90,7 +91,7 @@ class TokenManagerTest {
     assertThat(refresh.getBody().readUtf8())
         .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
     assertThat(store.load().refreshToken()).isEqualTo("rt-2");
-    assertThat(states).containsExactly(State.VALID, State.REFRESHING, State.VALID);
+    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID);
   }
 
   @Test void defaultMarginIsTheLargerOfTenPercentAndFiveMinutesAtMostHalfTheLife() {
@@ -195,8 +196,7 @@ class TokenManagerTest {
     List<State> late = new ArrayList<>();
     manager.addListener(late::add);
     assertThat(late).containsExactly(State.REAUTHORIZATION_REQUIRED);
-    assertThat(states).containsExactly(State.VALID, State.REFRESHING,
-        State.REAUTHORIZATION_REQUIRED);
+    states.awaitExactly(State.VALID, State.REFRESHING, State.REAUTHORIZATION_REQUIRED);
 
     manager.setRecord(deviceRecord("at-9", "rt-9", 3600));
     assertThat(manager.accessToken()).isEqualTo("at-9");
@@ -631,9 +631,9 @@ class TokenManagerTest {
   }
 
   @Test void aListenerThatThrowsAnErrorCannotLeaveLaterCallersWaitingForEver() throws Exception {
-    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
-        .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60))).random(new Random(3))
-        .listenerExecutor(Runnable::run).build();
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
+        .random(new Random(3)).listenerExecutor(Runnable::run).build();
     AtomicBoolean failOnce = new AtomicBoolean(true);
     manager.addListener(state -> {
       if (state == State.REFRESHING && failOnce.getAndSet(false)) throw new AssertionError("app bug");
@@ -642,30 +642,74 @@ class TokenManagerTest {
     script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
 
     assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(AssertionError.class).hasMessage("app bug");
-    assertThat(server.getRequestCount()).as("the refresh never began").isZero();
     CallResult<String> next = enqueueAndWait(manager.accessTokenCall());
-    assertThat(next.value()).as("the next caller refreshes instead of joining the abandoned one")
+    assertThat(next.value()).as("the refresh was handed over before the listener threw")
         .isEqualTo("at-2");
     assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(store.load().refreshToken()).isEqualTo("rt-2");
   }
 
-  @Test void aRefreshTheClosedClientCannotSendIsToldToTheListenersBeforeItsCallerFails()
-      throws Exception {
-    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));
-    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
-        .random(new Random(3)).listenerExecutor(Runnable::run).build();
+  @Test void aListenerAddedAfterAChangeWasDecidedHearsOnlyTheStateAtItsAdding() throws Exception {
+    List<Runnable> handedOver = new ArrayList<>();
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore()).listenerExecutor(handedOver::add).build();
+    List<State> first = new ArrayList<>();
+    manager.addListener(first::add);
+    manager.setRecord(deviceRecord("at-1", "rt-1", 3600)); // decided while only `first` listens
+    List<State> late = new ArrayList<>();
+    manager.addListener(late::add);
+
+    while (!handedOver.isEmpty()) handedOver.remove(0).run();
+    assertThat(first).containsExactly(State.NO_TOKEN, State.VALID);
+    assertThat(late).as("no stale news before its current state").containsExactly(State.VALID);
+  }
+
+  @Test void aSameThreadListenerThatAsksForATokenWhenARefreshBeginsJoinsIt() throws Exception {
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60))).random(new Random(3))
+        .listenerExecutor(Runnable::run).build();
+    BlockingQueue<Object> toldToken = new LinkedBlockingQueue<>();
     manager.addListener(state -> {
-      states.add(state);
-      // closes between the refresh being decided and its hand-over to a client worker
-      if (state == State.REFRESHING) config.close();
+      if (state != State.REFRESHING) return;
+      try {
+        toldToken.add(manager.accessToken()); // runs inside the caller's flush of the news
+      } catch (Exception e) {
+        toldToken.add(e);
+      }
     });
     time.advance(61, TimeUnit.SECONDS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
 
-    assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(IOException.class)
-        .hasMessage("the VoiceLinkClient is closed: no token refresh was sent");
-    assertThat(states).containsExactly(State.VALID, State.REFRESHING, State.EXPIRED);
-    assertThat(server.getRequestCount()).isZero();
-    assertThat(store.load().refreshToken()).isEqualTo("rt-1");
+    CallResult<String> result = enqueueAndWait(manager.accessTokenCall());
+    assertThat(result.value()).isEqualTo("at-2");
+    assertThat(toldToken.poll(10, TimeUnit.SECONDS)).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).as("the listener joined the refresh").isEqualTo(1);
+  }
+
+  @Test void aSameThreadListenerThatRefreshesAgainWhenToldOfARefreshIsNotStuckBehindIt()
+      throws Exception {
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60))).random(new Random(3))
+        .listenerExecutor(Runnable::run).build();
+    AtomicInteger valid = new AtomicInteger();
+    BlockingQueue<Object> again = new LinkedBlockingQueue<>();
+    manager.addListener(state -> {
+      if (state != State.VALID || valid.incrementAndGet() != 2) return;
+      try {
+        // on the worker that ran the first refresh, inside its flush: a second one on another worker
+        again.add(manager.refresh().execute().accessToken());
+      } catch (Exception e) {
+        again.add(e);
+      }
+    });
+    time.advance(61, TimeUnit.SECONDS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    script.enqueue(token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
+
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(again.poll(10, TimeUnit.SECONDS)).isEqualTo("at-3");
+    assertThat(manager.accessToken()).isEqualTo("at-3");
+    assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
   /**
