@@ -67,9 +67,15 @@ class PlatformVariantMatrixTest {
     for (PlatformVariant variant : PlatformVariant.values()) {
       rows.add(Arguments.of(variant.flag(), EnumSet.of(variant)));
     }
+    // All at once, but for the variants that leave a field out (each covered alone): they would hide
+    // the forms of that field. Once in milliseconds and once in seconds with fractions.
     EnumSet<PlatformVariant> all = EnumSet.allOf(PlatformVariant.class);
-    all.remove(PlatformVariant.AUTH_ERRORS_HTTP_401);
+    all.removeAll(EnumSet.of(PlatformVariant.AUTH_ERRORS_HTTP_401, PlatformVariant.NO_INTERVAL,
+        PlatformVariant.NO_EXPIRES_IN));
     rows.add(Arguments.of("all at once", all));
+    EnumSet<PlatformVariant> fractions = EnumSet.copyOf(all);
+    fractions.removeAll(EnumSet.of(PlatformVariant.INTERVAL_MILLIS, PlatformVariant.HUGE_EXPIRES_IN));
+    rows.add(Arguments.of("all at once, in seconds with fractions", fractions));
     return rows.stream();
   }
 

@@ -44,9 +44,10 @@ import org.robolectric.shadows.ShadowLooper;
 
 /**
  * The Agent against every {@link PlatformVariant} of the reference server, each alone and all at
- * once: it refreshes the device token as it connects (the token is a day from expiry), then CMD_SYNC
- * with and without a registered definition, CMD_QUERY_SYNC_STATUS after the platform's 10 seconds,
- * and a CMD_WRITE that finds the synced entity 5 minutes later. Time is virtual on both sides.
+ * once: it refreshes the device token as it connects (the token is a day from expiry, or long
+ * expired where the answer gave no expires_in and the SDK took an hour), then CMD_SYNC with and
+ * without a registered definition, CMD_QUERY_SYNC_STATUS after the platform's 10 seconds, and a
+ * CMD_WRITE that finds the synced entity 5 minutes later. Time is virtual on both sides.
  */
 @RunWith(ParameterizedRobolectricTestRunner.class)
 @LooperMode(LooperMode.Mode.PAUSED)
@@ -63,9 +64,15 @@ public final class AgentVariantMatrixTest {
     for (PlatformVariant variant : PlatformVariant.values()) {
       rows.add(new Object[] {variant.flag(), EnumSet.of(variant)});
     }
+    // All at once, but for the variants that leave a field out (each covered alone): they would hide
+    // the forms of that field. Once in milliseconds and once in seconds with fractions.
     EnumSet<PlatformVariant> all = EnumSet.allOf(PlatformVariant.class);
-    all.remove(PlatformVariant.AUTH_ERRORS_HTTP_200);
+    all.removeAll(EnumSet.of(PlatformVariant.AUTH_ERRORS_HTTP_200, PlatformVariant.NO_INTERVAL,
+        PlatformVariant.NO_EXPIRES_IN));
     rows.add(new Object[] {"all at once", all});
+    EnumSet<PlatformVariant> fractions = EnumSet.copyOf(all);
+    fractions.removeAll(EnumSet.of(PlatformVariant.INTERVAL_MILLIS, PlatformVariant.HUGE_EXPIRES_IN));
+    rows.add(new Object[] {"all at once, in seconds with fractions", fractions});
     return rows;
   }
 

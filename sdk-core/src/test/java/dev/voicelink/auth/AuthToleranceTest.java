@@ -214,6 +214,15 @@ class AuthToleranceTest {
         + " bearer (docs/platform-assumptions.md)");
   }
 
+  @Test void aTokenTypeInAnotherCaseIsBearerWithoutAWord() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(json(200, "{\"token_type\":\"Bearer\","
+        + "\"access_token\":\"at-1\",\"refresh_token\":\"rt-1\",\"expires_in\":7200}"));
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(outcome.token().expiresInSeconds()).isEqualTo(7200);
+    assertThat(log.warnings()).isEmpty();
+  }
+
   @Test void aTokenTypeOtherThanBearerIsMalformed() throws Exception {
     DeviceFlowOutcome outcome = authorizeWith(json(200, "{\"token_type\":\"mac\","
         + "\"access_token\":\"at-1\",\"refresh_token\":\"rt-1\",\"expires_in\":7200}"));
@@ -282,6 +291,15 @@ class AuthToleranceTest {
     assertThat(ClientCore.of(config).correctedClock().offsetMillis()).isBetween(7_197_000L, 7_200_000L);
     assertThat(log.warnings()).containsExactly("WARN auth token created_at " + serverMillis
         + " cannot be epoch seconds: read as epoch milliseconds (docs/platform-assumptions.md)");
+  }
+
+  @Test void aFractionalCreatedAtIsReadToTheSecondWithoutAWord() throws Exception {
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":"
+        + "1763712000.75"));
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(outcome.token().createdAtEpochSeconds()).isEqualTo(1_763_712_000L);
+    assertThat(log.warnings()).isEmpty();
   }
 
   @Test void anImplausibleCreatedAtIsIgnored() throws Exception {

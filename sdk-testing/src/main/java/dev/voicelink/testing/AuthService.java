@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 /** The authorization service: spec 4.1, 4.3–4.6 and 7.1. */
 final class AuthService {
   static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+  /** RFC 8628 section 3.2: the poll interval of a device code answer that gives none. */
+  static final long DEFAULT_INTERVAL_MILLIS = 5000;
   private static final Logger LOG = Logger.getLogger(AuthService.class.getName());
 
   private final Console console;
@@ -71,8 +73,11 @@ final class AuthService {
       return error("invalid_device", "device_id " + deviceId + " is not imported for client " + clientId
           + " (console device ID page)");
     }
+    // Without an interval in the answer, the client polls at RFC 8628's 5 s: slow_down holds it to that.
+    long intervalMillis = console.has(PlatformVariant.NO_INTERVAL)
+        ? DEFAULT_INTERVAL_MILLIS : console.getPollIntervalSeconds() * 1000L;
     AuthState.DeviceGrant g = state.newDeviceGrant(clientId, deviceId, call.now,
-        console.getUserCodeLifetimeSeconds() * 1000L, console.getPollIntervalSeconds() * 1000L);
+        console.getUserCodeLifetimeSeconds() * 1000L, intervalMillis);
     LOG.info("device authorization for " + clientId + "/" + deviceId + ": user_code " + g.userCode);
     Map<String, Object> answer = Json.obj("verification_uri", verificationUri, "user_code", g.userCode);
     if (!console.has(PlatformVariant.NO_INTERVAL)) answer.put("interval", interval());

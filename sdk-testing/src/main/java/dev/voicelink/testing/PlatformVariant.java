@@ -7,7 +7,8 @@ import java.util.Map;
  * server answers in the reference reading (seconds, {@code "00000"}, HTTP 400 for authorization
  * errors, ...); each variant switched on in the {@link Console} (or with {@code --variant} on the
  * command line) makes it answer in another plausible reading, so that a client can be tested against
- * every one. Variants combine, except the two statuses of authorization errors. See
+ * every one. Variants combine, except the two statuses of authorization errors; where two change the
+ * same field, one wins, as its javadoc says. See
  * docs/platform-assumptions.md for the open points and docs/reference-server.md for the switches.
  */
 public enum PlatformVariant {

@@ -62,6 +62,24 @@ class PlatformVariantTest {
         "device_code");
   }
 
+  @Test void withoutAnIntervalSlowDownHoldsTheDeviceToRfc8628sFiveSeconds() throws IOException {
+    on(PlatformVariant.NO_INTERVAL);
+    server.console().setSlowDown(true);
+    server.console().setPollIntervalSeconds(10); // not what the device was told: it was told nothing
+    Object deviceCode = deviceCode().get("device_code");
+    assertThat(poll(deviceCode).get("error")).isEqualTo("authorization_pending");
+    clock.advance(5, TimeUnit.SECONDS);
+    assertThat(poll(deviceCode).get("error")).as("5 s later").isEqualTo("authorization_pending");
+    clock.advance(4, TimeUnit.SECONDS);
+    assertThat(poll(deviceCode).get("error")).as("sooner").isEqualTo("slow_down");
+  }
+
+  private Map<String, Object> poll(Object deviceCode) throws IOException {
+    return Wire.postJson(server.authUrl() + "/oauth/ivs/token", "{\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"grant_type\":\"" + AuthService.DEVICE_CODE_GRANT
+        + "\",\"device_code\":\"" + deviceCode + "\"}").json();
+  }
+
   @Test void fractionalIntervalHalfASecondMoreUnlessInMilliseconds() throws IOException {
     on(PlatformVariant.FRACTIONAL_INTERVAL);
     assertThat(deviceCode().get("interval")).isEqualTo(2.5);
