@@ -210,8 +210,8 @@ final class TokenKeeper {
       // tries again.
       flight.complete(null, e);
     } finally {
-      // After the waiters are released: a listener on a same-thread executor runs inside the flush,
-      // and one that waits for this refresh (or flushes, holding the delivery) must not wait on us.
+      // After the waiters are released: on a same-thread executor the listeners run here, on this
+      // worker, and one that waits for this refresh's result would otherwise wait for itself.
       notices.flush();
     }
   }
