@@ -50,7 +50,7 @@ final class DevicePoller implements Cancellable {
   private @Nullable Cancellable wait;
   private @Nullable DeviceFlowOutcome outcome;
 
-  /** Receives the outcome, once, on the thread that decided it. */
+  /** Receives the outcome, once, after the listener calls before it were handed over. */
   interface Sink {
     void ended(DeviceFlowOutcome outcome);
   }

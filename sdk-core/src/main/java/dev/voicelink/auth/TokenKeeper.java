@@ -185,15 +185,17 @@ final class TokenKeeper {
   private void start(RefreshFlight owned) {
     try {
       client.config.workers().execute(() -> refresh(owned));
-    } catch (RejectedExecutionException e) {
+    } catch (RuntimeException | Error e) {
+      // The client is closed, or no thread could be made (an OutOfMemoryError): the waiters fail now
+      // and the next caller starts again, instead of all of them waiting for a refresh never run.
       synchronized (lock) {
         if (inFlight == owned) {
           inFlight = null;
           setState(stateAfterFailure());
         }
       }
-      owned.complete(null, new IOException("the VoiceLinkClient is closed: no token refresh was sent",
-          e));
+      owned.complete(null, e instanceof RejectedExecutionException
+          ? new IOException("the VoiceLinkClient is closed: no token refresh was sent", e) : e);
     }
   }
 

@@ -72,9 +72,9 @@ import okhttp3.Interceptor;
  * {@link TokenStore} on the calling thread: with a {@link FileTokenStore} or an Android {@code EncryptedTokenStore} that is file (and
  * Keystore) I/O, so on Android call them off the main thread. Listeners are called on the executor
  * given to {@link Builder#listenerExecutor} (default: the client's callback executor, Android's main
- * thread), one at a time and in order. A refresh runs on a client worker, which tells its states
- * after it has released the callers waiting for it, so a listener may hear of a refresh after
- * {@link #accessToken()} returned its token; a listener may call the manager, even on a same-thread
+ * thread), one at a time and in order. A refresh runs on a client worker, and its states are told
+ * after the callers waiting for it were released, so a listener may hear of a refresh after {@link
+ * #accessToken()} returned its token; a listener may call the manager, even on a same-thread
  * executor. It holds no threads or connections: make one per credential and keep it as long as its
  * {@link VoiceLinkClient}.
  */
@@ -236,7 +236,7 @@ public final class TokenManager implements TokenSource {
     return keeper.state();
   }
 
-  /** Adds a listener and tells it the current state at once (on the listener executor). */
+  /** Adds a listener; it is told the current state first (on the listener executor), then every change. */
   public void addListener(Listener listener) {
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
     keeper.addListener(listener);

@@ -167,7 +167,8 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
     } catch (RuntimeException e) {
       Log.warn("core", "the callback executor refused the result of " + this + "; dropped", e);
     } finally {
-      // Only now does the call stop running: its result is in the callback executor's hands.
+      // Only now does the call stop running: its result is in the callback executor's hands (queued
+      // there, when that executor delivers in order).
       core.unregister(this);
       done.countDown();
     }

@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #flush()} hands queued tasks to the executor in queue order, one flushing thread at a
  * time, so tasks queued by different threads keep the order in which they were queued. A thread that
  * flushes while another one is handing over does not wait for it: the other one hands its tasks over
- * too. A task queued with {@link #enqueueInline} is run by the flushing thread once everything queued
- * before it has been handed over; it is for the caller's own bookkeeping, not for app code.
+ * too, and on a same-thread executor runs them. A task queued with {@link #enqueueInline} is run by
+ * the flushing thread once everything queued before it has been handed over; it is for the caller's
+ * own bookkeeping, not for app code.
  *
  * <p>A task that throws a {@link RuntimeException} is logged and skipped; the tasks after it still run.
  * Tests wait for delivery with {@link #awaitIdle}. Thread-safe.
@@ -56,8 +57,8 @@ public final class SerialDelivery implements Executor {
   }
 
   /**
-   * Queues {@code task} to run on the thread that calls {@link #flush()}, after every task queued
-   * before it has been handed to the executor (not necessarily run).
+   * Queues {@code task} to run on the thread that is flushing ({@link #flush()}), after every task
+   * queued before it has been handed to the executor (not necessarily run).
    */
   public void enqueueInline(Runnable task) {
     synchronized (this) {
@@ -67,44 +68,53 @@ public final class SerialDelivery implements Executor {
 
   /**
    * Hands everything queued so far to the executor, in order. Call it without holding a lock. If
-   * another thread is handing over already (or this one, further up its stack), it returns at once:
-   * that thread hands these tasks over too before it stops. So a task running on a same-thread
-   * executor may wait for a thread that flushes, and neither waits for the other.
+   * another thread is handing over already, it returns at once: that thread hands these tasks over
+   * too before it stops. So a task running on a same-thread executor may wait for a thread that
+   * flushes, and neither waits for the other. Called again by a task it runs, it hands over what was
+   * queued meanwhile before it returns.
+   *
+   * <p>An {@link Error} thrown by a task on a same-thread executor does not stop the hand-over: the
+   * tasks behind it (some queued by threads that left them to this one) are still handed over, and
+   * the first such error is thrown at the end.
    */
   public void flush() {
+    boolean outermost;
     synchronized (this) {
-      if (flusher != null) return;
+      if (flusher != null && flusher != Thread.currentThread()) return;
+      outermost = flusher == null;
       flusher = Thread.currentThread();
     }
-    boolean handedAll = false;
-    try {
-      while (true) {
-        Pending next;
-        synchronized (this) {
-          next = pending.poll();
-          if (next == null) {
-            // Under the same lock as enqueue: a task queued after this check finds no flusher.
-            handedAll = true;
-            flusher = null;
-            if (isIdle()) notifyAll();
-            return;
-          }
-        }
+    Throwable thrown = null;
+    for (Pending next = nextPending(outermost); next != null; next = nextPending(outermost)) {
+      try {
         if (next.inline) {
           run(next.task);
         } else {
           handOver(next.task);
         }
-      }
-    } finally {
-      if (!handedAll) {
-        // An Error from a task on a same-thread executor: what is left waits for the next flush.
-        synchronized (this) {
-          flusher = null;
-          if (isIdle()) notifyAll();
+      } catch (RuntimeException | Error e) {
+        if (thrown == null) {
+          thrown = e;
+        } else {
+          thrown.addSuppressed(e);
         }
       }
     }
+    if (thrown instanceof Error) throw (Error) thrown;
+    if (thrown != null) throw (RuntimeException) thrown;
+  }
+
+  /**
+   * The next task to hand over or, when none is left, null; the outermost flush then gives up its role
+   * under the lock that {@link #enqueue} takes, so a task queued after this finds no flusher.
+   */
+  private synchronized @Nullable Pending nextPending(boolean releaseWhenEmpty) {
+    Pending next = pending.poll();
+    if (next == null && releaseWhenEmpty) {
+      flusher = null;
+      if (isIdle()) notifyAll();
+    }
+    return next;
   }
 
   /** Queues {@code task} and flushes: the {@link Executor} form, for callers that hold no lock. */

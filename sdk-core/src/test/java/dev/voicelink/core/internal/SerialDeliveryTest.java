@@ -219,6 +219,34 @@ class SerialDeliveryTest {
     assertThat(delivery.awaitIdle(0, TimeUnit.SECONDS)).isTrue();
   }
 
+  @Test void aFlushFromAnInlineTaskHandsOverWhatItQueuedBeforeTheTaskEnds() {
+    StepExecutor executor = new StepExecutor();
+    SerialDelivery delivery = new SerialDelivery(executor, "test");
+    delivery.enqueueInline(() -> {
+      delivery.execute(() -> log.add("callback")); // a call completed by the inline step
+      log.add("inline end, " + executor.size() + " submitted");
+    });
+
+    delivery.flush();
+
+    assertThat(log).containsExactly("inline end, 1 submitted");
+    executor.runNext();
+    assertThat(log).containsExactly("inline end, 1 submitted", "callback");
+  }
+
+  @Test void anErrorFromATaskOnADirectExecutorStrandsNothingQueuedBehindIt() throws Exception {
+    SerialDelivery delivery = new SerialDelivery(Runnable::run, "test");
+    delivery.enqueue(() -> {
+      throw new AssertionError("fatal");
+    });
+    delivery.enqueue(() -> log.add("behind"));
+
+    assertThatThrownBy(delivery::flush).isInstanceOf(AssertionError.class).hasMessage("fatal");
+
+    assertThat(log).containsExactly("behind");
+    assertThat(delivery.awaitIdle(0, TimeUnit.SECONDS)).isTrue();
+  }
+
   @Test void anExecutorThatRefusesDropsWhatWasQueuedAndSaysSo() throws Exception {
     VoiceLinkLog.setSink((level, tag, message, error) -> log.add(level + " " + tag + ": " + message));
     AtomicInteger refusals = new AtomicInteger();
