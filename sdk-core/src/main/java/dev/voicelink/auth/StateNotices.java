@@ -53,7 +53,7 @@ final class StateNotices {
   private static void tell(TokenManager.Listener listener, TokenManager.State state) {
     try {
       listener.onStateChanged(state);
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // a checked one too (Kotlin): the other listeners are still told
       Log.warn(TAG, "a token state listener threw; ignored", e);
     }
   }

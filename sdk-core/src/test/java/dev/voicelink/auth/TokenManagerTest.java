@@ -630,6 +630,24 @@ class TokenManagerTest {
     assertThat(held.manager.accessToken()).isEqualTo("at-2");
   }
 
+  @Test void aListenerThatThrowsACheckedExceptionAsKotlinCanLeavesTheOthersTold() throws Exception {
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore()).listenerExecutor(Runnable::run).build();
+    manager.addListener(state -> TokenManagerTest.<RuntimeException>sneakyThrow(
+        new IOException("a Kotlin listener's")));
+    List<State> other = new ArrayList<>();
+    manager.addListener(other::add);
+
+    manager.setRecord(deviceRecord("at-1", "rt-1", 3600));
+
+    assertThat(other).containsExactly(State.NO_TOKEN, State.VALID);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
+    throw (E) e;
+  }
+
   @Test void aListenerThatThrowsAnErrorCannotLeaveLaterCallersWaitingForEver() throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)

@@ -1,5 +1,6 @@
 package dev.voicelink.core.internal;
 
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -28,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * the flushing thread once everything queued before it has been handed over; it is for the caller's
  * own bookkeeping, not for app code.
  *
- * <p>A task that throws a {@link RuntimeException} is logged and skipped; the tasks after it still run.
+ * <p>A task that throws an exception (a checked one too, as Kotlin code may) is logged and skipped;
+ * the tasks after it still run.
  * Tests wait for delivery with {@link #awaitIdle}. Thread-safe.
  */
 public final class SerialDelivery implements Executor {
@@ -92,7 +94,7 @@ public final class SerialDelivery implements Executor {
         } else {
           handOver(next.task);
         }
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) { // an Error: the tasks' exceptions are logged where they run
         if (thrown == null) {
           thrown = e;
         } else {
@@ -101,7 +103,8 @@ public final class SerialDelivery implements Executor {
       }
     }
     if (thrown instanceof Error) throw (Error) thrown;
-    if (thrown != null) throw (RuntimeException) thrown;
+    if (thrown instanceof RuntimeException) throw (RuntimeException) thrown;
+    if (thrown != null) throw new UndeclaredThrowableException(thrown);
   }
 
   /**
@@ -201,7 +204,7 @@ public final class SerialDelivery implements Executor {
   private void run(Runnable task) {
     try {
       task.run();
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // a checked one too: Kotlin code throws them from a Runnable
       Log.warn(tag, "a listener threw; ignored", e);
     }
   }

@@ -247,6 +247,24 @@ class SerialDeliveryTest {
     assertThat(delivery.awaitIdle(0, TimeUnit.SECONDS)).isTrue();
   }
 
+  @Test void aCheckedExceptionThrownAsKotlinDoesIsLoggedAndTheRestStillRun() {
+    VoiceLinkLog.setSink((level, tag, message, error) -> log.add(level + " " + tag + ": " + message
+        + " (" + error + ")"));
+    SerialDelivery delivery = new SerialDelivery(Runnable::run, "test");
+    delivery.enqueue(() -> sneakyThrow(new java.io.IOException("from Kotlin")));
+    delivery.enqueue(() -> log.add("behind"));
+
+    delivery.flush();
+
+    assertThat(log).containsExactly(
+        "WARN test: a listener threw; ignored (java.io.IOException: from Kotlin)", "behind");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
+    throw (E) e;
+  }
+
   @Test void anExecutorThatRefusesDropsWhatWasQueuedAndSaysSo() throws Exception {
     VoiceLinkLog.setSink((level, tag, message, error) -> log.add(level + " " + tag + ": " + message));
     AtomicInteger refusals = new AtomicInteger();
