@@ -275,7 +275,7 @@ public final class EncryptedTokenStore implements TokenStore {
     for (Listener listener : listeners) {
       try {
         listener.onReauthorizationRequired(reason);
-      } catch (RuntimeException e) {
+      } catch (Exception e) { // a checked one too, as Kotlin code may throw
         // The record is already deleted: load() must still report "no token", and the other
         // listeners must still hear it.
         Log.warn(TAG, "token store " + name + ": a listener threw; ignored", e);

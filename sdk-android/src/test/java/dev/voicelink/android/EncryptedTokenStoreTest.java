@@ -167,6 +167,25 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.reauthorizationRequired()).isTrue();
   }
 
+  @Test public void aListenerThatThrowsACheckedExceptionAsKotlinCanDoesNotFailTheLoad()
+      throws Exception {
+    EncryptedTokenStore store = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
+    store.addListener(reason -> EncryptedTokenStoreTest.<RuntimeException>sneakyThrow(
+        new IOException("a Kotlin listener's")));
+    store.addListener(reasons::add);
+    store.save(RECORD);
+    aesKeys.key = null;
+
+    assertThat(store.load()).isNull();
+
+    assertThat(reasons).singleElement().asString().contains("its key is gone");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
+    throw (E) e;
+  }
+
   @Test public void anotherKeyMeansReauthorization() throws Exception {
     store(aesKeys).save(RECORD);
     aesKeys.key = KeyGenerator.getInstance("AES").generateKey(); // a restore onto another device

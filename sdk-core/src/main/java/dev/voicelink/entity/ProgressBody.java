@@ -79,7 +79,7 @@ final class ProgressBody extends RequestBody {
     long written = pending.get();
     try {
       listener.onProgress(written, total);
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // a checked one too, as Kotlin code may throw: never the upload's failure
       Log.warn(TAG, "an upload progress listener threw; ignored", e);
     }
     // A newer figure arrived meanwhile: deliver it next, after this one.

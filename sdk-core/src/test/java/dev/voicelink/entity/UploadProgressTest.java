@@ -212,6 +212,29 @@ class UploadProgressTest {
     assertThat(seen.get(seen.size() - 1)).isEqualTo(body.contentLength());
   }
 
+  @Test void aCheckedExceptionThrownAsKotlinCanIsLoggedAndTheUploadGoesOn() throws IOException {
+    List<Long> seen = new ArrayList<>();
+    RequestBody body = api.uploadBody(request(records(3)).progressListener(Runnable::run,
+        (written, total) -> {
+          seen.add(written);
+          UploadProgressTest.<RuntimeException>sneakyThrow(new IOException("a Kotlin listener's"));
+        }).build());
+    Buffer wire;
+    try (LogCapture log = LogCapture.install()) {
+      wire = send(body);
+      assertThat(log.messages("entity"))
+          .anyMatch(line -> line.startsWith("an upload progress listener threw; ignored\n"
+              + "java.io.IOException: a Kotlin listener's"));
+    }
+    assertThat(wire.size()).isEqualTo(body.contentLength());
+    assertThat(seen).last().isEqualTo(body.contentLength());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
+    throw (E) e;
+  }
+
   @Test void withoutAListenerTheBodyIsNotWrapped() throws IOException {
     assertThat(api.uploadBody(request(records(3)).build())).isInstanceOf(StreamingBody.class);
   }

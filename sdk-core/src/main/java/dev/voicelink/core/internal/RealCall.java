@@ -158,7 +158,7 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
           @Override public void run() {
             try {
               target.onResult(ended);
-            } catch (RuntimeException e) {
+            } catch (Exception e) { // a checked one too, as Kotlin code may throw
               Log.warn("core", "a call's callback threw; ignored", e);
             }
           }

@@ -41,6 +41,30 @@ class RealCallTest {
     client.close();
   }
 
+  @Test void aCallbackThatThrowsACheckedExceptionAsKotlinCanIsLoggedAndTheCallEnds() throws Exception {
+    VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(Runnable::run).build();
+    ClientCore core = ClientCore.of(client);
+    RealCall<String> call = new RealCall<String>(core) {
+      @Override protected void start() {
+        succeed("ran");
+      }
+    };
+    try (dev.voicelink.core.LogCapture log = dev.voicelink.core.LogCapture.install()) {
+      // start() succeeds at once and the callback executor runs on this thread: all within enqueue
+      call.enqueue(result -> RealCallTest.<RuntimeException>sneakyThrow(
+          new java.io.IOException("a Kotlin callback's")));
+      assertThat(log.messages("core")).anyMatch(line -> line.startsWith(
+          "a call's callback threw; ignored\njava.io.IOException: a Kotlin callback's"));
+    }
+    assertThat(core.runningCalls()).isZero();
+    client.close();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
+    throw (E) e;
+  }
+
   private static Object registryLock(ClientCore core) throws ReflectiveOperationException {
     Field lock = ClientCore.class.getDeclaredField("lock");
     lock.setAccessible(true);
