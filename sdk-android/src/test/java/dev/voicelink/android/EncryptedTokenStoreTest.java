@@ -8,6 +8,7 @@ import android.content.SharedPreferences;
 import android.os.Build;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
@@ -170,8 +171,9 @@ public final class EncryptedTokenStoreTest {
   @Test public void aListenerThatThrowsACheckedExceptionAsKotlinCanDoesNotFailTheLoad()
       throws Exception {
     EncryptedTokenStore store = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
-    store.addListener(reason -> EncryptedTokenStoreTest.<RuntimeException>sneakyThrow(
-        new IOException("a Kotlin listener's")));
+    store.addListener(reason -> {
+      throw KotlinThrows.checked(new IOException("a Kotlin listener's"));
+    });
     store.addListener(reasons::add);
     store.save(RECORD);
     aesKeys.key = null;
@@ -181,10 +183,6 @@ public final class EncryptedTokenStoreTest {
     assertThat(reasons).singleElement().asString().contains("its key is gone");
   }
 
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
-    throw (E) e;
-  }
 
   @Test public void anotherKeyMeansReauthorization() throws Exception {
     store(aesKeys).save(RECORD);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.TokenManager.State;
+import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.CallResult;
@@ -633,8 +634,9 @@ class TokenManagerTest {
   @Test void aListenerThatThrowsACheckedExceptionAsKotlinCanLeavesTheOthersTold() throws Exception {
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
         .store(new InMemoryTokenStore()).listenerExecutor(Runnable::run).build();
-    manager.addListener(state -> TokenManagerTest.<RuntimeException>sneakyThrow(
-        new IOException("a Kotlin listener's")));
+    manager.addListener(state -> {
+      throw KotlinThrows.checked(new IOException("a Kotlin listener's"));
+    });
     List<State> other = new ArrayList<>();
     manager.addListener(other::add);
 
@@ -643,10 +645,6 @@ class TokenManagerTest {
     assertThat(other).containsExactly(State.NO_TOKEN, State.VALID);
   }
 
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
-    throw (E) e;
-  }
 
   @Test void aListenerThatThrowsAnErrorCannotLeaveLaterCallersWaitingForEver() throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));

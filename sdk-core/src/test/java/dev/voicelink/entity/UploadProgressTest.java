@@ -3,6 +3,7 @@ package dev.voicelink.entity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
@@ -201,13 +202,13 @@ class UploadProgressTest {
     assertAThrowingListenerLeavesTheUpload(new IOException("a Kotlin listener's"));
   }
 
-  /** A listener that throws {@code thrown} at every call: logged, and the body still goes out whole. */
+  /** A listener that throws {@code thrown} at every call: logged; the body still goes out whole. */
   private void assertAThrowingListenerLeavesTheUpload(Exception thrown) throws IOException {
     List<Long> seen = new ArrayList<>();
     RequestBody body = api.uploadBody(request(records(40_000)).progressListener(Runnable::run,
         (written, total) -> {
           seen.add(written);
-          UploadProgressTest.<RuntimeException>sneakyThrow(thrown);
+          throw KotlinThrows.checked(thrown);
         }).build());
     Buffer wire;
     try (LogCapture log = LogCapture.install()) {
@@ -220,10 +221,6 @@ class UploadProgressTest {
     assertThat(seen.get(seen.size() - 1)).isEqualTo(body.contentLength());
   }
 
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
-    throw (E) e;
-  }
 
   @Test void withoutAListenerTheBodyIsNotWrapped() throws IOException {
     assertThat(api.uploadBody(request(records(3)).build())).isInstanceOf(StreamingBody.class);

@@ -3,7 +3,10 @@ package dev.voicelink.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.core.CallResult;
+import dev.voicelink.core.KotlinThrows;
+import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VoiceLinkClient;
+import java.io.IOException;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,10 +52,11 @@ class RealCallTest {
         succeed("ran");
       }
     };
-    try (dev.voicelink.core.LogCapture log = dev.voicelink.core.LogCapture.install()) {
+    try (LogCapture log = LogCapture.install()) {
       // start() succeeds at once and the callback executor runs on this thread: all within enqueue
-      call.enqueue(result -> RealCallTest.<RuntimeException>sneakyThrow(
-          new java.io.IOException("a Kotlin callback's")));
+      call.enqueue(result -> {
+        throw KotlinThrows.checked(new IOException("a Kotlin callback's"));
+      });
       assertThat(log.messages("core")).anyMatch(line -> line.startsWith(
           "a call's callback threw; ignored\njava.io.IOException: a Kotlin callback's"));
     }
@@ -60,10 +64,6 @@ class RealCallTest {
     client.close();
   }
 
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
-    throw (E) e;
-  }
 
   private static Object registryLock(ClientCore core) throws ReflectiveOperationException {
     Field lock = ClientCore.class.getDeclaredField("lock");

@@ -3,6 +3,7 @@ package dev.voicelink.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.VoiceLinkLog;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -251,7 +252,9 @@ class SerialDeliveryTest {
     VoiceLinkLog.setSink((level, tag, message, error) -> log.add(level + " " + tag + ": " + message
         + " (" + error + ")"));
     SerialDelivery delivery = new SerialDelivery(Runnable::run, "test");
-    delivery.enqueue(() -> sneakyThrow(new java.io.IOException("from Kotlin")));
+    delivery.enqueue(() -> {
+      throw KotlinThrows.checked(new java.io.IOException("from Kotlin"));
+    });
     delivery.enqueue(() -> log.add("behind"));
 
     delivery.flush();
@@ -260,10 +263,6 @@ class SerialDeliveryTest {
         "WARN test: a listener threw; ignored (java.io.IOException: from Kotlin)", "behind");
   }
 
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
-    throw (E) e;
-  }
 
   @Test void anExecutorThatRefusesDropsWhatWasQueuedAndSaysSo() throws Exception {
     VoiceLinkLog.setSink((level, tag, message, error) -> log.add(level + " " + tag + ": " + message));
