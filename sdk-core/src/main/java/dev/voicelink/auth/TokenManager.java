@@ -236,7 +236,7 @@ public final class TokenManager implements TokenSource {
     return keeper.state();
   }
 
-  /** Adds a listener; it is told the current state first (on the listener executor), then every change. */
+  /** Adds a listener: told the current state first (on the listener executor), then each change. */
   public void addListener(Listener listener) {
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
     keeper.addListener(listener);
