@@ -67,11 +67,12 @@ class PlatformVariantMatrixTest {
     for (PlatformVariant variant : PlatformVariant.values()) {
       rows.add(Arguments.of(variant.flag(), EnumSet.of(variant)));
     }
-    // All at once, but for the variants that leave a field out (each covered alone): they would hide
-    // the forms of that field. Once in milliseconds and once in seconds with fractions.
+    // All at once, but for the variants that leave a field out or zero it (each covered alone): they
+    // would hide the forms of that field. One status of authorization errors (the others are covered
+    // alone). Once in milliseconds and once in seconds with fractions.
     EnumSet<PlatformVariant> all = EnumSet.allOf(PlatformVariant.class);
-    all.removeAll(EnumSet.of(PlatformVariant.AUTH_ERRORS_HTTP_401, PlatformVariant.NO_INTERVAL,
-        PlatformVariant.NO_EXPIRES_IN));
+    all.removeAll(EnumSet.of(PlatformVariant.AUTH_ERRORS_HTTP_401, PlatformVariant.AUTH_ERRORS_HTTP_503,
+        PlatformVariant.NO_INTERVAL, PlatformVariant.ZERO_INTERVAL, PlatformVariant.NO_EXPIRES_IN));
     rows.add(Arguments.of("all at once", all));
     EnumSet<PlatformVariant> fractions = EnumSet.copyOf(all);
     fractions.removeAll(EnumSet.of(PlatformVariant.INTERVAL_MILLIS, PlatformVariant.HUGE_EXPIRES_IN));
@@ -82,7 +83,9 @@ class PlatformVariantMatrixTest {
   /** The start of each WARNING a variant causes, if any. */
   private static List<String> expectedWarnings(Set<PlatformVariant> variants) {
     List<String> expected = new ArrayList<>();
-    boolean interval = !variants.contains(PlatformVariant.NO_INTERVAL); // none: 5 s, nothing to say
+    // none or 0: 5 s, nothing to say
+    boolean interval = !variants.contains(PlatformVariant.NO_INTERVAL)
+        && !variants.contains(PlatformVariant.ZERO_INTERVAL);
     if (interval && variants.contains(PlatformVariant.INTERVAL_MILLIS)) {
       expected.add("WARN auth device_code interval 2000 is not below expires_in 120");
     } else if (interval && variants.contains(PlatformVariant.FRACTIONAL_INTERVAL)) {
@@ -123,9 +126,11 @@ class PlatformVariantMatrixTest {
     return expected;
   }
 
-  /** How often the device polls: the console's 2 s in every unit, or RFC 8628's 5 s without one. */
+  /** How often the device polls: the console's 2 s in every unit, or RFC 8628's 5 s without one or for 0. */
   private static long pollInterval(Set<PlatformVariant> variants) {
-    if (variants.contains(PlatformVariant.NO_INTERVAL)) return 5000;
+    if (variants.contains(PlatformVariant.NO_INTERVAL) || variants.contains(PlatformVariant.ZERO_INTERVAL)) {
+      return 5000;
+    }
     if (variants.contains(PlatformVariant.INTERVAL_MILLIS)) return 2000;
     return variants.contains(PlatformVariant.FRACTIONAL_INTERVAL) ? 2500 : 2000;
   }
@@ -240,7 +245,8 @@ class PlatformVariantMatrixTest {
             assertThat(refusal.sid()).isNotEmpty();
           });
       assertThat(lastCall(server, "/v2/voicelink/entity/check-resource").responseStatus())
-          .isEqualTo(variants.contains(PlatformVariant.WEB_API_REFUSALS_HTTP_400) ? 400 : 200);
+          .isEqualTo(variants.contains(PlatformVariant.WEB_API_REFUSALS_BY_KIND) ? 404
+              : variants.contains(PlatformVariant.WEB_API_REFUSALS_HTTP_400) ? 400 : 200);
 
       // Platform uploads with the user's token and with the cloud token.
       PlatformToolsClient tools = PlatformToolsClient.builder(config).userTokens(device)

@@ -279,6 +279,25 @@ class EntityWebApiTest {
     assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(trueMillis / 1000);
   }
 
+  @Test void aTimeRefusalInAnHttp401IsSignedAgainAndOneWithoutSkewIsARefusal() throws Exception {
+    long trueMillis = time.wallMillis();
+    time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
+    String serverDate = DatesKt.toHttpDateString(new Date(trueMillis));
+    server.enqueue(envelope("10113", "X-CurTime is stale", "wapi1", null).setResponseCode(401)
+        .setHeader("Date", serverDate));
+    server.enqueue(uploaded("psn3").setHeader("Date", serverDate));
+    assertThat(api.uploadResource(request().build()).execute().sid()).isEqualTo("psn3");
+    assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(trueMillis / 1000 - 3600);
+    assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(trueMillis / 1000);
+
+    server.enqueue(envelope("10105", "illegal access", "wapi2", null).setResponseCode(401)
+        .setHeader("Date", serverDate));
+    assertThatThrownBy(() -> api.checkResource("psn3").execute())
+        .isExactlyInstanceOf(WebApiException.class)
+        .hasMessage("10105: illegal access (sid wapi2)");
+    assertThat(server.getRequestCount()).as("the clock is right now: no second signing").isEqualTo(3);
+  }
+
   @Test void correctiveRetryHappensAtMostOnce() throws Exception {
     String farFuture = DatesKt.toHttpDateString(new Date(time.wallMillis() + 7_200_000L));
     server.enqueue(envelope("10105", "checksum expired", "wapi1", null).setHeader("Date", farFuture));

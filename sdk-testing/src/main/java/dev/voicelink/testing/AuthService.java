@@ -1,5 +1,6 @@
 package dev.voicelink.testing;
 
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.logging.Logger;
 import okhttp3.mockwebserver.MockResponse;
@@ -31,13 +32,14 @@ final class AuthService {
   }
 
   /**
-   * An error record's status: 400 in the reference reading, 200 or 401 in the variants (spec 7.1 shows
-   * no statuses).
+   * An error record's status: 400 in the reference reading, 200, 401 or 503 in the variants (spec 7.1
+   * shows no statuses).
    */
   private MockResponse withErrorStatus(MockResponse response) {
     if (HttpCall.status(response) != 400) return response;
     if (console.has(PlatformVariant.AUTH_ERRORS_HTTP_200)) return response.setResponseCode(200);
     if (console.has(PlatformVariant.AUTH_ERRORS_HTTP_401)) return response.setResponseCode(401);
+    if (console.has(PlatformVariant.AUTH_ERRORS_HTTP_503)) return response.setResponseCode(503);
     return response;
   }
 
@@ -73,8 +75,9 @@ final class AuthService {
       return error("invalid_device", "device_id " + deviceId + " is not imported for client " + clientId
           + " (console device ID page)");
     }
-    // Without an interval in the answer, the client polls at RFC 8628's 5 s: slow_down holds it to that.
-    long intervalMillis = console.has(PlatformVariant.NO_INTERVAL)
+    // Without an interval in the answer, or with 0, the client polls at RFC 8628's 5 s: slow_down holds
+    // it to that.
+    long intervalMillis = console.has(PlatformVariant.NO_INTERVAL) || console.has(PlatformVariant.ZERO_INTERVAL)
         ? DEFAULT_INTERVAL_MILLIS : console.getPollIntervalSeconds() * 1000L;
     AuthState.DeviceGrant g = state.newDeviceGrant(clientId, deviceId, call.now,
         console.getUserCodeLifetimeSeconds() * 1000L, intervalMillis);
@@ -86,8 +89,9 @@ final class AuthService {
     return HttpCall.json(200, answer);
   }
 
-  /** The device_code {@code interval} in the console's variants: seconds, milliseconds or a fraction. */
+  /** The device_code {@code interval} in the console's variants: seconds, milliseconds, a fraction or 0. */
   private Object interval() {
+    if (console.has(PlatformVariant.ZERO_INTERVAL)) return number(0);
     long seconds = console.getPollIntervalSeconds();
     if (console.has(PlatformVariant.INTERVAL_MILLIS)) return number(seconds * 1000L);
     if (!console.has(PlatformVariant.FRACTIONAL_INTERVAL)) return number(seconds);
@@ -202,13 +206,22 @@ final class AuthService {
   private MockResponse tokenRecord(AuthState.TokenGrant t, boolean withRefreshToken) {
     long expiresInMillis = t.accessExpiresAt - t.createdAt;
     Map<String, Object> record = Json.obj();
-    if (!console.has(PlatformVariant.NO_TOKEN_TYPE)) record.put("token_type", "bearer");
+    if (!console.has(PlatformVariant.NO_TOKEN_TYPE)) {
+      record.put("token_type", console.has(PlatformVariant.TOKEN_TYPE_CAPITALISED) ? "Bearer" : "bearer");
+    }
     record.put("access_token", t.accessToken);
     if (withRefreshToken) record.put("refresh_token", t.refreshToken);
     if (!console.has(PlatformVariant.NO_EXPIRES_IN)) record.put("expires_in", expiresIn(expiresInMillis));
-    record.put("created_at", number(console.has(PlatformVariant.CREATED_AT_MILLIS)
-        ? t.createdAt : t.createdAt / 1000L));
+    record.put("created_at", createdAt(t.createdAt));
     return HttpCall.json(200, record);
+  }
+
+  /** A token's {@code created_at} in the console's variants: epoch seconds, milliseconds or a fraction. */
+  private Object createdAt(long millis) {
+    if (console.has(PlatformVariant.CREATED_AT_MILLIS)) return number(millis);
+    if (!console.has(PlatformVariant.FRACTIONAL_CREATED_AT)) return number(millis / 1000L);
+    BigDecimal seconds = BigDecimal.valueOf(millis, 3); // three decimals, even on a whole second
+    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? seconds.toPlainString() : seconds;
   }
 
   /** A token's {@code expires_in} in the console's variants: seconds, milliseconds or a fraction. */

@@ -39,6 +39,11 @@ public final class Console {
   private long userCodeLifetimeSeconds;
   private long pollIntervalSeconds;
   private boolean slowDown;
+  /** The statuses of authorization errors: at most one of them is on. */
+  private static final Set<PlatformVariant> AUTH_ERROR_STATUSES = Collections.unmodifiableSet(EnumSet.of(
+      PlatformVariant.AUTH_ERRORS_HTTP_200, PlatformVariant.AUTH_ERRORS_HTTP_401,
+      PlatformVariant.AUTH_ERRORS_HTTP_503));
+
   private final EnumSet<PlatformVariant> variants = EnumSet.noneOf(PlatformVariant.class);
 
   private Console(Builder b) {
@@ -140,8 +145,8 @@ public final class Console {
    * Switches a {@link PlatformVariant} on or off: from the next request on, the server answers in that
    * reading of an open point of the spec.
    *
-   * @throws IllegalArgumentException when switching on one status of authorization errors while the
-   *     other is on
+   * @throws IllegalArgumentException when switching on one status of authorization errors while
+   *     another is on
    */
   public synchronized void setVariant(PlatformVariant variant, boolean enabled) {
     if (variant == null) throw new IllegalArgumentException("variant must not be null");
@@ -149,10 +154,12 @@ public final class Console {
       variants.remove(variant);
       return;
     }
-    PlatformVariant other = variant == PlatformVariant.AUTH_ERRORS_HTTP_200 ? PlatformVariant.AUTH_ERRORS_HTTP_401
-        : variant == PlatformVariant.AUTH_ERRORS_HTTP_401 ? PlatformVariant.AUTH_ERRORS_HTTP_200 : null;
-    if (other != null && variants.contains(other)) {
-      throw new IllegalArgumentException(variant.flag() + " and " + other.flag() + " cannot both be on");
+    if (AUTH_ERROR_STATUSES.contains(variant)) {
+      for (PlatformVariant other : AUTH_ERROR_STATUSES) {
+        if (other != variant && variants.contains(other)) {
+          throw new IllegalArgumentException(variant.flag() + " and " + other.flag() + " cannot both be on");
+        }
+      }
     }
     variants.add(variant);
   }

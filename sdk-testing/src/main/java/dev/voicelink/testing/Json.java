@@ -2,16 +2,23 @@ package dev.voicelink.testing;
 
 import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.Moshi;
+import com.squareup.moshi.JsonReader;
+import com.squareup.moshi.JsonWriter;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.ListIterator;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Tiny JSON helpers over Moshi's untyped adapter: objects are Maps, numbers are Doubles. */
+/**
+ * Tiny JSON helpers over Moshi's untyped adapter: objects are Maps, numbers are Doubles when read; a
+ * {@link BigDecimal} is written as its digits, so an answer can carry a fraction such as {@code 5.000}.
+ */
 final class Json {
-  private static final JsonAdapter<Object> ADAPTER = new Moshi.Builder().build().adapter(Object.class);
+  private static final JsonAdapter<Object> ADAPTER = new Moshi.Builder()
+      .add(BigDecimal.class, new DecimalAdapter()).build().adapter(Object.class);
   private static final JsonAdapter<Object> WRITER = ADAPTER.serializeNulls();
 
   private Json() {
@@ -69,5 +76,16 @@ final class Json {
     Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
     return m;
+  }
+
+  /** Writes a {@link BigDecimal} as a JSON number with all its digits; answers only write them. */
+  private static final class DecimalAdapter extends JsonAdapter<BigDecimal> {
+    @Override public @Nullable BigDecimal fromJson(JsonReader reader) {
+      throw new UnsupportedOperationException("answers only write decimals");
+    }
+
+    @Override public void toJson(JsonWriter writer, @Nullable BigDecimal value) throws IOException {
+      writer.value(value);
+    }
   }
 }

@@ -7,7 +7,7 @@ import java.util.Map;
  * server answers in the reference reading (seconds, {@code "00000"}, HTTP 400 for authorization
  * errors, ...); each variant switched on in the {@link Console} (or with {@code --variant} on the
  * command line) makes it answer in another plausible reading, so that a client can be tested against
- * every one. Variants combine, except the two statuses of authorization errors; where two change the
+ * every one. Variants combine, except the three statuses of authorization errors; where two change the
  * same field, one wins, as its javadoc says. See
  * docs/platform-assumptions.md for the open points and docs/reference-server.md for the switches.
  */
@@ -21,12 +21,26 @@ public enum PlatformVariant {
    */
   NO_INTERVAL("no-interval"),
   /**
+   * The device_code {@code interval} is {@code 0} (spec 2.1 shows a positive number; RFC 8628's 5 s
+   * default is the only reading that lets a device poll), and the server holds the device to 5 s.
+   * Wins over {@link #INTERVAL_MILLIS} and {@link #FRACTIONAL_INTERVAL}; {@link #NO_INTERVAL} wins over
+   * it.
+   */
+  ZERO_INTERVAL("zero-interval"),
+  /**
    * The device_code {@code interval} in seconds carries a fraction: half a second more ({@code 2.5}
    * for 2 s; spec 2.1 shows whole seconds). The milliseconds of {@link #INTERVAL_MILLIS} stay whole.
    */
   FRACTIONAL_INTERVAL("fractional-interval"),
   /** Token {@code created_at} in epoch milliseconds (spec 2.2: "epoch-based number"). */
   CREATED_AT_MILLIS("created-at-ms"),
+  /**
+   * Token {@code created_at} in epoch seconds with a fraction: the time of issue to the millisecond,
+   * always with three decimals ({@code 1763712005.250}, or {@code 1763712005.000} on a whole second), as
+   * servers that keep time in floating seconds write it (spec 2.2: "epoch-based number"). The
+   * milliseconds of {@link #CREATED_AT_MILLIS} win and stay whole.
+   */
+  FRACTIONAL_CREATED_AT("fractional-created-at"),
   /**
    * Token {@code expires_in} in milliseconds: a lifetime of 100 days is 8640000000, more than 270 years
    * if read as seconds (spec 2.2, 8: "documented as seconds").
@@ -50,6 +64,12 @@ public enum PlatformVariant {
    */
   NO_TOKEN_TYPE("no-token-type"),
   /**
+   * Token answers say {@code "token_type":"Bearer"}, as RFC 6750 writes the scheme (spec 2.2 writes
+   * {@code bearer}; token types are case-insensitive, RFC 6749 section 5.1). {@link #NO_TOKEN_TYPE}
+   * wins over it.
+   */
+  TOKEN_TYPE_CAPITALISED("token-type-capitalised"),
+  /**
    * Refresh answers carry no {@code refresh_token}, and the one used keeps working (spec 3.2 says a new
    * one is returned; RFC 6749 section 6 lets a server keep the old one).
    */
@@ -67,6 +87,14 @@ public enum PlatformVariant {
    */
   WEB_API_REFUSALS_HTTP_400("web-api-refusals-400"),
   /**
+   * Web API refusals come with an HTTP status that names their kind: 401 for a checksum or time the
+   * server does not accept ({@code 10105}, {@code 10113}), 403 for an address not on the IP whitelist
+   * ({@code 20004}), 404 for an unknown namespace, resource or upload ({@code 31402}, {@code 31403},
+   * {@code 31405}) and 400 for the rest; successes stay 200 (spec 2.6 shows no statuses). Wins over
+   * {@link #WEB_API_REFUSALS_HTTP_400}.
+   */
+  WEB_API_REFUSALS_BY_KIND("web-api-refusals-by-kind"),
+  /**
    * Web API refusal codes are JSON numbers ({@code "code":10113}; spec 2.6 types {@code code} as a
    * string). With {@link #SUCCESS_CODE_NUMERIC}, every code is a number.
    */
@@ -80,6 +108,13 @@ public enum PlatformVariant {
   AUTH_ERRORS_HTTP_200("auth-errors-200"),
   /** Authorization service errors come with HTTP 401 instead of 400 (spec 7.1: statuses not shown). */
   AUTH_ERRORS_HTTP_401("auth-errors-401"),
+  /**
+   * Authorization service errors come with HTTP 503 instead of 400, as a server behind a gateway that
+   * maps every failure to "unavailable" does (spec 7.1: statuses not shown). The body still decides:
+   * the errors of spec 7.1 keep their meaning, and a client may take any other error in a 5xx for a
+   * failing back end.
+   */
+  AUTH_ERRORS_HTTP_503("auth-errors-503"),
   /**
    * An upload_entities 200 carries {@code "code":"0","message":"success"} besides its {@code sid}
    * (spec 4.7 shows only the {@code sid}).

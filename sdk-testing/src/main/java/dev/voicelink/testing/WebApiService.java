@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * The dynamic-entity web API (spec 4.8, 4.9, 5.3, 5.4, 7.2). Checks run in a fixed order: request shape,
  * the four headers, namespace, checksum, CurTime window, IP whitelist, permission, then the parameters.
  * Every answer is the envelope {@code {code, data, desc, sid}} with HTTP 200 (a refusal's status and
- * code type change with {@link PlatformVariant#WEB_API_REFUSALS_HTTP_400} and {@link
- * PlatformVariant#REFUSAL_CODES_NUMERIC}).
+ * code type change with {@link PlatformVariant#WEB_API_REFUSALS_HTTP_400}, {@link
+ * PlatformVariant#WEB_API_REFUSALS_BY_KIND} and {@link PlatformVariant#REFUSAL_CODES_NUMERIC}).
  */
 final class WebApiService {
   static final long CUR_TIME_WINDOW_MILLIS = 5 * 60_000L;
@@ -238,8 +238,27 @@ final class WebApiService {
    */
   private MockResponse refuse(String code, String desc, String callId) {
     Object value = console.has(PlatformVariant.REFUSAL_CODES_NUMERIC) ? Long.valueOf(code) : code;
-    int status = console.has(PlatformVariant.WEB_API_REFUSALS_HTTP_400) ? 400 : 200;
-    return HttpCall.json(status, Json.obj("code", value, "data", null, "desc", desc, "sid", callId));
+    return HttpCall.json(refusalStatus(code), Json.obj("code", value, "data", null, "desc", desc, "sid", callId));
+  }
+
+  /** The HTTP status of a refusal: 200 in the reference reading, 400 or one by kind in the variants. */
+  private int refusalStatus(String code) {
+    if (console.has(PlatformVariant.WEB_API_REFUSALS_BY_KIND)) {
+      switch (code) {
+        case WebApiCodes.NO_PERMISSION:
+        case WebApiCodes.STALE_TIME:
+          return 401;
+        case WebApiCodes.IP_NOT_ALLOWED:
+          return 403;
+        case WebApiCodes.UNKNOWN_NAMESPACE:
+        case WebApiCodes.UNKNOWN_RESOURCE:
+        case WebApiCodes.UNKNOWN_SID:
+          return 404;
+        default:
+          return 400;
+      }
+    }
+    return console.has(PlatformVariant.WEB_API_REFUSALS_HTTP_400) ? 400 : 200;
   }
 
   private MockResponse success(Map<String, Object> data, String callId) {

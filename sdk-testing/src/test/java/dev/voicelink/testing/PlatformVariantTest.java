@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
@@ -80,6 +81,28 @@ class PlatformVariantTest {
         + "\",\"device_code\":\"" + deviceCode + "\"}").json();
   }
 
+  @Test void zeroIntervalInEveryUnitAndTheDeviceHeldToFiveSeconds() throws IOException {
+    on(PlatformVariant.ZERO_INTERVAL);
+    on(PlatformVariant.INTERVAL_MILLIS);
+    on(PlatformVariant.FRACTIONAL_INTERVAL);
+    Wire.Answer code = Wire.postForm(server.authUrl() + "/oauth/ivs/device_code", "client_id",
+        DefaultConsole.CLIENT_ID, "scope", "user_ivs_all", "scope_data", AuthFlowTest.SCOPE_DATA);
+    assertThat(code.body).contains("\"interval\":0,");
+    server.console().setSlowDown(true);
+    server.console().setPollIntervalSeconds(10); // the device was told 0, which means 5 s
+    Object deviceCode = code.json().get("device_code");
+    assertThat(poll(deviceCode).get("error")).isEqualTo("authorization_pending");
+    clock.advance(5, TimeUnit.SECONDS);
+    assertThat(poll(deviceCode).get("error")).as("5 s later").isEqualTo("authorization_pending");
+    clock.advance(4, TimeUnit.SECONDS);
+    assertThat(poll(deviceCode).get("error")).as("sooner").isEqualTo("slow_down");
+
+    on(PlatformVariant.NUMBERS_AS_TEXT);
+    assertThat(deviceCode().get("interval")).isEqualTo("0");
+    on(PlatformVariant.NO_INTERVAL);
+    assertThat(deviceCode()).as("no interval wins").doesNotContainKey("interval");
+  }
+
   @Test void fractionalIntervalHalfASecondMoreUnlessInMilliseconds() throws IOException {
     on(PlatformVariant.FRACTIONAL_INTERVAL);
     assertThat(deviceCode().get("interval")).isEqualTo(2.5);
@@ -95,6 +118,23 @@ class PlatformVariantTest {
     Map<String, Object> token = platform.cloudToken();
     assertThat(token.get("created_at")).isEqualTo((double) T0);
     assertThat(token.get("expires_in")).isEqualTo(8_640_000_000.0);
+  }
+
+  @Test void fractionalCreatedAtToTheMillisecondUnlessInMilliseconds() throws IOException {
+    on(PlatformVariant.FRACTIONAL_CREATED_AT);
+    clock.advance(250, TimeUnit.MILLISECONDS);
+    Wire.Answer cloud = Wire.postJson(server.authUrl() + "/oauth/token", "{\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET
+        + "\",\"grant_type\":\"client_credentials\"}");
+    assertThat(cloud.body).contains("\"created_at\":" + T0 / 1000 + ".250}");
+    clock.advance(750, TimeUnit.MILLISECONDS);
+    Map<String, Object> device = platform.deviceToken();
+    assertThat(refresh(device.get("refresh_token")).body).as("three decimals on a whole second too")
+        .contains("\"created_at\":" + (T0 / 1000 + 1) + ".000}");
+    on(PlatformVariant.NUMBERS_AS_TEXT);
+    assertThat(platform.cloudToken().get("created_at")).isEqualTo((T0 / 1000 + 1) + ".000");
+    on(PlatformVariant.CREATED_AT_MILLIS);
+    assertThat(platform.cloudToken().get("created_at")).isEqualTo(Long.toString(T0 + 1000));
   }
 
   @Test void noExpiresInInAnyTokenAnswerWhileTheTokensLiveAsTheConsoleSays() throws IOException {
@@ -147,6 +187,16 @@ class PlatformVariantTest {
         .containsOnlyKeys("access_token", "refresh_token", "expires_in", "created_at");
   }
 
+  @Test void tokenTypeCapitalisedInEveryTokenAnswerUnlessLeftOut() throws IOException {
+    on(PlatformVariant.TOKEN_TYPE_CAPITALISED);
+    Map<String, Object> device = platform.deviceToken();
+    assertThat(device).containsEntry("token_type", "Bearer");
+    assertThat(refresh(device.get("refresh_token")).json()).containsEntry("token_type", "Bearer");
+    assertThat(platform.cloudToken()).containsEntry("token_type", "Bearer");
+    on(PlatformVariant.NO_TOKEN_TYPE);
+    assertThat(platform.cloudToken()).doesNotContainKey("token_type");
+  }
+
   @Test void noRotationOmitsTheRefreshTokenAndKeepsTheOldOneWorking() throws IOException {
     on(PlatformVariant.NO_REFRESH_ROTATION);
     Map<String, Object> token = platform.deviceToken();
@@ -197,6 +247,35 @@ class PlatformVariantTest {
         platform.curTime(), "not-the-account-key").post(Wire.form("sid", "psn000")).build());
     assertThat(unsigned.status).as("a refused signature too").isEqualTo(400);
     assertThat(unsigned.json()).containsEntry("code", "10105");
+  }
+
+  @Test void webApiRefusalsWithAStatusByKind() throws IOException {
+    on(PlatformVariant.WEB_API_REFUSALS_BY_KIND);
+    on(PlatformVariant.WEB_API_REFUSALS_HTTP_400); // the status by kind wins
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    assertThat(upload.status).isEqualTo(200);
+    assertThat(upload.json()).containsEntry("code", "00000");
+    Wire.Answer unknown = platform.checkResource("psn000");
+    assertThat(unknown.status).isEqualTo(404);
+    assertThat(unknown.body).startsWith("{\"code\":\"31405\",\"data\":null,\"desc\":\"no upload with sid"
+        + " psn000 in namespace OS123\",\"sid\":\"");
+    Wire.Answer unsigned = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n0nce",
+        platform.curTime(), "not-the-account-key").post(Wire.form("sid", "psn000")).build());
+    assertThat(unsigned.status).as("a refused signature").isEqualTo(401);
+    assertThat(unsigned.json()).containsEntry("code", "10105");
+    Wire.Answer stale = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n0nce2",
+        "1000", DefaultConsole.ACCOUNT_KEY).post(Wire.form("sid", "psn000")).build());
+    assertThat(stale.status).as("a refused time").isEqualTo(401);
+    assertThat(stale.json()).containsEntry("code", "10113");
+    Wire.Answer malformed = platform.checkResource("sid1");
+    assertThat(malformed.status).as("the rest").isEqualTo(400);
+    assertThat(malformed.json()).containsEntry("code", "10107");
+    Account account = server.console().account(DefaultConsole.NAMESPACE);
+    server.console().putAccount(account.withIpWhitelist(true, Collections.singletonList("203.0.113.9")));
+    Wire.Answer whitelisted = platform.checkResource("psn000");
+    assertThat(whitelisted.status).as("an address not on the whitelist").isEqualTo(403);
+    assertThat(whitelisted.json()).containsEntry("code", "20004");
   }
 
   @Test void refusalCodesAsJsonNumbers() throws IOException {
@@ -267,6 +346,22 @@ class PlatformVariantTest {
         + "\"client_id\":\"" + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"wrong\"}").status)
         .isEqualTo(401);
     assertThat(platform.cloudToken()).as("success stays 200").containsKey("access_token");
+
+    assertThatThrownBy(() -> on(PlatformVariant.AUTH_ERRORS_HTTP_503))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("auth-errors-503 and auth-errors-401 cannot both be on");
+    server.console().setVariant(PlatformVariant.AUTH_ERRORS_HTTP_401, false);
+    on(PlatformVariant.AUTH_ERRORS_HTTP_503);
+    Wire.Answer unavailable = refresh("rt_unknown");
+    assertThat(unavailable.status).isEqualTo(503);
+    assertThat(unavailable.json()).containsEntry("error", "invalid_refresh_token");
+    Object deviceCode = deviceCode().get("device_code");
+    assertThat(Wire.postJson(server.authUrl() + "/oauth/ivs/token", "{\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"grant_type\":\"" + AuthService.DEVICE_CODE_GRANT
+        + "\",\"device_code\":\"" + deviceCode + "\"}").status).as("a pending poll").isEqualTo(503);
+    assertThatThrownBy(() -> on(PlatformVariant.AUTH_ERRORS_HTTP_200))
+        .hasMessage("auth-errors-200 and auth-errors-503 cannot both be on");
+    assertThat(platform.cloudToken()).as("success stays 200").containsKey("access_token");
   }
 
   @Test void uploadEntitiesSuccessWithCode() throws IOException {
@@ -302,12 +397,13 @@ class PlatformVariantTest {
       assertThat(PlatformVariant.ofFlag(variant.flag())).isEqualTo(variant);
     }
     assertThatThrownBy(() -> PlatformVariant.ofFlag("seconds"))
-        .hasMessage("--variant must be one of interval-ms, no-interval, fractional-interval,"
-            + " created-at-ms, huge-expires-in,"
-            + " no-expires-in, fractional-expires-in, no-token-type, no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
-            + " refusal-codes-numeric, extra-fields, auth-errors-200,"
-            + " auth-errors-401,"
-            + " upload-entities-code, no-csid, numbers-as-text; was: seconds");
+        .hasMessage("--variant must be one of interval-ms, no-interval, zero-interval,"
+            + " fractional-interval, created-at-ms, fractional-created-at, huge-expires-in,"
+            + " no-expires-in, fractional-expires-in, no-token-type, token-type-capitalised,"
+            + " no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
+            + " web-api-refusals-by-kind, refusal-codes-numeric, extra-fields, auth-errors-200,"
+            + " auth-errors-401, auth-errors-503, upload-entities-code, no-csid, numbers-as-text;"
+            + " was: seconds");
     assertThat(Console.defaults().getVariants()).isEmpty();
     assertThat(Console.builder().variant(PlatformVariant.EXTRA_FIELDS).build().getVariants())
         .containsExactly(PlatformVariant.EXTRA_FIELDS);

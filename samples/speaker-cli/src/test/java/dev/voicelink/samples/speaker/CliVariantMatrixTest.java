@@ -55,11 +55,12 @@ class CliVariantMatrixTest {
     Map<String, Set<PlatformVariant>> rows = new LinkedHashMap<>();
     rows.put("reference", EnumSet.noneOf(PlatformVariant.class));
     for (PlatformVariant variant : PlatformVariant.values()) rows.put(variant.flag(), EnumSet.of(variant));
-    // All at once, but for the variants that leave a field out (each covered alone): they would hide
-    // the forms of that field. Once in milliseconds and once in seconds with fractions.
+    // All at once, but for the variants that leave a field out or zero it (each covered alone): they
+    // would hide the forms of that field. One status of authorization errors (the others are covered
+    // alone). Once in milliseconds and once in seconds with fractions.
     EnumSet<PlatformVariant> all = EnumSet.allOf(PlatformVariant.class);
-    all.removeAll(EnumSet.of(PlatformVariant.AUTH_ERRORS_HTTP_200, PlatformVariant.NO_INTERVAL,
-        PlatformVariant.NO_EXPIRES_IN));
+    all.removeAll(EnumSet.of(PlatformVariant.AUTH_ERRORS_HTTP_200, PlatformVariant.AUTH_ERRORS_HTTP_503,
+        PlatformVariant.NO_INTERVAL, PlatformVariant.ZERO_INTERVAL, PlatformVariant.NO_EXPIRES_IN));
     rows.put("all", all);
     EnumSet<PlatformVariant> fractions = EnumSet.copyOf(all);
     fractions.removeAll(EnumSet.of(PlatformVariant.INTERVAL_MILLIS, PlatformVariant.HUGE_EXPIRES_IN));
