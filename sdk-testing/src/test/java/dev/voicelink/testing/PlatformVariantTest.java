@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
@@ -235,35 +237,31 @@ class PlatformVariantTest {
 
   @Test void webApiRefusalsWithHttp400AndSuccessesWith200() throws IOException {
     on(PlatformVariant.WEB_API_REFUSALS_HTTP_400);
+    assertThat(uploadCheckUnknownAndSendABadSignature()).containsExactly(200, 400, 400);
+  }
+
+  /**
+   * The statuses of a successful upload, a check of an unknown sid and a request signed with the wrong
+   * key; their bodies are the reference reading's whatever the status.
+   */
+  private List<Integer> uploadCheckUnknownAndSendABadSignature() throws IOException {
     Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
         + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
-    assertThat(upload.status).isEqualTo(200);
     assertThat(upload.json()).containsEntry("code", "00000");
     Wire.Answer unknown = platform.checkResource("psn000");
-    assertThat(unknown.status).isEqualTo(400);
     assertThat(unknown.body).startsWith("{\"code\":\"31405\",\"data\":null,\"desc\":\"no upload with sid"
         + " psn000 in namespace OS123\",\"sid\":\"");
     Wire.Answer unsigned = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n0nce",
         platform.curTime(), "not-the-account-key").post(Wire.form("sid", "psn000")).build());
-    assertThat(unsigned.status).as("a refused signature too").isEqualTo(400);
     assertThat(unsigned.json()).containsEntry("code", "10105");
+    return Arrays.asList(upload.status, unknown.status, unsigned.status);
   }
 
   @Test void webApiRefusalsWithAStatusByKind() throws IOException {
     on(PlatformVariant.WEB_API_REFUSALS_BY_KIND);
     on(PlatformVariant.WEB_API_REFUSALS_HTTP_400); // the status by kind wins
-    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
-        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
-    assertThat(upload.status).isEqualTo(200);
-    assertThat(upload.json()).containsEntry("code", "00000");
-    Wire.Answer unknown = platform.checkResource("psn000");
-    assertThat(unknown.status).isEqualTo(404);
-    assertThat(unknown.body).startsWith("{\"code\":\"31405\",\"data\":null,\"desc\":\"no upload with sid"
-        + " psn000 in namespace OS123\",\"sid\":\"");
-    Wire.Answer unsigned = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n0nce",
-        platform.curTime(), "not-the-account-key").post(Wire.form("sid", "psn000")).build());
-    assertThat(unsigned.status).as("a refused signature").isEqualTo(401);
-    assertThat(unsigned.json()).containsEntry("code", "10105");
+    assertThat(uploadCheckUnknownAndSendABadSignature()).as("success, unknown sid, refused signature")
+        .containsExactly(200, 404, 401);
     Wire.Answer stale = Wire.call(platform.signed("/v2/voicelink/entity/check-resource", "n0nce2",
         "1000", DefaultConsole.ACCOUNT_KEY).post(Wire.form("sid", "psn000")).build());
     assertThat(stale.status).as("a refused time").isEqualTo(401);
