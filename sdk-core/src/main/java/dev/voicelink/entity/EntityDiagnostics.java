@@ -122,7 +122,10 @@ public final class EntityDiagnostics {
     return false;
   }
 
-  /** Describes the upload and activation to diagnose; give what you know, leave out the rest. */
+  /**
+   * Describes the upload and activation to diagnose; give what you know, leave out the rest (a null
+   * is the same as leaving a value out). Not thread-safe.
+   */
   public static final class Builder {
     private @Nullable String resName;
     private @Nullable ResourceDefinition definition;
@@ -135,24 +138,25 @@ public final class EntityDiagnostics {
     }
 
     /** The resource name exactly as the app wrote it. */
-    public Builder resName(String resName) {
+    public Builder resName(@Nullable String resName) {
       this.resName = resName;
       return this;
     }
 
-    public Builder definition(ResourceDefinition definition) {
+    /** The resource's definition, as registered on the platform. */
+    public Builder definition(@Nullable ResourceDefinition definition) {
       this.definition = definition;
       return this;
     }
 
     /** The records as they were uploaded (the raw file, to see a byte-order mark). */
-    public Builder records(RecordSource records) {
+    public Builder records(@Nullable RecordSource records) {
       this.records = records;
       return this;
     }
 
     /** The upload's pers_param. */
-    public Builder uploadedWith(PersParam uploadedWith) {
+    public Builder uploadedWith(@Nullable PersParam uploadedWith) {
       this.uploadedWith = uploadedWith;
       return this;
     }

@@ -239,7 +239,10 @@ public final class PlatformToolsClient {
     return "PlatformToolsClient{" + config.platformUrl() + "}";
   }
 
-  /** Builds a {@link PlatformToolsClient}; give a token source for each dimension you upload. */
+  /**
+   * Builds a {@link PlatformToolsClient}; give a token source for each dimension you upload. Not
+   * thread-safe.
+   */
   public static final class Builder {
     private final ClientCore config;
     private @Nullable TokenSource userTokens;

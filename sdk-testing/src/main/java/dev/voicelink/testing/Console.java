@@ -250,7 +250,7 @@ public final class Console {
         + ", entities=" + entities.keySet() + ", testerPhones=" + testerPhones.size() + "}";
   }
 
-  /** Builds a {@link Console}; lifetimes default to the platform's public sample values. */
+  /** Builds a {@link Console}; lifetimes default to the platform's public sample values. Not thread-safe. */
   public static final class Builder {
     private final List<RegisteredClient> clients = new ArrayList<>();
     private final List<String[]> devices = new ArrayList<>();

@@ -5,7 +5,7 @@ import java.util.Collections;
 /**
  * The console the reference server uses when none is given: one client with one imported device, one
  * tester phone, one account, a user-level contacts resource and an application-level songs resource.
- * These credentials are test values, published on purpose.
+ * These credentials are test values, published on purpose. Constants only: usable from any thread.
  */
 public final class DefaultConsole {
   public static final String CLIENT_ID = "vl-speaker-01";

@@ -1,6 +1,9 @@
 package dev.voicelink.testing;
 
-/** The reference server's endpoints, as targets for {@link Faults#on(Endpoint, Fault)}. */
+/**
+ * The reference server's endpoints, as targets for {@link Faults#on(Endpoint, Fault)}. Constants only:
+ * usable from any thread.
+ */
 public enum Endpoint {
   /** {@code POST {authUrl}/oauth/ivs/device_code} */
   DEVICE_CODE,

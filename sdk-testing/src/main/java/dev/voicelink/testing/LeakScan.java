@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Proves that a run leaked no secret: collects every secret the reference server knows or handed out
@@ -113,9 +114,10 @@ public final class LeakScan {
 
   /**
    * Looks for every secret in {@code text}, which came from {@code where} (for example {@code
-   * "stderr"}); a finding is kept for {@link #assertNoLeak()}. Returns this scan.
+   * "stderr"}); a finding is kept for {@link #assertNoLeak()}. A null text (an output that was never
+   * captured) has nothing to find. Returns this scan.
    */
-  public LeakScan scan(String where, String text) {
+  public LeakScan scan(String where, @Nullable String text) {
     if (text == null) return this;
     Long before = scannedChars.get(where);
     scannedChars.put(where, (before == null ? 0 : before) + text.length());

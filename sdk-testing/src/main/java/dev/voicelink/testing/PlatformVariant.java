@@ -10,6 +10,7 @@ import java.util.Map;
  * every one. Variants combine, except the three statuses of authorization errors; where two change the
  * same field, one wins, as its javadoc says. See
  * docs/platform-assumptions.md for the open points and docs/reference-server.md for the switches.
+ * Constants only: usable from any thread.
  */
 public enum PlatformVariant {
   /** The device_code {@code interval} in milliseconds: 2000 for 2 s (spec 2.1, 8: unit not stated). */

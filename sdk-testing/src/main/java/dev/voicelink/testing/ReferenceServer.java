@@ -193,13 +193,13 @@ public final class ReferenceServer implements AutoCloseable {
     return "ReferenceServer{" + (started ? origin() : "not started") + "}";
   }
 
-  /** Configures a {@link ReferenceServer}. Every setting is optional. */
+  /** Configures a {@link ReferenceServer}. Every setting is optional. Not thread-safe. */
   public static final class Builder {
-    private Console console;
-    private ServerClock clock;
-    private InetAddress bindAddress;
+    private @Nullable Console console;
+    private @Nullable ServerClock clock;
+    private @Nullable InetAddress bindAddress;
     private int port;
-    private SpeechRecognizer recognizer;
+    private @Nullable SpeechRecognizer recognizer;
     private int journalLimit = Integer.MAX_VALUE;
 
     Builder() {
@@ -219,18 +219,21 @@ public final class ReferenceServer implements AutoCloseable {
 
     /** Default: {@link Console#defaults()}. */
     public Builder console(Console console) {
+      if (console == null) throw new IllegalArgumentException("console must not be null");
       this.console = console;
       return this;
     }
 
     /** Default: {@link ServerClock#system()}. */
     public Builder clock(ServerClock clock) {
+      if (clock == null) throw new IllegalArgumentException("clock must not be null");
       this.clock = clock;
       return this;
     }
 
     /** Default: the loopback address. */
     public Builder bindAddress(InetAddress address) {
+      if (address == null) throw new IllegalArgumentException("bindAddress must not be null");
       this.bindAddress = address;
       return this;
     }
@@ -244,6 +247,7 @@ public final class ReferenceServer implements AutoCloseable {
 
     /** Default: a recognizer that hears nothing (empty text). */
     public Builder recognizer(SpeechRecognizer recognizer) {
+      if (recognizer == null) throw new IllegalArgumentException("recognizer must not be null");
       this.recognizer = recognizer;
       return this;
     }

@@ -10,6 +10,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tester who approves or refuses a device on the real verification page, over HTTP, step by step:
@@ -80,7 +81,7 @@ public final class SimulatedTester {
    */
   public interface SmsInbox {
     /** The last code sent to {@code phone}, or null if none was. */
-    String lastSmsCode(String phone);
+    @Nullable String lastSmsCode(String phone);
   }
 
   private interface Page extends SmsInbox {
