@@ -29,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  * The values it holds are {@link RegisteredClient}, {@link Account} and {@link EntityDefinition}.
  */
 public final class Console {
+  /** The statuses of authorization errors: at most one of them is on. */
+  private static final Set<PlatformVariant> AUTH_ERROR_STATUSES = Collections.unmodifiableSet(EnumSet.of(
+      PlatformVariant.AUTH_ERRORS_HTTP_200, PlatformVariant.AUTH_ERRORS_HTTP_401,
+      PlatformVariant.AUTH_ERRORS_HTTP_503));
+
   private final Map<String, RegisteredClient> clients = new LinkedHashMap<>();
   private final Map<String, Set<String>> deviceIds = new LinkedHashMap<>();
   private final Set<String> testerPhones = new LinkedHashSet<>();
@@ -39,11 +44,6 @@ public final class Console {
   private long userCodeLifetimeSeconds;
   private long pollIntervalSeconds;
   private boolean slowDown;
-  /** The statuses of authorization errors: at most one of them is on. */
-  private static final Set<PlatformVariant> AUTH_ERROR_STATUSES = Collections.unmodifiableSet(EnumSet.of(
-      PlatformVariant.AUTH_ERRORS_HTTP_200, PlatformVariant.AUTH_ERRORS_HTTP_401,
-      PlatformVariant.AUTH_ERRORS_HTTP_503));
-
   private final EnumSet<PlatformVariant> variants = EnumSet.noneOf(PlatformVariant.class);
 
   private Console(Builder b) {

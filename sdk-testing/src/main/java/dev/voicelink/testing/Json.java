@@ -1,9 +1,9 @@
 package dev.voicelink.testing;
 
 import com.squareup.moshi.JsonAdapter;
-import com.squareup.moshi.Moshi;
 import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
+import com.squareup.moshi.Moshi;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;

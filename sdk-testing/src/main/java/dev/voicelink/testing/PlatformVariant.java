@@ -88,11 +88,11 @@ public enum PlatformVariant {
    */
   WEB_API_REFUSALS_HTTP_400("web-api-refusals-400"),
   /**
-   * Web API refusals come with an HTTP status that names their kind: 401 for a checksum or time the
-   * server does not accept ({@code 10105}, {@code 10113}), 403 for an address not on the IP whitelist
-   * ({@code 20004}), 404 for an unknown namespace, resource or upload ({@code 31402}, {@code 31403},
-   * {@code 31405}) and 400 for the rest; successes stay 200 (spec 2.6 shows no statuses). Wins over
-   * {@link #WEB_API_REFUSALS_HTTP_400}.
+   * Web API refusals come with an HTTP status that names their kind: 401 for a checksum, time or
+   * permission the server does not accept ({@code 10105}, {@code 10113}), 403 for an address not on
+   * the IP whitelist ({@code 20004}), 404 for an unknown namespace, resource or upload ({@code 31402},
+   * {@code 31403}, {@code 31405}) and 400 for the rest; successes stay 200 (spec 2.6 shows no
+   * statuses). Wins over {@link #WEB_API_REFUSALS_HTTP_400}.
    */
   WEB_API_REFUSALS_BY_KIND("web-api-refusals-by-kind"),
   /**
