@@ -11,6 +11,11 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * agent.sendMessage(new AgentMessage(AgentConstants.CMD_WRITE, 0, 0,
  *     "data_type=text,pers_param={\"uid\":\"\"}", "call Zhang San".getBytes(UTF_8)));
+ * // the same, each argument named
+ * agent.sendMessage(AgentMessage.builder(AgentConstants.CMD_WRITE)
+ *     .params("data_type=text,pers_param={\"uid\":\"\"}")
+ *     .data("call Zhang San".getBytes(UTF_8))
+ *     .build());
  * }</pre>
  *
  * <p>Immutable and thread-safe: the data bytes are copied in and out.
@@ -30,6 +35,11 @@ public final class AgentMessage {
     this.arg2 = arg2;
     this.params = params == null ? "" : params;
     this.data = data == null ? null : data.clone();
+  }
+
+  /** A builder of a message of {@code msgType}, whose other arguments start as 0, none and none. */
+  public static Builder builder(int msgType) {
+    return new Builder(msgType);
   }
 
   /** A builder that starts from this message, to send a variant of it. */
