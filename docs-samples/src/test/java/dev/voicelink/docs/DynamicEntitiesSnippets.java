@@ -1,5 +1,6 @@
 package dev.voicelink.docs;
 
+import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
@@ -9,6 +10,7 @@ import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityDiagnostics;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
+import dev.voicelink.entity.PlatformUploadException;
 import dev.voicelink.entity.PlatformToolsClient;
 import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
@@ -22,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The code of docs/dynamic-entities.md and docs/troubleshooting.md, compiled; {@code
+ * The code of docs/dynamic-entities.md, docs/troubleshooting.md and docs/errors.md, compiled; {@code
  * DynamicEntitiesSnippetsTest} runs the parts that need no platform.
  */
 final class DynamicEntitiesSnippets {
@@ -96,6 +98,24 @@ final class DynamicEntitiesSnippets {
         .build();
     String sid = tools.uploadEntities(contacts, RecordSource.fromFile(file), null /* appid */)
         .execute();
+    // end-snippet
+    return sid;
+  }
+
+  /** The reference server's code for a token it no longer accepts; a real platform's is not shown. */
+  static final String TOKEN_REFUSED = "40103";
+
+  static String uploadRefreshingARefusedToken(PlatformToolsClient tools, TokenManager deviceTokens,
+      ResourceDefinition contacts, RecordSource records) throws Exception {
+    String sid;
+    // snippet:errors-platform-upload-token-refused
+    try {
+      sid = tools.uploadEntities(contacts, records, null).execute();
+    } catch (PlatformUploadException e) {
+      if (!TOKEN_REFUSED.equals(e.code())) throw e; // TOKEN_REFUSED: your platform's code
+      deviceTokens.refresh().execute();
+      sid = tools.uploadEntities(contacts, records, null).execute();
+    }
     // end-snippet
     return sid;
   }

@@ -2,16 +2,32 @@ package dev.voicelink.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.TokenManager;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityDiagnostics;
 import dev.voicelink.entity.EntityWebApi;
+import dev.voicelink.entity.PlatformToolsClient;
+import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
+import dev.voicelink.testing.ServerClock;
+import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +58,47 @@ class DynamicEntitiesSnippetsTest {
           "0123456789abcdef0123456789abcdef", file, Runnable::run, percent).sid()).startsWith("psn");
     }
     assertThat(percent.get()).isEqualTo(100);
+  }
+
+  @Test void aTokenThePlatformNoLongerTakesIsRefreshedOnceAndTheUploadSentAgain() throws Exception {
+    ServerClock serverClock = ServerClock.manual(System.currentTimeMillis());
+    try (ReferenceServer server = ReferenceServer.builder().clock(serverClock).build().start();
+        VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl())
+            .platformUrl(server.platformUrl()).build()) {
+      server.console().setPollIntervalSeconds(1);
+      BlockingQueue<String> userCodes = new LinkedBlockingQueue<>();
+      VoiceLinkCall<DeviceFlowOutcome> flow = DeviceAuthorizer.builder(client)
+          .clientId(DefaultConsole.CLIENT_ID).build()
+          .authorize(DefaultConsole.DEVICE_ID, code -> userCodes.add(code.userCode()));
+      BlockingQueue<CallResult<DeviceFlowOutcome>> ended = new LinkedBlockingQueue<>();
+      flow.enqueue(ended::add);
+      new SimulatedTester(server).approve(userCodes.poll(10, TimeUnit.SECONDS));
+      TokenManager tokens = TokenManager.builder(client).deviceGrant(DefaultConsole.CLIENT_ID)
+          .store(new InMemoryTokenStore()).build();
+      tokens.setRecord(ended.poll(10, TimeUnit.SECONDS).get().token());
+      PlatformToolsClient tools = PlatformToolsClient.builder(client).userTokens(tokens).build();
+      // The platform's clock passes the token's lifetime; the device, which counts the lifetime from
+      // its own receipt of the token, still holds it as valid.
+      serverClock.advance(server.console().getAccessTokenLifetimeSeconds() + 1, TimeUnit.SECONDS);
+      String refused = tokens.accessToken();
+
+      assertThat(DynamicEntitiesSnippets.uploadRefreshingARefusedToken(tools, tokens,
+          ResourceDefinition.builder().name(DefaultConsole.CONTACTS).mainField("name")
+              .secondaryFields("alias").dimension(Dimension.USER).build(),
+          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"))).startsWith("psn");
+
+      List<RecordedCall> calls = server.journal().snapshot();
+      List<String> sequence = new ArrayList<>();
+      for (RecordedCall call : calls.subList(calls.size() - 3, calls.size())) {
+        sequence.add(call.path() + " " + call.responseStatus());
+      }
+      assertThat(sequence).containsExactly("/platform/tools/upload_entities 400",
+          "/auth/oauth/ivs/token 200", "/platform/tools/upload_entities 200");
+      assertThat(calls.get(calls.size() - 3).responseBody()).contains("\"code\":\"40103\"");
+      assertThat(calls.get(calls.size() - 3).header("Authorization")).isEqualTo(refused);
+      assertThat(calls.get(calls.size() - 1).header("Authorization")).isEqualTo(tokens.accessToken())
+          .isNotEqualTo(refused);
+    }
   }
 
   @Test void diagnosticsFindTheCausesThePageShows() throws Exception {
