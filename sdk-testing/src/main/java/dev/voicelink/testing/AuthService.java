@@ -220,8 +220,7 @@ final class AuthService {
   private Object createdAt(long millis) {
     if (console.has(PlatformVariant.CREATED_AT_MILLIS)) return number(millis);
     if (!console.has(PlatformVariant.FRACTIONAL_CREATED_AT)) return number(millis / 1000L);
-    BigDecimal seconds = BigDecimal.valueOf(millis, 3); // three decimals, even on a whole second
-    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? seconds.toPlainString() : seconds;
+    return decimal(BigDecimal.valueOf(millis, 3)); // three decimals, even on a whole second
   }
 
   /** A token's {@code expires_in} in the console's variants: seconds, milliseconds or a fraction. */
@@ -231,9 +230,17 @@ final class AuthService {
     return fraction((millis - 500) / 1000.0);
   }
 
-  /** A number with a fraction: as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}. */
+  /**
+   * A number with a fraction, in plain digits as servers write it ({@code 19999999.5}, never Java's
+   * {@code 1.99999995E7}): as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}.
+   */
   private Object fraction(double value) {
-    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? Double.toString(value) : value;
+    return decimal(BigDecimal.valueOf(value));
+  }
+
+  /** A decimal as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}. */
+  private Object decimal(BigDecimal value) {
+    return console.has(PlatformVariant.NUMBERS_AS_TEXT) ? value.toPlainString() : value;
   }
 
   /** A number of an answer: as a JSON number, or as text in {@link PlatformVariant#NUMBERS_AS_TEXT}. */

@@ -125,10 +125,7 @@ class PlatformVariantTest {
   @Test void fractionalCreatedAtToTheMillisecondUnlessInMilliseconds() throws IOException {
     on(PlatformVariant.FRACTIONAL_CREATED_AT);
     clock.advance(250, TimeUnit.MILLISECONDS);
-    Wire.Answer cloud = Wire.postJson(server.authUrl() + "/oauth/token", "{\"client_id\":\""
-        + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET
-        + "\",\"grant_type\":\"client_credentials\"}");
-    assertThat(cloud.body).contains("\"created_at\":" + T0 / 1000 + ".250}");
+    assertThat(cloudTokenBody()).contains("\"created_at\":" + T0 / 1000 + ".250}");
     clock.advance(750, TimeUnit.MILLISECONDS);
     Map<String, Object> device = platform.deviceToken();
     assertThat(refresh(device.get("refresh_token")).body).as("three decimals on a whole second too")
@@ -166,17 +163,23 @@ class PlatformVariantTest {
 
   @Test void fractionalExpiresInHalfASecondShortUnlessInMilliseconds() throws IOException {
     on(PlatformVariant.FRACTIONAL_EXPIRES_IN);
-    Wire.Answer cloud = Wire.postJson(server.authUrl() + "/oauth/token", "{\"client_id\":\""
-        + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET
-        + "\",\"grant_type\":\"client_credentials\"}");
-    assertThat(cloud.body).contains("\"expires_in\":8639999.5,");
+    assertThat(cloudTokenBody()).contains("\"expires_in\":8639999.5,");
     Map<String, Object> device = platform.deviceToken();
     assertThat(device.get("expires_in")).isEqualTo(8_639_999.5);
     assertThat(refresh(device.get("refresh_token")).json().get("expires_in")).isEqualTo(8_639_999.5);
+    server.console().setAccessTokenLifetimeSeconds(20_000_000);
+    assertThat(cloudTokenBody()).as("in plain digits, as a server writes it, never 1.99999995E7")
+        .contains("\"expires_in\":19999999.5,");
     on(PlatformVariant.NUMBERS_AS_TEXT);
-    assertThat(platform.cloudToken().get("expires_in")).isEqualTo("8639999.5");
+    assertThat(platform.cloudToken().get("expires_in")).isEqualTo("19999999.5");
     on(PlatformVariant.HUGE_EXPIRES_IN);
-    assertThat(platform.cloudToken().get("expires_in")).isEqualTo("8640000000");
+    assertThat(platform.cloudToken().get("expires_in")).isEqualTo("20000000000");
+  }
+
+  private String cloudTokenBody() throws IOException {
+    return Wire.postJson(server.authUrl() + "/oauth/token", "{\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET
+        + "\",\"grant_type\":\"client_credentials\"}").body;
   }
 
   @Test void noTokenTypeInAnyTokenAnswer() throws IOException {
