@@ -272,6 +272,14 @@ class AuthToleranceTest {
         + " number: read as 7200 s (docs/platform-assumptions.md)");
   }
 
+  @Test void anExpiresInInExponentNotationIsTheNumberItSpells() throws Exception {
+    // What a server that keeps lifetimes as doubles may write (Java: 1.99999995E7; Python: 1e+07).
+    DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":8.64E6"));
+
+    assertThat(outcome.token().expiresInSeconds()).isEqualTo(8_640_000);
+    assertThat(log.warnings()).isEmpty();
+  }
+
   @Test void anExpiresInThatCannotBeSecondsIsMilliseconds() throws Exception {
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":8640000000"));
 
