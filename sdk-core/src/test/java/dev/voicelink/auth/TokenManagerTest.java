@@ -665,6 +665,36 @@ class TokenManagerTest {
     assertThat(store.load().refreshToken()).isEqualTo("rt-2");
   }
 
+  @Test void aRefreshThatCannotBeHandedToAWorkerFailsAtOnceAndLeavesNoRefreshBehind() throws Exception {
+    TokenRecord signedIn = deviceRecord("at-1", "rt-1", 60);
+    InMemoryTokenStore saved = new InMemoryTokenStore(signedIn);
+    // The manager reads the app's store on its first use, after checking that the client is open and
+    // before deciding to refresh: a close there lands between that decision and its hand-over.
+    TokenStore closingOnRead = new TokenStore() {
+      @Override public @Nullable TokenRecord load() throws IOException {
+        config.close();
+        return saved.load();
+      }
+
+      @Override public void save(TokenRecord record) throws IOException {
+        saved.save(record);
+      }
+
+      @Override public void clear() throws IOException {
+        saved.clear();
+      }
+    };
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(closingOnRead).build();
+    time.advance(60, TimeUnit.SECONDS);
+
+    assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(IOException.class)
+        .hasMessage("the VoiceLinkClient is closed: no token refresh was sent");
+    assertThat(manager.state()).as("no refresh left in flight").isEqualTo(State.EXPIRED);
+    assertThat(saved.load()).as("nothing lost").isEqualTo(signedIn);
+    assertThat(server.getRequestCount()).isZero();
+  }
+
   @Test void aListenerAddedAfterAChangeWasDecidedHearsOnlyTheStateAtItsAdding() throws Exception {
     List<Runnable> handedOver = new ArrayList<>();
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
