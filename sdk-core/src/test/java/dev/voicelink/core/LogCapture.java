@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,6 +35,24 @@ public final class LogCapture implements VoiceLinkLog.Sink, AutoCloseable {
       line.append('\n').append(trace);
     }
     lines.add(line.toString());
+    notifyAll();
+  }
+
+  /**
+   * Waits until a line starting with {@code prefix} ({@code "INFO tag message"}) has been logged, by any
+   * thread; false if none was within the timeout.
+   */
+  public synchronized boolean awaitLine(String prefix, long timeout, TimeUnit unit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    while (true) {
+      for (String line : lines) {
+        if (line.startsWith(prefix)) return true;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) return false;
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
   }
 
   public synchronized List<String> lines() {

@@ -287,6 +287,9 @@ final class ChannelConnection {
 
     @Override public void onOpen(WebSocket webSocket, Response response) {
       HttpLogger.logUpgradeResponse(config.httpLogging(), response);
+      // Until the greeting the channel stays CONNECTING, with no deadline: this line is what shows a
+      // server that upgrades and then waits for the client to speak first (docs/troubleshooting.md).
+      Log.info(TAG, "interaction socket open; waiting for the server's \"connected\" message");
     }
 
     @Override public void onMessage(WebSocket webSocket, String text) {

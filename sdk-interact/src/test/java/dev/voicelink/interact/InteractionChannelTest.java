@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
@@ -173,6 +174,25 @@ class InteractionChannelTest {
     assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("binary 16384");
     assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("binary 8192");
     assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"type\":\"end\",\"seq\":1}");
+  }
+
+  @Test void aServerThatUpgradesButNeverGreetsLeavesTheChannelConnectingAndTheLogSaysSo()
+      throws Exception {
+    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null); // answers the client's close; it never greets
+      }
+    }));
+    try (LogCapture log = LogCapture.install()) {
+      channel = channelBuilder().build();
+      channel.connect();
+      time.runDueTasks();
+      assertThat(log.awaitLine("INFO interact interaction socket open; waiting for the server's"
+          + " \"connected\" message", 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(channel.state()).isEqualTo(InteractionChannel.State.CONNECTING);
+      assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(events).as("no news for the listener").isEmpty();
+    }
   }
 
   @Test void writingBeforeConnectedIsRefusedAtOnce() {
