@@ -56,15 +56,20 @@ class CliVariantMatrixTest {
     rows.put("reference", EnumSet.noneOf(PlatformVariant.class));
     for (PlatformVariant variant : PlatformVariant.values()) rows.put(variant.flag(), EnumSet.of(variant));
     // All at once, but for the variants that leave a field out or zero it (each covered alone): they
-    // would hide the forms of that field. One status of authorization errors (the others are covered
-    // alone). Once in milliseconds and once in seconds with fractions.
+    // would hide the forms of that field. Twice: where one variant wins over another, the first row has
+    // the winner (milliseconds, no token_type, a numeric success code, statuses by kind) and the second
+    // the other (seconds with fractions, "Bearer", "0", HTTP 400); each has its own status of
+    // authorization errors.
     EnumSet<PlatformVariant> all = EnumSet.allOf(PlatformVariant.class);
     all.removeAll(EnumSet.of(PlatformVariant.AUTH_ERRORS_HTTP_200, PlatformVariant.AUTH_ERRORS_HTTP_503,
         PlatformVariant.NO_INTERVAL, PlatformVariant.ZERO_INTERVAL, PlatformVariant.NO_EXPIRES_IN));
     rows.put("all", all);
-    EnumSet<PlatformVariant> fractions = EnumSet.copyOf(all);
-    fractions.removeAll(EnumSet.of(PlatformVariant.INTERVAL_MILLIS, PlatformVariant.HUGE_EXPIRES_IN));
-    rows.put("all-fractions", fractions);
+    EnumSet<PlatformVariant> others = EnumSet.copyOf(all);
+    others.removeAll(EnumSet.of(PlatformVariant.INTERVAL_MILLIS, PlatformVariant.HUGE_EXPIRES_IN,
+        PlatformVariant.CREATED_AT_MILLIS, PlatformVariant.NO_TOKEN_TYPE, PlatformVariant.SUCCESS_CODE_NUMERIC,
+        PlatformVariant.WEB_API_REFUSALS_BY_KIND, PlatformVariant.AUTH_ERRORS_HTTP_401));
+    others.add(PlatformVariant.AUTH_ERRORS_HTTP_503);
+    rows.put("all-others", others);
     File console = file("console.json", consoleJson());
     // Two rows at a time: most of a row is waiting, for a JVM to start or for the poll interval.
     ExecutorService workers = Executors.newFixedThreadPool(2);
