@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * DynamicEntitiesSnippetsTest} runs the parts that need no platform.
  */
 final class DynamicEntitiesSnippets {
+  /** The reference server's code for a token it no longer accepts; a real platform's is not shown. */
+  static final String TOKEN_REFUSED = "40103";
+
   private DynamicEntitiesSnippets() {
   }
 
@@ -102,10 +105,7 @@ final class DynamicEntitiesSnippets {
     return sid;
   }
 
-  /** The reference server's code for a token it no longer accepts; a real platform's is not shown. */
-  static final String TOKEN_REFUSED = "40103";
-
-  static String uploadRefreshingARefusedToken(PlatformToolsClient tools, TokenManager deviceTokens,
+  static String uploadRefreshingARefusedToken(PlatformToolsClient tools, TokenManager tokens,
       ResourceDefinition contacts, RecordSource records) throws Exception {
     String sid;
     // snippet:errors-platform-upload-token-refused
@@ -113,7 +113,7 @@ final class DynamicEntitiesSnippets {
       sid = tools.uploadEntities(contacts, records, null).execute();
     } catch (PlatformUploadException e) {
       if (!TOKEN_REFUSED.equals(e.code())) throw e; // TOKEN_REFUSED: your platform's code
-      deviceTokens.refresh().execute();
+      tokens.refresh().execute();
       sid = tools.uploadEntities(contacts, records, null).execute();
     }
     // end-snippet

@@ -81,22 +81,24 @@ class DynamicEntitiesSnippetsTest {
       // its own receipt of the token, still holds it as valid.
       serverClock.advance(server.console().getAccessTokenLifetimeSeconds() + 1, TimeUnit.SECONDS);
       String refused = tokens.accessToken();
+      int signedIn = server.journal().snapshot().size();
 
       assertThat(DynamicEntitiesSnippets.uploadRefreshingARefusedToken(tools, tokens,
           ResourceDefinition.builder().name(DefaultConsole.CONTACTS).mainField("name")
               .secondaryFields("alias").dimension(Dimension.USER).build(),
           RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"))).startsWith("psn");
 
+      // Everything after the sign-in: one refused upload, one refresh, one upload with the new token.
       List<RecordedCall> calls = server.journal().snapshot();
+      List<RecordedCall> after = calls.subList(signedIn, calls.size());
       List<String> sequence = new ArrayList<>();
-      for (RecordedCall call : calls.subList(calls.size() - 3, calls.size())) {
-        sequence.add(call.path() + " " + call.responseStatus());
-      }
+      for (RecordedCall call : after) sequence.add(call.path() + " " + call.responseStatus());
       assertThat(sequence).containsExactly("/platform/tools/upload_entities 400",
           "/auth/oauth/ivs/token 200", "/platform/tools/upload_entities 200");
-      assertThat(calls.get(calls.size() - 3).responseBody()).contains("\"code\":\"40103\"");
-      assertThat(calls.get(calls.size() - 3).header("Authorization")).isEqualTo(refused);
-      assertThat(calls.get(calls.size() - 1).header("Authorization")).isEqualTo(tokens.accessToken())
+      assertThat(after.get(0).responseBody()).contains("\"code\":\"40103\"");
+      assertThat(after.get(0).header("Authorization")).isEqualTo(refused);
+      assertThat(after.get(1).body()).contains("\"grant_type\":\"refresh_token\"");
+      assertThat(after.get(2).header("Authorization")).isEqualTo(tokens.accessToken())
           .isNotEqualTo(refused);
     }
   }

@@ -273,7 +273,7 @@ class AuthToleranceTest {
   }
 
   @Test void anExpiresInInExponentNotationIsTheNumberItSpells() throws Exception {
-    // What a server that keeps lifetimes as doubles may write (Java: 1.99999995E7; Python: 1e+07).
+    // What a server that keeps lifetimes as doubles may write (Java's Double.toString: 1.99999995E7).
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":8.64E6"));
 
     assertThat(outcome.token().expiresInSeconds()).isEqualTo(8_640_000);

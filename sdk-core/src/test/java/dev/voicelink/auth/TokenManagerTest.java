@@ -668,8 +668,8 @@ class TokenManagerTest {
   @Test void aRefreshThatCannotBeHandedToAWorkerFailsAtOnceAndLeavesNoRefreshBehind() throws Exception {
     TokenRecord signedIn = deviceRecord("at-1", "rt-1", 60);
     InMemoryTokenStore saved = new InMemoryTokenStore(signedIn);
-    // The manager reads the app's store on its first use, after checking that the client is open and
-    // before deciding to refresh: a close there lands between that decision and its hand-over.
+    // The manager reads the app's store on its first use, after checking that the client is open: a
+    // close there lands after that check and before the refresh is handed to a worker.
     TokenStore closingOnRead = new TokenStore() {
       @Override public @Nullable TokenRecord load() throws IOException {
         config.close();

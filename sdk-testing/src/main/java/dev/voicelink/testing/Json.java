@@ -78,14 +78,17 @@ final class Json {
     return m;
   }
 
-  /** Writes a {@link BigDecimal} as a JSON number with all its digits; answers only write them. */
+  /**
+   * Writes a {@link BigDecimal} as a JSON number in plain digits ({@code 20000000000}, never {@code
+   * 2E+10}), with all its decimals; answers only write them.
+   */
   private static final class DecimalAdapter extends JsonAdapter<BigDecimal> {
     @Override public @Nullable BigDecimal fromJson(JsonReader reader) {
       throw new UnsupportedOperationException("answers only write decimals");
     }
 
     @Override public void toJson(JsonWriter writer, @Nullable BigDecimal value) throws IOException {
-      writer.value(value);
+      writer.value(value == null || value.scale() >= 0 ? value : value.setScale(0));
     }
   }
 }

@@ -17,15 +17,16 @@ public enum PlatformVariant {
   INTERVAL_MILLIS("interval-ms"),
   /**
    * The device_code answer carries no {@code interval} (spec 2.1 lists it; RFC 8628 section 3.2 makes
-   * it optional, with 5 s as the default). Wins over {@link #INTERVAL_MILLIS} and {@link
+   * it optional, with 5 s as the default), and the console's {@code slow_down}, when on, holds the
+   * device to 5 s. Wins over {@link #INTERVAL_MILLIS}, {@link #ZERO_INTERVAL} and {@link
    * #FRACTIONAL_INTERVAL}.
    */
   NO_INTERVAL("no-interval"),
   /**
-   * The device_code {@code interval} is {@code 0} (spec 2.1 shows a positive number; RFC 8628's 5 s
-   * default is the only reading that lets a device poll), and the server holds the device to 5 s.
-   * Wins over {@link #INTERVAL_MILLIS} and {@link #FRACTIONAL_INTERVAL}; {@link #NO_INTERVAL} wins over
-   * it.
+   * The device_code {@code interval} is {@code 0} (spec 2.1: an integer; 0 leaves a device no interval
+   * to keep, so it polls at RFC 8628's default 5 s), and the console's {@code slow_down}, when on,
+   * holds the device to 5 s. Wins over {@link #INTERVAL_MILLIS} and {@link #FRACTIONAL_INTERVAL};
+   * {@link #NO_INTERVAL} wins over it.
    */
   ZERO_INTERVAL("zero-interval"),
   /**

@@ -46,7 +46,7 @@ public final class SimulatedTester {
         return server.verificationUri();
       }
 
-      @Override public String lastSmsCode(String to) {
+      @Override public @Nullable String lastSmsCode(String to) {
         return server.lastSmsCode(to);
       }
     };
@@ -67,7 +67,7 @@ public final class SimulatedTester {
         return verificationUri;
       }
 
-      @Override public String lastSmsCode(String to) {
+      @Override public @Nullable String lastSmsCode(String to) {
         return inbox.lastSmsCode(to);
       }
     };

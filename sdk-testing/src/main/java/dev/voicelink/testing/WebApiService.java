@@ -233,8 +233,8 @@ final class WebApiService {
   }
 
   /**
-   * A refusal: HTTP 200 and the code as text, as spec 2.6 types it; HTTP 400 and a numeric code in
-   * their variants.
+   * A refusal: HTTP 200 and the code as text, as spec 2.6 types it; HTTP 400, a status by kind and a
+   * numeric code in their variants.
    */
   private MockResponse refuse(String code, String desc, String callId) {
     Object value = console.has(PlatformVariant.REFUSAL_CODES_NUMERIC) ? Long.valueOf(code) : code;
