@@ -2,12 +2,7 @@ package dev.voicelink.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voicelink.auth.DeviceAuthorizer;
-import dev.voicelink.auth.DeviceFlowOutcome;
-import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.core.CallResult;
-import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityDiagnostics;
@@ -21,12 +16,12 @@ import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -66,16 +61,14 @@ class DynamicEntitiesSnippetsTest {
         VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.authUrl())
             .platformUrl(server.platformUrl()).build()) {
       server.console().setPollIntervalSeconds(1);
-      BlockingQueue<String> userCodes = new LinkedBlockingQueue<>();
-      VoiceLinkCall<DeviceFlowOutcome> flow = DeviceAuthorizer.builder(client)
-          .clientId(DefaultConsole.CLIENT_ID).build()
-          .authorize(DefaultConsole.DEVICE_ID, code -> userCodes.add(code.userCode()));
-      BlockingQueue<CallResult<DeviceFlowOutcome>> ended = new LinkedBlockingQueue<>();
-      flow.enqueue(ended::add);
-      new SimulatedTester(server).approve(userCodes.poll(10, TimeUnit.SECONDS));
-      TokenManager tokens = TokenManager.builder(client).deviceGrant(DefaultConsole.CLIENT_ID)
-          .store(new InMemoryTokenStore()).build();
-      tokens.setRecord(ended.poll(10, TimeUnit.SECONDS).get().token());
+      TokenManager tokens = GettingStartedJvm.signIn(client, new File(dir, "token.json"),
+          (userCode, link) -> {
+            try {
+              new SimulatedTester(server).approve(userCode);   // the user, on a phone
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
       PlatformToolsClient tools = PlatformToolsClient.builder(client).userTokens(tokens).build();
       // The platform's clock passes the token's lifetime; the device, which counts the lifetime from
       // its own receipt of the token, still holds it as valid.
@@ -84,8 +77,7 @@ class DynamicEntitiesSnippetsTest {
       int signedIn = server.journal().snapshot().size();
 
       assertThat(DynamicEntitiesSnippets.uploadRefreshingARefusedToken(tools, tokens,
-          ResourceDefinition.builder().name(DefaultConsole.CONTACTS).mainField("name")
-              .secondaryFields("alias").dimension(Dimension.USER).build(),
+          DynamicEntitiesSnippets.definition(),
           RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"))).startsWith("psn");
 
       // Everything after the sign-in: one refused upload, one refresh, one upload with the new token.

@@ -29,8 +29,12 @@ final class Platform {
   }
 
   Map<String, Object> cloudToken() throws IOException {
+    return cloudTokenAnswer().json();
+  }
+
+  Wire.Answer cloudTokenAnswer() throws IOException {
     return Wire.postJson(server.authUrl() + "/oauth/token", "{\"client_id\":\"" + DefaultConsole.CLIENT_ID
-        + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET + "\",\"grant_type\":\"client_credentials\"}").json();
+        + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET + "\",\"grant_type\":\"client_credentials\"}");
   }
 
   static String base64(String text) {

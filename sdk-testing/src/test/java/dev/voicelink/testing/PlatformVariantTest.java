@@ -78,9 +78,13 @@ class PlatformVariantTest {
   }
 
   private Map<String, Object> poll(Object deviceCode) throws IOException {
+    return pollAnswer(deviceCode).json();
+  }
+
+  private Wire.Answer pollAnswer(Object deviceCode) throws IOException {
     return Wire.postJson(server.authUrl() + "/oauth/ivs/token", "{\"client_id\":\""
         + DefaultConsole.CLIENT_ID + "\",\"grant_type\":\"" + AuthService.DEVICE_CODE_GRANT
-        + "\",\"device_code\":\"" + deviceCode + "\"}").json();
+        + "\",\"device_code\":\"" + deviceCode + "\"}");
   }
 
   @Test void zeroIntervalInEveryUnitAndTheDeviceHeldToFiveSeconds() throws IOException {
@@ -125,7 +129,7 @@ class PlatformVariantTest {
   @Test void fractionalCreatedAtToTheMillisecondUnlessInMilliseconds() throws IOException {
     on(PlatformVariant.FRACTIONAL_CREATED_AT);
     clock.advance(250, TimeUnit.MILLISECONDS);
-    assertThat(cloudTokenBody()).contains("\"created_at\":" + T0 / 1000 + ".250}");
+    assertThat(platform.cloudTokenAnswer().body).contains("\"created_at\":" + T0 / 1000 + ".250}");
     clock.advance(750, TimeUnit.MILLISECONDS);
     Map<String, Object> device = platform.deviceToken();
     assertThat(refresh(device.get("refresh_token")).body).as("three decimals on a whole second too")
@@ -163,23 +167,17 @@ class PlatformVariantTest {
 
   @Test void fractionalExpiresInHalfASecondShortUnlessInMilliseconds() throws IOException {
     on(PlatformVariant.FRACTIONAL_EXPIRES_IN);
-    assertThat(cloudTokenBody()).contains("\"expires_in\":8639999.5,");
+    assertThat(platform.cloudTokenAnswer().body).contains("\"expires_in\":8639999.5,");
     Map<String, Object> device = platform.deviceToken();
     assertThat(device.get("expires_in")).isEqualTo(8_639_999.5);
     assertThat(refresh(device.get("refresh_token")).json().get("expires_in")).isEqualTo(8_639_999.5);
     server.console().setAccessTokenLifetimeSeconds(20_000_000);
-    assertThat(cloudTokenBody()).as("in plain digits, as a server writes it, never 1.99999995E7")
+    assertThat(platform.cloudTokenAnswer().body).as("in plain digits, as a server writes it, never 1.99999995E7")
         .contains("\"expires_in\":19999999.5,");
     on(PlatformVariant.NUMBERS_AS_TEXT);
     assertThat(platform.cloudToken().get("expires_in")).isEqualTo("19999999.5");
     on(PlatformVariant.HUGE_EXPIRES_IN);
     assertThat(platform.cloudToken().get("expires_in")).isEqualTo("20000000000");
-  }
-
-  private String cloudTokenBody() throws IOException {
-    return Wire.postJson(server.authUrl() + "/oauth/token", "{\"client_id\":\""
-        + DefaultConsole.CLIENT_ID + "\",\"client_secret\":\"" + DefaultConsole.CLIENT_SECRET
-        + "\",\"grant_type\":\"client_credentials\"}").body;
   }
 
   @Test void noTokenTypeInAnyTokenAnswer() throws IOException {
@@ -369,9 +367,7 @@ class PlatformVariantTest {
     assertThat(unavailable.status).isEqualTo(503);
     assertThat(unavailable.json()).containsEntry("error", "invalid_refresh_token");
     Object deviceCode = deviceCode().get("device_code");
-    assertThat(Wire.postJson(server.authUrl() + "/oauth/ivs/token", "{\"client_id\":\""
-        + DefaultConsole.CLIENT_ID + "\",\"grant_type\":\"" + AuthService.DEVICE_CODE_GRANT
-        + "\",\"device_code\":\"" + deviceCode + "\"}").status).as("a pending poll").isEqualTo(503);
+    assertThat(pollAnswer(deviceCode).status).as("a pending poll").isEqualTo(503);
     assertThatThrownBy(() -> on(PlatformVariant.AUTH_ERRORS_HTTP_200))
         .hasMessage("auth-errors-200 and auth-errors-503 cannot both be on");
     assertThat(platform.cloudToken()).as("success stays 200").containsKey("access_token");
