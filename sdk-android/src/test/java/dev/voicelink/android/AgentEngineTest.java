@@ -159,7 +159,7 @@ class AgentEngineTest {
 
     h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
         "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
-    h.time.awaitScheduled(2); // the connection attempt, then the query's wait
+    h.time.awaitScheduled(3); // the connection attempt, its greeting deadline, the query's wait
     assertThat(h.time.pendingDelaysMillis()).containsExactly(10_000L);
     h.time.advance(9_999, TimeUnit.MILLISECONDS);
     h.expectNoEvent();
@@ -335,7 +335,7 @@ class AgentEngineTest {
     assertThat(lost.data).containsEntry(KEY_SEQ, 1).containsEntry(KEY_TAG, "w");
     h.expect(EVENT_SERVER_DISCONNECTED);
     assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
-    h.time.awaitScheduled(2);
+    h.time.awaitScheduled(3); // the first attempt, its greeting deadline, then the reconnect
     long delay = h.time.pendingDelaysMillis().get(0);
     assertThat(delay).as("full jitter under the first ceiling, 1 s").isBetween(0L, 1000L);
     h.time.advance(delay, TimeUnit.MILLISECONDS);
@@ -398,6 +398,23 @@ class AgentEngineTest {
     }
   }
 
+  @Test void aServerThatNeverGreetsIsLeftAtTheGreetingTimeoutAndTriedAgain() throws Exception {
+    h.acceptNextConnection(null);
+    h.acceptNextConnection(EngineHarness.UID);
+    h.engine.start(true);
+    h.runAttempt(1);
+    h.time.awaitScheduled(2); // the socket is open: its greeting deadline
+    assertThat(h.time.pendingDelaysMillis()).containsExactly(10_000L);
+    h.time.advance(9_999, TimeUnit.MILLISECONDS);
+    h.expectNoEvent();
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+
+    h.time.advance(1, TimeUnit.MILLISECONDS);
+    h.runAttempt(3); // the reconnect, after the first attempt and its deadline
+    assertThat(h.expect(EVENT_CONNECTED_TO_SERVER).data).containsEntry(KEY_UID, EngineHarness.UID);
+    assertThat(h.server.getRequestCount()).isEqualTo(2);
+  }
+
   @Test void networkLossDisconnectsAtOnceAndPausesReconnecting() throws Exception {
     h.startConnected();
 
@@ -410,7 +427,7 @@ class AgentEngineTest {
 
     h.acceptNextConnection(EngineHarness.UID);
     h.engine.networkAvailable();
-    h.runAttempt(2);
+    h.runAttempt(3); // after the first attempt and its greeting deadline
     h.expect(EVENT_CONNECTED_TO_SERVER);
   }
 

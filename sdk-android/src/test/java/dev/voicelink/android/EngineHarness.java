@@ -68,7 +68,10 @@ final class EngineHarness implements AutoCloseable {
         });
   }
 
-  /** Runs the channel's next scheduled connection attempt (the n-th task ever scheduled). */
+  /**
+   * Runs the channel's next scheduled connection attempt, the n-th task ever scheduled. Count every
+   * earlier attempt, and the greeting deadline of every socket that opened.
+   */
   void runAttempt(int scheduledTasks) throws InterruptedException {
     time.awaitScheduled(scheduledTasks);
     time.advance(60, TimeUnit.SECONDS);

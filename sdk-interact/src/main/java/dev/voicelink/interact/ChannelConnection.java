@@ -30,6 +30,11 @@ import okio.ByteString;
  * The connection state machine behind an {@link InteractionChannel}: opens the socket with a fresh
  * token, reconnects with bounded backoff, retries a rejected token once, and tells the listener.
  *
+ * <p>An attempt ends when its socket fails, when the server's first message is not a readable
+ * {@code connected} message, or when that message does not come within the greeting timeout after the
+ * upgrade: a server that takes the upgrade and then stays silent is retried like any other failure,
+ * never waited on for ever.
+ *
  * <p>Every decision is taken under {@link #lock}; the listener's calls are queued there and handed
  * over after the lock is released, in the order they were decided, to a {@link SerialDelivery} on
  * the client's worker threads: one call at a time, never on the thread that noticed the news (a
@@ -45,6 +50,7 @@ final class ChannelConnection {
   private final TokenSource tokens;
   private final Listener listener;
   private final Backoff reconnectBackoff;
+  private final long greetingTimeoutMillis;
   private final SerialDelivery events;
 
   private final Object lock = new Object();
@@ -52,6 +58,7 @@ final class ChannelConnection {
   private @Nullable WebSocket socket;
   private @Nullable String uid;
   private @Nullable Cancellable pendingReconnect;
+  private @Nullable Cancellable greetingDeadline;
   private int failedAttempts;
   private boolean retriedRejectedToken;
   private boolean paused;
@@ -60,7 +67,7 @@ final class ChannelConnection {
   private int generation;
 
   ChannelConnection(ClientCore config, TokenSource tokens, Listener listener, Backoff backoff,
-      int pingIntervalSeconds) {
+      int pingIntervalSeconds, long greetingTimeoutMillis) {
     this.config = config;
     this.client = config.http().newBuilder()
         .pingInterval(pingIntervalSeconds, TimeUnit.SECONDS)
@@ -68,6 +75,7 @@ final class ChannelConnection {
     this.tokens = tokens;
     this.listener = listener;
     this.reconnectBackoff = backoff;
+    this.greetingTimeoutMillis = greetingTimeoutMillis;
     this.events = new SerialDelivery(config.workers(), TAG);
   }
 
@@ -150,6 +158,7 @@ final class ChannelConnection {
       state = State.CLOSED;
       generation++;
       cancelPendingLocked();
+      cancelGreetingDeadlineLocked();
       toClose = socket;
       socket = null;
     }
@@ -184,6 +193,13 @@ final class ChannelConnection {
     if (pendingReconnect != null) {
       pendingReconnect.cancel();
       pendingReconnect = null;
+    }
+  }
+
+  private void cancelGreetingDeadlineLocked() {
+    if (greetingDeadline != null) {
+      greetingDeadline.cancel();
+      greetingDeadline = null;
     }
   }
 
@@ -228,27 +244,53 @@ final class ChannelConnection {
    * server's Retry-After on a refused upgrade, or -1.
    */
   void connectionLost(int attemptGeneration, Cause cause, String detail, long retryAfterMillis) {
-    final Disconnect disconnect;
+    Disconnect disconnect;
     synchronized (lock) {
       if (attemptGeneration != generation || state == State.CLOSED) return;
-      generation++; // later news from this attempt's socket is stale
-      socket = null;
-      failedAttempts++;
-      boolean reconnecting = !cause.needsAuthorization()
-          && reconnectBackoff.allows(failedAttempts);
-      disconnect = new Disconnect(cause, detail, reconnecting);
-      // queued before the reconnect is scheduled, so whoever sees the reconnect finds the news queued
-      events.enqueue(() -> listener.onDisconnected(disconnect));
-      if (!reconnecting) {
-        state = State.DISCONNECTED;
-      } else if (paused) {
-        state = State.PAUSED;
-      } else {
-        scheduleAttemptLocked(reconnectBackoff.honouringRetryAfter(retryAfterMillis,
-            reconnectBackoff.delayMillis(failedAttempts)), true);
-      }
+      disconnect = endAttemptLocked(cause, detail, retryAfterMillis);
     }
-    Log.info(TAG, "interaction channel lost: " + detail
+    announce(disconnect);
+  }
+
+  /**
+   * Ends attempt {@code attemptGeneration} as a {@link Cause#PROTOCOL} failure and cancels its socket,
+   * if that attempt is still waiting for the server's {@code connected} message.
+   *
+   * @return whether it was still waiting
+   */
+  private boolean greetingFailed(int attemptGeneration, WebSocket webSocket, String detail) {
+    Disconnect disconnect;
+    synchronized (lock) {
+      if (attemptGeneration != generation || state != State.CONNECTING) return false;
+      disconnect = endAttemptLocked(Cause.PROTOCOL, detail, -1);
+    }
+    webSocket.cancel();
+    announce(disconnect);
+    return true;
+  }
+
+  private Disconnect endAttemptLocked(Cause cause, String detail, long retryAfterMillis) {
+    generation++; // later news from this attempt's socket is stale
+    socket = null;
+    cancelGreetingDeadlineLocked();
+    failedAttempts++;
+    boolean reconnecting = !cause.needsAuthorization() && reconnectBackoff.allows(failedAttempts);
+    Disconnect disconnect = new Disconnect(cause, detail, reconnecting);
+    // queued before the reconnect is scheduled, so whoever sees the reconnect finds the news queued
+    events.enqueue(() -> listener.onDisconnected(disconnect));
+    if (!reconnecting) {
+      state = State.DISCONNECTED;
+    } else if (paused) {
+      state = State.PAUSED;
+    } else {
+      scheduleAttemptLocked(reconnectBackoff.honouringRetryAfter(retryAfterMillis,
+          reconnectBackoff.delayMillis(failedAttempts)), true);
+    }
+    return disconnect;
+  }
+
+  private void announce(Disconnect disconnect) {
+    Log.info(TAG, "interaction channel lost: " + disconnect.detail()
         + (disconnect.reconnecting() ? "; reconnecting" : "; giving up"));
     events.flush();
   }
@@ -258,6 +300,7 @@ final class ChannelConnection {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
       state = State.CONNECTED;
+      cancelGreetingDeadlineLocked();
       uid = connectedUid;
       failedAttempts = 0;
       retriedRejectedToken = false;
@@ -275,6 +318,11 @@ final class ChannelConnection {
     events.flush();
   }
 
+  /** {@code 10 s} for whole seconds, else {@code 2500 ms}: for log lines. */
+  private static String describe(long millis) {
+    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
+  }
+
   /** Hears the socket of one attempt, and turns its news into decisions of the connection. */
   private final class SocketListener extends WebSocketListener {
     private final int attemptGeneration;
@@ -287,9 +335,18 @@ final class ChannelConnection {
 
     @Override public void onOpen(WebSocket webSocket, Response response) {
       HttpLogger.logUpgradeResponse(config.httpLogging(), response);
-      // Until the greeting the channel stays CONNECTING, with no deadline: this line is what shows a
-      // server that upgrades and then waits for the client to speak first (docs/troubleshooting.md).
-      Log.info(TAG, "interaction socket open; waiting for the server's \"connected\" message");
+      String limit = describe(greetingTimeoutMillis);
+      synchronized (lock) {
+        if (attemptGeneration != generation || state != State.CONNECTING) return;
+        greetingDeadline = config.scheduler().schedule(
+            () -> greetingFailed(attemptGeneration, webSocket,
+                "no \"connected\" message within " + limit + " of the upgrade"),
+            greetingTimeoutMillis, TimeUnit.MILLISECONDS);
+      }
+      // A server that upgrades and then waits for the client to speak first shows as this line,
+      // then a PROTOCOL loss at the deadline (docs/troubleshooting.md).
+      Log.info(TAG, "interaction socket open; waiting up to " + limit
+          + " for the server's \"connected\" message");
     }
 
     @Override public void onMessage(WebSocket webSocket, String text) {
@@ -308,16 +365,10 @@ final class ChannelConnection {
     }
 
     private void unreadable(WebSocket webSocket, IOException e) {
-      boolean connecting;
-      synchronized (lock) {
-        connecting = attemptGeneration == generation && state == State.CONNECTING;
-      }
-      if (connecting) {
-        // Only a readable "connected" message ends an attempt: without this, a server that upgrades
-        // and then sends garbage would keep the channel CONNECTING for ever, never retried.
-        connectionLost(attemptGeneration, Cause.PROTOCOL,
-            "unreadable first message from the server: " + e.getMessage(), -1);
-        webSocket.cancel();
+      // Before the greeting, an unreadable message ends the attempt at once, not at the deadline:
+      // this server does not speak the channel's protocol.
+      if (greetingFailed(attemptGeneration, webSocket,
+          "unreadable first message from the server: " + e.getMessage())) {
         return;
       }
       Log.warn(TAG, "unreadable message from the interaction channel: " + e.getMessage(), null);

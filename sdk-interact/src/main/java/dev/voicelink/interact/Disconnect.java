@@ -28,7 +28,10 @@ public final class Disconnect {
     CLOSED_BY_SERVER(false),
     /** The network failed: refused connection, reset, timeout, or a ping without a pong. */
     NETWORK(false),
-    /** The server's first message was not a readable {@code connected} message. */
+    /**
+     * The server's first message was not a readable {@code connected} message, or none came within
+     * the {@linkplain InteractionChannel.Builder#greetingTimeout greeting timeout}.
+     */
     PROTOCOL(false);
 
     private final boolean needsAuthorization;

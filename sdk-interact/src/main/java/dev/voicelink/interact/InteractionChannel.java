@@ -25,9 +25,10 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p><b>Lifecycle.</b> {@link #connect()} opens the socket in the background. When the connection
- * drops, the channel reconnects by itself with jittered exponential backoff, at most {@link
- * Builder#maxReconnectAttempts(int)} times in a row; a rejected token is refreshed once through the
- * {@link TokenSource}. {@link #pauseReconnecting()} and {@link #resumeReconnecting()} let the app follow
+ * drops, or the server does not send its {@code connected} message within {@link
+ * Builder#greetingTimeout(long, TimeUnit)} of the upgrade, the channel reconnects by itself with
+ * jittered exponential backoff, at most {@link Builder#maxReconnectAttempts(int)} times in a row; a
+ * rejected token is refreshed once through the {@link TokenSource}. {@link #pauseReconnecting()} and {@link #resumeReconnecting()} let the app follow
  * the network's availability. {@link #close()} ends it for good; closing its {@link
  * VoiceLinkClient} closes it too. Open one per screen or session that talks, close it when done.
  *
@@ -88,7 +89,7 @@ public final class InteractionChannel implements Closeable {
     this.connection = new ChannelConnection(builder.config, builder.tokens, listener,
         new Backoff(builder.baseDelayMillis, builder.maxDelayMillis, TimeUnit.MILLISECONDS,
             builder.maxReconnectAttempts, builder.random),
-        builder.pingIntervalSeconds);
+        builder.pingIntervalSeconds, builder.greetingTimeoutMillis);
     config.track(this);
   }
 
@@ -183,6 +184,7 @@ public final class InteractionChannel implements Closeable {
     private long baseDelayMillis = 1_000;
     private long maxDelayMillis = 60_000;
     private int pingIntervalSeconds = 30;
+    private long greetingTimeoutMillis = 10_000;
     private Random random = new SecureRandom();
 
     Builder(ClientCore config, TokenSource tokens) {
@@ -224,6 +226,20 @@ public final class InteractionChannel implements Closeable {
     public Builder pingIntervalSeconds(int seconds) {
       if (seconds < 0) throw new IllegalArgumentException("pingIntervalSeconds must be >= 0");
       this.pingIntervalSeconds = seconds;
+      return this;
+    }
+
+    /**
+     * How long the server may take, once the socket is open, to send its {@code connected} message
+     * (default 10 s). Past it the attempt ends with {@link Disconnect.Cause#PROTOCOL} and the channel
+     * tries again like after any other failure.
+     */
+    public Builder greetingTimeout(long timeout, TimeUnit unit) {
+      if (unit == null) throw new IllegalArgumentException("unit must not be null");
+      if (timeout <= 0) {
+        throw new IllegalArgumentException("greetingTimeout must be positive; was: " + timeout);
+      }
+      this.greetingTimeoutMillis = Math.max(1, unit.toMillis(timeout));
       return this;
     }
 

@@ -139,6 +139,7 @@ class InteractionChannelTest {
     server.enqueue(greetingSocket());
     channel = channelBuilder().build();
     connect();
+    assertThat(time.pendingDelaysMillis()).as("the greeting cancelled its deadline").isEmpty();
 
     RecordedRequest upgrade = server.takeRequest();
     assertThat(upgrade.getPath()).isEqualTo("/api/v2/voicelink/interact");
@@ -176,25 +177,104 @@ class InteractionChannelTest {
     assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"type\":\"end\",\"seq\":1}");
   }
 
-  @Test void aServerThatUpgradesButNeverGreetsLeavesTheChannelConnectingAndTheLogSaysSo()
-      throws Exception {
-    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+  /** A server that takes the upgrade and never speaks; it answers the client's close. */
+  private static MockResponse silentSocket() {
+    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
       @Override public void onClosing(WebSocket webSocket, int code, String reason) {
-        webSocket.close(1000, null); // answers the client's close; it never greets
+        webSocket.close(1000, null);
       }
-    }));
+    });
+  }
+
+  @Test void aServerThatUpgradesButNeverGreetsIsGivenUpOnAtTheGreetingTimeoutAndRetried()
+      throws Exception {
+    server.enqueue(silentSocket());
+    server.enqueue(greetingSocket());
     try (LogCapture log = LogCapture.install()) {
       channel = channelBuilder().build();
       channel.connect();
       time.runDueTasks();
-      assertThat(log.awaitLine("INFO interact interaction socket open; waiting for the server's"
-          + " \"connected\" message", 10, TimeUnit.SECONDS)).isTrue();
-      time.advance(1, TimeUnit.HOURS); // no deadline on the greeting
+      assertThat(log.awaitLine("INFO interact interaction socket open; waiting up to 10 s for the"
+          + " server's \"connected\" message", 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(time.pendingDelaysMillis()).containsExactly(10_000L);
+
+      time.advance(9_999, TimeUnit.MILLISECONDS);
       assertThat(channel.state()).isEqualTo(InteractionChannel.State.CONNECTING);
       assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(events).as("no news for the listener").isEmpty();
-      assertThat(server.getRequestCount()).as("no second attempt").isEqualTo(1);
+      assertThat(events).as("no news before the deadline").isEmpty();
+
+      time.advance(1, TimeUnit.MILLISECONDS);
+      assertThat(nextEvent()).isEqualTo("disconnected PROTOCOL reconnecting=true");
+      assertThat(log.lines()).contains("INFO interact interaction channel lost: no \"connected\""
+          + " message within 10 s of the upgrade; reconnecting");
+      assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
+      long delay = time.pendingDelaysMillis().get(0);
+      assertThat(delay).isBetween(0L, 1000L); // the first reconnect's backoff, as after any loss
+      time.advance(delay, TimeUnit.MILLISECONDS);
+
+      assertThat(nextEvent()).isEqualTo("connected " + UID);
+      assertThat(server.getRequestCount()).isEqualTo(2);
+      assertThat(time.pendingDelaysMillis()).as("the greeting cancelled its deadline").isEmpty();
     }
+  }
+
+  @Test void theGreetingTimeoutCanBeSetAndIsCheckedAtOnce() throws Exception {
+    server.enqueue(silentSocket());
+    channel = channelBuilder().greetingTimeout(2500, TimeUnit.MILLISECONDS)
+        .maxReconnectAttempts(0).build();
+    try (LogCapture log = LogCapture.install()) {
+      channel.connect();
+      time.runDueTasks();
+      assertThat(log.awaitLine("INFO interact interaction socket open; waiting up to 2500 ms for"
+          + " the server's \"connected\" message", 10, TimeUnit.SECONDS)).isTrue();
+      time.advance(2500, TimeUnit.MILLISECONDS);
+      assertThat(nextEvent()).isEqualTo("disconnected PROTOCOL reconnecting=false");
+      assertThat(log.lines()).contains("INFO interact interaction channel lost: no \"connected\""
+          + " message within 2500 ms of the upgrade; giving up");
+    }
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.DISCONNECTED);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+
+    assertThatThrownBy(() -> channelBuilder().greetingTimeout(0, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("greetingTimeout must be positive; was: 0");
+    assertThatThrownBy(() -> channelBuilder().greetingTimeout(1, null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unit must not be null");
+  }
+
+  @Test void anUnreadableFirstMessageEndsTheAttemptAtOnce() throws Exception {
+    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send("<html>gateway</html>");
+      }
+    }));
+    server.enqueue(greetingSocket());
+    List<Disconnect> heard = new CopyOnWriteArrayList<>();
+    channel = channelBuilder().listener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+      }
+
+      @Override public void onConnected(String uid) {
+        events.add("connected " + uid);
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        heard.add(disconnect);
+        events.add("disconnected");
+      }
+    }).build();
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(nextEvent()).isEqualTo("disconnected");
+    assertThat(heard.get(0).cause()).isEqualTo(Disconnect.Cause.PROTOCOL);
+    assertThat(heard.get(0).detail()).startsWith("unreadable first message from the server: ");
+    assertThat(heard.get(0).reconnecting()).isTrue();
+    // no deadline is left behind: only the reconnect waits
+    assertThat(time.pendingDelaysMillis()).hasSize(1);
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
   }
 
   @Test void writingBeforeConnectedIsRefusedAtOnce() {
@@ -420,7 +500,9 @@ class InteractionChannelTest {
     channel = channelBuilder().build();
     channel.connect();
     time.runDueTasks();
-    time.awaitScheduled(2); // the reconnect: the close was read, after everything sent before it
+    // the first attempt, its greeting deadline, then the reconnect: the close was read, after
+    // everything sent before it
+    time.awaitScheduled(3);
 
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     List<String> expected = new ArrayList<>();
@@ -469,7 +551,7 @@ class InteractionChannelTest {
       }
     };
     ChannelConnection connection = new ChannelConnection(ClientCore.of(config), () -> "at-1",
-        listener, new Backoff(1, 8, TimeUnit.SECONDS, 3, new Random(7)), 0);
+        listener, new Backoff(1, 8, TimeUnit.SECONDS, 3, new Random(7)), 0, 10_000);
     connection.connect(); // attempt 1, scheduled on the virtual clock and not run: no socket
     Thread socketThread = new Thread(() -> connection.connected(1, UID), "socket");
     socketThread.start();

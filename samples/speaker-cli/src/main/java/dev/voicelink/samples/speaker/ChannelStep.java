@@ -12,7 +12,7 @@ final class ChannelStep implements DemoStep {
   }
 
   @Override public void run(DemoSession demo) throws Exception {
-    DemoChannel channel = new DemoChannel(demo.client, demo.deviceTokens);
+    DemoChannel channel = new DemoChannel(demo.client, demo.deviceTokens, demo.speed);
     demo.channel = channel;
     String uid = channel.connect();
     demo.out.record(fields("step", demo.step(), "uid", uid),
