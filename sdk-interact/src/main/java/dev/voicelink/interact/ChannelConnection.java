@@ -44,6 +44,12 @@ final class ChannelConnection {
   private static final String TAG = "interact";
   private static final int NORMAL_CLOSURE = 1000;
   private static final int AUDIO_FRAME_BYTES = 16 * 1024;
+  /**
+   * How long a connection must stay up after the greeting to end a row of failed attempts. Shorter
+   * ones count as failed, so a server that greets and drops at once is given up on like one that
+   * refuses, rather than reconnected to for ever.
+   */
+  static final long STABLE_CONNECTION_MILLIS = 30_000;
 
   private final OkHttpClient client;
   private final ClientCore config;
@@ -59,7 +65,9 @@ final class ChannelConnection {
   private @Nullable String uid;
   private @Nullable Cancellable pendingReconnect;
   private @Nullable Cancellable greetingDeadline;
+  /** Failed attempts in a row: attempts that failed, and connections shorter than the stable time. */
   private int failedAttempts;
+  private long connectedAtNanos;
   private boolean retriedRejectedToken;
   private boolean paused;
   private int nextSeq = 1;
@@ -270,6 +278,10 @@ final class ChannelConnection {
   }
 
   private Disconnect endAttemptLocked(Cause cause, String detail, long retryAfterMillis) {
+    if (state == State.CONNECTED && config.deviceClock().monotonicNanos() - connectedAtNanos
+        >= TimeUnit.MILLISECONDS.toNanos(STABLE_CONNECTION_MILLIS)) {
+      failedAttempts = 0;
+    }
     generation++; // later news from this attempt's socket is stale
     socket = null;
     cancelGreetingDeadlineLocked();
@@ -302,7 +314,7 @@ final class ChannelConnection {
       state = State.CONNECTED;
       cancelGreetingDeadlineLocked();
       uid = connectedUid;
-      failedAttempts = 0;
+      connectedAtNanos = config.deviceClock().monotonicNanos();
       retriedRejectedToken = false;
       events.enqueue(() -> listener.onConnected(connectedUid));
     }

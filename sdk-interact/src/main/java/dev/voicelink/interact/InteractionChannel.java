@@ -201,7 +201,11 @@ public final class InteractionChannel implements Closeable {
       return this;
     }
 
-    /** How many reconnects in a row before giving up (default 10). */
+    /**
+     * How many reconnects in a row before giving up (default 10). A connection that ends within 30 s
+     * of the server's greeting does not end the row: a server that greets and drops at once is given
+     * up on like one that refuses, and the backoff between its reconnects keeps growing.
+     */
     public Builder maxReconnectAttempts(int maxReconnectAttempts) {
       if (maxReconnectAttempts < 0) {
         throw new IllegalArgumentException("maxReconnectAttempts must be 0 or more; was: "

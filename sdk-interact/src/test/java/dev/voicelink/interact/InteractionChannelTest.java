@@ -330,6 +330,68 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
+  /** A server socket that greets, and is handed to {@code sockets} for the test to close. */
+  private MockResponse greetingSocketKeptIn(BlockingQueue<WebSocket> sockets, boolean closeAtOnce) {
+    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+        if (closeAtOnce) webSocket.close(1001, "going away");
+        sockets.add(webSocket);
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null);
+      }
+    });
+  }
+
+  @Test void aServerThatGreetsAndDropsAtOnceIsGivenUpOnAfterTheBoundedAttempts() throws Exception {
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    for (int i = 0; i < 3; i++) server.enqueue(greetingSocketKeptIn(sockets, true));
+    channel = channelBuilder().maxReconnectAttempts(2).build();
+    channel.connect();
+    time.runDueTasks();
+
+    for (int attempt = 1; attempt <= 2; attempt++) {
+      assertThat(nextEvent()).isEqualTo("connected " + UID);
+      assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
+      long delay = time.pendingDelaysMillis().get(0);
+      assertThat(delay).as("the backoff grows: the greeting did not end the row")
+          .isBetween(0L, 1_000L << (attempt - 1));
+      time.advance(delay, TimeUnit.MILLISECONDS);
+    }
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=false");
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.DISCONNECTED);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+    assertThat(server.getRequestCount()).isEqualTo(3);
+  }
+
+  @Test void aConnectionThatStayedUpThirtySecondsEndsTheRowOfFailedAttempts() throws Exception {
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    server.enqueue(greetingSocketKeptIn(sockets, true));
+    server.enqueue(greetingSocketKeptIn(sockets, false));
+    server.enqueue(greetingSocketKeptIn(sockets, false));
+    channel = channelBuilder().maxReconnectAttempts(1).build();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
+    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    sockets.poll(10, TimeUnit.SECONDS); // the first, closed already
+    WebSocket second = sockets.poll(10, TimeUnit.SECONDS);
+
+    time.advance(30, TimeUnit.SECONDS);
+    second.close(1001, "going away");
+    // One attempt is allowed in a row, and one has failed: only the 30 s up made this one a new row.
+    assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
+    long delay = time.pendingDelaysMillis().get(0);
+    assertThat(delay).as("the first ceiling again").isBetween(0L, 1_000L);
+    time.advance(delay, TimeUnit.MILLISECONDS);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+  }
+
   @Test void givesUpAfterTheBoundedNumberOfAttempts() throws Exception {
     for (int i = 0; i < 4; i++) server.enqueue(new MockResponse().setResponseCode(503));
     channel = channelBuilder().maxReconnectAttempts(3).build();
