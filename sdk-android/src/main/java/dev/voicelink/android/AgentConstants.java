@@ -90,7 +90,7 @@ public final class AgentConstants {
    * #SYNC_DATA_SCHEMA} gets {@link #ERROR_INVALID_PARAMS} instead.
    */
   public static final int ERROR_UNSUPPORTED = 60003;
-  /** A network failure; the command may be sent again. */
+  /** A network failure, or a write with no result in time; the command may be sent again. */
   public static final int ERROR_NETWORK = 60004;
   /** The server refused; data carries its {@link #KEY_CODE}, {@link #KEY_DESC} and {@link #KEY_SID}. */
   public static final int ERROR_SERVER_REFUSED = 60005;

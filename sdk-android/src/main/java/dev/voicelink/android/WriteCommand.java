@@ -1,6 +1,7 @@
 package dev.voicelink.android;
 
 import static dev.voicelink.android.AgentConstants.ERROR_INVALID_PARAMS;
+import static dev.voicelink.android.AgentConstants.ERROR_NETWORK;
 import static dev.voicelink.android.AgentConstants.ERROR_NOT_CONNECTED;
 import static dev.voicelink.android.AgentConstants.ERROR_SERVER_REFUSED;
 import static dev.voicelink.android.AgentConstants.EVENT_RESULT;
@@ -92,12 +93,20 @@ final class WriteCommand {
     out.emit(EVENT_RESULT, 0, 0, result.json(), data);
   }
 
-  /** The server refused a write ({@code seq} 0 or unknown: a refusal of no write in particular). */
+  /**
+   * The server refused a write ({@code seq} 0 or unknown: a refusal of no write in particular), or
+   * the channel gave up waiting for its answer.
+   */
   void refused(int seq, String code, String description) {
     PendingWrite write = writes.remove(seq);
     Map<String, Object> data = write == null ? EventData.none() : write.data();
     data.put(KEY_CODE, code);
     data.put(KEY_DESC, description);
+    if (write != null && InteractionChannel.RESULT_TIMEOUT.equals(code)) {
+      out.error(ERROR_NETWORK, "write " + write.seq + ": " + description + "; it may be sent again",
+          data);
+      return;
+    }
     out.error(ERROR_SERVER_REFUSED, (write == null ? "the server reported"
         : "write " + write.seq + " refused") + ": " + code
         + (description.isEmpty() ? "" : ": " + description), data);

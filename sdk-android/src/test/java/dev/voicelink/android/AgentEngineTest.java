@@ -305,6 +305,32 @@ class AgentEngineTest {
     assertThat(error.data).containsEntry(KEY_SEQ, 2).containsEntry(KEY_CODE, "40001");
   }
 
+  @Test void aWriteWithoutAnswerIsANetworkErrorAfterThirtySeconds() throws Exception {
+    WebSocket server = h.startConnected();
+    h.engine.send(write("data_type=text,tag=w1", "call Zhang San"));
+    h.frame();
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_WORKING);
+    assertThat(h.time.pendingDelaysMillis()).containsExactly(30_000L);
+    h.time.advance(29_999, TimeUnit.MILLISECONDS);
+    h.expectNoEvent();
+
+    h.time.advance(1, TimeUnit.MILLISECONDS);
+    Event timeout = h.expect(EVENT_ERROR);
+    assertThat(timeout.arg1).isEqualTo(ERROR_NETWORK);
+    assertThat(timeout.info)
+        .isEqualTo("write 1: no result within 30 s of the write; it may be sent again");
+    assertThat(timeout.data).containsEntry(KEY_SEQ, 1).containsEntry(KEY_TAG, "w1")
+        .containsEntry(KEY_CODE, "result_timeout");
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_READY);
+
+    server.send("{\"type\":\"result\",\"seq\":1,\"text\":\"late\"}");
+    h.engine.send(write("data_type=text,tag=w2", "call Zhang San"));
+    h.frame();
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_WORKING);
+    server.send("{\"type\":\"result\",\"seq\":2,\"text\":\"call Zhang San\"}");
+    assertThat(h.expect(EVENT_RESULT).data).containsEntry(KEY_SEQ, 2).containsEntry(KEY_TAG, "w2");
+  }
+
   @Test void invalidWriteParamsNameTheKey() throws Exception {
     h.startConnected();
 
@@ -335,7 +361,10 @@ class AgentEngineTest {
     assertThat(lost.data).containsEntry(KEY_SEQ, 1).containsEntry(KEY_TAG, "w");
     h.expect(EVENT_SERVER_DISCONNECTED);
     assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
-    h.time.awaitScheduled(3); // the first attempt, its greeting deadline, then the reconnect
+    // the first attempt, its greeting deadline, the write's result deadline, then the reconnect
+    h.time.awaitScheduled(4);
+    assertThat(h.time.pendingDelaysMillis()).as("the reconnect alone: the lost write's deadline"
+        + " ended with the connection").hasSize(1);
     long delay = h.time.pendingDelaysMillis().get(0);
     assertThat(delay).as("full jitter under the first ceiling, 1 s").isBetween(0L, 1000L);
     h.time.advance(delay, TimeUnit.MILLISECONDS);

@@ -3,15 +3,12 @@ package dev.voicelink.interact;
 import dev.voicelink.auth.NotSignedInException;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.Cancellable;
-import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.ServerRefusalException;
-import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.Log;
-import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.SerialDelivery;
 import dev.voicelink.interact.Disconnect.Cause;
 import dev.voicelink.interact.InteractionChannel.Listener;
@@ -24,7 +21,6 @@ import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
-import okio.ByteString;
 
 /**
  * The connection state machine behind an {@link InteractionChannel}: opens the socket with a fresh
@@ -43,7 +39,6 @@ import okio.ByteString;
 final class ChannelConnection {
   private static final String TAG = "interact";
   private static final int NORMAL_CLOSURE = 1000;
-  private static final int AUDIO_FRAME_BYTES = 16 * 1024;
   /**
    * How long a connection must stay up after the greeting to end a row of failed attempts. Shorter
    * ones count as failed, so a server that greets and drops at once is given up on like one that
@@ -56,7 +51,8 @@ final class ChannelConnection {
   private final TokenSource tokens;
   private final Listener listener;
   private final Backoff reconnectBackoff;
-  private final long greetingTimeoutMillis;
+  private final ChannelDeadlines deadlines;
+  private final ChannelFrames frames;
   private final SerialDelivery events;
 
   private final Object lock = new Object();
@@ -64,7 +60,6 @@ final class ChannelConnection {
   private @Nullable WebSocket socket;
   private @Nullable String uid;
   private @Nullable Cancellable pendingReconnect;
-  private @Nullable Cancellable greetingDeadline;
   /** Failed attempts in a row: attempts that failed, and connections shorter than the stable time. */
   private int failedAttempts;
   private long connectedAtNanos;
@@ -75,7 +70,7 @@ final class ChannelConnection {
   private int generation;
 
   ChannelConnection(ClientCore config, TokenSource tokens, Listener listener, Backoff backoff,
-      int pingIntervalSeconds, long greetingTimeoutMillis) {
+      int pingIntervalSeconds, long greetingTimeoutMillis, long resultTimeoutMillis) {
     this.config = config;
     this.client = config.http().newBuilder()
         .pingInterval(pingIntervalSeconds, TimeUnit.SECONDS)
@@ -83,7 +78,9 @@ final class ChannelConnection {
     this.tokens = tokens;
     this.listener = listener;
     this.reconnectBackoff = backoff;
-    this.greetingTimeoutMillis = greetingTimeoutMillis;
+    this.deadlines = new ChannelDeadlines(config.scheduler(), greetingTimeoutMillis,
+        resultTimeoutMillis);
+    this.frames = new ChannelFrames(config.httpLogging());
     this.events = new SerialDelivery(config.workers(), TAG);
   }
 
@@ -117,22 +114,15 @@ final class ChannelConnection {
   int write(@Nullable String text, byte @Nullable [] audio, int sampleRate,
       @Nullable String persParam) {
     synchronized (lock) {
-      if (state != State.CONNECTED || socket == null) {
+      WebSocket open = socket;
+      if (state != State.CONNECTED || open == null) {
         throw new IllegalStateException("the interaction channel is not connected (state "
             + state + "); wait for onConnected");
       }
-      WebSocket open = socket;
       int seq = nextSeq++;
-      send(open, InteractionCodec.writeHeader(seq, audio == null ? "text" : "audio", text,
-          sampleRate, persParam));
-      if (audio != null) {
-        for (int offset = 0; offset < audio.length; offset += AUDIO_FRAME_BYTES) {
-          int count = Math.min(AUDIO_FRAME_BYTES, audio.length - offset);
-          if (logFrames()) Log.verbose(TAG, "frame --> binary, " + count + " bytes");
-          open.send(ByteString.of(audio, offset, count));
-        }
-        send(open, InteractionCodec.endMessage(seq));
-      }
+      frames.sendWrite(open, seq, text, audio, sampleRate, persParam);
+      int writeGeneration = generation;
+      deadlines.armResult(seq, () -> resultOverdue(writeGeneration, seq));
       return seq;
     }
   }
@@ -166,7 +156,7 @@ final class ChannelConnection {
       state = State.CLOSED;
       generation++;
       cancelPendingLocked();
-      cancelGreetingDeadlineLocked();
+      deadlines.cancelAll();
       toClose = socket;
       socket = null;
     }
@@ -177,17 +167,6 @@ final class ChannelConnection {
   /** Waits until every listener call decided so far has returned; for tests. */
   boolean awaitDelivered(long timeout, TimeUnit unit) throws InterruptedException {
     return events.awaitIdle(timeout, unit);
-  }
-
-  private void send(WebSocket open, String frame) {
-    if (logFrames()) Log.verbose(TAG, "frame --> " + Scrub.json(frame, null, false));
-    open.send(frame);
-  }
-
-  /** Frames are logged with HTTP bodies, at the finest level. */
-  private boolean logFrames() {
-    return config.httpLogging() == HttpLogLevel.BODY
-        && Log.isLoggable(VoiceLinkLog.Level.VERBOSE, TAG);
   }
 
   private void scheduleAttemptLocked(long delayMillis, boolean reconnect) {
@@ -201,13 +180,6 @@ final class ChannelConnection {
     if (pendingReconnect != null) {
       pendingReconnect.cancel();
       pendingReconnect = null;
-    }
-  }
-
-  private void cancelGreetingDeadlineLocked() {
-    if (greetingDeadline != null) {
-      greetingDeadline.cancel();
-      greetingDeadline = null;
     }
   }
 
@@ -284,7 +256,7 @@ final class ChannelConnection {
     }
     generation++; // later news from this attempt's socket is stale
     socket = null;
-    cancelGreetingDeadlineLocked();
+    deadlines.cancelAll();
     failedAttempts++;
     boolean reconnecting = !cause.needsAuthorization() && reconnectBackoff.allows(failedAttempts);
     Disconnect disconnect = new Disconnect(cause, detail, reconnecting);
@@ -312,7 +284,7 @@ final class ChannelConnection {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
       state = State.CONNECTED;
-      cancelGreetingDeadlineLocked();
+      deadlines.greeted();
       uid = connectedUid;
       connectedAtNanos = config.deviceClock().monotonicNanos();
       retriedRejectedToken = false;
@@ -321,18 +293,52 @@ final class ChannelConnection {
     events.flush();
   }
 
-  /** A result or an error from the socket of attempt {@code attemptGeneration}. */
+  /**
+   * The answer to write {@code seq} (a result or an error) from the socket of attempt {@code
+   * attemptGeneration}: ends its deadline, and is delivered unless the deadline had passed.
+   */
+  private void answer(int attemptGeneration, int seq, Runnable call) {
+    synchronized (lock) {
+      if (attemptGeneration != generation) return;
+      if (!deadlines.answered(seq)) {
+        Log.info(TAG, "dropped the answer to write " + seq + ": it came after the result timeout");
+        return;
+      }
+      events.enqueue(call);
+    }
+    events.flush();
+  }
+
+  /**
+   * Write {@code seq} of attempt {@code attemptGeneration} has had no answer within the result
+   * timeout. While the socket still has bytes to send (a long audio write on a slow link), the server
+   * cannot have all of it yet: the deadline starts again.
+   */
+  private void resultOverdue(int attemptGeneration, int seq) {
+    String description = "no result within " + ChannelDeadlines.describe(deadlines.resultMillis)
+        + " of the write";
+    synchronized (lock) {
+      WebSocket open = socket;
+      if (attemptGeneration != generation || open == null || !deadlines.awaiting(seq)) return;
+      if (open.queueSize() > 0) {
+        deadlines.armResult(seq, () -> resultOverdue(attemptGeneration, seq));
+        return;
+      }
+      deadlines.expired(seq);
+      events.enqueue(() -> listener.onWriteError(seq, InteractionChannel.RESULT_TIMEOUT,
+          description));
+    }
+    Log.warn(TAG, "write " + seq + ": " + description, null);
+    events.flush();
+  }
+
+  /** News from the socket of attempt {@code attemptGeneration} that answers no write. */
   void deliver(int attemptGeneration, Runnable call) {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
       events.enqueue(call);
     }
     events.flush();
-  }
-
-  /** {@code 10 s} for whole seconds, else {@code 2500 ms}: for log lines. */
-  private static String describe(long millis) {
-    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
   }
 
   /** Hears the socket of one attempt, and turns its news into decisions of the connection. */
@@ -347,13 +353,11 @@ final class ChannelConnection {
 
     @Override public void onOpen(WebSocket webSocket, Response response) {
       HttpLogger.logUpgradeResponse(config.httpLogging(), response);
-      String limit = describe(greetingTimeoutMillis);
+      String limit = ChannelDeadlines.describe(deadlines.greetingMillis);
       synchronized (lock) {
         if (attemptGeneration != generation || state != State.CONNECTING) return;
-        greetingDeadline = config.scheduler().schedule(
-            () -> greetingFailed(attemptGeneration, webSocket,
-                "no \"connected\" message within " + limit + " of the upgrade"),
-            greetingTimeoutMillis, TimeUnit.MILLISECONDS);
+        deadlines.armGreeting(() -> greetingFailed(attemptGeneration, webSocket,
+            "no \"connected\" message within " + limit + " of the upgrade"));
       }
       // A server that upgrades and then waits for the client to speak first shows as this line,
       // then a PROTOCOL loss at the deadline (docs/troubleshooting.md).
@@ -362,7 +366,7 @@ final class ChannelConnection {
     }
 
     @Override public void onMessage(WebSocket webSocket, String text) {
-      if (logFrames()) Log.verbose(TAG, "frame <-- " + Scrub.json(text, null, false));
+      frames.received(text);
       InteractionCodec.Message message;
       try {
         message = InteractionCodec.parse(text);
@@ -385,7 +389,8 @@ final class ChannelConnection {
       }
       Log.warn(TAG, "unreadable message from the interaction channel: " + e.getMessage(), null);
       String description = "unreadable message from the server: " + e.getMessage();
-      deliver(attemptGeneration, () -> listener.onWriteError(0, "malformed_message", description));
+      deliver(attemptGeneration,
+          () -> listener.onWriteError(0, InteractionChannel.MALFORMED_MESSAGE, description));
     }
 
     private void handle(InteractionCodec.Message message, String text) {
@@ -395,10 +400,12 @@ final class ChannelConnection {
       } else if ("result".equals(message.type)) {
         InteractionResult result =
             new InteractionResult(message.seq, message.text, message.entities, text);
-        deliver(attemptGeneration, () -> listener.onResult(result));
-      } else if ("error".equals(message.type)) {
-        deliver(attemptGeneration,
+        answer(attemptGeneration, message.seq, () -> listener.onResult(result));
+      } else if ("error".equals(message.type) && message.seq != 0) {
+        answer(attemptGeneration, message.seq,
             () -> listener.onWriteError(message.seq, message.code, message.desc));
+      } else if ("error".equals(message.type)) {
+        deliver(attemptGeneration, () -> listener.onWriteError(0, message.code, message.desc));
       } else {
         Log.debug(TAG, "ignoring interaction message of type " + message.type);
       }

@@ -38,6 +38,19 @@ import org.jspecify.annotations.Nullable;
  * them. A listener may call the channel back.
  */
 public final class InteractionChannel implements Closeable {
+  /**
+   * The {@code code} of {@link Listener#onWriteError} when a write had no answer within {@link
+   * Builder#resultTimeout(long, TimeUnit)}. Made by the client, never sent by the server; the write
+   * may be sent again.
+   */
+  public static final String RESULT_TIMEOUT = "result_timeout";
+
+  /**
+   * The {@code code} of {@link Listener#onWriteError} (with {@code seq} 0) for a message from the
+   * server that cannot be read. Made by the client, never sent by the server; the connection stays up.
+   */
+  public static final String MALFORMED_MESSAGE = "malformed_message";
+
   /** The channel's connection state. */
   public enum State {
     /** Created, {@link #connect()} not called yet. */
@@ -69,7 +82,10 @@ public final class InteractionChannel implements Closeable {
     default void onConnected(String uid) {
     }
 
-    /** The server refused the write {@code seq} (or the message, when {@code seq} is 0). */
+    /**
+     * The server refused the write {@code seq} (or the message, when {@code seq} is 0), or the client
+     * gave up on it: {@code code} is then {@link #RESULT_TIMEOUT} or {@link #MALFORMED_MESSAGE}.
+     */
     default void onWriteError(int seq, String code, String description) {
     }
 
@@ -89,7 +105,7 @@ public final class InteractionChannel implements Closeable {
     this.connection = new ChannelConnection(builder.config, builder.tokens, listener,
         new Backoff(builder.baseDelayMillis, builder.maxDelayMillis, TimeUnit.MILLISECONDS,
             builder.maxReconnectAttempts, builder.random),
-        builder.pingIntervalSeconds, builder.greetingTimeoutMillis);
+        builder.pingIntervalSeconds, builder.greetingTimeoutMillis, builder.resultTimeoutMillis);
     config.track(this);
   }
 
@@ -185,6 +201,7 @@ public final class InteractionChannel implements Closeable {
     private long maxDelayMillis = 60_000;
     private int pingIntervalSeconds = 30;
     private long greetingTimeoutMillis = 10_000;
+    private long resultTimeoutMillis = 30_000;
     private Random random = new SecureRandom();
 
     Builder(ClientCore config, TokenSource tokens) {
@@ -239,12 +256,26 @@ public final class InteractionChannel implements Closeable {
      * tries again like after any other failure.
      */
     public Builder greetingTimeout(long timeout, TimeUnit unit) {
+      this.greetingTimeoutMillis = positiveMillis("greetingTimeout", timeout, unit);
+      return this;
+    }
+
+    /**
+     * How long a write may wait for its result or error (default 30 s), counted again while the socket
+     * still has bytes to send (a long audio write on a slow link). Past it the listener hears {@link Listener#onWriteError} with {@link #RESULT_TIMEOUT}, and an
+     * answer that comes later is dropped: each write is answered once. The connection stays up.
+     */
+    public Builder resultTimeout(long timeout, TimeUnit unit) {
+      this.resultTimeoutMillis = positiveMillis("resultTimeout", timeout, unit);
+      return this;
+    }
+
+    private static long positiveMillis(String name, long timeout, TimeUnit unit) {
       if (unit == null) throw new IllegalArgumentException("unit must not be null");
       if (timeout <= 0) {
-        throw new IllegalArgumentException("greetingTimeout must be positive; was: " + timeout);
+        throw new IllegalArgumentException(name + " must be positive; was: " + timeout);
       }
-      this.greetingTimeoutMillis = Math.max(1, unit.toMillis(timeout));
-      return this;
+      return Math.max(1, unit.toMillis(timeout));
     }
 
     /** Source of reconnect jitter; tests pass a seeded one. */

@@ -160,6 +160,87 @@ class InteractionChannelTest {
         + "\"data_type\":\"text\",\"text\":\"call xiao zhang\",\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\","
         + "\"seq\":1}");
     assertThat(nextEvent()).isEqualTo("result 1 call xiao zhang [OS123.contacts:张三 (\"xiao zhang\")]");
+    assertThat(time.pendingDelaysMillis()).as("the result ended the write's deadline").isEmpty();
+  }
+
+  /** A server socket that greets and records what it receives, answers nothing, and is kept. */
+  private MockResponse silentAfterGreeting(BlockingQueue<WebSocket> sockets,
+      CountDownLatch readAudio) {
+    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+        sockets.add(webSocket);
+      }
+
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        serverReceived.add(text);
+      }
+
+      @Override public void onMessage(WebSocket webSocket, ByteString bytes) {
+        try {
+          // Until released, the server reads no more: the client's bytes wait in its queue.
+          readAudio.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null);
+      }
+    });
+  }
+
+  @Test void aWriteWithoutAnswerIsGivenUpOnAtTheResultTimeoutAndALateAnswerIsDropped()
+      throws Exception {
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    server.enqueue(silentAfterGreeting(sockets, new CountDownLatch(0)));
+    channel = channelBuilder().build();
+    connect();
+    WebSocket serverSide = sockets.poll(10, TimeUnit.SECONDS);
+
+    try (LogCapture log = LogCapture.install()) {
+      assertThat(channel.writeText("call xiao zhang", null)).isEqualTo(1);
+      assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
+      assertThat(time.pendingDelaysMillis()).containsExactly(30_000L);
+      time.advance(29_999, TimeUnit.MILLISECONDS);
+      assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(events).as("no news before the deadline").isEmpty();
+
+      time.advance(1, TimeUnit.MILLISECONDS);
+      assertThat(nextEvent()).isEqualTo("error 1 result_timeout no result within 30 s of the write");
+      assertThat(log.lines()).contains("WARN interact write 1: no result within 30 s of the write");
+
+      serverSide.send("{\"type\":\"result\",\"seq\":1,\"text\":\"late\"}");
+      assertThat(log.awaitLine("INFO interact dropped the answer to write 1: it came after the result"
+          + " timeout", 10, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.CONNECTED);
+    assertThat(channel.writeText("again", null)).isEqualTo(2);
+    serverSide.send("{\"type\":\"error\",\"seq\":2,\"code\":60002,\"desc\":\"bad\"}");
+    assertThat(nextEvent()).as("the late result was never delivered").isEqualTo("error 2 60002 bad");
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void aWriteStillBeingSentHasItsResultDeadlineStartAgain() throws Exception {
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    CountDownLatch readAudio = new CountDownLatch(1);
+    server.enqueue(silentAfterGreeting(sockets, readAudio));
+    channel = channelBuilder().resultTimeout(5, TimeUnit.SECONDS).build();
+    connect();
+
+    // 15 MiB that the server stops reading after the first frame: more than the socket buffers hold.
+    channel.writeAudio(new byte[15 * 1024 * 1024], 16000, null);
+    assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"data_type\":\"audio\"");
+    time.advance(5, TimeUnit.SECONDS);
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(events).as("still sending: no timeout").isEmpty();
+    assertThat(time.pendingDelaysMillis()).as("the deadline starts again").containsExactly(5_000L);
+
+    readAudio.countDown();
+    assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"type\":\"end\",\"seq\":1}");
+    time.advance(5, TimeUnit.SECONDS);
+    assertThat(nextEvent()).isEqualTo("error 1 result_timeout no result within 5 s of the write");
   }
 
   @Test void audioWriteIsHeaderFramesAndEnd() throws Exception {
@@ -241,6 +322,9 @@ class InteractionChannelTest {
     assertThatThrownBy(() -> channelBuilder().greetingTimeout(1, null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("unit must not be null");
+    assertThatThrownBy(() -> channelBuilder().resultTimeout(-1, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("resultTimeout must be positive; was: -1");
   }
 
   @Test void anUnreadableFirstMessageEndsTheAttemptAtOnce() throws Exception {
@@ -613,7 +697,7 @@ class InteractionChannelTest {
       }
     };
     ChannelConnection connection = new ChannelConnection(ClientCore.of(config), () -> "at-1",
-        listener, new Backoff(1, 8, TimeUnit.SECONDS, 3, new Random(7)), 0, 10_000);
+        listener, new Backoff(1, 8, TimeUnit.SECONDS, 3, new Random(7)), 0, 10_000, 30_000);
     connection.connect(); // attempt 1, scheduled on the virtual clock and not run: no socket
     Thread socketThread = new Thread(() -> connection.connected(1, UID), "socket");
     socketThread.start();

@@ -52,6 +52,7 @@ class ChannelBadInputTest {
     c.put("channel negative ping interval", () -> channel().pingIntervalSeconds(-1));
     c.put("channel greeting timeout 0", () -> channel().greetingTimeout(0, TimeUnit.SECONDS));
     c.put("channel greeting timeout without a unit", () -> channel().greetingTimeout(10, null));
+    c.put("channel result timeout 0", () -> channel().resultTimeout(0, TimeUnit.SECONDS));
     c.put("channel write before connect", () -> channel().listener(result -> { }).build().writeText("hello", null));
     c.put("channel null text", () -> channel().listener(result -> { }).build().writeText(null, null));
     c.put("channel null audio", () -> channel().listener(result -> { }).build().writeAudio(null, 16000, null));

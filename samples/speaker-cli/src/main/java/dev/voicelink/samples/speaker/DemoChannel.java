@@ -14,19 +14,21 @@ import java.util.concurrent.TimeUnit;
 final class DemoChannel implements AutoCloseable {
   private static final long ANSWER_TIMEOUT_SECONDS = 10;
   private static final long GREETING_TIMEOUT_MILLIS = 10_000;
+  private static final long RESULT_TIMEOUT_MILLIS = 30_000;
 
   private final InteractionChannel channel;
   private final BlockingQueue<Object> news = new LinkedBlockingQueue<>();
 
   /**
    * A channel on {@code client}, whose clock runs {@code speed} times faster than real time. The
-   * greeting comes over a real socket, so its timeout is scaled back to 10 s of real time, as the
-   * user code's lifetime is.
+   * greeting and the results come over a real socket, so their timeouts are scaled back to the
+   * defaults in real time, as the user code's lifetime is.
    */
   DemoChannel(VoiceLinkClient client, TokenSource tokens, double speed) {
     this.channel = InteractionChannel.builder(client, tokens)
         .maxReconnectAttempts(2)
         .greetingTimeout((long) (GREETING_TIMEOUT_MILLIS * speed), TimeUnit.MILLISECONDS)
+        .resultTimeout((long) (RESULT_TIMEOUT_MILLIS * speed), TimeUnit.MILLISECONDS)
         .listener(new InteractionChannel.Listener() {
           @Override public void onConnected(String uid) {
             news.add(new Connected(uid));
