@@ -9,6 +9,7 @@ import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.SerialDelivery;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
+import java.io.Closeable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,13 +46,17 @@ import okhttp3.HttpUrl;
  * {@code onDestroy} ({@code onStop}). {@link #destroy()} releases exactly what this agent created:
  * its two threads ({@code voicelink-agent}, {@code voicelink-agent-io}), its socket, its network
  * callback, its web API calls in flight, and the {@link VoiceLinkClient} it made when none was
- * given. A client given to {@link Builder#client} is shared and never closed by the agent. Every
- * command still pending gets its one reply with {@link AgentConstants#ERROR_DESTROYED}, then no more
- * events come; later {@code sendMessage} calls throw.
+ * given. A client given to {@link Builder#client} is shared and never closed by the agent; closing
+ * that client destroys the agents on it, as it closes its other services. Every command still
+ * pending gets its one reply with {@link AgentConstants#ERROR_DESTROYED}, then no more events come;
+ * later {@code sendMessage} calls throw.
  */
 public final class Agent {
   private final AgentConfig config;
   private final @Nullable VoiceLinkClient ownClient;
+  /** The shared client's hold on this agent: closing that client destroys it. */
+  private final @Nullable Closeable sharedClientHold;
+  private final @Nullable ClientCore sharedClient;
   private final AgentEngine engine;
   private final NetworkWatcher network;
   private final @Nullable TokenManager tokenManager;
@@ -79,12 +84,14 @@ public final class Agent {
       voiceLink = builder.client;
       checkSameAddresses(config, ClientCore.open(voiceLink));
       this.ownClient = null;
+      this.sharedClient = ClientCore.of(voiceLink);
     } else {
       VoiceLinkClient.Builder own = VoiceLinkClient.builder().baseUrl(config.baseUrl());
       if (config.authUrl() != null) own.authUrl(config.authUrl());
       if (config.platformUrl() != null) own.platformUrl(config.platformUrl());
       voiceLink = own.build();
       this.ownClient = voiceLink;
+      this.sharedClient = null;
     }
 
     EntityWebApi api = builder.entityWebApi;
@@ -146,6 +153,18 @@ public final class Agent {
     }
     this.network = new NetworkWatcher(builder.context, engine);
     engine.start(network.start());
+    if (sharedClient != null) {
+      Closeable hold = this::destroy;
+      this.sharedClientHold = hold;
+      try {
+        sharedClient.track(hold);
+      } catch (IllegalStateException closedMeanwhile) {
+        destroy();
+        throw closedMeanwhile;
+      }
+    } else {
+      this.sharedClientHold = null;
+    }
   }
 
   /**
@@ -201,6 +220,7 @@ public final class Agent {
     if (encryptedStore != null && storeListener != null) encryptedStore.removeListener(storeListener);
     engine.destroy();
     if (ownClient != null) ownClient.close();
+    if (sharedClient != null && sharedClientHold != null) sharedClient.untrack(sharedClientHold);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.core.ResourceCensus;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.reliability.DocSection;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.DefaultConsole;
@@ -123,6 +124,8 @@ public final class AgentLifecycleTest {
     for (int i = 0; i < CYCLES; i++) connectedAgent(shared).destroy();
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     assertThat(shared.isClosed()).as("an Agent never closes a shared client").isFalse();
+    assertThat(ClientCore.of(shared).trackedResources()).as("the client let go of each destroyed"
+        + " Agent and its channel").isZero();
     connectedAgent(shared).destroy(); // and the client still serves the next Agent
     // The shared client's own threads (its scheduler, its dispatcher's idle pool) are the app's to
     // release: the census is taken once the app closed it, against the census before it existed.

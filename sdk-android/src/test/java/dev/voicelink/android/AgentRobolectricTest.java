@@ -443,6 +443,30 @@ public final class AgentRobolectricTest {
     }
   }
 
+  @Test public void closingTheSharedClientDestroysTheAgentAndAnswersWhatIsPending() throws Exception {
+    connect();
+    agent.sendMessage(contactsSync("first"));
+    String sid = awaitEvent(EVENT_CMD_RETURN, 0).data().getString(KEY_SID);
+    int before = events.size();
+    int scheduled = time.scheduledCount();
+    agent.sendMessage(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+        "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
+    time.awaitScheduled(scheduled + 1); // it waits out the platform's 10 s
+
+    client.close();
+    settle();
+
+    List<AgentEvent> after = new ArrayList<>(events.subList(before, events.size()));
+    assertThat(after).hasSize(1);
+    assertThat(after.get(0).eventType()).isEqualTo(EVENT_CMD_RETURN);
+    assertThat(after.get(0).arg1()).isEqualTo(CMD_QUERY_SYNC_STATUS);
+    assertThat(after.get(0).arg2()).isEqualTo(ERROR_DESTROYED);
+    assertThat(after.get(0).data().getString(KEY_TAG)).isEqualTo("q");
+    assertThatThrownBy(() -> agent.sendMessage(contactsSync("late")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Agent was destroyed; create a new Agent to send CMD_SYNC");
+  }
+
   private List<Integer> types() {
     List<Integer> types = new ArrayList<>();
     synchronized (events) {

@@ -213,7 +213,7 @@ public final class ClientCore {
     }
   }
 
-  /** Closes {@code resource} (an interaction channel) when the client closes. */
+  /** Closes {@code resource} (an interaction channel, an Agent) when the client closes. */
   public void track(Closeable resource) {
     synchronized (lock) {
       if (closed) throw closedException();
@@ -224,6 +224,13 @@ public final class ClientCore {
   public void untrack(Closeable resource) {
     synchronized (lock) {
       resources.remove(resource);
+    }
+  }
+
+  /** Number of resources the client will close; for tests. */
+  public int trackedResources() {
+    synchronized (lock) {
+      return resources.size();
     }
   }
 
