@@ -70,6 +70,8 @@ class DeviceAuthorizerTest {
     final List<String> calls = Collections.synchronizedList(new ArrayList<>());
     final AtomicReference<CallResult<DeviceFlowOutcome>> outcome = new AtomicReference<>();
     final CountDownLatch done = new CountDownLatch(1);
+    /** Runs once the outcome is recorded: a test waiting on the virtual clock signals it here. */
+    volatile Runnable afterResult = () -> { };
 
     @Override public void onCodeIssued(DeviceCode code) {
       calls.add("code " + code.userCode());
@@ -83,6 +85,7 @@ class DeviceAuthorizerTest {
       calls.add(result.isCancelled() ? "cancelled" : "outcome " + result.value().kind());
       outcome.set(result);
       done.countDown();
+      afterResult.run();
     }
 
     CallResult<DeviceFlowOutcome> awaitResult() throws InterruptedException {
@@ -428,11 +431,14 @@ class DeviceAuthorizerTest {
     script.enqueue(deviceCode(2, 5), new MockResponse().setResponseCode(503),
         new MockResponse().setResponseCode(503));
     long startNanos = time.monotonicNanos();
+    events.afterResult = time::signal;
     startFlow();
     while (events.outcome.get() == null) {
       int before = time.scheduledCount();
       time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
-      if (events.outcome.get() == null) time.awaitScheduled(before + 1);
+      // The step either schedules the flow's next wait or ends it, on another thread: wait for one.
+      assertThat(time.awaitScheduledOr(before + 1, () -> events.outcome.get() != null, 10,
+          TimeUnit.SECONDS)).as("the flow's next wait or its outcome").isTrue();
     }
     assertThat(events.await().kind()).isEqualTo(Kind.EXPIRED);
     assertThat(time.monotonicNanos() - startNanos).isEqualTo(TimeUnit.SECONDS.toNanos(5));
