@@ -45,6 +45,12 @@ final class ChannelConnection {
    * refuses, rather than reconnected to for ever.
    */
   static final long STABLE_CONNECTION_MILLIS = 30_000;
+  /**
+   * Bytes still queued on the socket above which a write's result deadline starts again: the write
+   * is still being sent. OkHttp counts a frame as queued until just after it is written, so a frame
+   * the server already has may still be counted for a moment; a few frames' worth is no real sending.
+   */
+  static final long STILL_SENDING_BYTES = 64 * 1024;
 
   private final OkHttpClient client;
   private final ClientCore config;
@@ -311,8 +317,8 @@ final class ChannelConnection {
 
   /**
    * Write {@code seq} of attempt {@code attemptGeneration} has had no answer within the result
-   * timeout. While the socket still has bytes to send (a long audio write on a slow link), the server
-   * cannot have all of it yet: the deadline starts again.
+   * timeout. While the socket still has more than {@link #STILL_SENDING_BYTES} to send (a long audio
+   * write on a slow link), the server cannot have all of it yet: the deadline starts again.
    */
   private void resultOverdue(int attemptGeneration, int seq) {
     String description = "no result within " + ChannelDeadlines.describe(deadlines.resultMillis)
@@ -320,7 +326,7 @@ final class ChannelConnection {
     synchronized (lock) {
       WebSocket open = socket;
       if (attemptGeneration != generation || open == null || !deadlines.awaiting(seq)) return;
-      if (open.queueSize() > 0) {
+      if (open.queueSize() > STILL_SENDING_BYTES) {
         deadlines.armResult(seq, () -> resultOverdue(attemptGeneration, seq));
         return;
       }

@@ -262,7 +262,7 @@ public final class InteractionChannel implements Closeable {
 
     /**
      * How long a write may wait for its result or error (default 30 s), counted again while the socket
-     * still has bytes to send (a long audio write on a slow link). Past it the listener hears {@link Listener#onWriteError} with {@link #RESULT_TIMEOUT}, and an
+     * still has more than 64 KiB to send (a long audio write on a slow link). Past it the listener hears {@link Listener#onWriteError} with {@link #RESULT_TIMEOUT}, and an
      * answer that comes later is dropped: each write is answered once. The connection stays up.
      */
     public Builder resultTimeout(long timeout, TimeUnit unit) {
