@@ -105,6 +105,15 @@ public final class AgentLifecycleTest {
     }
   }
 
+  /**
+   * Destroys {@code agent} and waits for its worker to finish the shutdown, which closes its channel
+   * (and so takes the channel off the client's list).
+   */
+  private static void destroyedToTheEnd(Agent agent) throws InterruptedException {
+    agent.destroy();
+    assertThat(agent.awaitEngineIdle(10, TimeUnit.SECONDS)).as("the Agent's shutdown ran").isTrue();
+  }
+
   @Test public void a_agentsWithTheirOwnClientLeaveNothingBehind() throws Exception {
     for (int i = 0; i < WARM_UP; i++) connectedAgent(null).destroy();
     ResourceCensus before = census();
@@ -121,7 +130,7 @@ public final class AgentLifecycleTest {
     ResourceCensus before = census();
     long started = System.nanoTime();
     VoiceLinkClient shared = VoiceLinkClient.builder().baseUrl(server.baseUrl()).build();
-    for (int i = 0; i < CYCLES; i++) connectedAgent(shared).destroy();
+    for (int i = 0; i < CYCLES; i++) destroyedToTheEnd(connectedAgent(shared));
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     assertThat(shared.isClosed()).as("an Agent never closes a shared client").isFalse();
     assertThat(ClientCore.of(shared).trackedResources()).as("the client let go of each destroyed"
