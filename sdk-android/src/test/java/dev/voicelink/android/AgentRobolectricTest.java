@@ -406,7 +406,11 @@ public final class AgentRobolectricTest {
     assertThat(types()).doesNotContain(EVENT_ERROR);
   }
 
-  @Test public void destroyMidFlightAnswersEveryPendingCommandOnce() throws Exception {
+  /**
+   * Connects, uploads, and sends a query (tag {@code q}) of that upload, which waits out the
+   * platform's 10 s on the virtual clock. Returns the number of events before the query.
+   */
+  private int connectedWithAQueryWaiting() throws Exception {
     connect();
     agent.sendMessage(contactsSync("first"));
     String sid = awaitEvent(EVENT_CMD_RETURN, 0).data().getString(KEY_SID);
@@ -414,7 +418,12 @@ public final class AgentRobolectricTest {
     int scheduled = time.scheduledCount();
     agent.sendMessage(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
         "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
-    time.awaitScheduled(scheduled + 1); // it waits out the platform's 10 s
+    time.awaitScheduled(scheduled + 1);
+    return before;
+  }
+
+  @Test public void destroyMidFlightAnswersEveryPendingCommandOnce() throws Exception {
+    int before = connectedWithAQueryWaiting();
     agent.sendMessage(contactsSync("second"));
     agent.sendMessage(new AgentMessage(CMD_WRITE, 0, 0, "data_type=text,tag=w",
         "call 老张".getBytes(StandardCharsets.UTF_8)));
@@ -444,14 +453,7 @@ public final class AgentRobolectricTest {
   }
 
   @Test public void closingTheSharedClientDestroysTheAgentAndAnswersWhatIsPending() throws Exception {
-    connect();
-    agent.sendMessage(contactsSync("first"));
-    String sid = awaitEvent(EVENT_CMD_RETURN, 0).data().getString(KEY_SID);
-    int before = events.size();
-    int scheduled = time.scheduledCount();
-    agent.sendMessage(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
-        "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
-    time.awaitScheduled(scheduled + 1); // it waits out the platform's 10 s
+    int before = connectedWithAQueryWaiting();
 
     client.close();
     settle();
