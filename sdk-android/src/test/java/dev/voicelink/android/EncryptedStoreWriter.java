@@ -25,6 +25,7 @@ public final class EncryptedStoreWriter {
   }
 
   public static void main(String[] args) throws Exception {
+    FileTokenStoreWriter.exitWhenTheParentIsGone();
     EncryptedTokenStore store = store(new File(args[0]));
     long first = Long.parseLong(args[1]);
     store.save(FileTokenStoreWriter.recordNumber(first));

@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import java.io.File;
+import java.io.IOException;
 
 /**
  * Child process of the crash-safety test: saves records {@code first, first + 1, ...} until it is
@@ -42,7 +43,28 @@ public final class FileTokenStoreWriter {
     return result.toString();
   }
 
+  /**
+   * Ends this child when the test that started it is gone. The test holds the child's standard input
+   * open and kills the child itself; if the test's JVM dies first (a build stopped mid-run), the pipe
+   * closes and the child stops rather than saving for ever.
+   */
+  public static void exitWhenTheParentIsGone() {
+    Thread watcher = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {
+          // the parent never writes; only the end of the stream matters
+        }
+      } catch (IOException e) {
+        // a pipe that cannot be read is gone as well
+      }
+      Runtime.getRuntime().halt(0);
+    }, "parent-watcher");
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
   public static void main(String[] args) throws Exception {
+    exitWhenTheParentIsGone();
     FileTokenStore store = new FileTokenStore(new File(args[0]));
     long first = Long.parseLong(args[1]);
     store.save(recordNumber(first));
