@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.core.ResourceCensus;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.reliability.DocSection;
@@ -220,13 +221,7 @@ public final class AgentSoakTest {
         sockets = Math.min(sockets, sockets());
         Thread.sleep(25);
       }
-      Runtime runtime = Runtime.getRuntime();
-      long heap = Long.MAX_VALUE;
-      for (int i = 0; i < 3; i++) {
-        System.gc();
-        Thread.sleep(50); // soak sampling in real time: the collector finishes on its own threads
-        heap = Math.min(heap, runtime.totalMemory() - runtime.freeMemory());
-      }
+      long heap = ResourceCensus.retainedHeap();
       int threads = 0;
       int pool = 0;
       for (Thread thread : Thread.getAllStackTraces().keySet()) {

@@ -44,13 +44,13 @@ final class ChannelConnection {
    * ones count as failed, so a server that greets and drops at once is given up on like one that
    * refuses, rather than reconnected to for ever.
    */
-  static final long STABLE_CONNECTION_MILLIS = 30_000;
+  private static final long STABLE_CONNECTION_MILLIS = 30_000;
   /**
    * Bytes still queued on the socket above which a write's result deadline starts again: the write
    * is still being sent. OkHttp counts a frame as queued until just after it is written, so a frame
    * the server already has may still be counted for a moment; a few frames' worth is no real sending.
    */
-  static final long STILL_SENDING_BYTES = 64 * 1024;
+  private static final long STILL_SENDING_BYTES = 64 * 1024;
 
   private final OkHttpClient client;
   private final ClientCore config;

@@ -163,8 +163,12 @@ class InteractionChannelTest {
     assertThat(time.pendingDelaysMillis()).as("the result ended the write's deadline").isEmpty();
   }
 
-  /** A server socket that greets and records what it receives, answers nothing, and is kept. */
-  private MockResponse silentAfterGreeting(BlockingQueue<WebSocket> sockets,
+  /**
+   * A server socket that greets, records the text it receives and answers nothing; it is handed to
+   * {@code sockets} for the test to answer or close. Once the first audio frame came, it reads no more
+   * until {@code readAudio} opens.
+   */
+  private MockResponse keptGreetingSocket(BlockingQueue<WebSocket> sockets,
       CountDownLatch readAudio) {
     return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
       @Override public void onOpen(WebSocket webSocket, Response response) {
@@ -194,7 +198,7 @@ class InteractionChannelTest {
   @Test void aWriteWithoutAnswerIsGivenUpOnAtTheResultTimeoutAndALateAnswerIsDropped()
       throws Exception {
     BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
-    server.enqueue(silentAfterGreeting(sockets, new CountDownLatch(0)));
+    server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
     channel = channelBuilder().build();
     connect();
     WebSocket serverSide = sockets.poll(10, TimeUnit.SECONDS);
@@ -225,7 +229,7 @@ class InteractionChannelTest {
   @Test void aWriteStillBeingSentHasItsResultDeadlineStartAgain() throws Exception {
     BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
     CountDownLatch readAudio = new CountDownLatch(1);
-    server.enqueue(silentAfterGreeting(sockets, readAudio));
+    server.enqueue(keptGreetingSocket(sockets, readAudio));
     channel = channelBuilder().resultTimeout(5, TimeUnit.SECONDS).build();
     connect();
 
@@ -414,30 +418,23 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
-  /** A server socket that greets, and is handed to {@code sockets} for the test to close. */
-  private MockResponse greetingSocketKeptIn(BlockingQueue<WebSocket> sockets, boolean closeAtOnce) {
-    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
-      @Override public void onOpen(WebSocket webSocket, Response response) {
-        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
-        if (closeAtOnce) webSocket.close(1001, "going away");
-        sockets.add(webSocket);
-      }
-
-      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
-        webSocket.close(1000, null);
-      }
-    });
+  /** The server closes the next socket of {@code sockets}. */
+  private static void serverCloses(BlockingQueue<WebSocket> sockets) throws InterruptedException {
+    WebSocket serverSide = sockets.poll(10, TimeUnit.SECONDS);
+    assertThat(serverSide).as("a server socket within 10 s").isNotNull();
+    serverSide.close(1001, "going away");
   }
 
   @Test void aServerThatGreetsAndDropsAtOnceIsGivenUpOnAfterTheBoundedAttempts() throws Exception {
     BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
-    for (int i = 0; i < 3; i++) server.enqueue(greetingSocketKeptIn(sockets, true));
+    for (int i = 0; i < 3; i++) server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
     channel = channelBuilder().maxReconnectAttempts(2).build();
     channel.connect();
     time.runDueTasks();
 
     for (int attempt = 1; attempt <= 2; attempt++) {
       assertThat(nextEvent()).isEqualTo("connected " + UID);
+      serverCloses(sockets); // no time has passed since the greeting
       assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
       long delay = time.pendingDelaysMillis().get(0);
       assertThat(delay).as("the backoff grows: the greeting did not end the row")
@@ -445,6 +442,7 @@ class InteractionChannelTest {
       time.advance(delay, TimeUnit.MILLISECONDS);
     }
     assertThat(nextEvent()).isEqualTo("connected " + UID);
+    serverCloses(sockets);
     assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=false");
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.DISCONNECTED);
     assertThat(time.pendingDelaysMillis()).isEmpty();
@@ -453,21 +451,18 @@ class InteractionChannelTest {
 
   @Test void aConnectionThatStayedUpThirtySecondsEndsTheRowOfFailedAttempts() throws Exception {
     BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
-    server.enqueue(greetingSocketKeptIn(sockets, true));
-    server.enqueue(greetingSocketKeptIn(sockets, false));
-    server.enqueue(greetingSocketKeptIn(sockets, false));
+    for (int i = 0; i < 3; i++) server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
     channel = channelBuilder().maxReconnectAttempts(1).build();
     channel.connect();
     time.runDueTasks();
     assertThat(nextEvent()).isEqualTo("connected " + UID);
+    serverCloses(sockets);
     assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(nextEvent()).isEqualTo("connected " + UID);
-    sockets.poll(10, TimeUnit.SECONDS); // the first, closed already
-    WebSocket second = sockets.poll(10, TimeUnit.SECONDS);
 
     time.advance(30, TimeUnit.SECONDS);
-    second.close(1001, "going away");
+    serverCloses(sockets);
     // One attempt is allowed in a row, and one has failed: only the 30 s up made this one a new row.
     assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
     long delay = time.pendingDelaysMillis().get(0);
