@@ -15,6 +15,7 @@ import com.squareup.moshi.Types;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -289,5 +290,62 @@ class SpeakerCliSignInTest {
       assertThat(ran.exit()).as(ran.err()).isZero();
       assertThat(server.journal().last(server.tokenEndpointPath()).basicClientId()).isEqualTo(BACKEND_BASIC.id());
     }
+  }
+
+  /**
+   * With stdout redirected ({@code cloud-token ... | jq}) standard input can still be the terminal the secret is
+   * typed at, and the terminal must not show it. {@code script} runs the CLI on a terminal of its own and prints
+   * everything that terminal shows; {@code stty -a} afterwards proves the echo is back on.
+   */
+  @Test void aSecretTypedAtATerminalIsNotShownWhenStdoutIsRedirected() throws Exception {
+    Path stdout = dir.resolve("stdout.json");
+    String cli = shellWords(new File(System.getProperty("java.home"), "bin/java").getPath(), "-jar", JAR.getPath(),
+        "cloud-token", "--issuer", server.issuer(), "--client-id", BACKEND_BASIC.id(), "--client-secret-file", "-",
+        "--json", "--token-file", tokenFile("typed.json"));
+    Process terminal = new ProcessBuilder("script", "-q", "-c",
+        cli + " > " + shellWords(stdout.toString()) + "; echo \"exit $?\"; stty -a", "/dev/null")
+        .redirectErrorStream(true).start();
+    // A bound for a CLI that never prompts: ending the terminal ends the reads below.
+    Thread watchdog = new Thread(() -> {
+      try {
+        if (!terminal.waitFor(60, TimeUnit.SECONDS)) terminal.descendants().forEach(ProcessHandle::destroyForcibly);
+      } catch (InterruptedException ignored) {
+        // the test ended first
+      } finally {
+        terminal.destroyForcibly();
+      }
+    });
+    watchdog.start();
+    try (InputStream shown = terminal.getInputStream(); OutputStream keyboard = terminal.getOutputStream()) {
+      String prompt = "--client-secret-file - (not shown, then Enter): ";
+      String beforeTyping = readUntil(shown, prompt);
+      assertThat(beforeTyping).endsWith(prompt);
+      keyboard.write((BACKEND_BASIC.secret() + "\n").getBytes(StandardCharsets.UTF_8));
+      keyboard.flush();
+      String afterTyping = new String(shown.readAllBytes(), StandardCharsets.UTF_8);
+
+      assertThat(beforeTyping + afterTyping).doesNotContain(BACKEND_BASIC.secret());
+      assertThat(afterTyping).startsWith("\r\nexit 0\r\n");
+      assertThat(afterTyping.split("\\s+")).as("stty -a after the CLI").contains("echo").doesNotContain("-echo");
+      assertThat(JSON.fromJson(Files.readString(stdout))).containsEntry("status", "issued");
+      assertThat(server.journal().last(server.tokenEndpointPath()).basicClientId()).isEqualTo(BACKEND_BASIC.id());
+    } finally {
+      watchdog.interrupt();
+      watchdog.join();
+    }
+  }
+
+  /** What {@code in} shows up to and including {@code end}, or up to its end. */
+  private static String readUntil(InputStream in, String end) throws IOException {
+    StringBuilder shown = new StringBuilder();
+    for (int b; shown.indexOf(end) < 0 && (b = in.read()) != -1; ) shown.append((char) b);
+    return shown.toString();
+  }
+
+  /** {@code words} as one POSIX shell line, each word quoted. */
+  private static String shellWords(String... words) {
+    List<String> quoted = new ArrayList<>();
+    for (String word : words) quoted.add("'" + word.replace("'", "'\\''") + "'");
+    return String.join(" ", quoted);
   }
 }

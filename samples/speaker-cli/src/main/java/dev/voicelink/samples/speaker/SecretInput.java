@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a secret (client secret, account key) from a file, standard input or an environment
@@ -60,18 +61,24 @@ final class SecretInput {
   }
 
   /**
-   * The secret typed at the terminal without echo when the CLI runs at one (with a prompt, so the
+   * The secret typed at the terminal without echo when standard input is one (with a prompt, so the
    * command does not seem to hang), else everything up to the end of {@code in}, which stays open.
    */
   private static String fromStdin(InputStream in, String fileOption) throws IOException {
-    // System.console() alone exists for redirected streams too from Java 22: ask isTerminal() as well
-    Console console = in == System.in && SpeakerCli.stdoutIsTerminal() ? System.console() : null;
-    if (console != null) {
-      char[] typed = console.readPassword("%s - (not shown, then Enter): ", fileOption);
-      if (typed == null) throw new IllegalArgumentException(fileOption + " - (standard input) is empty");
-      return new String(typed);
+    String source = fileOption + " - (standard input)";
+    if (in == System.in) {
+      String prompt = fileOption + " - (not shown, then Enter): ";
+      // System.console() alone exists for redirected streams too from Java 22: ask isTerminal() as well
+      Console console = SpeakerCli.stdoutIsTerminal() ? System.console() : null;
+      if (console != null) {
+        char[] typed = console.readPassword("%s", prompt);
+        if (typed == null) throw new IllegalArgumentException(source + " is empty");
+        return new String(typed);
+      }
+      @Nullable String typed = UnechoedTerminal.read(prompt, System.err, () -> firstLine(in, source));
+      if (typed != null) return typed;
     }
-    return readBounded(in, fileOption + " - (standard input)");
+    return readBounded(in, source);
   }
 
   /**
@@ -94,11 +101,26 @@ final class SecretInput {
     byte[] buffer = new byte[4096];
     for (int n; (n = in.read(buffer)) != -1; ) {
       bytes.write(buffer, 0, n);
-      if (bytes.size() > MAX_SECRET_BYTES) {
-        throw new IllegalArgumentException(source + " is longer than " + MAX_SECRET_BYTES
-            + " bytes: it is not a secret");
-      }
+      if (bytes.size() > MAX_SECRET_BYTES) throw tooLong(source);
     }
     return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Up to the first line break of {@code in} (a terminal, where a line ends the typing), or to its end;
+   * refused past {@link #MAX_SECRET_BYTES}. Reads byte by byte, so nothing after the line is taken.
+   */
+  private static String firstLine(InputStream in, String source) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int b; (b = in.read()) != -1 && b != '\n'; ) {
+      if (bytes.size() == MAX_SECRET_BYTES) throw tooLong(source);
+      bytes.write(b);
+    }
+    return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  private static IllegalArgumentException tooLong(String source) {
+    return new IllegalArgumentException(source + " is longer than " + MAX_SECRET_BYTES
+        + " bytes: it is not a secret");
   }
 }
