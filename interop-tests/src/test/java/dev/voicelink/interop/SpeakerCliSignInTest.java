@@ -294,52 +294,101 @@ class SpeakerCliSignInTest {
 
   /**
    * With stdout redirected ({@code cloud-token ... | jq}) standard input can still be the terminal the secret is
-   * typed at, and the terminal must not show it. {@code script} runs the CLI on a terminal of its own and prints
-   * everything that terminal shows; {@code stty -a} afterwards proves the echo is back on.
+   * typed at, and the terminal must not show it. {@code stty -a} afterwards proves the echo is back on.
    */
   @Test void aSecretTypedAtATerminalIsNotShownWhenStdoutIsRedirected() throws Exception {
     Path stdout = dir.resolve("stdout.json");
-    String cli = shellWords(new File(System.getProperty("java.home"), "bin/java").getPath(), "-jar", JAR.getPath(),
-        "cloud-token", "--issuer", server.issuer(), "--client-id", BACKEND_BASIC.id(), "--client-secret-file", "-",
-        "--json", "--token-file", tokenFile("typed.json"));
-    Process terminal = new ProcessBuilder("script", "-q", "-c",
-        cli + " > " + shellWords(stdout.toString()) + "; echo \"exit $?\"; stty -a", "/dev/null")
-        .redirectErrorStream(true).start();
-    // A bound for a CLI that never prompts: ending the terminal ends the reads below.
-    Thread watchdog = new Thread(() -> {
-      try {
-        if (!terminal.waitFor(60, TimeUnit.SECONDS)) terminal.descendants().forEach(ProcessHandle::destroyForcibly);
-      } catch (InterruptedException ignored) {
-        // the test ended first
-      } finally {
-        terminal.destroyForcibly();
-      }
-    });
-    watchdog.start();
-    try (InputStream shown = terminal.getInputStream(); OutputStream keyboard = terminal.getOutputStream()) {
-      String prompt = "--client-secret-file - (not shown, then Enter): ";
-      String beforeTyping = readUntil(shown, prompt);
-      assertThat(beforeTyping).endsWith(prompt);
-      keyboard.write((BACKEND_BASIC.secret() + "\n").getBytes(StandardCharsets.UTF_8));
-      keyboard.flush();
-      String afterTyping = new String(shown.readAllBytes(), StandardCharsets.UTF_8);
+    try (Terminal terminal = new Terminal(stdout)) {
+      String beforeTyping = terminal.showsPrompt();
+      terminal.type(BACKEND_BASIC.secret() + "\n");
+      String afterTyping = terminal.showsToTheEnd();
 
       assertThat(beforeTyping + afterTyping).doesNotContain(BACKEND_BASIC.secret());
       assertThat(afterTyping).startsWith("\r\nexit 0\r\n");
       assertThat(afterTyping.split("\\s+")).as("stty -a after the CLI").contains("echo").doesNotContain("-echo");
       assertThat(JSON.fromJson(Files.readString(stdout))).containsEntry("status", "issued");
       assertThat(server.journal().last(server.tokenEndpointPath()).basicClientId()).isEqualTo(BACKEND_BASIC.id());
-    } finally {
-      watchdog.interrupt();
-      watchdog.join();
     }
   }
 
-  /** What {@code in} shows up to and including {@code end}, or up to its end. */
-  private static String readUntil(InputStream in, String end) throws IOException {
-    StringBuilder shown = new StringBuilder();
-    for (int b; shown.indexOf(end) < 0 && (b = in.read()) != -1; ) shown.append((char) b);
-    return shown.toString();
+  /** A CLI stopped while the user types (Ctrl-C, a kill) leaves the terminal's echo on, as it found it. */
+  @Test void aCliStoppedAtThePromptTurnsTheEchoBackOn() throws Exception {
+    int tokenRequests = server.journal().at(server.tokenEndpointPath()).size();
+    try (Terminal terminal = new Terminal(dir.resolve("stdout.json"))) {
+      terminal.showsPrompt();
+      terminal.stopTheCli();
+      String afterStop = terminal.showsToTheEnd();
+
+      assertThat(afterStop).contains("exit 143\r\n");
+      assertThat(afterStop.split("\\s+")).as("stty -a after the CLI").contains("echo").doesNotContain("-echo");
+      assertThat(server.journal().at(server.tokenEndpointPath())).hasSize(tokenRequests);
+    }
+  }
+
+  /**
+   * {@code cloud-token --client-secret-file - > stdout} on a terminal of its own ({@code script}), followed by
+   * {@code stty -a}; its stdout is everything the terminal shows, its stdin is the keyboard.
+   */
+  private final class Terminal implements AutoCloseable {
+    final Process script;
+    final InputStream shown;
+    final OutputStream keyboard;
+    final Thread watchdog;
+
+    Terminal(Path stdout) throws IOException {
+      String cli = shellWords(new File(System.getProperty("java.home"), "bin/java").getPath(), "-jar",
+          JAR.getPath(), "cloud-token", "--issuer", server.issuer(), "--client-id", BACKEND_BASIC.id(),
+          "--client-secret-file", "-", "--json", "--token-file", tokenFile("typed.json"));
+      script = new ProcessBuilder("script", "-q", "-c",
+          cli + " > " + shellWords(stdout.toString()) + "; echo \"exit $?\"; stty -a", "/dev/null")
+          .redirectErrorStream(true).start();
+      shown = script.getInputStream();
+      keyboard = script.getOutputStream();
+      // A bound for a CLI that never prompts: ending the terminal ends the reads.
+      watchdog = new Thread(() -> {
+        try {
+          if (!script.waitFor(60, TimeUnit.SECONDS)) script.descendants().forEach(ProcessHandle::destroyForcibly);
+        } catch (InterruptedException ignored) {
+          // the test ended first
+        } finally {
+          script.destroyForcibly();
+        }
+      });
+      watchdog.start();
+    }
+
+    /** What the terminal shows up to the CLI's prompt. */
+    String showsPrompt() throws IOException {
+      String prompt = "--client-secret-file - (not shown, then Enter): ";
+      StringBuilder text = new StringBuilder();
+      for (int b; text.indexOf(prompt) < 0 && (b = shown.read()) != -1; ) text.append((char) b);
+      assertThat(text.toString()).as("the terminal up to the prompt").endsWith(prompt);
+      return text.toString();
+    }
+
+    void type(String keys) throws IOException {
+      keyboard.write(keys.getBytes(StandardCharsets.UTF_8));
+      keyboard.flush();
+    }
+
+    /** Stops the CLI as a kill or Ctrl-C does, with SIGTERM (SIGINT would stop the shell too). */
+    void stopTheCli() {
+      ProcessHandle java = script.descendants()
+          .filter(process -> process.info().command().orElse("").endsWith("/bin/java"))
+          .findFirst().orElseThrow();
+      assertThat(java.destroy()).isTrue();
+    }
+
+    String showsToTheEnd() throws IOException {
+      return new String(shown.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    @Override public void close() throws Exception {
+      keyboard.close();
+      shown.close();
+      watchdog.interrupt();
+      watchdog.join();
+    }
   }
 
   /** {@code words} as one POSIX shell line, each word quoted. */
