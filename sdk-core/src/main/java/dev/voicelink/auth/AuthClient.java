@@ -161,7 +161,7 @@ final class AuthClient {
 
   /** Reads a token endpoint answer, whatever its status. Never throws for what the server said. */
   Answer read(Response response) {
-    long retryAfterMillis = HttpFailure.retryAfterMillis(response);
+    long retryAfterMillis = HttpFailure.retryAfterMillis(response, config.correctedClock());
     try (ResponseBody body = response.body()) {
       String text = "";
       if (body != null) {
@@ -193,8 +193,8 @@ final class AuthClient {
     }
   }
 
-  private static IOException failure(Response response, String message) {
-    return HttpFailure.of(response, message);
+  private IOException failure(Response response, String message) {
+    return HttpFailure.of(response, message, config.correctedClock());
   }
 
   /**

@@ -164,7 +164,8 @@ public final class EntityWebApi {
       checkNotCancelled();
       Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
       try (Response response = send(uploadClient.newCall(post("entity/upload-resource", body)))) {
-        Envelope envelope = Envelope.read("upload-resource", response, tolerance);
+        Envelope envelope = Envelope.read("upload-resource", response, tolerance,
+            config.correctedClock());
         UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"), envelope.csid(),
             config.correctedClock().wallMillis(), config.deviceClock().monotonicNanos());
         Log.info(TAG, "uploaded " + name + ": sid " + receipt.sid());
@@ -227,7 +228,8 @@ public final class EntityWebApi {
     RequestBody body = new FormBody.Builder().add("sid", sid).build();
     RequestBody utf8 = RequestBody.create(bytes(body), FORM);
     try (Response response = call.send(client.newCall(post("entity/check-resource", utf8)))) {
-      Envelope envelope = Envelope.read("check-resource", response, tolerance);
+      Envelope envelope = Envelope.read("check-resource", response, tolerance,
+          config.correctedClock());
       return new CheckResult(envelope.dataString("sid"), envelope.csid(),
           envelope.dataString("reply"), envelope.dataInteger("error"));
     }

@@ -3,6 +3,7 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.EOFException;
@@ -43,10 +44,10 @@ final class Envelope {
    * Reads the envelope from any HTTP status (the platform does not document statuses) and throws the
    * typed refusal unless its code is success.
    */
-  static Envelope read(String operation, Response response, Tolerance tolerance)
+  static Envelope read(String operation, Response response, Tolerance tolerance, Clock serverClock)
       throws IOException, WebApiException {
     ResponseBody body = response.body();
-    if (body == null) throw malformed(operation, response, "no body");
+    if (body == null) throw malformed(operation, response, serverClock, "no body");
     String code = null;
     String desc = null;
     String sid = null;
@@ -76,14 +77,14 @@ final class Envelope {
       }
       reader.endObject();
     } catch (JsonDataException | JsonEncodingException e) {
-      throw malformed(operation, response, e.getMessage());
+      throw malformed(operation, response, serverClock, e.getMessage());
     } catch (EOFException e) {
-      throw malformed(operation, response, "the body is empty or cut off");
+      throw malformed(operation, response, serverClock, "the body is empty or cut off");
     }
-    if (code == null) throw malformed(operation, response, "code is missing");
-    if (desc == null) throw malformed(operation, response, "desc is missing");
-    if (sid == null) throw malformed(operation, response, "sid is missing");
-    if (!hasData) throw malformed(operation, response, "data is missing");
+    if (code == null) throw malformed(operation, response, serverClock, "code is missing");
+    if (desc == null) throw malformed(operation, response, serverClock, "desc is missing");
+    if (sid == null) throw malformed(operation, response, serverClock, "sid is missing");
+    if (!hasData) throw malformed(operation, response, serverClock, "data is missing");
     if (code.equals(IpNotWhitelistedException.CODE)) throw new IpNotWhitelistedException(desc, sid);
     if (code.equals(ALSO_SUCCESS)) {
       tolerance.warnOnce("success-code-0", "the web API answered success with code 0: read as"
@@ -152,8 +153,9 @@ final class Envelope {
     return new IOException("malformed " + operation + " response: " + problem + " (sid " + sid + ")");
   }
 
-  private static IOException malformed(String operation, Response response, @Nullable String problem) {
+  private static IOException malformed(String operation, Response response, Clock serverClock,
+      @Nullable String problem) {
     return HttpFailure.of(response, "malformed " + operation + " response (HTTP " + response.code()
-        + "): " + problem);
+        + "): " + problem, serverClock);
   }
 }

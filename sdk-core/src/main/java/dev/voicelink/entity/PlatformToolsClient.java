@@ -202,10 +202,10 @@ public final class PlatformToolsClient {
       reader.endObject();
     } catch (JsonDataException | JsonEncodingException e) {
       throw HttpFailure.of(response, "malformed upload_entities response (HTTP " + response.code()
-          + "): " + e.getMessage());
+          + "): " + e.getMessage(), config.correctedClock());
     } catch (EOFException e) {
       throw HttpFailure.of(response, "malformed upload_entities response (HTTP " + response.code()
-          + "): the body is empty or cut off");
+          + "): the body is empty or cut off", config.correctedClock());
     }
     if (response.isSuccessful() && sid != null) {
       if (code != null) {
@@ -221,7 +221,7 @@ public final class PlatformToolsClient {
     }
     if (code == null) {
       throw HttpFailure.of(response, "upload_entities failed with HTTP " + response.code()
-          + " and no code");
+          + " and no code", config.correctedClock());
     }
     throw new PlatformUploadException(response.code(), code, message != null ? message : "", sid);
   }

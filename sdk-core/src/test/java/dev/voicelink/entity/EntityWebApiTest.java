@@ -382,6 +382,16 @@ class EntityWebApiTest {
     assertThat(((CheckResult) outcomes.get(0)).processed()).isTrue();
   }
 
+  @Test void aRetryAfterDateWithoutADateHeaderIsReadOnTheClientsClock() throws Exception {
+    // MockWebServer sends no Date header; the client's clock, not the system's, says when "now" is.
+    String inFortySeconds = DatesKt.toHttpDateString(new Date(time.wallMillis() + 40_000));
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", inFortySeconds));
+    assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
+        .isInstanceOf(ServerBusyException.class)
+        .hasMessageEndingWith("; the server asks to retry after 40 s")
+        .extracting(e -> ((ServerBusyException) e).retryAfterMillis()).isEqualTo(40_000L);
+  }
+
   @Test void anUploadRefusedWithRetryAfterTellsTheAppHowLongToWait() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "120")
         .setBody("busy"));

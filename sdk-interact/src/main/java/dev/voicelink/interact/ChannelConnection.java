@@ -431,7 +431,8 @@ final class ChannelConnection {
       }
       if (response != null) {
         connectionLost(attemptGeneration, Cause.UPGRADE_REFUSED,
-            "HTTP " + response.code() + " on upgrade", HttpFailure.retryAfterMillis(response));
+            "HTTP " + response.code() + " on upgrade", HttpFailure.retryAfterMillis(response,
+            config.correctedClock()));
       } else {
         connectionLost(attemptGeneration, Cause.NETWORK, t.getClass().getSimpleName()
             + (t.getMessage() != null ? ": " + t.getMessage() : ""), -1);

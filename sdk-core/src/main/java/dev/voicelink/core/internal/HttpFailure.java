@@ -1,5 +1,6 @@
 package dev.voicelink.core.internal;
 
+import dev.voicelink.core.Clock;
 import dev.voicelink.core.ServerBusyException;
 import java.io.IOException;
 import java.util.Date;
@@ -17,9 +18,12 @@ public final class HttpFailure {
   private HttpFailure() {
   }
 
-  /** The exception for a failed {@code response}, with {@code message}. */
-  public static IOException of(Response response, String message) {
-    long retryAfter = retryAfterMillis(response);
+  /**
+   * The exception for a failed {@code response}, with {@code message}; {@code serverClock} as in
+   * {@link #retryAfterMillis}.
+   */
+  public static IOException of(Response response, String message, Clock serverClock) {
+    long retryAfter = retryAfterMillis(response, serverClock);
     return retryAfter >= 0
         ? new ServerBusyException(message, response.code(), retryAfter)
         : new IOException(message);
@@ -29,9 +33,10 @@ public final class HttpFailure {
    * The wait asked for by {@code response}'s Retry-After, in milliseconds, or -1 if the answer is not a
    * 429 or 5xx or has no valid header (RFC 9110 10.2.3: delay-seconds or an HTTP date). An HTTP date
    * is read against the answer's own {@code Date} header, so a device clock that is off does not
-   * matter; without one, against the time the answer arrived.
+   * matter; without one, against {@code serverClock}: the client's {@link SkewCorrectedClock}, which
+   * holds the device's best estimate of the servers' time.
    */
-  public static long retryAfterMillis(Response response) {
+  public static long retryAfterMillis(Response response, Clock serverClock) {
     int code = response.code();
     if (code != 429 && code < 500) return -1;
     String value = response.header("Retry-After");
@@ -45,7 +50,7 @@ public final class HttpFailure {
     @Nullable Date date = response.headers().getDate("Retry-After");
     if (date == null) return -1;
     @Nullable Date serverNow = response.headers().getDate("Date");
-    long now = serverNow != null ? serverNow.getTime() : response.receivedResponseAtMillis();
+    long now = serverNow != null ? serverNow.getTime() : serverClock.wallMillis();
     return Math.min(MAX_RETRY_AFTER_MILLIS, Math.max(0, date.getTime() - now));
   }
 
