@@ -53,7 +53,6 @@ public final class EntityWebApi {
   private static final MediaType FORM =
       MediaType.get("application/x-www-form-urlencoded; charset=utf-8");
   /** Spec 4.9: the sid of an upload, the one check-resource takes, begins with it. */
-  private static final String UPLOAD_SID_PREFIX = "psn";
   /** Bounds on the checks of one wait; the backoff doubles from the first to the last. */
   static final int MAX_CHECKS = 20;
   static final long FIRST_BACKOFF_MILLIS = 2_000L;
@@ -166,7 +165,7 @@ public final class EntityWebApi {
       try (Response response = send(uploadClient.newCall(post("entity/upload-resource", body)))) {
         Envelope envelope = Envelope.read("upload-resource", response, tolerance,
             config.correctedClock());
-        UploadReceipt receipt = new UploadReceipt(envelope.dataString("sid"), envelope.csid(),
+        UploadReceipt receipt = new UploadReceipt(envelope.uploadSid(), envelope.csid(),
             config.correctedClock().wallMillis(), config.deviceClock().monotonicNanos());
         Log.info(TAG, "uploaded " + name + ": sid " + receipt.sid());
         return receipt;
@@ -213,9 +212,9 @@ public final class EntityWebApi {
     if (sid == null || sid.trim().isEmpty()) {
       throw new IllegalArgumentException("sid must not be empty: use the sid of the upload");
     }
-    if (!sid.startsWith(UPLOAD_SID_PREFIX)) {
-      throw new IllegalArgumentException("sid must begin with " + UPLOAD_SID_PREFIX + ", as the sid"
-          + " of an upload does; was: " + sid);
+    if (!sid.startsWith(Envelope.UPLOAD_SID_PREFIX)) {
+      throw new IllegalArgumentException("sid must begin with " + Envelope.UPLOAD_SID_PREFIX
+          + ", as the sid of an upload does; was: " + sid);
     }
     return new BlockingCall<CheckResult>(config) {
       @Override protected CheckResult run() throws IOException, WebApiException {
@@ -230,7 +229,7 @@ public final class EntityWebApi {
     try (Response response = call.send(client.newCall(post("entity/check-resource", utf8)))) {
       Envelope envelope = Envelope.read("check-resource", response, tolerance,
           config.correctedClock());
-      return new CheckResult(envelope.dataString("sid"), envelope.csid(),
+      return new CheckResult(envelope.uploadSid(), envelope.csid(),
           envelope.dataString("reply"), envelope.dataInteger("error"));
     }
   }

@@ -8,6 +8,7 @@ import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Response;
@@ -15,28 +16,34 @@ import okhttp3.ResponseBody;
 
 /**
  * The web API's common response {@code {code, data, desc, sid}}: every field required, unknown ones
- * ignored. The spec does not show which code means success: {@code "00000"}, and also {@code "0"} or
- * a numeric 0; every other code is a typed refusal.
+ * kept aside. The spec does not show which code means success: {@code "00000"}, and also {@code "0"}
+ * or a numeric 0; every other code is a typed refusal. Nor does it show where an operation's fields
+ * sit (4.8): inside {@code data}, or, when {@code data} lacks one, at the top of the envelope.
  */
 final class Envelope {
   static final String SUCCESS = "00000";
   /** Also read as success (spec 7.2.3 does not show the code); logged once. */
   static final String ALSO_SUCCESS = "0";
+  /** How an upload's sid begins (spec 4.9). */
+  static final String UPLOAD_SID_PREFIX = "psn";
 
   final String code;
   final String desc;
   final String sid;
   final @Nullable Object data;
+  /** The envelope's other fields, where an answer may carry its operation's fields. */
+  private final Map<String, Object> topLevel;
   private final String operation;
   private final Tolerance tolerance;
 
   private Envelope(String operation, String code, String desc, String sid, @Nullable Object data,
-      Tolerance tolerance) {
+      Map<String, Object> topLevel, Tolerance tolerance) {
     this.operation = operation;
     this.code = code;
     this.desc = desc;
     this.sid = sid;
     this.data = data;
+    this.topLevel = topLevel;
     this.tolerance = tolerance;
   }
 
@@ -53,11 +60,13 @@ final class Envelope {
     String sid = null;
     Object data = null;
     boolean hasData = false;
+    Map<String, Object> topLevel = new LinkedHashMap<>();
     try {
       JsonReader reader = JsonReader.of(body.source());
       reader.beginObject();
       while (reader.hasNext()) {
-        switch (reader.nextName()) {
+        String name = reader.nextName();
+        switch (name) {
           case "code":
             code = readCode(reader);
             break;
@@ -72,7 +81,7 @@ final class Envelope {
             hasData = true;
             break;
           default:
-            reader.skipValue();
+            topLevel.put(name, reader.readJsonValue());
         }
       }
       reader.endObject();
@@ -92,7 +101,7 @@ final class Envelope {
     } else if (!code.equals(SUCCESS)) {
       throw new WebApiException(code, desc, sid);
     }
-    return new Envelope(operation, code, desc, sid, data, tolerance);
+    return new Envelope(operation, code, desc, sid, data, topLevel, tolerance);
   }
 
   /**
@@ -113,16 +122,31 @@ final class Envelope {
   }
 
   /**
-   * {@code data.csid}; where the spec does not show it (4.8), the envelope's {@code sid}, which
-   * identifies the call just as {@code csid} does.
+   * {@code csid} (see {@link #dataString}); where the answer has none at all, the envelope's {@code
+   * sid}, which identifies the call just as {@code csid} does.
    */
   String csid() throws IOException {
-    if (data instanceof Map && !((Map<?, ?>) data).containsKey("csid")) {
+    if (dataOrTopLevel() && !inData("csid") && !topLevel.containsKey("csid")) {
       tolerance.warnOnce("csid-envelope", "the web API answer has no data.csid: the envelope's sid,"
           + " which also identifies the call, is read as csid");
       return sid;
     }
     return dataString("csid");
+  }
+
+  /**
+   * The upload's {@code sid} (see {@link #dataString}); without {@code data.sid}, the envelope's
+   * own {@code sid} when it begins with {@value #UPLOAD_SID_PREFIX}, as an upload's does: then it
+   * is the upload's, not only the call's.
+   */
+  String uploadSid() throws IOException {
+    if (dataOrTopLevel() && !inData("sid") && sid.startsWith(UPLOAD_SID_PREFIX)) {
+      tolerance.warnOnce("top-level-sid", "the web API answer has no data.sid: the envelope's sid,"
+          + " which begins with " + UPLOAD_SID_PREFIX + " like an upload's, is read as the upload's"
+          + " sid");
+      return sid;
+    }
+    return dataString("sid");
   }
 
   String dataString(String field) throws IOException {
@@ -142,11 +166,28 @@ final class Envelope {
     return (long) d;
   }
 
+  /**
+   * {@code data.field}; where {@code data} is null or lacks it, the envelope's top-level {@code
+   * field} (spec 4.8 does not show where an operation's fields sit).
+   */
   private @Nullable Object dataField(String field) throws IOException {
+    if (inData(field)) return ((Map<?, ?>) data).get(field);
+    if (dataOrTopLevel() && topLevel.containsKey(field)) {
+      tolerance.warnOnce("top-level-" + field, "the web API answer has no data." + field + ": its"
+          + " top-level " + field + " is read");
+      return topLevel.get(field);
+    }
     if (!(data instanceof Map)) throw malformed("data must be an object");
-    Map<?, ?> map = (Map<?, ?>) data;
-    if (!map.containsKey(field)) throw malformed("data." + field + " is missing");
-    return map.get(field);
+    throw malformed("data." + field + " is missing");
+  }
+
+  private boolean inData(String field) {
+    return data instanceof Map && ((Map<?, ?>) data).containsKey(field);
+  }
+
+  /** Whether the operation's fields may come from the top level: {@code data} is null or an object. */
+  private boolean dataOrTopLevel() {
+    return data == null || data instanceof Map;
   }
 
   private IOException malformed(String problem) {

@@ -130,6 +130,51 @@ class EntityToleranceTest {
         + " (docs/platform-assumptions.md)");
   }
 
+  @Test void theFieldsMaySitAtTheTopOfTheEnvelope() throws Exception {
+    enqueue(body(200, "{\"code\":\"00000\",\"data\":null,\"desc\":\"success\",\"sid\":\"psn1\","
+        + "\"csid\":\"c1\"}"),
+        body(200, "{\"code\":\"00000\",\"data\":null,\"desc\":\"success\",\"sid\":\"psn1\","
+            + "\"csid\":\"c2\",\"reply\":\"ok\",\"error\":0}"));
+
+    UploadReceipt receipt = api.uploadResource(request(contacts)).execute();
+    assertThat(receipt.sid()).isEqualTo("psn1");
+    assertThat(receipt.csid()).isEqualTo("c1");
+    CheckResult checked = api.checkResource("psn1").execute();
+    assertThat(checked.sid()).isEqualTo("psn1");
+    assertThat(checked.csid()).isEqualTo("c2");
+    assertThat(checked.reply()).isEqualTo("ok");
+    assertThat(checked.processed()).isTrue();
+    assertThat(log.warnings()).containsExactly(
+        "WARN entity the web API answer has no data.sid: the envelope's sid, which begins with psn"
+            + " like an upload's, is read as the upload's sid (docs/platform-assumptions.md)",
+        "WARN entity the web API answer has no data.csid: its top-level csid is read"
+            + " (docs/platform-assumptions.md)",
+        "WARN entity the web API answer has no data.reply: its top-level reply is read"
+            + " (docs/platform-assumptions.md)",
+        "WARN entity the web API answer has no data.error: its top-level error is read"
+            + " (docs/platform-assumptions.md)");
+  }
+
+  @Test void theTopOfTheEnvelopeIsReadOnlyForWhatDataLacks() throws Exception {
+    enqueue(body(200, "{\"code\":\"00000\",\"data\":{\"sid\":\"psn1\",\"csid\":\"c1\"},"
+        + "\"desc\":\"success\",\"sid\":\"psn9\",\"csid\":\"c9\"}"),
+        // Without data.sid, an envelope sid that is not an upload's is the call's only.
+        body(200, "{\"code\":\"00000\",\"data\":null,\"desc\":\"success\",\"sid\":\"wapi3\","
+            + "\"csid\":\"c3\"}"),
+        body(200, "{\"code\":\"00000\",\"data\":{\"sid\":\"psn1\"},\"desc\":\"success\","
+            + "\"sid\":\"psn1\",\"csid\":\"c4\",\"reply\":\"ok\",\"error\":\"0\"}"));
+
+    UploadReceipt receipt = api.uploadResource(request(contacts)).execute();
+    assertThat(receipt.sid()).isEqualTo("psn1");
+    assertThat(receipt.csid()).isEqualTo("c1");
+    assertThat(log.warnings()).isEmpty();
+    assertThatThrownBy(() -> api.uploadResource(request(contacts)).execute()).isInstanceOf(IOException.class)
+        .hasMessage("malformed upload-resource response: data must be an object (sid wapi3)");
+    // Read from the top, a field keeps its type.
+    assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)
+        .hasMessage("malformed check-resource response: error must be an integer (sid psn1)");
+  }
+
   @Test void unknownFieldsAreIgnoredEverywhere() throws Exception {
     enqueue(body(200, "{\"code\":\"00000\",\"trace\":{\"id\":[1,2]},\"data\":{\"sid\":"
         + "\"psn1\",\"csid\":\"c1\",\"queued\":true},\"desc\":\"success\",\"sid\":\"wapi1\","

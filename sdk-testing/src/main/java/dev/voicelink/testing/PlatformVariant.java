@@ -128,6 +128,13 @@ public enum PlatformVariant {
    */
   NO_CSID("no-csid"),
   /**
+   * Web API successes carry their fields at the top of the envelope, with {@code data} null: the
+   * envelope's {@code sid} is the upload's ({@code psn…}), beside {@code csid} (spec 4.8: where the
+   * fields sit in the envelope is not shown), and a check's {@code reply} and {@code error} sit there
+   * too. With {@link #NO_CSID}, there is no {@code csid} at all.
+   */
+  IDS_AT_TOP_LEVEL("ids-at-top-level"),
+  /**
    * The numbers of the authorization service's answers come as JSON strings: the device code's {@code
    * interval} and {@code expires_in}, the token's {@code expires_in} and {@code created_at} (spec 2.1,
    * 2.2 show them as numbers; a server that writes every value as text is common enough).

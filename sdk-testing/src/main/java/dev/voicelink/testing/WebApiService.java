@@ -261,8 +261,18 @@ final class WebApiService {
     return console.has(PlatformVariant.WEB_API_REFUSALS_HTTP_400) ? 400 : 200;
   }
 
+  /**
+   * The envelope of a success: {@code data} inside it, the call's id as its {@code sid}; in {@link
+   * PlatformVariant#IDS_AT_TOP_LEVEL}, {@code data} null and its fields (the upload's {@code sid}
+   * among them) at the top.
+   */
   private MockResponse success(Map<String, Object> data, String callId) {
-    return HttpCall.json(200, Json.obj("code", successCode(), "data", data, "desc", "success", "sid", callId));
+    Map<String, Object> envelope = Json.obj("code", successCode(), "data", data, "desc", "success", "sid", callId);
+    if (console.has(PlatformVariant.IDS_AT_TOP_LEVEL)) {
+      envelope.put("data", null);
+      envelope.putAll(data);
+    }
+    return HttpCall.json(200, envelope);
   }
 
   static String iso(long millis) {

@@ -391,6 +391,26 @@ class PlatformVariantTest {
     assertThat(checked).containsOnlyKeys("sid", "reply", "error");
   }
 
+  @Test void idsAtTopLevelPutEveryAnswersFieldsBesideTheEnvelopes() throws IOException {
+    on(PlatformVariant.IDS_AT_TOP_LEVEL);
+    Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
+        + "\"}", "{\"name\":\"Maps\",\"alias\":\"\"}");
+    Map<String, Object> uploaded = upload.json();
+    assertThat(uploaded).containsOnlyKeys("code", "data", "desc", "sid", "csid").containsEntry("data", null);
+    String sid = (String) uploaded.get("sid");
+    assertThat(sid).startsWith("psn").isNotEqualTo(uploaded.get("csid"));
+    Map<String, Object> checked = platform.checkResource(sid).json();
+    assertThat(checked).containsOnlyKeys("code", "data", "desc", "sid", "csid", "reply", "error")
+        .containsEntry("data", null).containsEntry("sid", sid);
+    // A refusal is an envelope as ever: its sid is the call's.
+    Map<String, Object> refused = platform.checkResource("psn000").json();
+    assertThat(refused).containsOnlyKeys("code", "data", "desc", "sid").containsEntry("code", "31405");
+
+    on(PlatformVariant.NO_CSID);
+    assertThat(platform.checkResource(sid).json()).containsOnlyKeys("code", "data", "desc", "sid", "reply",
+        "error");
+  }
+
   @Test void numbersAsTextInEveryAuthorizationAnswer() throws IOException {
     on(PlatformVariant.NUMBERS_AS_TEXT);
     Map<String, Object> dc = deviceCode();
@@ -411,7 +431,8 @@ class PlatformVariantTest {
             + " no-expires-in, fractional-expires-in, no-token-type, token-type-capitalised,"
             + " no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
             + " web-api-refusals-by-kind, refusal-codes-numeric, extra-fields, auth-errors-200,"
-            + " auth-errors-401, auth-errors-503, upload-entities-code, no-csid, numbers-as-text;"
+            + " auth-errors-401, auth-errors-503, upload-entities-code, no-csid, ids-at-top-level,"
+            + " numbers-as-text;"
             + " was: seconds");
     assertThat(Console.defaults().getVariants()).isEmpty();
     assertThat(Console.builder().variant(PlatformVariant.EXTRA_FIELDS).build().getVariants())
