@@ -6,12 +6,13 @@
 #   headless Chromium + driver  chromium, chromium-driver: the verification-page browser test
 #   the sample APK              aapt, android-framework-res, zipalign, apksigner: build and verify it
 #   the release dry run         unzip: the Maven wrapper unpacks Maven 3.9 with it, the check lists the bundle
+#   a terminal for the CLI      bsdutils (script): typing a secret at a terminal that must not show it
 #
 # Installing needs root (or sudo); a machine that has everything installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")"
 . build-support/debian-setup.sh
 
-install_missing chromium chromium-driver aapt android-framework-res zipalign apksigner unzip
+install_missing chromium chromium-driver aapt android-framework-res zipalign apksigner unzip bsdutils
 
 exec mvn -B -ntp verify "$@"
