@@ -32,6 +32,9 @@ public final class EntityDefinition {
     if (mainField == null || !FIELD.matcher(mainField).matches()) {
       throw new IllegalArgumentException("mainField must be a field name; was: " + mainField);
     }
+    if (secondaryFields == null) {
+      throw new IllegalArgumentException("secondaryFields must be a list of field names, empty for none; was: null");
+    }
     for (String f : secondaryFields) {
       if (f == null || !FIELD.matcher(f).matches() || f.equals(mainField)) {
         throw new IllegalArgumentException("secondaryFields must be field names other than the main field; was: " + secondaryFields);
