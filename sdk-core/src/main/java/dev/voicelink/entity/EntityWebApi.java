@@ -52,7 +52,6 @@ public final class EntityWebApi {
   private static final String TAG = "entity";
   private static final MediaType FORM =
       MediaType.get("application/x-www-form-urlencoded; charset=utf-8");
-  /** Spec 4.9: the sid of an upload, the one check-resource takes, begins with it. */
   /** Bounds on the checks of one wait; the backoff doubles from the first to the last. */
   static final int MAX_CHECKS = 20;
   static final long FIRST_BACKOFF_MILLIS = 2_000L;

@@ -24,7 +24,7 @@ final class Envelope {
   static final String SUCCESS = "00000";
   /** Also read as success (spec 7.2.3 does not show the code); logged once. */
   static final String ALSO_SUCCESS = "0";
-  /** How an upload's sid begins (spec 4.9). */
+  /** Spec 4.9: the sid of an upload, the one check-resource takes, begins with it. */
   static final String UPLOAD_SID_PREFIX = "psn";
 
   final String code;

@@ -430,9 +430,9 @@ final class ChannelConnection {
         return;
       }
       if (response != null) {
+        long retryAfterMillis = HttpFailure.retryAfterMillis(response, config.correctedClock());
         connectionLost(attemptGeneration, Cause.UPGRADE_REFUSED,
-            "HTTP " + response.code() + " on upgrade", HttpFailure.retryAfterMillis(response,
-            config.correctedClock()));
+            "HTTP " + response.code() + " on upgrade", retryAfterMillis);
       } else {
         connectionLost(attemptGeneration, Cause.NETWORK, t.getClass().getSimpleName()
             + (t.getMessage() != null ? ": " + t.getMessage() : ""), -1);
