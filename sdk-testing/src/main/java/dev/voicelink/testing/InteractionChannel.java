@@ -236,6 +236,11 @@ final class InteractionChannel {
       if (persParam == null) return Collections.emptyList();
       Map<String, Object> p = Json.parseObject(persParam);
       if (p == null) throw new IllegalArgumentException("pers_param must be a JSON object");
+      if (p.isEmpty()) {
+        // spec 4.10 activates by naming each level; an object without one names nothing
+        throw new IllegalArgumentException("pers_param must name at least one level (appid, uid or a custom"
+            + " dimension): an empty one activates nothing");
+      }
       List<Target> out = new ArrayList<>();
       for (Map.Entry<String, Object> e : p.entrySet()) {
         if (!(e.getValue() instanceof String)) throw new IllegalArgumentException("pers_param." + e.getKey() + " must be a string");

@@ -206,6 +206,9 @@ class InteractionChannelTest {
         + " custom dimension; use appid or uid (device-level resources are not activated)");
     ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":11,\"pers_param\":\"{\\\"family\\\":\\\" \\\"}\"}");
     assertThat(next()).containsEntry("code", 60002.0).containsEntry("desc", "pers_param.family needs the group value");
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":12,\"pers_param\":\"{}\"}");
+    assertThat(next()).containsEntry("seq", 12.0).containsEntry("code", 60002.0).containsEntry("desc",
+        "pers_param must name at least one level (appid, uid or a custom dimension): an empty one activates nothing");
     ws.send(ByteString.of((byte) 1));
     assertThat(next()).containsEntry("code", 60003.0);
     ws.send("{\"type\":\"end\",\"seq\":6}");
