@@ -54,9 +54,10 @@ import okhttp3.HttpUrl;
 public final class Agent {
   private final AgentConfig config;
   private final @Nullable VoiceLinkClient ownClient;
-  /** The shared client's hold on this agent: closing that client destroys it. */
-  private final @Nullable Closeable sharedClientHold;
+  /** The client given to the builder, which destroys this agent when it closes; null: our own. */
   private final @Nullable ClientCore sharedClient;
+  /** What {@link #sharedClient} closes: this agent. */
+  private final Closeable destroyOnClientClose = this::destroy;
   private final AgentEngine engine;
   private final NetworkWatcher network;
   private final @Nullable TokenManager tokenManager;
@@ -154,16 +155,12 @@ public final class Agent {
     this.network = new NetworkWatcher(builder.context, engine);
     engine.start(network.start());
     if (sharedClient != null) {
-      Closeable hold = this::destroy;
-      this.sharedClientHold = hold;
       try {
-        sharedClient.track(hold);
+        sharedClient.track(destroyOnClientClose);
       } catch (IllegalStateException closedMeanwhile) {
         destroy();
         throw closedMeanwhile;
       }
-    } else {
-      this.sharedClientHold = null;
     }
   }
 
@@ -220,7 +217,7 @@ public final class Agent {
     if (encryptedStore != null && storeListener != null) encryptedStore.removeListener(storeListener);
     engine.destroy();
     if (ownClient != null) ownClient.close();
-    if (sharedClient != null && sharedClientHold != null) sharedClient.untrack(sharedClientHold);
+    if (sharedClient != null) sharedClient.untrack(destroyOnClientClose);
   }
 
   /**

@@ -28,9 +28,10 @@ import org.jspecify.annotations.Nullable;
  * drops, or the server does not send its {@code connected} message within {@link
  * Builder#greetingTimeout(long, TimeUnit)} of the upgrade, the channel reconnects by itself with
  * jittered exponential backoff, at most {@link Builder#maxReconnectAttempts(int)} times in a row; a
- * rejected token is refreshed once through the {@link TokenSource}. {@link #pauseReconnecting()} and {@link #resumeReconnecting()} let the app follow
- * the network's availability. {@link #close()} ends it for good; closing its {@link
- * VoiceLinkClient} closes it too. Open one per screen or session that talks, close it when done.
+ * rejected token is refreshed once through the {@link TokenSource}. {@link #pauseReconnecting()}
+ * and {@link #resumeReconnecting()} let the app follow the network's availability. {@link #close()}
+ * ends it for good; closing its {@link VoiceLinkClient} closes it too. Open one per screen or session
+ * that talks, close it when done.
  *
  * <p><b>Threading.</b> All methods are thread-safe and never block on the network. Listener methods
  * are called one at a time, in the order the channel noticed the news, on one of the client's
@@ -261,9 +262,10 @@ public final class InteractionChannel implements Closeable {
     }
 
     /**
-     * How long a write may wait for its result or error (default 30 s), counted again while the socket
-     * still has more than 64 KiB to send (a long audio write on a slow link). Past it the listener hears {@link Listener#onWriteError} with {@link #RESULT_TIMEOUT}, and an
-     * answer that comes later is dropped: each write is answered once. The connection stays up.
+     * How long a write may wait for its result or error (default 30 s), counted again while the
+     * socket still has more than 64 KiB to send (a long audio write on a slow link). Past it the
+     * listener hears {@link Listener#onWriteError} with {@link #RESULT_TIMEOUT}, and an answer that
+     * comes later is dropped: each write is answered once. The connection stays up.
      */
     public Builder resultTimeout(long timeout, TimeUnit unit) {
       this.resultTimeoutMillis = positiveMillis("resultTimeout", timeout, unit);

@@ -425,12 +425,21 @@ class InteractionChannelTest {
     serverSide.close(1001, "going away");
   }
 
-  @Test void aServerThatGreetsAndDropsAtOnceIsGivenUpOnAfterTheBoundedAttempts() throws Exception {
+  /**
+   * Connects a channel that reconnects at most {@code maxReconnectAttempts} times in a row to a server
+   * whose next three sockets greet and stay open; the server's side of each comes out of the queue.
+   */
+  private BlockingQueue<WebSocket> connectToGreetingSockets(int maxReconnectAttempts) {
     BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
     for (int i = 0; i < 3; i++) server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
-    channel = channelBuilder().maxReconnectAttempts(2).build();
+    channel = channelBuilder().maxReconnectAttempts(maxReconnectAttempts).build();
     channel.connect();
     time.runDueTasks();
+    return sockets;
+  }
+
+  @Test void aServerThatGreetsAndDropsAtOnceIsGivenUpOnAfterTheBoundedAttempts() throws Exception {
+    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(2);
 
     for (int attempt = 1; attempt <= 2; attempt++) {
       assertThat(nextEvent()).isEqualTo("connected " + UID);
@@ -450,11 +459,7 @@ class InteractionChannelTest {
   }
 
   @Test void aConnectionThatStayedUpThirtySecondsEndsTheRowOfFailedAttempts() throws Exception {
-    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
-    for (int i = 0; i < 3; i++) server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
-    channel = channelBuilder().maxReconnectAttempts(1).build();
-    channel.connect();
-    time.runDueTasks();
+    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(1);
     assertThat(nextEvent()).isEqualTo("connected " + UID);
     serverCloses(sockets);
     assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
