@@ -84,7 +84,7 @@ final class AuthClient {
    * seconds, is milliseconds. Polls are never closer than {@link #MIN_INTERVAL_MILLIS}.
    */
   DeviceCode readDeviceCode(Response response) throws IOException, AuthorizationException {
-    Answer answer = read(response);
+    Answer answer = read(response, "device_code");
     if (answer.error != null && !answer.isTransient()) {
       throw new AuthorizationException(answer.error, answer.message);
     }
@@ -161,6 +161,14 @@ final class AuthClient {
 
   /** Reads a token endpoint answer, whatever its status. Never throws for what the server said. */
   Answer read(Response response) {
+    return read(response, "access_token");
+  }
+
+  /**
+   * Reads an answer, whatever its status; one with neither an error nor {@code answerField} (nor a
+   * token) is unreadable, so transient. A token answer that only echoes a {@code device_code} is one.
+   */
+  private Answer read(Response response, String answerField) {
     long retryAfterMillis = HttpFailure.retryAfterMillis(response, config.correctedClock());
     try (ResponseBody body = response.body()) {
       String text = "";
@@ -183,7 +191,7 @@ final class AuthClient {
         problem = failure(response, "HTTP " + response.code() + " with "
             + (text.trim().isEmpty() ? "an empty body" : "a body that is not a JSON object"));
       } else if (error == null && json.string("access_token") == null
-          && json.string("device_code") == null) {
+          && json.string(answerField) == null) {
         problem = failure(response, "HTTP " + response.code() + " with neither a token nor an error");
       }
       return new Answer(response.code(), json, error, message, problem, retryAfterMillis,

@@ -329,6 +329,20 @@ class DeviceAuthorizerTest {
     assertThat(events.calls).contains("poll 8 authorization_pending 2000");
   }
 
+  @Test void aPollAnswerThatOnlyEchoesTheDeviceCodeIsTransient() throws Exception {
+    script.enqueue(deviceCode(2, 120),
+        json(200, "{\"device_code\":\"dc-1\",\"status\":\"pending\"}"),
+        token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    time.step(2000);
+    long retry = time.pendingDelaysMillis().get(0);
+    assertThat(retry).isBetween(2000L, 3000L);
+    time.advance(retry, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "poll 1 transient_failure " + retry,
+        "outcome AUTHORIZED");
+  }
+
   @Test void retryAfterOfA503IsHonouredUpToTheBackoffCap() throws Exception {
     script.enqueue(deviceCode(2, 600),
         new MockResponse().setResponseCode(503).setHeader("Retry-After", "45"),

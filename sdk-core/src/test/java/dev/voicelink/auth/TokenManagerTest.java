@@ -219,6 +219,15 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
+  @Test void aRefreshAnswerWithNeitherATokenNorAnErrorIsTransient() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(json(200, "{\"device_code\":\"dc-1\"}"));
+    assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(IOException.class)
+        .hasMessage("HTTP 200 with neither a token nor an error");
+    assertThat(manager.state()).isEqualTo(State.EXPIRED);
+  }
+
   @Test void retryAfterHoldsBackTheNextRefreshWhileTheTokenIsValid() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
     time.advance(3600 - 300, TimeUnit.SECONDS);
