@@ -15,6 +15,7 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
+import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
@@ -43,8 +44,10 @@ import okio.Okio;
  * #load()} returns null, {@link #reauthorizationRequired()} becomes true and the listeners are told;
  * it never throws for that. The unreadable record and its key are deleted, because nothing can ever
  * read them again; the next {@link #save} creates a fresh key. The device must run the device flow
- * again. A Keystore that fails for a moment (its service restarting) is not that: {@code load} then
- * throws an {@link IOException} and keeps the data.
+ * again. A Keystore that fails for a moment (its service restarting) is not that, though Android
+ * reports it with the same exception types as a broken key: only a missing key, a failed
+ * authentication tag and a key the system invalidated count as lost. Otherwise {@code load} and
+ * {@code save} throw an {@link IOException} and keep the record and its key.
  *
  * <p><b>Crash safety.</b> {@link #save} writes a temporary file, forces it to the storage device and
  * renames it over the record file (sdk-core's {@code FileTokenStore} does the same): a process killed
@@ -163,12 +166,17 @@ public final class EncryptedTokenStore implements TokenStore {
       cipher.updateAAD(associatedData());
       plain = cipher.doFinal(blob.substring(1 + IV_BYTES).toByteArray());
     } catch (GeneralSecurityException e) {
-      // AEADBadTagException (altered data, another key), KeyPermanentlyInvalidatedException (an
-      // InvalidKeyException), UnrecoverableKeyException: none of them ever goes away.
-      return undecryptable("it cannot be decrypted (" + e.getClass().getSimpleName() + ")");
+      // Altered data or another key (AEADBadTagException, a BadPaddingException) and a key lost
+      // for good never decrypt. Anything else (UnrecoverableKeyException, a bare
+      // InvalidKeyException, KeyStoreException) is also how Android reports a Keystore service
+      // that failed this time: the data may be fine.
+      if (e instanceof BadPaddingException || keys.isLostForGood(e)) {
+        return undecryptable("it cannot be decrypted (" + e.getClass().getSimpleName() + ")");
+      }
+      throw keystoreFailed(e);
     } catch (RuntimeException e) {
-      // ProviderException and kin: the Keystore service failed this time; the data may be fine.
-      throw new IOException("the Android Keystore failed: " + e, e);
+      // ProviderException and kin: the Keystore service failed this time.
+      throw keystoreFailed(e);
     }
     try {
       return TokenRecord.fromStorageJson(new String(plain, UTF_8));
@@ -219,7 +227,8 @@ public final class EncryptedTokenStore implements TokenStore {
       Cipher cipher;
       try {
         cipher = encryptingCipher(key);
-      } catch (java.security.InvalidKeyException e) {
+      } catch (GeneralSecurityException e) {
+        if (!keys.isLostForGood(e)) throw e;
         // An invalidated Keystore key (the lock screen was removed): start over with a new one.
         Log.warn(TAG, "token store " + name + ": its key is unusable (" + e.getClass().getSimpleName()
             + "); making a new one", null);
@@ -239,6 +248,10 @@ public final class EncryptedTokenStore implements TokenStore {
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new IOException("cannot encrypt the token record with " + keys + ": " + e, e);
     }
+  }
+
+  private static IOException keystoreFailed(Exception e) {
+    return new IOException("the Android Keystore failed: " + e, e);
   }
 
   private Cipher encryptingCipher(SecretKey key) throws GeneralSecurityException {

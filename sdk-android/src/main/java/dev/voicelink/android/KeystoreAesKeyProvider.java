@@ -1,6 +1,7 @@
 package dev.voicelink.android;
 
 import android.security.keystore.KeyGenParameterSpec;
+import android.security.keystore.KeyPermanentlyInvalidatedException;
 import android.security.keystore.KeyProperties;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
@@ -47,6 +48,11 @@ final class KeystoreAesKeyProvider implements KeyProvider {
 
   @Override public boolean cipherChoosesIv() {
     return true;
+  }
+
+  /** Only an invalidated key (the lock screen was removed, new biometrics enrolled) is gone for good. */
+  @Override public boolean isLostForGood(GeneralSecurityException e) {
+    return e instanceof KeyPermanentlyInvalidatedException;
   }
 
   private static KeyStore keyStore() throws GeneralSecurityException {

@@ -5,7 +5,9 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.SecureRandom;
 import org.jspecify.annotations.Nullable;
+import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
+import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 import okio.ByteString;
@@ -44,11 +46,17 @@ final class RsaWrappedKeyProvider implements KeyProvider {
     KeyPair pair = pairs.existing();
     if (pair == null) return null;
     ByteString bytes = ByteString.decodeBase64(wrapped);
-    if (bytes == null) throw new GeneralSecurityException("the wrapped key is not Base64");
+    if (bytes == null) throw new UnusableWrappedKey("the wrapped key is not Base64");
     Cipher rsa = Cipher.getInstance(RSA);
     rsa.init(Cipher.DECRYPT_MODE, pair.getPrivate());
-    byte[] raw = rsa.doFinal(bytes.toByteArray());
-    if (raw.length != 32) throw new GeneralSecurityException("the unwrapped key is not AES-256");
+    byte[] raw;
+    try {
+      raw = rsa.doFinal(bytes.toByteArray());
+    } catch (BadPaddingException | IllegalBlockSizeException e) {
+      // A backup restored onto another device: the same preferences, another Keystore's pair.
+      throw new UnusableWrappedKey("the wrapped key was wrapped with another key pair");
+    }
+    if (raw.length != 32) throw new UnusableWrappedKey("the unwrapped key is not AES-256");
     return new SecretKeySpec(raw, "AES");
   }
 
@@ -73,6 +81,21 @@ final class RsaWrappedKeyProvider implements KeyProvider {
 
   @Override public boolean cipherChoosesIv() {
     return false;
+  }
+
+  /**
+   * A wrapped key that is damaged or was wrapped with another key pair is gone for good. (A key pair
+   * wiped with the lock screen is no key at all.)
+   */
+  @Override public boolean isLostForGood(GeneralSecurityException e) {
+    return e instanceof UnusableWrappedKey;
+  }
+
+  /** The wrapped key in the preferences cannot be unwrapped here, now or ever. */
+  private static final class UnusableWrappedKey extends GeneralSecurityException {
+    UnusableWrappedKey(String message) {
+      super(message);
+    }
   }
 
   @Override public String toString() {

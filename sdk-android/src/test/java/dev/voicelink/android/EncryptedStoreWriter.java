@@ -4,6 +4,7 @@ import dev.voicelink.auth.FileTokenStoreWriter;
 import java.io.File;
 import java.security.SecureRandom;
 import org.jspecify.annotations.Nullable;
+import java.security.GeneralSecurityException;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -55,6 +56,10 @@ public final class EncryptedStoreWriter {
     }
 
     @Override public boolean cipherChoosesIv() {
+      return false;
+    }
+
+    @Override public boolean isLostForGood(GeneralSecurityException e) {
       return false;
     }
   }

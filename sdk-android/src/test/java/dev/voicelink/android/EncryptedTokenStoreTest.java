@@ -15,7 +15,11 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import android.security.keystore.KeyPermanentlyInvalidatedException;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
+import java.security.KeyStoreException;
+import java.security.UnrecoverableKeyException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.ProviderException;
@@ -25,12 +29,14 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 import okio.ByteString;
 import org.junit.Before;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.robolectric.RobolectricTestRunner;
 import org.robolectric.RuntimeEnvironment;
+import org.robolectric.annotation.Config;
 
 /**
  * The encrypted token store at SDK 21, 28 and 35. Robolectric has no Android Keystore, so the keys sit
@@ -206,6 +212,77 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.load()).isEqualTo(RECORD);
   }
 
+  @Test public void aKeystoreThatCannotFetchTheKeyThisTimeKeepsTheData() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    String saved = blob();
+    // What Android's Keystore throws from getKey for any service error but "not found".
+    aesKeys.failWithChecked = new UnrecoverableKeyException("Failed to obtain information about key");
+
+    assertThatThrownBy(store::load).isInstanceOf(IOException.class)
+        .hasMessage("the Android Keystore failed: java.security.UnrecoverableKeyException: Failed to"
+            + " obtain information about key");
+
+    assertThat(blob()).isEqualTo(saved);
+    assertThat(aesKeys.key).isNotNull();
+    assertThat(store.reauthorizationRequired()).isFalse();
+    assertThat(reasons).isEmpty();
+    aesKeys.failWithChecked = null;
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
+  @Test public void aCipherTheKeystoreCannotSetUpThisTimeKeepsTheDataOnLoadAndSave() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    String saved = blob();
+    SecretKey key = aesKeys.key;
+    // A bare InvalidKeyException at Cipher.init, as the Keystore reports "Keystore operation failed".
+    aesKeys.key = new SecretKeySpec(new byte[5], "AES");
+
+    assertThatThrownBy(store::load).isInstanceOf(IOException.class)
+        .hasMessageStartingWith("the Android Keystore failed: java.security.InvalidKeyException");
+    assertThatThrownBy(() -> store.save(RECORD)).isInstanceOf(IOException.class)
+        .hasMessageStartingWith("cannot encrypt the token record with");
+
+    assertThat(aesKeys.deleted).isZero();
+    assertThat(blob()).isEqualTo(saved);
+    assertThat(reasons).isEmpty();
+    aesKeys.key = key;
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
+  @Test public void aKeyLostForGoodMeansReauthorizationAndANewKeyOnSave() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    aesKeys.failWithChecked = new InvalidatedKey();
+
+    assertThat(store.load()).isNull();
+
+    assertThat(store.reauthorizationRequired()).isTrue();
+    assertThat(reasons).singleElement().asString().contains("it cannot be decrypted (InvalidatedKey)");
+    assertThat(recordFile).doesNotExist();
+    assertThat(aesKeys.deleted).isEqualTo(1);
+  }
+
+  @Test @Config(sdk = {28, 35}) // the levels of the build that have the API 23 Keystore
+  public void onlyAnInvalidatedKeystoreKeyIsLostForGood() {
+    KeystoreAesKeyProvider keys = new KeystoreAesKeyProvider("test");
+    assertThat(keys.isLostForGood(new KeyPermanentlyInvalidatedException())).isTrue();
+    assertThat(keys.isLostForGood(new InvalidKeyException("Keystore operation failed"))).isFalse();
+    assertThat(keys.isLostForGood(new UnrecoverableKeyException("Failed to obtain information about"
+        + " key"))).isFalse();
+    assertThat(keys.isLostForGood(new KeyStoreException("System error"))).isFalse();
+  }
+
+  @Test public void aDamagedWrappedKeyIsLostForGood() throws Exception {
+    SoftwareRsaPairs pairs = new SoftwareRsaPairs();
+    store(wrapped(pairs)).save(RECORD);
+    prefs.edit().putString(RsaWrappedKeyProvider.WRAPPED_KEY, "not base64!").commit();
+
+    assertThat(store(wrapped(pairs)).load()).isNull();
+    assertThat(reasons).singleElement().asString().contains("it cannot be decrypted");
+  }
+
   @Test public void clearRemovesTheRecord() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
     store.save(RECORD);
@@ -305,15 +382,26 @@ public final class EncryptedTokenStoreTest {
     return new RsaWrappedKeyProvider(prefs, pairs, new SecureRandom());
   }
 
+  /** What a software key's provider reports for a key the system invalidated. */
+  static final class InvalidatedKey extends InvalidKeyException {
+  }
+
   /** Stands in for the Keystore's AES key. */
   static final class SoftwareAesKeys implements KeyProvider {
     @Nullable SecretKey key;
     boolean cipherChoosesIv;
     @Nullable RuntimeException failWith;
+    @Nullable GeneralSecurityException failWithChecked;
+    int deleted;
 
-    @Override public @Nullable SecretKey existingKey() {
+    @Override public @Nullable SecretKey existingKey() throws GeneralSecurityException {
       if (failWith != null) throw failWith;
+      if (failWithChecked != null) throw failWithChecked;
       return key;
+    }
+
+    @Override public boolean isLostForGood(GeneralSecurityException e) {
+      return e instanceof InvalidatedKey;
     }
 
     @Override public SecretKey createKey() throws GeneralSecurityException {
@@ -325,6 +413,7 @@ public final class EncryptedTokenStoreTest {
 
     @Override public void deleteKey() {
       key = null;
+      deleted++;
     }
 
     @Override public boolean cipherChoosesIv() {
