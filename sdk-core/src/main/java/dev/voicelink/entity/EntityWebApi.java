@@ -267,7 +267,7 @@ public final class EntityWebApi {
     private final UploadReceipt receipt;
     private final long timeoutNanos;
     private final Clock clock = config.deviceClock();
-    private long deadlineNanos;
+    private long startNanos;
     private @Nullable Cancellable pending;
     private int checks;
 
@@ -278,7 +278,7 @@ public final class EntityWebApi {
     }
 
     @Override protected void start() {
-      deadlineNanos = clock.monotonicNanos() + timeoutNanos;
+      startNanos = clock.monotonicNanos(); // a deadline as a sum would overflow for a huge timeout
       long firstCheck = receipt.uploadedAtNanos()
           + TimeUnit.MILLISECONDS.toNanos(UploadReceipt.CHECK_DELAY_MILLIS);
       schedule(Math.max(0, firstCheck - clock.monotonicNanos()));
@@ -301,6 +301,8 @@ public final class EntityWebApi {
         // in BlockingCall; left to the scheduler's executor, it would leave the call waiting for ever.
         finish(null, e);
         return;
+      } catch (Error e) {
+        throw endedBy(e);
       } catch (IOException e) {
         if (isCancelled()) return;
         failure = e;
@@ -315,7 +317,8 @@ public final class EntityWebApi {
         return;
       }
       long now = clock.monotonicNanos();
-      if (now >= deadlineNanos) {
+      long leftNanos = timeoutNanos - (now - startNanos);
+      if (leftNanos <= 0) {
         finish(result, failure);
         return;
       }
@@ -328,7 +331,7 @@ public final class EntityWebApi {
       int checksLeft = MAX_CHECKS - checks;
       delayNanos = Math.max(delayNanos, (inEffectNanos - now) / checksLeft);
       // The last check happens at the deadline rather than not at all.
-      schedule(Math.min(delayNanos, deadlineNanos - now));
+      schedule(Math.min(delayNanos, leftNanos));
     }
 
     private void finish(@Nullable CheckResult result, @Nullable Exception failure) {

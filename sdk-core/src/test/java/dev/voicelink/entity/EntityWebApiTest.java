@@ -440,6 +440,62 @@ class EntityWebApiTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  @Test void aWaitWithTheLargestTimeoutMakesEveryCheck() throws Exception {
+    server.enqueue(uploaded("psn5"));
+    for (int i = 0; i < EntityWebApi.MAX_CHECKS + 1; i++) {
+      server.enqueue(checked("psn5", 10001, "processing " + (i + 1)));
+    }
+    UploadReceipt receipt = api.uploadResource(request().build()).execute();
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, Long.MAX_VALUE, TimeUnit.DAYS).enqueue(collect(outcomes));
+    time.advance(1, TimeUnit.DAYS);
+    assertThat(server.getRequestCount()).isEqualTo(1 + EntityWebApi.MAX_CHECKS);
+    assertThat(((CheckResult) outcomes.get(0)).reply())
+        .isEqualTo("processing " + EntityWebApi.MAX_CHECKS);
+  }
+
+  @Test void aCheckThatThrowsAnErrorEndsTheWaitAndTheErrorGoesOn() throws Exception {
+    AtomicInteger signatures = new AtomicInteger();
+    AssertionError bug = new AssertionError("checksum source bug");
+    EntityWebApi backendSigned = EntityWebApi.builder(config).namespace("OS123")
+        .checksumSource((nonce, curTime) -> {
+          if (signatures.incrementAndGet() > 1) throw bug;
+          return ChecksumSigner.checksum(KEY, nonce, curTime);
+        }).build();
+    server.enqueue(uploaded("psn6"));
+    UploadReceipt receipt = backendSigned.uploadResource(request().build()).execute();
+    List<Object> outcomes = new ArrayList<>();
+    backendSigned.awaitProcessed(receipt, 1, TimeUnit.MINUTES).enqueue(collect(outcomes));
+
+    // The virtual scheduler runs the check on this thread: the Error reaches it, as it would
+    // reach a worker thread's handler.
+    assertThatThrownBy(() -> time.advance(10, TimeUnit.SECONDS)).isSameAs(bug);
+    assertThat(outcomes).hasSize(1);
+    assertThat((Throwable) outcomes.get(0)).isExactlyInstanceOf(IOException.class)
+        .hasMessage("the call ended on an error: java.lang.AssertionError: checksum source bug")
+        .hasCause(bug);
+    assertThat(time.pendingDelaysMillis()).as("no check left waiting").isEmpty();
+  }
+
+  @Test void anUploadWhoseWorkThrowsAnErrorEndsOnce() throws Exception {
+    server.enqueue(uploaded("psn7"));
+    AssertionError bug = new AssertionError("progress listener bug");
+    VoiceLinkCall<UploadReceipt> upload = api.uploadResource(request()
+        .progressListener(Runnable::run, (written, total) -> {
+          throw bug;
+        }).build());
+    CountDownLatch ended = new CountDownLatch(1);
+    List<Object> outcomes = new CopyOnWriteArrayList<>();
+    upload.enqueue(result -> {
+      outcomes.add(result.isSuccess() ? result.value() : result.failure());
+      ended.countDown();
+    });
+    assertThat(ended.await(10, TimeUnit.SECONDS)).as("the upload ended").isTrue();
+    assertThat((Throwable) outcomes.get(0)).isExactlyInstanceOf(IOException.class)
+        .hasMessage("the call ended on an error: java.lang.AssertionError: progress listener bug")
+        .hasCause(bug);
+  }
+
   @Test void processedAtTheLastAllowedCheckIsReported() throws Exception {
     server.enqueue(uploaded("psn6"));
     for (int i = 0; i < EntityWebApi.MAX_CHECKS - 1; i++) {

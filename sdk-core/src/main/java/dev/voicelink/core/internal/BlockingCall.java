@@ -20,6 +20,8 @@ public abstract class BlockingCall<T> extends RealCall<T> {
           succeed(BlockingCall.this.run());
         } catch (IOException | ServerRefusalException | RuntimeException e) {
           fail(e);
+        } catch (Error e) {
+          throw endedBy(e);
         }
       }
     });

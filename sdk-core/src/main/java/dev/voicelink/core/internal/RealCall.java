@@ -143,6 +143,16 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
     complete(CallResult.<T>failure(failure));
   }
 
+  /**
+   * Ends the call with an {@link IOException} naming {@code error}, and returns the error for the
+   * caller to rethrow: whoever waits for the call is released, and the thread's handler still sees
+   * the Error (OkHttp's async calls do the same).
+   */
+  protected final Error endedBy(Error error) {
+    fail(new IOException("the call ended on an error: " + error, error));
+    return error;
+  }
+
   private void complete(final CallResult<T> ended) {
     final Callback<T> target;
     synchronized (lock) {
