@@ -19,12 +19,24 @@ final class TokenExchange {
     final @Nullable TokenRecord record;
     final @Nullable AuthorizationException refusal;
     final @Nullable IOException failure;
+    /**
+     * With a failure only: the refreshed record with the new refresh token of an answer that could
+     * not be read otherwise, and its old access token. The server may have voided the old refresh
+     * token already (spec 3.2), so the new one must be kept.
+     */
+    final @Nullable TokenRecord rotated;
 
     private Result(@Nullable TokenRecord record, @Nullable AuthorizationException refusal,
         @Nullable IOException failure) {
+      this(record, refusal, failure, null);
+    }
+
+    private Result(@Nullable TokenRecord record, @Nullable AuthorizationException refusal,
+        @Nullable IOException failure, @Nullable TokenRecord rotated) {
       this.record = record;
       this.refusal = refusal;
       this.failure = failure;
+      this.rotated = rotated;
     }
   }
 
@@ -104,7 +116,7 @@ final class TokenExchange {
         record = client.tokenRecord(answer, credentials ? client.dialect : dialect, kind, owner,
             credentials);
       } catch (IOException e) {
-        return new Result(null, null, e);
+        return new Result(null, null, e, credentials ? null : keepRotated(base, answer));
       }
       if (!credentials && record.refreshToken() == null) {
         // RFC 6749 section 6: without a new refresh token, the client keeps the one it has.
@@ -124,6 +136,15 @@ final class TokenExchange {
       return new Result(null, new ReauthorizationRequiredException(answer.error, answer.message), null);
     }
     return new Result(null, new AuthorizationException(answer.error, answer.message), null);
+  }
+
+  /** {@code base} with the answer's new refresh token, or null if it names none. */
+  private static @Nullable TokenRecord keepRotated(TokenRecord base, AuthClient.Answer answer) {
+    String rotated = answer.json != null ? answer.json.string("refresh_token") : null;
+    if (rotated == null || rotated.trim().isEmpty() || rotated.equals(base.refreshToken())) {
+      return null;
+    }
+    return base.newBuilder().refreshToken(rotated).build();
   }
 
   private AuthClient.Answer execute(Call call) throws IOException {

@@ -241,7 +241,7 @@ final class TokenKeeper {
       if (generation != started && !sameCredential(base, current)) return settleReplaced();
       if (result.record != null) return settleSuccess(result.record);
       if (result.refusal != null) return settleRefusal(result.refusal);
-      return settleTransient(base, result.failure);
+      return settleTransient(base, result.failure, result.rotated);
     }
   }
 
@@ -283,12 +283,28 @@ final class TokenKeeper {
     }
   }
 
-  private TokenRecord settleTransient(@Nullable TokenRecord base, IOException failure)
-      throws IOException {
+  private TokenRecord settleTransient(@Nullable TokenRecord base, IOException failure,
+      @Nullable TokenRecord rotated) throws IOException {
     synchronized (lock) {
       inFlight = null;
       long now = clock.monotonicNanos();
       long delay = schedule.failedTransiently(now, failure);
+      if (rotated != null && sameCredential(base, current)) {
+        // The access token and its expiry stay as they were; the next refresh uses the new refresh
+        // token. Saved as a refreshed record is: a failed save is retried first by the next call.
+        Log.warn(TAG, "the refresh answer could not be used (" + failure.getMessage() + "), but it"
+            + " holds a new refresh token: kept, with the current access token", null);
+        current = rotated;
+        base = rotated;
+        unsaved = true;
+        try {
+          store.save(rotated);
+          unsaved = false;
+        } catch (IOException e) {
+          Log.warn(TAG, "cannot save the token record; the next call tries again: "
+              + e.getMessage(), null);
+        }
+      }
       if (current != null && sameCredential(base, current) && !schedule.isExpired(now)) {
         Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
             + " token, next attempt in " + delay + " ms or later");
