@@ -323,6 +323,8 @@ final class AuthClient {
 
   /** What the server answered, read whatever the HTTP status. */
   static final class Answer {
+    /** A rate limiter's answer (RFC 6585): its error, whatever it is, is not the server's decision. */
+    private static final int TOO_MANY_REQUESTS = 429;
     final int status;
     final @Nullable WireJson json;
     final @Nullable String error;
@@ -349,14 +351,14 @@ final class AuthClient {
     }
 
     /**
-     * True for what is worth retrying: an unreadable answer, or an unknown error in a 5xx answer
-     * (a proxy or a failing back end speaking, not the authorization logic).
+     * True for what is worth retrying: an unreadable answer, or an unknown error in a 5xx or 429
+     * answer (a proxy, a rate limiter or a failing back end speaking, not the authorization logic).
      */
     boolean isTransient() {
       if (problem != null) return true;
       if (error == null) return false;
       if ("temporarily_unavailable".equals(error) || "server_error".equals(error)) return true;
-      return status >= 500 && !isFlowError(error);
+      return (status >= 500 || status == TOO_MANY_REQUESTS) && !isFlowError(error);
     }
 
     private static boolean isFlowError(String error) {

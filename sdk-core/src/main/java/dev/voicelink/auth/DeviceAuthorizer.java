@@ -58,7 +58,10 @@ import okhttp3.Response;
  * its own: make it once per {@code client_id} and keep it as long as its {@link VoiceLinkClient}.
  */
 public final class DeviceAuthorizer {
-  /** Transient failures in a row after which a flow ends as {@link DeviceFlowOutcome.Kind#FAILED}. */
+  /**
+   * Retries after transient failures in a row: the failure after the last of them (the 9th in a row)
+   * ends a flow as {@link DeviceFlowOutcome.Kind#FAILED}.
+   */
   public static final int MAX_TRANSIENT_RETRIES = 8;
 
   private static final DeviceFlowListener SILENT = code -> { };

@@ -367,6 +367,21 @@ class DeviceAuthorizerTest {
     assertThat(events.calls.get(1)).isEqualTo("poll 1 transient_failure 45000");
   }
 
+  @Test void aRateLimitWithAnErrorOfItsOwnIsTransientAndItsRetryAfterHonoured() throws Exception {
+    script.enqueue(deviceCode(2, 600),
+        json(429, "{\"error\":\"too_many_requests\"}").setHeader("Retry-After", "20"),
+        json(429, "{\"error\":\"slow_down\"}"),
+        token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    time.step(2000);
+    time.step(20_000);
+    time.advance(7000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "poll 1 transient_failure 20000",
+        "poll 2 slow_down 7000", "outcome AUTHORIZED");
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 22_000L, 29_000L);
+  }
+
   @Test void aFlowThatGivesUpOnBusyAnswersReportsTheServersRetryAfter() throws Exception {
     script.enqueue(deviceCode(2, 6000));
     for (int i = 0; i < 9; i++) {

@@ -277,6 +277,22 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
+  @Test void aRateLimitedRefreshServesTheValidTokenUntilItsRetryAfter() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    time.advance(3600 - 300, TimeUnit.SECONDS);
+    script.enqueue(json(429, "{\"error\":\"too_many_requests\"}").setHeader("Retry-After", "60"),
+        token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(manager.state()).isEqualTo(State.VALID);
+    time.advance(59_999, TimeUnit.MILLISECONDS);
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    time.advance(1, TimeUnit.MILLISECONDS);
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
   @Test void anExpiredTokenIsRefreshedDespiteRetryAfterAndTheAppLearnsTheWait() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
     time.advance(2, TimeUnit.HOURS);
