@@ -82,8 +82,9 @@ public final class VoiceLinkClient implements Closeable {
   /**
    * Releases what the client owns: cancels every call still running (their callbacks report the
    * cancellation), closes the interaction channels made from it, stops the SDK's threads, and, when
-   * the SDK made its own OkHttp client, shuts down its dispatcher and evicts its connections. Never
-   * shuts down what the app passed in. Idempotent; does not block.
+   * the SDK made its own OkHttp client, shuts down its dispatcher and evicts its connections (on the
+   * dispatcher's last thread: closing a TLS connection is network I/O, refused on Android's main
+   * thread). Never shuts down what the app passed in. Idempotent; does not block.
    */
   @Override public void close() {
     core.close();

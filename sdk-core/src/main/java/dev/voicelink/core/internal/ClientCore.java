@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -264,8 +265,12 @@ public final class ClientCore {
     if (ownScheduler != null) ownScheduler.shutdown();
     if (ownsHttp) {
       http.dispatcher().cancelAll();
-      http.dispatcher().executorService().shutdown();
-      http.connectionPool().evictAll();
+      ExecutorService dispatcher = http.dispatcher().executorService();
+      // The dispatcher's last task, not this thread: closing a TLS connection writes its
+      // close_notify, network I/O that Android forbids on the main thread (an Agent's destroy()
+      // in onDestroy), and close() must not block.
+      dispatcher.execute(() -> http.connectionPool().evictAll());
+      dispatcher.shutdown();
     }
     Log.debug("core", "VoiceLinkClient closed");
   }
