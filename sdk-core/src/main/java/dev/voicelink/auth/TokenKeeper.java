@@ -167,6 +167,9 @@ final class TokenKeeper {
           if (!force && current != null && schedule.canServe(clock.monotonicNanos())) {
             return current;
           }
+          if (adoptRefreshedElsewhere() && !force && schedule.canServe(clock.monotonicNanos())) {
+            return current;
+          }
           flight = inFlight = new RefreshFlight();
           mine = true;
           setState(State.REFRESHING);
@@ -317,9 +320,17 @@ final class TokenKeeper {
     }
   }
 
-  private TokenRecord settleRefusal(AuthorizationException refusal) throws AuthorizationException {
+  private TokenRecord settleRefusal(AuthorizationException refusal)
+      throws AuthorizationException, IOException {
     synchronized (lock) {
       inFlight = null;
+      if (refusal instanceof ReauthorizationRequiredException && adoptRefreshedElsewhereQuietly()) {
+        // The refusal was of the refresh token that another manager had just rotated.
+        setState(stateAfterFailure());
+        if (schedule.canServe(clock.monotonicNanos())) return current;
+        throw new IOException("the token was refreshed by another manager of the same store while"
+            + " this one refreshed it too; its record is used now: ask again");
+      }
       if (refusal instanceof ReauthorizationRequiredException) {
         reauthorization = (ReauthorizationRequiredException) refusal;
         Log.warn(TAG, "refresh token refused (" + refusal.getMessage() + "): the device must be"
@@ -330,6 +341,36 @@ final class TokenKeeper {
         setState(stateAfterFailure());
       }
       throw refusal;
+    }
+  }
+
+  /**
+   * Before a refresh: when another manager or process on the same store has refreshed the credential
+   * since this one loaded it, the store's record is the live one (its refresh token voided ours, spec
+   * 3.2), so it becomes current. Returns whether it did.
+   */
+  private boolean adoptRefreshedElsewhere() throws IOException {
+    // caller holds lock
+    if (current == null || unsaved) return false;
+    TokenRecord stored = store.load();
+    if (stored == null || stored.equals(current) || stored.grant() != current.grant()
+        || !stored.clientId().equals(current.clientId())
+        || stored.receivedAtEpochMillis() <= current.receivedAtEpochMillis()) {
+      return false;
+    }
+    Log.info(TAG, "the token store holds a newer record, refreshed by another manager or process;"
+        + " it is used: " + stored);
+    install(stored, false);
+    return true;
+  }
+
+  /** As {@link #adoptRefreshedElsewhere}, after a refusal: a store that cannot be read adopts nothing. */
+  private boolean adoptRefreshedElsewhereQuietly() {
+    try {
+      return adoptRefreshedElsewhere();
+    } catch (IOException e) {
+      Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
+      return false;
     }
   }
 

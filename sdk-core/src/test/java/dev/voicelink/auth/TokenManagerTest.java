@@ -293,6 +293,56 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
+  @Test void aManagerUsesTheRecordAnotherManagerOfItsStoreRefreshedInsteadOfRefreshingAgain()
+      throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager first = deviceManager(store);
+    TokenManager second = deviceManager(store);
+    assertThat(first.accessToken()).isEqualTo("at-1");
+    assertThat(second.accessToken()).isEqualTo("at-1");
+    time.advance(3600 - 300, TimeUnit.SECONDS); // both inside the margin
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThat(first.accessToken()).isEqualTo("at-2");
+    assertThat(second.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(1); // the second never sent the void rt-1
+    assertThat(second.state()).isEqualTo(State.VALID);
+  }
+
+  @Test void aRefreshRefusedBecauseAnotherManagerRotatedTheTokenMeanwhileUsesItsRecord()
+      throws Exception {
+    TokenRecord stale = deviceRecord("at-1", "rt-1", 3600);
+    InMemoryTokenStore store = new InMemoryTokenStore(stale);
+    AtomicBoolean rotatedElsewhere = new AtomicBoolean();
+    TokenStore seenLate = new TokenStore() { // another manager's save lands while this one refreshes
+      @Override public @Nullable TokenRecord load() {
+        return rotatedElsewhere.get() ? store.load() : stale;
+      }
+
+      @Override public void save(TokenRecord record) {
+        store.save(record);
+      }
+
+      @Override public void clear() {
+        store.clear();
+      }
+    };
+    TokenManager manager = deviceManager(seenLate);
+    time.advance(3600 - 300, TimeUnit.SECONDS);
+    script.enqueue(json(400, "{\"error\":\"invalid_refresh_token\",\"message\":\"already used\"}"));
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        store.save(deviceRecord("at-2", "rt-2", 3600));
+        rotatedElsewhere.set(true);
+        return script.dispatch(request);
+      }
+    });
+
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(manager.state()).isEqualTo(State.VALID);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
   @Test void anExpiredTokenIsRefreshedDespiteRetryAfterAndTheAppLearnsTheWait() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
     time.advance(2, TimeUnit.HOURS);
