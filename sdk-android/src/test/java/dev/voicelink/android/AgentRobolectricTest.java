@@ -19,6 +19,8 @@ import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.Endpoint;
+import dev.voicelink.testing.Fault;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import dev.voicelink.testing.SimulatedTester;
@@ -26,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.mockwebserver.MockResponse;
@@ -467,6 +470,32 @@ public final class AgentRobolectricTest {
     assertThatThrownBy(() -> agent.sendMessage(contactsSync("late")))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("Agent was destroyed; create a new Agent to send CMD_SYNC");
+  }
+
+  @Test public void closingTheSharedClientDuringAnUploadAnswersItDestroyedNotANetworkError()
+      throws Exception {
+    connect();
+    CountDownLatch release = new CountDownLatch(1);
+    server.faults().on(Endpoint.UPLOAD_RESOURCE, Fault.holdUntil(release).times(1));
+    int calls = server.journal().size();
+    int before = events.size();
+    try {
+      agent.sendMessage(contactsSync("held"));
+      assertThat(server.journal().awaitSize(calls + 1, 10, TimeUnit.SECONDS))
+          .as("the upload reached the server").isTrue();
+
+      client.close();
+      settle();
+    } finally {
+      release.countDown();
+    }
+
+    List<AgentEvent> after = new ArrayList<>(events.subList(before, events.size()));
+    assertThat(after).hasSize(1);
+    assertThat(after.get(0).eventType()).isEqualTo(EVENT_CMD_RETURN);
+    assertThat(after.get(0).arg1()).isEqualTo(CMD_SYNC);
+    assertThat(after.get(0).arg2()).as(after.get(0).info()).isEqualTo(ERROR_DESTROYED);
+    assertThat(after.get(0).data().getString(KEY_TAG)).isEqualTo("held");
   }
 
   private List<Integer> types() {

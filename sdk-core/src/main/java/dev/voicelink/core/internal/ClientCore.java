@@ -253,7 +253,8 @@ public final class ClientCore {
       calls.clear();
       resources.clear();
     }
-    for (RealCall<?> call : running) call.cancel();
+    // What was made from the client first: an Agent told it is destroyed before its calls are
+    // cancelled answers each pending command ERROR_DESTROYED, not the cancelled call's network error.
     for (Closeable resource : open) {
       try {
         resource.close();
@@ -261,6 +262,7 @@ public final class ClientCore {
         Log.warn("core", "closing " + resource + " failed", e);
       }
     }
+    for (RealCall<?> call : running) call.cancel();
     io.shutdown();
     if (ownScheduler != null) ownScheduler.shutdown();
     if (ownsHttp) {
