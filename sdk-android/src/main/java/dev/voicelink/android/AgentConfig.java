@@ -2,6 +2,7 @@ package dev.voicelink.android;
 
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Redact;
+import dev.voicelink.entity.ChecksumSigner;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -68,7 +69,7 @@ public final class AgentConfig {
     this.deviceId = nonEmpty(auth, "device_id", "auth.device_id");
 
     Map<String, Object> entity = section(root, "entity");
-    this.namespace = nonEmpty(entity, "namespace", "entity.namespace");
+    this.namespace = checkedNamespace(nonEmpty(entity, "namespace", "entity.namespace"));
     this.accountKey = nonEmpty(entity, "account_key", "entity.account_key");
     this.root = withoutAccountKey(root, entity);
 
@@ -197,10 +198,21 @@ public final class AgentConfig {
     return value.trim();
   }
 
+  /** Checked as the signer checks it, so that the message names the setting. */
+  private static @Nullable String checkedNamespace(@Nullable String namespace) {
+    if (namespace == null) return null;
+    try {
+      ChecksumSigner.builder().namespace(namespace);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("entity." + e.getMessage());
+    }
+    return namespace;
+  }
+
   private static @Nullable String address(@Nullable Map<String, Object> server, String key) {
     String value = nonEmpty(server, key, "server." + key);
     if (value == null) return null;
-    ClientCore.parseBaseAddress(value, key);
+    ClientCore.parseBaseAddress(value, "server." + key);
     return value;
   }
 

@@ -332,6 +332,9 @@ class AgentBadInputTest {
     c.put("config entity.account_key empty", new Case(null, false,
         "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
             + "\"entity\":{\"namespace\":\"OS123\",\"account_key\":\"\"}}"));
+    c.put("config entity.namespace with a space", new Case(null, false,
+        "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
+            + "\"entity\":{\"namespace\":\"OS 123\",\"account_key\":\"k\"}}"));
     c.put("CMD_QUERY_SYNC_STATUS sid without psn", new Case(
         new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, "{\"sid\":\"wapi0001\"}", null),
         false, null));
