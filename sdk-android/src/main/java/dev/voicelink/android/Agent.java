@@ -37,8 +37,10 @@ import okhttp3.HttpUrl;
  *
  * <p><b>Threading.</b> {@link #sendMessage} and {@link #destroy} may be called from any thread and
  * never block: messages are queued to the agent's own worker thread ({@code voicelink-agent}) and
- * handled in order. Events are delivered in the order they happen, one at a time, on the main thread,
- * or on the executor given to {@link Builder#eventExecutor}.
+ * handled in order. Events are delivered in the order they happen, one at a time, on the executor
+ * given to {@link Builder#eventExecutor}; without one, on the callback executor of the {@link
+ * VoiceLinkClient} (a client given to {@link Builder#client} may have its own; the SDK's default, and
+ * the agent's own client's, is the main thread).
  *
  * <p><b>Lifecycle.</b> The agent connects to the interaction channel at creation and keeps the
  * connection, reconnecting with bounded backoff and following the device's network. It may live as
@@ -281,7 +283,8 @@ public final class Agent {
 
     /**
      * Where events are delivered, one at a time and in order. Default: the client's callback
-     * executor, the main thread. The agent never shuts it down.
+     * executor (the main thread unless the app gave its client another). The agent never shuts it
+     * down.
      */
     public Builder eventExecutor(Executor executor) {
       if (executor == null) throw new IllegalArgumentException("eventExecutor must not be null");
