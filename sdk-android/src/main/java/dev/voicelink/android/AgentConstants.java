@@ -102,6 +102,9 @@ public final class AgentConstants {
   public static final int ERROR_ENTITY_NOT_CONFIGURED = 60008;
   /** The connection dropped while a write awaited its result. */
   public static final int ERROR_CONNECTION_LOST = 60009;
-  /** Reconnecting gave up after the bounded number of attempts; it resumes when the network comes back. */
+  /**
+   * Reconnecting gave up after the bounded number of attempts; it resumes when the network comes back
+   * or at the next {@link #CMD_WRITE}.
+   */
   public static final int ERROR_RECONNECT_GAVE_UP = 60010;
 }

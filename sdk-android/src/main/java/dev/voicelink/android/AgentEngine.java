@@ -55,6 +55,8 @@ final class AgentEngine {
   private int generation;
   private @Nullable String uid;
   private boolean networkAvailable = true;
+  /** The channel used up its reconnect attempts; a CMD_WRITE or the network's return starts again. */
+  private boolean reconnectGaveUp;
   private int state = STATE_IDLE;
   private boolean notAuthorizedReported;
 
@@ -155,6 +157,11 @@ final class AgentEngine {
         break;
       case CMD_WRITE:
         if (write.handle(message, uid == null ? null : channel)) updateState();
+        if (reconnectGaveUp) {
+          // The app wants to talk while the network stayed up: one more bounded row of attempts,
+          // as a network that comes back starts.
+          connect();
+        }
         break;
       default:
         out.error(ERROR_UNSUPPORTED, "msgType " + message.msgType() + " is not supported; send"
@@ -167,6 +174,7 @@ final class AgentEngine {
 
   private void connect() {
     if (worker.isClosed() || !networkAvailable) return;
+    reconnectGaveUp = false;
     if (channel == null) {
       channel = channels.create(new ChannelEvents(++generation));
     }
@@ -214,8 +222,10 @@ final class AgentEngine {
           reportNotAuthorized("The device token was refused (" + disconnect.detail()
               + "). Authorize the device again, then create a new Agent.");
         } else {
+          reconnectGaveUp = true;
           out.error(ERROR_RECONNECT_GAVE_UP, "Gave up connecting (" + disconnect.detail()
-              + "); trying again when the network comes back", EventData.none());
+              + "); trying again when the network comes back or at the next CMD_WRITE",
+              EventData.none());
         }
       });
     }

@@ -396,7 +396,7 @@ class AgentEngineTest {
       Event gaveUp = bounded.expect(EVENT_ERROR);
       assertThat(gaveUp.arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
       assertThat(gaveUp.info).isEqualTo("Gave up connecting (HTTP 503 on upgrade); trying again "
-          + "when the network comes back");
+          + "when the network comes back or at the next CMD_WRITE");
       assertThat(bounded.server.getRequestCount()).isEqualTo(3);
       assertThat(bounded.time.pendingDelaysMillis()).as("no reconnect is left to run").isEmpty();
       bounded.time.advance(10, TimeUnit.MINUTES);
@@ -407,6 +407,27 @@ class AgentEngineTest {
       bounded.engine.networkAvailable();
       bounded.runAttempt(4);
       bounded.expect(EVENT_CONNECTED_TO_SERVER);
+    } finally {
+      bounded.close();
+    }
+  }
+
+  @Test void aWriteAfterGivingUpStartsConnectingAgainWhileTheNetworkStayedUp() throws Exception {
+    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
+    try {
+      for (int i = 0; i < 3; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
+      bounded.engine.start(true);
+      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
+      assertThat(bounded.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
+
+      bounded.acceptNextConnection(EngineHarness.UID);
+      bounded.engine.send(write("data_type=text,tag=w1", "call 老张"));
+      Event refused = bounded.expect(EVENT_ERROR);
+      assertThat(refused.arg1).isEqualTo(ERROR_NOT_CONNECTED);
+      assertThat(refused.data).containsEntry(KEY_TAG, "w1");
+      bounded.runAttempt(4);
+      bounded.expect(EVENT_CONNECTED_TO_SERVER);
+      assertThat(bounded.server.getRequestCount()).isEqualTo(4);
     } finally {
       bounded.close();
     }
