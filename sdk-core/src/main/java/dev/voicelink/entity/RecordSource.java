@@ -162,6 +162,13 @@ public abstract class RecordSource {
           while (true) {
             String text;
             try {
+              if (opensArray()) {
+                // No record, whatever follows: its first character is all the check needs, and a
+                // contacts export written as one JSON array is one line of any size.
+                line++;
+                records++;
+                return "[";
+              }
               text = reader.readLine();
             } catch (CharacterCodingException e) {
               // The reader decodes ahead of the lines it returns, so no line number is reliable here.
@@ -175,6 +182,15 @@ public abstract class RecordSource {
             records++;
             return text;
           }
+        }
+
+        /** Whether the next line starts a JSON array (after the text's byte-order mark). */
+        private boolean opensArray() throws IOException {
+          reader.mark(2);
+          int first = reader.read();
+          if (first == '\uFEFF' && line == 0) first = reader.read();
+          reader.reset();
+          return first == '[';
         }
 
         @Override public String position() {

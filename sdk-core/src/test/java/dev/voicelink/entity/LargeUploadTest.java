@@ -65,4 +65,37 @@ class LargeUploadTest {
       server.shutdown();
     }
   }
+
+  @Test void aContactsExportWrittenAsOneJsonArrayLineIsRefusedWithoutBeingReadWhole()
+      throws Exception {
+    File file = new File(dir, "export.json");
+    long textBytes = 0;
+    try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(file),
+        StandardCharsets.UTF_8))) {
+      out.write("\uFEFF[");
+      for (int i = 0; textBytes < 20L * 1024 * 1024; i++) {
+        String record = String.format("%s{\"name\":\"联系人%07d\",\"alias\":\"c%07d\"}",
+            i > 0 ? "," : "", i, i);
+        out.write(record);
+        textBytes += record.getBytes(StandardCharsets.UTF_8).length;
+      }
+      out.write("]\n");
+    }
+    MockWebServer server = BigUploadServer.start();
+    try {
+      Process child = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
+          HEAP, "-cp", System.getProperty("java.class.path"), LargeUploadMain.class.getName(),
+          server.url("/").toString(), file.getPath())
+          .redirectErrorStream(true).redirectOutput(new File(dir, "child.log")).start();
+      assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      String log = new String(Files.readAllBytes(new File(dir, "child.log").toPath()),
+          StandardCharsets.UTF_8);
+      assertThat(child.exitValue()).as(log).isEqualTo(LargeUploadMain.REFUSED);
+      assertThat(log.trim()).isEqualTo("refused: record 1 of OS123.contacts must be a JSON object;"
+          + " was BEGIN_ARRAY");
+      assertThat(server.getRequestCount()).isZero();
+    } finally {
+      server.shutdown();
+    }
+  }
 }
