@@ -405,8 +405,19 @@ final class TokenKeeper {
   /** Makes {@code record} current; {@code fresh} means it was received just now. */
   private void install(TokenRecord record, boolean fresh) {
     long lifetimeMillis = TimeUnit.SECONDS.toMillis(record.expiresInSeconds());
-    long remainingMillis = fresh ? lifetimeMillis
-        : record.expiresAtEpochMillis() - client.config.correctedClock().wallMillis();
+    long nowMillis = client.config.correctedClock().wallMillis();
+    long remainingMillis;
+    if (fresh) {
+      remainingMillis = lifetimeMillis;
+    } else if (record.receivedAtEpochMillis() > nowMillis) {
+      // Received after "now": the device clock is behind (a restart before NTP, no real-time
+      // clock), so the token's age is unknown. It is served, and refreshed at its first use.
+      Log.warn(TAG, "the stored token was received after the device clock's now: the clock is"
+          + " behind, so the token is refreshed at its first use", null);
+      remainingMillis = schedule.marginMillis(lifetimeMillis);
+    } else {
+      remainingMillis = record.expiresAtEpochMillis() - nowMillis;
+    }
     current = record;
     schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis);
   }

@@ -384,6 +384,21 @@ class TokenManagerTest {
     assertThat(manager.accessToken()).isEqualTo("at-2"); // 2 minutes left < 6 minutes margin
   }
 
+  @Test void aStoredRecordReceivedAfterTheDeviceClocksNowIsRefreshedAtItsFirstUse()
+      throws Exception {
+    // A restart before NTP: the device clock is a day behind the time the token was received.
+    TokenRecord stored = deviceRecord("at-1", "rt-1", 3600).newBuilder()
+        .receivedAtEpochMillis(time.wallMillis() + TimeUnit.DAYS.toMillis(1)).build();
+    TokenManager manager = deviceManager(new InMemoryTokenStore(stored));
+    script.enqueue(new MockResponse().setResponseCode(503),
+        token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThat(manager.accessToken()).isEqualTo("at-1"); // served while the refresh failed
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    time.advance(1, TimeUnit.SECONDS); // beyond the first backoff ceiling (1 s)
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+  }
+
   @Test void deviceCredentialWithoutATokenIsNotSignedIn() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore());
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
