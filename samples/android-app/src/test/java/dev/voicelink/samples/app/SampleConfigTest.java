@@ -69,7 +69,7 @@ class SampleConfigTest {
   void badAddressIsRefusedBySdkRules() {
     assertThatThrownBy(() -> SampleConfig.parse(MINIMAL.replace("http://h:1/auth", "ftp://h/auth")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("auth_url must be an http or https address such as https://host[:port][/path]; was: ftp://h/auth");
+        .hasMessage("server.auth_url must be an http or https address such as https://host[:port][/path]; was: ftp://h/auth");
   }
 
   @Test
