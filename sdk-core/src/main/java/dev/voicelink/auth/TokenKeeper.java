@@ -324,7 +324,7 @@ final class TokenKeeper {
       throws AuthorizationException, IOException {
     synchronized (lock) {
       inFlight = null;
-      if (refusal instanceof ReauthorizationRequiredException && adoptRefreshedElsewhereQuietly()) {
+      if (refusal instanceof ReauthorizationRequiredException && adoptRefreshedElsewhere()) {
         // The refusal was of the refresh token that another manager had just rotated.
         setState(stateAfterFailure());
         if (schedule.canServe(clock.monotonicNanos())) return current;
@@ -347,12 +347,18 @@ final class TokenKeeper {
   /**
    * Before a refresh: when another manager or process on the same store has refreshed the credential
    * since this one loaded it, the store's record is the live one (its refresh token voided ours, spec
-   * 3.2), so it becomes current. Returns whether it did.
+   * 3.2), so it becomes current. Returns whether it did; a store that cannot be read adopts nothing.
    */
-  private boolean adoptRefreshedElsewhere() throws IOException {
+  private boolean adoptRefreshedElsewhere() {
     // caller holds lock
     if (current == null || unsaved) return false;
-    TokenRecord stored = store.load();
+    TokenRecord stored;
+    try {
+      stored = store.load();
+    } catch (IOException e) {
+      Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
+      return false;
+    }
     if (stored == null || stored.equals(current) || stored.grant() != current.grant()
         || !stored.clientId().equals(current.clientId())
         || stored.receivedAtEpochMillis() <= current.receivedAtEpochMillis()) {
@@ -362,16 +368,6 @@ final class TokenKeeper {
         + " it is used: " + stored);
     install(stored, false);
     return true;
-  }
-
-  /** As {@link #adoptRefreshedElsewhere}, after a refusal: a store that cannot be read adopts nothing. */
-  private boolean adoptRefreshedElsewhereQuietly() {
-    try {
-      return adoptRefreshedElsewhere();
-    } catch (IOException e) {
-      Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
-      return false;
-    }
   }
 
   private State stateAfterFailure() {

@@ -36,6 +36,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class EntityWebApiTest {
   static final String KEY = "0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a";
@@ -404,14 +406,16 @@ class EntityWebApiTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  @Test void checksStopAfterTheBound() throws Exception {
+  /** The largest timeout too: a deadline computed as a sum would overflow and stop after one check. */
+  @ParameterizedTest(name = "timeout of {0} days") @ValueSource(longs = {1, Long.MAX_VALUE})
+  void checksStopAfterTheBound(long timeoutDays) throws Exception {
     server.enqueue(uploaded("psn5"));
     for (int i = 0; i < EntityWebApi.MAX_CHECKS + 1; i++) {
       server.enqueue(checked("psn5", 10001, "processing " + (i + 1)));
     }
     UploadReceipt receipt = api.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, 1, TimeUnit.DAYS).enqueue(collect(outcomes));
+    api.awaitProcessed(receipt, timeoutDays, TimeUnit.DAYS).enqueue(collect(outcomes));
     time.advance(1, TimeUnit.DAYS);
     assertThat(server.getRequestCount()).isEqualTo(1 + EntityWebApi.MAX_CHECKS);
     assertThat(outcomes).hasSize(1);
@@ -420,17 +424,28 @@ class EntityWebApiTest {
     assertThat(last.reply()).isEqualTo("processing " + EntityWebApi.MAX_CHECKS);
   }
 
-  @Test void aCheckThatThrowsAnUncheckedExceptionEndsTheWaitWithIt() throws Exception {
+  /**
+   * Uploads with a checksum source that runs {@code failure} from its second signature on, then
+   * waits for processing: its first check meets the failure.
+   */
+  private List<Object> awaitWithASignerThatFailsAfterTheUpload(Runnable failure) throws Exception {
     AtomicInteger signatures = new AtomicInteger();
     EntityWebApi backendSigned = EntityWebApi.builder(config).namespace("OS123")
         .checksumSource((nonce, curTime) -> {
-          if (signatures.incrementAndGet() > 1) throw new IllegalStateException("backend gone");
+          if (signatures.incrementAndGet() > 1) failure.run();
           return ChecksumSigner.checksum(KEY, nonce, curTime);
         }).build();
     server.enqueue(uploaded("psn6"));
     UploadReceipt receipt = backendSigned.uploadResource(request().build()).execute();
     List<Object> outcomes = new ArrayList<>();
     backendSigned.awaitProcessed(receipt, 1, TimeUnit.MINUTES).enqueue(collect(outcomes));
+    return outcomes;
+  }
+
+  @Test void aCheckThatThrowsAnUncheckedExceptionEndsTheWaitWithIt() throws Exception {
+    List<Object> outcomes = awaitWithASignerThatFailsAfterTheUpload(() -> {
+      throw new IllegalStateException("backend gone");
+    });
 
     time.advance(10, TimeUnit.SECONDS);
     assertThat(outcomes).hasSize(1);
@@ -440,32 +455,11 @@ class EntityWebApiTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  @Test void aWaitWithTheLargestTimeoutMakesEveryCheck() throws Exception {
-    server.enqueue(uploaded("psn5"));
-    for (int i = 0; i < EntityWebApi.MAX_CHECKS + 1; i++) {
-      server.enqueue(checked("psn5", 10001, "processing " + (i + 1)));
-    }
-    UploadReceipt receipt = api.uploadResource(request().build()).execute();
-    List<Object> outcomes = new ArrayList<>();
-    api.awaitProcessed(receipt, Long.MAX_VALUE, TimeUnit.DAYS).enqueue(collect(outcomes));
-    time.advance(1, TimeUnit.DAYS);
-    assertThat(server.getRequestCount()).isEqualTo(1 + EntityWebApi.MAX_CHECKS);
-    assertThat(((CheckResult) outcomes.get(0)).reply())
-        .isEqualTo("processing " + EntityWebApi.MAX_CHECKS);
-  }
-
   @Test void aCheckThatThrowsAnErrorEndsTheWaitAndTheErrorGoesOn() throws Exception {
-    AtomicInteger signatures = new AtomicInteger();
     AssertionError bug = new AssertionError("checksum source bug");
-    EntityWebApi backendSigned = EntityWebApi.builder(config).namespace("OS123")
-        .checksumSource((nonce, curTime) -> {
-          if (signatures.incrementAndGet() > 1) throw bug;
-          return ChecksumSigner.checksum(KEY, nonce, curTime);
-        }).build();
-    server.enqueue(uploaded("psn6"));
-    UploadReceipt receipt = backendSigned.uploadResource(request().build()).execute();
-    List<Object> outcomes = new ArrayList<>();
-    backendSigned.awaitProcessed(receipt, 1, TimeUnit.MINUTES).enqueue(collect(outcomes));
+    List<Object> outcomes = awaitWithASignerThatFailsAfterTheUpload(() -> {
+      throw bug;
+    });
 
     // The virtual scheduler runs the check on this thread: the Error reaches it, as it would
     // reach a worker thread's handler.

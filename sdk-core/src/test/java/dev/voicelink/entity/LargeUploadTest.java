@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A 20 MB resource uploaded by a JVM whose whole heap (16 MB) is smaller than the resource: only a
  * streaming encoder can do it. The child JVM fails with OutOfMemoryError otherwise. It reports its
- * progress as it goes, which must not change that.
+ * progress as it goes, which must not change that. A 20 MB export written as one JSON array on one
+ * line is refused there, from its first character, before it is read whole.
  */
 class LargeUploadTest {
   static final String HEAP = "-Xmx16m";
@@ -44,14 +45,7 @@ class LargeUploadTest {
     }
     MockWebServer server = BigUploadServer.start();
     try {
-      Process child = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
-          HEAP, "-cp", System.getProperty("java.class.path"), LargeUploadMain.class.getName(),
-          server.url("/").toString(), file.getPath())
-          .redirectErrorStream(true).redirectOutput(new File(dir, "child.log")).start();
-      assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      String log = new String(Files.readAllBytes(new File(dir, "child.log").toPath()),
-          StandardCharsets.UTF_8);
-      assertThat(child.exitValue()).as(log).isZero();
+      String log = uploadInAChildJvm(server, file, 0);
       assertThat(log).contains(BigUploadServer.SID + " maxHeap=");
       long maxHeap = Long.parseLong(log.trim().replaceAll("(?s).*maxHeap=", ""));
       assertThat(maxHeap).isLessThan(textBytes);
@@ -83,19 +77,26 @@ class LargeUploadTest {
     }
     MockWebServer server = BigUploadServer.start();
     try {
-      Process child = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
-          HEAP, "-cp", System.getProperty("java.class.path"), LargeUploadMain.class.getName(),
-          server.url("/").toString(), file.getPath())
-          .redirectErrorStream(true).redirectOutput(new File(dir, "child.log")).start();
-      assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      String log = new String(Files.readAllBytes(new File(dir, "child.log").toPath()),
-          StandardCharsets.UTF_8);
-      assertThat(child.exitValue()).as(log).isEqualTo(LargeUploadMain.REFUSED);
+      String log = uploadInAChildJvm(server, file, LargeUploadMain.REFUSED);
       assertThat(log.trim()).isEqualTo("refused: record 1 of OS123.contacts must be a JSON object;"
           + " was BEGIN_ARRAY");
       assertThat(server.getRequestCount()).isZero();
     } finally {
       server.shutdown();
     }
+  }
+
+  /** Runs {@link LargeUploadMain} on {@code records} with the small heap; returns what it printed. */
+  private String uploadInAChildJvm(MockWebServer server, File records, int exitStatus)
+      throws Exception {
+    File log = new File(dir, "child.log");
+    Process child = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
+        HEAP, "-cp", System.getProperty("java.class.path"), LargeUploadMain.class.getName(),
+        server.url("/").toString(), records.getPath())
+        .redirectErrorStream(true).redirectOutput(log).start();
+    assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    String printed = new String(Files.readAllBytes(log.toPath()), StandardCharsets.UTF_8);
+    assertThat(child.exitValue()).as(printed).isEqualTo(exitStatus);
+    return printed;
   }
 }
