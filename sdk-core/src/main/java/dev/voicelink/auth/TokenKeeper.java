@@ -405,9 +405,10 @@ final class TokenKeeper {
     long remainingMillis;
     if (fresh) {
       remainingMillis = lifetimeMillis;
-    } else if (record.receivedAtEpochMillis() > nowMillis) {
-      // Received after "now": the device clock is behind (a restart before NTP, no real-time
-      // clock), so the token's age is unknown. It is served, and refreshed at its first use.
+    } else if (record.receivedAtEpochMillis() - nowMillis > RefreshSchedule.MIN_MARGIN_MILLIS) {
+      // Received well after "now": the device clock is behind (a restart before NTP, no real-time
+      // clock), so the token's age is unknown. It is served, and refreshed at its first use. A clock
+      // behind by less misjudges the remaining life by less than the smallest refresh margin.
       Log.warn(TAG, "the stored token was received after the device clock's now: the clock is"
           + " behind, so the token is refreshed at its first use", null);
       remainingMillis = schedule.marginMillis(lifetimeMillis);

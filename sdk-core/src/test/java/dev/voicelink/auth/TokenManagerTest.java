@@ -399,6 +399,15 @@ class TokenManagerTest {
     assertThat(manager.accessToken()).isEqualTo("at-2");
   }
 
+  @Test void aStoredRecordReceivedSecondsAfterTheDeviceClocksNowIsServedAsItIs() throws Exception {
+    TokenRecord stored = deviceRecord("at-1", "rt-1", 3600).newBuilder()
+        .receivedAtEpochMillis(time.wallMillis() + 2000).build(); // clocks a poll interval apart
+    TokenManager manager = deviceManager(new InMemoryTokenStore(stored));
+
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
   @Test void deviceCredentialWithoutATokenIsNotSignedIn() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore());
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
