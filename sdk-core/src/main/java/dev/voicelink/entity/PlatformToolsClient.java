@@ -208,12 +208,17 @@ public final class PlatformToolsClient {
           + "): the body is empty or cut off", config.correctedClock());
     }
     if (response.isSuccessful() && sid != null) {
-      if (code != null) {
+      if (code == null) return sid;
+      if (code.equals("0") || code.equals(Envelope.SUCCESS)) {
         tolerance.warnOnce("upload_entities-code", "upload_entities answered HTTP "
             + response.code() + " with code " + code + " besides its sid: the sid counts, the"
             + " upload succeeded");
+        return sid;
       }
-      return sid;
+      // The failure body of 4.7 in a 2xx: taking it for success would lose the upload unseen.
+      tolerance.warnOnce("upload_entities-failure", "upload_entities answered HTTP "
+          + response.code() + " with code " + code + " besides its sid: read as the refusal its"
+          + " code says");
     }
     if (response.isSuccessful() && code == null) {
       throw new IOException("malformed upload_entities response (HTTP " + response.code()

@@ -223,13 +223,13 @@ class EntityToleranceTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  // upload_entities (spec 4.7): a 2xx with a sid is success
+  // upload_entities (spec 4.7): a 2xx with a sid is success, unless a code besides it says otherwise
 
   private PlatformToolsClient tools() {
     return PlatformToolsClient.builder(config).userTokens(() -> "user-token").build();
   }
 
-  @Test void a200WithASidIsSuccessWhateverElseItHolds() throws Exception {
+  @Test void a200WithASidAndASuccessCodeIsSuccess() throws Exception {
     enqueue(body(200, "{\"code\":\"0\",\"message\":\"success\",\"sid\":\"ptu1\"}"));
 
     assertThat(tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
@@ -237,6 +237,18 @@ class EntityToleranceTest {
     assertThat(server.takeRequest().getHeader("Content-Type")).isEqualTo("application/json");
     assertThat(log.warnings()).containsExactly("WARN entity upload_entities answered HTTP 200 with"
         + " code 0 besides its sid: the sid counts, the upload succeeded"
+        + " (docs/platform-assumptions.md)");
+  }
+
+  @Test void a200WithTheFailureBodyOf47IsTheRefusalItsCodeSays() throws Exception {
+    enqueue(body(200, "{\"code\":\"40103\",\"message\":\"token expired\",\"sid\":\"ptu2\"}"));
+
+    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
+        .isExactlyInstanceOf(PlatformUploadException.class)
+        .hasMessage("40103: token expired (sid ptu2)")
+        .extracting(e -> ((PlatformUploadException) e).httpStatus()).isEqualTo(200);
+    assertThat(log.warnings()).containsExactly("WARN entity upload_entities answered HTTP 200 with"
+        + " code 40103 besides its sid: read as the refusal its code says"
         + " (docs/platform-assumptions.md)");
   }
 
