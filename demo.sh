@@ -3,12 +3,13 @@
 # builds the speaker CLI, and runs its demo against the reference server embedded in the process. Extra
 # arguments go to the demo (e.g. --interactive, --json, --verbose; docs/speaker-cli.md).
 #
-# Installing needs root (or sudo); a machine that has them installs nothing.
+# Installing needs root (or sudo); a machine that has them installs nothing. Only the demo writes to
+# stdout (so --json output is JSON only), and relative paths in its arguments are the caller's.
 set -euo pipefail
-cd "$(dirname "$0")"
-. build-support/debian-setup.sh
+root="$(cd "$(dirname "$0")" && pwd)"
+. "$root/build-support/debian-setup.sh"
 
 install_missing
 
-mvn -B -ntp -q package -DskipTests -Dskip.dex=true -pl samples/speaker-cli -am
-exec java -jar samples/speaker-cli/target/speaker-cli.jar demo "$@"
+mvn -B -ntp -q -f "$root/pom.xml" package -DskipTests -Dskip.dex=true -pl samples/speaker-cli -am >&2
+exec java -jar "$root/samples/speaker-cli/target/speaker-cli.jar" demo "$@"

@@ -29,7 +29,7 @@ install_missing() {
       fi
       sudo=(sudo)
     fi
-    echo "$(basename "$0"): installing ${missing[*]}"
+    echo "$(basename "$0"): installing ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
     "${sudo[@]}" apt-get update -qq
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -282,6 +282,18 @@ class SpeakerCliSignInTest {
     assertThat(basic.line(-1)).containsEntry("error", "invalid_client");
   }
 
+  /**
+   * In a C or POSIX locale, a container's default, the JVM's own stdout prints every non-ASCII
+   * character as {@code ?}: the CLI writes UTF-8 itself, so the demo's QR code keeps its blocks.
+   */
+  @Test void outputIsUtf8AlsoInACLocale() throws Exception {
+    Ran ran = run(Map.of("LC_ALL", "C", "LANG", "C"), "demo", "--speed", "1000", "--token-file",
+        tokenFile("c-locale.json"));
+    assertThat(ran.exit()).as(ran.err()).isZero();
+    assertThat(ran.lines()).anyMatch(line -> line.contains("\u2588\u2588"));
+    assertThat(String.join("\n", ran.lines())).doesNotContain("?\u2588").doesNotContain("??");
+  }
+
   @Test void theSecretCanComeFromStandardInput() throws Exception {
     try (Cli cli = new Cli(Map.of(), BACKEND_BASIC.secret() + "\n", "cloud-token", "--issuer", server.issuer(),
         "--client-id", BACKEND_BASIC.id(), "--client-secret-file", "-", "--json", "--token-file",

@@ -87,7 +87,11 @@ final class SecretInput {
    */
   private static String fromFile(File file, String fileOption) throws IOException {
     if (file.isDirectory()) throw new IllegalArgumentException(fileOption + " " + file + " is a folder");
-    if (!file.exists()) throw new IllegalArgumentException(fileOption + " " + file + " does not exist");
+    if (!file.exists()) {
+      // Not repeated: a path that names nothing may be the secret itself, typed in the wrong place.
+      throw new IllegalArgumentException(fileOption + " names no file (the path given is not"
+          + " repeated, in case it is the secret itself)");
+    }
     try (InputStream in = Files.newInputStream(file.toPath())) {
       return readBounded(in, fileOption + " " + file);
     } catch (AccessDeniedException e) {

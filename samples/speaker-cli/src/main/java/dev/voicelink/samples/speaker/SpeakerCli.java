@@ -4,8 +4,11 @@ import dev.voicelink.core.Clock;
 import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.testing.ReferenceServer;
 import java.io.Console;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.lang.reflect.AnnotatedElement;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,8 +88,17 @@ public final class SpeakerCli implements Runnable {
     }
   }
 
+  /**
+   * Output is UTF-8 whatever the locale: JSON lines must be (RFC 8259), and in a C or POSIX locale
+   * (a container's default) the platform charset would print every non-ASCII character, a contact's
+   * name or the QR code's blocks, as {@code ?}.
+   */
   public static void main(String[] args) {
-    System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    System.exit(run(utf8(System.out), utf8(System.err), args));
+  }
+
+  private static PrintWriter utf8(OutputStream stream) {
+    return new PrintWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), true);
   }
 
   /** Runs the CLI with the given streams and returns its exit code; used by main and by tests. */

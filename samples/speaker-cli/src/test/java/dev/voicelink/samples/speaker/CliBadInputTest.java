@@ -208,6 +208,8 @@ class CliBadInputTest {
         "--token-file", tokenFile("device-token.json", "device")), secretEnv));
     c.put("cloud-token --client-secret-file that does not exist", new Case(
         () -> cloudToken("--client-secret-file", new File(dir, "absent-secret").getPath()), noEnv));
+    c.put("cloud-token --client-secret-file given the secret itself", new Case(
+        () -> cloudToken("--client-secret-file", DefaultConsole.CLIENT_SECRET), noEnv));
     c.put("cloud-token --client-secret-file that is a folder", new Case(
         () -> cloudToken("--client-secret-file", dir.getPath()), noEnv));
     c.put("cloud-token --issuer without a client secret (no discovery either)", new Case(
