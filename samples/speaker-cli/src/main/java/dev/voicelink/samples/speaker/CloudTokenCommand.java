@@ -1,6 +1,7 @@
 package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.AuthorizationException;
+import dev.voicelink.auth.CorruptTokenFileException;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.OAuthServer;
@@ -54,7 +55,10 @@ final class CloudTokenCommand extends AuthCommand {
   @Override void prepare() throws IOException {
     secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
     checkTokenFileWritable();
-    if (!refresh) return;
+    if (!refresh) {
+      refuseToReplaceAnotherGrant();
+      return;
+    }
     stored = new FileTokenStore(tokenFile).load();
     if (stored == null) {
       throw new IllegalArgumentException("no token record in " + tokenFile
@@ -63,6 +67,24 @@ final class CloudTokenCommand extends AuthCommand {
     if (stored.grant() != TokenRecord.Grant.CLOUD) {
       throw new IllegalArgumentException(tokenFile + " holds a " + stored.grant().wireName()
           + " token, not a cloud token: use 'speaker-cli refresh' for it");
+    }
+  }
+
+  /**
+   * A new cloud token replaces the file's record: never a device or user token, whose refresh token
+   * only a new sign-in could bring back (both commands default to the same file).
+   */
+  private void refuseToReplaceAnotherGrant() throws IOException {
+    TokenRecord existing;
+    try {
+      existing = new FileTokenStore(tokenFile).load();
+    } catch (CorruptTokenFileException unreadable) {
+      return; // nothing in it can be lost
+    }
+    if (existing != null && existing.grant() != TokenRecord.Grant.CLOUD) {
+      throw new IllegalArgumentException(tokenFile + " holds a " + existing.grant().wireName()
+          + " token: a cloud token would replace it, and the device would have to be signed in"
+          + " again; give another --token-file");
     }
   }
 

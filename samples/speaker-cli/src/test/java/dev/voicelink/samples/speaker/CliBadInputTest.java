@@ -206,6 +206,8 @@ class CliBadInputTest {
         () -> cloudToken("--client-secret-file", file("secret-bom", "\uFEFF\n")), noEnv));
     c.put("cloud-token --refresh of a device token file", new Case(() -> args(plus(cloudToken(), "--refresh"),
         "--token-file", tokenFile("device-token.json", "device")), secretEnv));
+    c.put("cloud-token over a device token file", new Case(() -> args(cloudToken(),
+        "--token-file", tokenFile("device-token.json", "device")), secretEnv));
     c.put("cloud-token --client-secret-file that does not exist", new Case(
         () -> cloudToken("--client-secret-file", new File(dir, "absent-secret").getPath()), noEnv));
     c.put("cloud-token --client-secret-file given the secret itself", new Case(
