@@ -163,6 +163,10 @@ final class SyncCommand implements Callable<Integer> {
         "in_effect_at", EntityCommands.iso(receipt.inEffectAtMillis())),
         (result.processed() ? "processed: " : "not processed yet (error " + result.error() + "): ")
             + result.reply() + "; in effect at " + EntityCommands.iso(receipt.inEffectAtMillis()));
-    return result.processed() ? ExitCodes.SUCCESS : ExitCodes.FAILURE;
+    if (result.processed()) return ExitCodes.SUCCESS;
+    String why = "not processed within --timeout " + timeoutSeconds + " s (error " + result.error()
+        + "); check later with 'speaker-cli check --sid " + result.sid() + "'";
+    output.failure(Output.failed(why), why);
+    return ExitCodes.FAILURE;
   }
 }

@@ -77,6 +77,22 @@ class EntityCommandsTest {
         + " [^\"]+\",\"in_effect_at\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"}");
   }
 
+  @Test void syncWaitThatTimesOutSaysSoOnStderrAndInItsLastJsonLine() throws Exception {
+    // Real time on both sides: the one check, 10 s after the upload, finds it still processing.
+    start(ServerClock.system());
+    assertThat(run(sync("{\"name\":\"张三\",\"alias\":\"\"}", "--json", "--wait", "--timeout", "10")))
+        .isEqualTo(ExitCodes.FAILURE);
+    String[] lines = out.toString().split("\\R");
+    assertThat(lines).hasSize(3);
+    String sid = lines[0].replaceAll("\\{\"sid\":\"(psn[^\"]+)\".*", "$1");
+    assertThat(lines[1]).startsWith("{\"sid\":\"" + sid + "\",\"error\":");
+    String why = "not processed within --timeout 10 s (error "
+        + lines[1].replaceAll(".*\"error\":(\\d+).*", "$1") + "); check later with 'speaker-cli check"
+        + " --sid " + sid + "'";
+    assertThat(lines[2]).isEqualTo("{\"status\":\"failed\",\"message\":\"" + why + "\"}");
+    assertThat(err.toString()).isEqualTo("speaker-cli: " + why + System.lineSeparator());
+  }
+
   @Test void missingFieldIsInvalidInputAndNothingIsSent() throws Exception {
     start(ServerClock.system());
     assertThat(run(sync("{\"name\":\"张三\"}"))).isEqualTo(ExitCodes.INVALID_INPUT);
