@@ -42,6 +42,7 @@ public final class Console {
   private long accessTokenLifetimeSeconds;
   private long refreshTokenLifetimeSeconds;
   private long userCodeLifetimeSeconds;
+  private long smsCodeLifetimeSeconds;
   private long pollIntervalSeconds;
   private boolean slowDown;
   private final EnumSet<PlatformVariant> variants = EnumSet.noneOf(PlatformVariant.class);
@@ -55,6 +56,7 @@ public final class Console {
     accessTokenLifetimeSeconds = b.accessTokenLifetimeSeconds;
     refreshTokenLifetimeSeconds = b.refreshTokenLifetimeSeconds;
     userCodeLifetimeSeconds = b.userCodeLifetimeSeconds;
+    smsCodeLifetimeSeconds = b.smsCodeLifetimeSeconds;
     pollIntervalSeconds = b.pollIntervalSeconds;
     slowDown = b.slowDown;
     for (PlatformVariant v : b.variants) setVariant(v, true);
@@ -130,6 +132,11 @@ public final class Console {
 
   public synchronized void setUserCodeLifetimeSeconds(long seconds) {
     userCodeLifetimeSeconds = positive("userCodeLifetimeSeconds", seconds);
+  }
+
+  /** How long a one-time code sent by SMS to a tester phone (the verification page's login) works. */
+  public synchronized void setSmsCodeLifetimeSeconds(long seconds) {
+    smsCodeLifetimeSeconds = positive("smsCodeLifetimeSeconds", seconds);
   }
 
   public synchronized void setPollIntervalSeconds(long seconds) {
@@ -208,6 +215,10 @@ public final class Console {
     return userCodeLifetimeSeconds;
   }
 
+  public synchronized long getSmsCodeLifetimeSeconds() {
+    return smsCodeLifetimeSeconds;
+  }
+
   public synchronized long getPollIntervalSeconds() {
     return pollIntervalSeconds;
   }
@@ -260,6 +271,7 @@ public final class Console {
     private long accessTokenLifetimeSeconds = 8_640_000L;
     private long refreshTokenLifetimeSeconds = 0;
     private long userCodeLifetimeSeconds = 120;
+    private long smsCodeLifetimeSeconds = 300;
     private long pollIntervalSeconds = 2;
     private boolean slowDown;
     private final List<PlatformVariant> variants = new ArrayList<>();
@@ -304,6 +316,12 @@ public final class Console {
 
     public Builder userCodeLifetimeSeconds(long seconds) {
       userCodeLifetimeSeconds = positive("userCodeLifetimeSeconds", seconds);
+      return this;
+    }
+
+    /** See {@link Console#setSmsCodeLifetimeSeconds}; 300 (5 minutes) by default. */
+    public Builder smsCodeLifetimeSeconds(long seconds) {
+      smsCodeLifetimeSeconds = positive("smsCodeLifetimeSeconds", seconds);
       return this;
     }
 

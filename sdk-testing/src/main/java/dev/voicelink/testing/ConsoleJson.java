@@ -50,11 +50,12 @@ final class ConsoleJson {
       if (!(lifetimes instanceof Map)) throw new IllegalArgumentException("$.lifetimes must be an object");
       @SuppressWarnings("unchecked") Map<String, Object> l = (Map<String, Object>) lifetimes;
       known(l, "$.lifetimes", "access_token_seconds", "refresh_token_seconds", "user_code_seconds",
-          "poll_interval_seconds", "slow_down");
+          "sms_code_seconds", "poll_interval_seconds", "slow_down");
       Long v;
       if ((v = number(l, "access_token_seconds")) != null) b.accessTokenLifetimeSeconds(v);
       if ((v = number(l, "refresh_token_seconds")) != null) b.refreshTokenLifetimeSeconds(v);
       if ((v = number(l, "user_code_seconds")) != null) b.userCodeLifetimeSeconds(v);
+      if ((v = number(l, "sms_code_seconds")) != null) b.smsCodeLifetimeSeconds(v);
       if ((v = number(l, "poll_interval_seconds")) != null) b.pollIntervalSeconds(v);
       Object slow = l.get("slow_down");
       if (slow != null) b.slowDown(bool(slow, "$.lifetimes.slow_down"));

@@ -17,7 +17,6 @@ import org.jspecify.annotations.Nullable;
  * panel with a symbol, so that it does not depend on colour alone. Light and dark schemes.
  */
 final class VerificationPage {
-  static final long SMS_CODE_LIFETIME_MILLIS = 5 * 60_000L;
   static final int SMS_CODE_MAX_ATTEMPTS = 5;
   private static final Logger LOG = Logger.getLogger(VerificationPage.class.getName());
 
@@ -127,7 +126,8 @@ final class VerificationPage {
     if (!console.isTester(phone)) return notATester(userCode, phone);
     String code = Ids.smsCode();
     synchronized (this) {
-      smsCodes.put(phone, new SmsCode(code, call.now + SMS_CODE_LIFETIME_MILLIS));
+      smsCodes.put(phone, new SmsCode(code,
+          call.now + console.getSmsCodeLifetimeSeconds() * 1000L));
       lastSms.put(phone, code);
     }
     // This is the SMS stand-in: the code must reach whoever runs the server, like a text message would.

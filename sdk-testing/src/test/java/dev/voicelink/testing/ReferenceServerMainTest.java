@@ -34,7 +34,7 @@ class ReferenceServerMainTest {
         + "\"account_key\":\"k9\",\"appid\":\"a9\",\"dynamic_entity_permission\":false,\"ip_whitelist_enabled\":true,"
         + "\"ip_whitelist\":[\"127.0.0.1\"]}],\"entities\":[{\"res_name\":\"NS9.rooms\",\"main_field\":\"room\","
         + "\"secondary_fields\":[],\"dimension\":\"house\"}],\"lifetimes\":{\"user_code_seconds\":60,"
-        + "\"poll_interval_seconds\":5,\"access_token_seconds\":3600,\"slow_down\":true}}").getBytes(StandardCharsets.UTF_8));
+        + "\"sms_code_seconds\":90,\"poll_interval_seconds\":5,\"access_token_seconds\":3600,\"slow_down\":true}}").getBytes(StandardCharsets.UTF_8));
     try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[] {"--console", console.getPath()}).start()) {
       Console c = server.console();
       assertThat(c.getDeviceIds("c1")).containsExactly("D1");
@@ -42,6 +42,7 @@ class ReferenceServerMainTest {
       assertThat(c.getAccounts().get(0).dynamicEntityPermission()).isFalse();
       assertThat(c.getAccounts().get(0).ipWhitelist()).containsExactly("127.0.0.1");
       assertThat(c.getEntities().get(0).dimension()).isEqualTo("house");
+      assertThat(c.getSmsCodeLifetimeSeconds()).isEqualTo(90);
       assertThat(c.getUserCodeLifetimeSeconds()).isEqualTo(60);
       assertThat(c.getPollIntervalSeconds()).isEqualTo(5);
       assertThat(c.isSlowDown()).isTrue();

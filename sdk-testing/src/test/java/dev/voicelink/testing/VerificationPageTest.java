@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import okhttp3.Request;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,6 +59,19 @@ class VerificationPageTest {
     String second = server.lastSmsCode(DefaultConsole.TESTER_PHONE);
     for (int i = 0; i < VerificationPage.SMS_CODE_MAX_ATTEMPTS; i++) assertThat(login(wrong(second)).status).isEqualTo(401);
     assertThat(login(second).status).isEqualTo(401);
+  }
+
+  @Test void anSmsCodeWorksForTheConsolesLifetimeOnTheServerClock() throws IOException {
+    server.console().setSmsCodeLifetimeSeconds(30);
+    sendCode();
+    server.clock().advance(30, TimeUnit.SECONDS);
+    assertThat(login(server.lastSmsCode(DefaultConsole.TESTER_PHONE)).body)
+        .contains("The verification code is wrong or has expired.");
+
+    sendCode();
+    server.clock().advance(29_999, TimeUnit.MILLISECONDS);
+    assertThat(login(server.lastSmsCode(DefaultConsole.TESTER_PHONE)).status).isEqualTo(200);
+    assertThat(Console.builder().build().getSmsCodeLifetimeSeconds()).isEqualTo(300);
   }
 
   @Test void anSmsCodeWorksOnce() throws IOException {

@@ -88,7 +88,7 @@ final class DemoSession implements AutoCloseable {
 
   /** Prints the SMS codes the server sends the tester's phone, until the demo closes. */
   void startSmsRelay() {
-    smsRelay = new SmsRelay(server, out);
+    smsRelay = new SmsRelay(server, out, step());
     smsRelay.start();
   }
 

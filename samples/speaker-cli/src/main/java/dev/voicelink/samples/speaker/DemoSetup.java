@@ -40,11 +40,20 @@ final class DemoSetup {
     }
   }
 
-  private int run(AcceleratedTime time) throws Exception {
+  /**
+   * The console of a demo whose clocks run {@code speed} times faster than real time. Whoever
+   * approves (a person, or the simulated tester on a busy machine) needs real time: the user code
+   * and the SMS login code keep their usual lifetimes in real time.
+   */
+  static Console console(double speed) {
     Console console = Console.defaults();
-    // Whoever approves (a person, or the simulated tester on a busy machine) needs real time:
-    // the user code keeps its usual lifetime in real time, whatever the speed of the demo's clocks.
-    console.setUserCodeLifetimeSeconds((long) (console.getUserCodeLifetimeSeconds() * options.speed));
+    console.setUserCodeLifetimeSeconds((long) (console.getUserCodeLifetimeSeconds() * speed));
+    console.setSmsCodeLifetimeSeconds((long) (console.getSmsCodeLifetimeSeconds() * speed));
+    return console;
+  }
+
+  private int run(AcceleratedTime time) throws Exception {
+    Console console = console(options.speed);
     File tokens = tokenFile();
     DemoSession demo = null;
     try (ReferenceServer server = ReferenceServer.builder()

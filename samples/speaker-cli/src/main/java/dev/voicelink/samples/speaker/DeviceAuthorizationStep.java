@@ -52,8 +52,9 @@ final class DeviceAuthorizationStep implements DemoStep {
     });
     flow.enqueue(outcome::add);
     if (demo.interactive) {
-      out.say("  Log in with the tester phone " + DefaultConsole.TESTER_PHONE
-          + "; its one-time code will appear here.");
+      out.record(Output.fields("step", demo.step(), "event", "log_in", "phone",
+          DefaultConsole.TESTER_PHONE), "  Log in with the tester phone "
+          + DefaultConsole.TESTER_PHONE + "; its one-time code will appear here.");
       demo.startSmsRelay();
     } else {
       out.say("  A simulated tester opens the page, logs in with " + DefaultConsole.TESTER_PHONE

@@ -12,12 +12,14 @@ final class SmsRelay extends Thread {
 
   private final ReferenceServer server;
   private final Output out;
+  private final int step;
 
-  SmsRelay(ReferenceServer server, Output out) {
+  SmsRelay(ReferenceServer server, Output out, int step) {
     super("demo-sms-relay");
     setDaemon(true);
     this.server = server;
     this.out = out;
+    this.step = step;
   }
 
   @Override public void run() {
@@ -27,7 +29,10 @@ final class SmsRelay extends Thread {
         String code = server.lastSmsCode(DefaultConsole.TESTER_PHONE);
         if (code != null && !code.equals(shown)) {
           shown = code;
-          out.say("  SMS to " + DefaultConsole.TESTER_PHONE + ": your code is " + code);
+          // In JSON mode too: the person at the page needs it, and it is the demo's, not a secret.
+          out.record(Output.fields("step", step, "event", "sms_code", "phone",
+              DefaultConsole.TESTER_PHONE, "code", code),
+              "  SMS to " + DefaultConsole.TESTER_PHONE + ": your code is " + code);
         }
         Thread.sleep(POLL_MILLIS);
       }
