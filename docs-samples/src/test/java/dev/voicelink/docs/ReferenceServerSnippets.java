@@ -68,7 +68,7 @@ final class ReferenceServerSnippets {
             .withIpWhitelist(false, Collections.<String>emptyList()))
         .entity(EntityDefinition.create("OS123.contacts", "name", Arrays.asList("alias"), "os_user_id"))
         .accessTokenLifetimeSeconds(8_640_000).refreshTokenLifetimeSeconds(0)
-        .userCodeLifetimeSeconds(120).pollIntervalSeconds(2).slowDown(false)
+        .userCodeLifetimeSeconds(120).smsCodeLifetimeSeconds(300).pollIntervalSeconds(2).slowDown(false)
         .build();
     // end-snippet
     return console;
