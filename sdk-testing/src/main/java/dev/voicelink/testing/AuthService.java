@@ -75,18 +75,27 @@ final class AuthService {
       return error("invalid_device", "device_id " + deviceId + " is not imported for client " + clientId
           + " (console device ID page)");
     }
-    // Without an interval in the answer, or with 0, the client polls at RFC 8628's 5 s: slow_down holds
-    // it to that.
-    long intervalMillis = console.has(PlatformVariant.NO_INTERVAL) || console.has(PlatformVariant.ZERO_INTERVAL)
-        ? DEFAULT_INTERVAL_MILLIS : console.getPollIntervalSeconds() * 1000L;
     AuthState.DeviceGrant g = state.newDeviceGrant(clientId, deviceId, call.now,
-        console.getUserCodeLifetimeSeconds() * 1000L, intervalMillis);
+        console.getUserCodeLifetimeSeconds() * 1000L, intervalToldMillis());
     LOG.info("device authorization for " + clientId + "/" + deviceId + ": user_code " + g.userCode);
     Map<String, Object> answer = Json.obj("verification_uri", verificationUri, "user_code", g.userCode);
     if (!console.has(PlatformVariant.NO_INTERVAL)) answer.put("interval", interval());
     answer.put("expires_in", number(console.getUserCodeLifetimeSeconds()));
     answer.put("device_code", g.deviceCode);
     return HttpCall.json(200, answer);
+  }
+
+  /**
+   * The interval the device_code answer tells, in milliseconds: what slow_down holds the device to.
+   * Without an interval, or with 0, the device polls at RFC 8628's 5 s; a fraction counts whole.
+   */
+  private long intervalToldMillis() {
+    if (console.has(PlatformVariant.NO_INTERVAL) || console.has(PlatformVariant.ZERO_INTERVAL)) {
+      return DEFAULT_INTERVAL_MILLIS;
+    }
+    long millis = console.getPollIntervalSeconds() * 1000L;
+    return console.has(PlatformVariant.FRACTIONAL_INTERVAL)
+        && !console.has(PlatformVariant.INTERVAL_MILLIS) ? millis + 500 : millis;
   }
 
   /** The device_code {@code interval} in the console's variants: seconds, milliseconds, a fraction or 0. */
@@ -147,7 +156,7 @@ final class AuthService {
       if (g.expired(call.now)) return error("expired_token", null);
       if (console.isSlowDown() && last != Long.MIN_VALUE && call.now - last < g.intervalMillis) {
         g.intervalMillis += 5000;
-        return error("slow_down", "poll no faster than every " + (g.intervalMillis / 1000) + " s");
+        return error("slow_down", "poll no faster than every " + seconds(g.intervalMillis) + " s");
       }
       return error("authorization_pending", null);
     }
@@ -276,5 +285,11 @@ final class AuthService {
   private static MockResponse missingField(Map<String, Object> body, String name) {
     Object v = body.get(name);
     return invalidRequest(v == null ? name + " is required" : name + " must be a non-empty string");
+  }
+
+  /** {@code millis} as seconds for people: 7 for 7000, 7.5 for 7500. */
+  private static String seconds(long millis) {
+    return millis % 1000 == 0 ? Long.toString(millis / 1000) : BigDecimal.valueOf(millis, 3)
+        .stripTrailingZeros().toPlainString();
   }
 }

@@ -118,6 +118,19 @@ class PlatformVariantTest {
     assertThat(deviceCode().get("interval")).isEqualTo("2000");
   }
 
+  @Test void aFractionalIntervalIsTheOneSlowDownHoldsTheDeviceTo() throws IOException {
+    on(PlatformVariant.FRACTIONAL_INTERVAL);
+    server.console().setSlowDown(true);
+    Object deviceCode = deviceCode().get("device_code"); // interval 2.5
+    assertThat(poll(deviceCode).get("error")).isEqualTo("authorization_pending");
+    clock.advance(2500, TimeUnit.MILLISECONDS);
+    assertThat(poll(deviceCode).get("error")).as("2.5 s later").isEqualTo("authorization_pending");
+    clock.advance(2000, TimeUnit.MILLISECONDS);
+    Map<String, Object> truncated = poll(deviceCode);
+    assertThat(truncated.get("error")).as("2 s later, the interval truncated").isEqualTo("slow_down");
+    assertThat(truncated.get("message")).isEqualTo("poll no faster than every 7.5 s");
+  }
+
   @Test void createdAtInMillisecondsAndHugeExpiresIn() throws IOException {
     on(PlatformVariant.CREATED_AT_MILLIS);
     on(PlatformVariant.HUGE_EXPIRES_IN);
