@@ -19,6 +19,12 @@ import picocli.CommandLine.Command;
 final class RefreshCommand extends AuthCommand {
   private TokenRecord stored;
 
+  /** A refresh asks for no scope of its own: the record's grant decides (RFC 6749 section 6). */
+  @Override @Nullable String optionProblem(boolean standard) {
+    return scope == null ? null : "--scope is for login and cloud-token: a refresh keeps the scope of"
+        + " the token file's record";
+  }
+
   @Override void prepare() throws IOException {
     checkTokenFileWritable(); // the refresh rotates the token: it must be saved
     TokenRecord record = new FileTokenStore(tokenFile).load();

@@ -219,6 +219,9 @@ class CliBadInputTest {
     c.put("refresh --issuer without a token file (no discovery either)", new Case(() -> new String[] {
         "refresh", "--issuer", server.authUrl(), "--token-file",
         new File(dir, "absent-token.json").getPath()}, noEnv));
+    c.put("refresh --issuer with --scope (no discovery either)", new Case(() -> new String[] {
+        "refresh", "--issuer", server.authUrl(), "--scope", "openid", "--token-file",
+        tokenFile("device-token.json", "device")}, noEnv));
     c.put("login --token-file in a folder that does not exist", new Case(() -> args(login(),
         "--token-file", new File(dir, "absent-folder/token.json").getPath()), noEnv));
     c.put("cloud-token --token-file that is a folder", new Case(() -> cloudToken("--token-file",
