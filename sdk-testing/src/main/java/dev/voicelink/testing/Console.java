@@ -116,8 +116,17 @@ public final class Console {
     accounts.put(account.namespace(), account);
   }
 
-  /** Adds an entity definition or replaces the one with the same res_name. */
+  /**
+   * Adds an entity definition or replaces the one with the same res_name.
+   *
+   * @throws IllegalStateException if no account has the entity's namespace: the platform would
+   *     refuse every upload of it
+   */
   public synchronized void putEntity(EntityDefinition entity) {
+    if (!accounts.containsKey(entity.namespace())) {
+      throw new IllegalStateException("entity " + entity.resName() + " needs an account with namespace "
+          + entity.namespace());
+    }
     entities.put(entity.resName(), entity);
   }
 
@@ -348,14 +357,7 @@ public final class Console {
       for (String[] d : devices) {
         if (!known.contains(d[0])) throw new IllegalStateException("deviceIds for unknown client: " + d[0]);
       }
-      Set<String> namespaces = new LinkedHashSet<>();
-      for (Account a : accounts) namespaces.add(a.namespace());
-      for (EntityDefinition e : entities) {
-        if (!namespaces.contains(e.namespace())) {
-          throw new IllegalStateException("entity " + e.resName() + " needs an account with namespace " + e.namespace());
-        }
-      }
-      return new Console(this);
+      return new Console(this); // which puts the entities after the accounts, checking each
     }
   }
 

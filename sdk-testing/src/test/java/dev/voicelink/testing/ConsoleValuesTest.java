@@ -40,4 +40,16 @@ class ConsoleValuesTest {
     assertThat(contacts.namespace()).isEqualTo("OS123");
     assertThat(contacts.fields()).containsExactly("name", "alias");
   }
+
+  @Test void anEntityNeedsTheAccountOfItsNamespaceAlsoWhenAddedLater() {
+    EntityDefinition rooms = EntityDefinition.create("NS9.rooms", "name", Collections.emptyList(), "house");
+    assertThatThrownBy(() -> Console.builder().entity(rooms).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("entity NS9.rooms needs an account with namespace NS9");
+    Console console = Console.defaults();
+    assertThatThrownBy(() -> console.putEntity(rooms))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("entity NS9.rooms needs an account with namespace NS9");
+    assertThat(console.getEntities()).doesNotContain(rooms);
+  }
 }
