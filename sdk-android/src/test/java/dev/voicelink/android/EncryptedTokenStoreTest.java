@@ -251,7 +251,7 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.load()).isEqualTo(RECORD);
   }
 
-  @Test public void aKeyLostForGoodMeansReauthorizationAndANewKeyOnSave() throws Exception {
+  @Test public void aKeyLostForGoodMeansReauthorizationAndItsRecordAndKeyDeleted() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
     store.save(RECORD);
     aesKeys.failWithChecked = new InvalidatedKey();

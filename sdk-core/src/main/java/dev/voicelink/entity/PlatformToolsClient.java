@@ -209,7 +209,7 @@ public final class PlatformToolsClient {
     }
     if (response.isSuccessful() && sid != null) {
       if (code == null) return sid;
-      if (code.equals("0") || code.equals(Envelope.SUCCESS)) {
+      if (code.equals(Envelope.ALSO_SUCCESS) || code.equals(Envelope.SUCCESS)) {
         tolerance.warnOnce("upload_entities-code", "upload_entities answered HTTP "
             + response.code() + " with code " + code + " besides its sid: the sid counts, the"
             + " upload succeeded");
