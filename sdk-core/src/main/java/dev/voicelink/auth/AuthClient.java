@@ -7,6 +7,7 @@ import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
@@ -49,8 +50,14 @@ final class AuthClient {
     // RFC 8628 section 3.2: a standard server's interval is seconds.
     this.intervalUnit = intervalUnit == null && dialect instanceof Dialect.Standard
         ? TimeUnit.SECONDS : intervalUnit;
-    // Every request the server sees is one the flow scheduled.
-    this.http = ClientCore.noSilentRetry(config.http());
+    // Every request the server sees is one the flow scheduled, at the address configured: a redirect
+    // is not followed (a 307 would carry the refresh token, the device code or the client secret in
+    // its body to wherever it points), and a 401 is the server refusing the client (RFC 6749 section
+    // 5.2), not a token for an app's authenticator on the shared OkHttpClient to answer.
+    this.http = ClientCore.noSilentRetry(config.http()).newBuilder()
+        .followRedirects(false)
+        .authenticator(Authenticator.NONE)
+        .build();
     // A refresh already sent must end with its answer read and saved, even when the client closes
     // (which cancels every exchange on the SDK's dispatcher): the server voids the old refresh token
     // when it answers. A dispatcher of its own keeps it out of that cancel; it starts no thread for
@@ -104,8 +111,14 @@ final class AuthClient {
     }
     String userCode = json.string("user_code");
     String deviceCode = json.string("device_code");
-    long expiresIn = json.number("expires_in", Long.MIN_VALUE);
-    if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", expiresIn);
+    // Read as every other number of an answer is (ARCHITECTURE 3.7): text and fractions too.
+    double expiresInRead = json.decimal("expires_in");
+    long expiresIn = Double.isNaN(expiresInRead) ? Long.MIN_VALUE : (long) expiresInRead;
+    if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", expiresInRead);
+    if (expiresIn > 0 && expiresIn != expiresInRead) {
+      tolerance.warnOnce("device-expires_in-fraction", "device_code expires_in "
+          + format(expiresInRead) + " is not a whole number: read as " + expiresIn + " s");
+    }
     String problem = null;
     long intervalMillis = 0;
     if (verificationUri == null || verificationUri.isEmpty()) {
@@ -187,7 +200,11 @@ final class AuthClient {
       String message = json == null ? "" : json.string("message") != null ? json.string("message")
           : json.string("error_description") != null ? json.string("error_description") : "";
       IOException problem = null;
-      if (json == null) {
+      if (response.isRedirect()) {
+        problem = failure(response, "HTTP " + response.code() + ", a redirect: authorization"
+            + " requests are not sent on to another address, as their secrets would go with them;"
+            + " configure the address the server names");
+      } else if (json == null) {
         problem = failure(response, "HTTP " + response.code() + " with "
             + (text.trim().isEmpty() ? "an empty body" : "a body that is not a JSON object"));
       } else if (error == null && json.string("access_token") == null
@@ -210,7 +227,8 @@ final class AuthClient {
    * MalformedResponseException} naming the field when it breaks spec 2.2.
    *
    * <p>{@code expires_in} is seconds; a missing one means {@link #DEFAULT_EXPIRES_IN_SECONDS}, a
-   * fraction is rounded down, and a value beyond ten years is read as milliseconds. {@code created_at}
+   * fraction is rounded down, and a value beyond ten years is read as milliseconds from the platform
+   * (spec 8 states no unit) and as ten years from a standard server (RFC 6749: seconds). {@code created_at}
    * is epoch seconds, or milliseconds when it cannot be seconds; one outside 2001–2100 is ignored. It
    * corrects the clock only for the answer to a new grant ({@code newGrant}: a refresh answer's may be
    * the time of the original grant) that carries no {@code Date} header, which is always preferred.
@@ -243,7 +261,7 @@ final class AuthClient {
           + "\" is not supported; expected " + bearer);
     }
     String refreshToken = json.string("refresh_token");
-    long expiresIn = expiresInSeconds(json);
+    long expiresIn = expiresInSeconds(json, answerDialect);
     long createdAtMillis = createdAtMillis(json);
     if (createdAtMillis > 0 && newGrant && !answer.hasServerDate) {
       config.correctedClock().observeServerTime(createdAtMillis);
@@ -265,7 +283,8 @@ final class AuthClient {
     tolerance.warnOnce("number-text", what + " is a number sent as text: read as " + format(value));
   }
 
-  private long expiresInSeconds(WireJson json) throws MalformedResponseException {
+  private long expiresInSeconds(WireJson json, Dialect answerDialect)
+      throws MalformedResponseException {
     if (!json.has("expires_in")) {
       tolerance.warnOnce("expires_in-missing", "the token answer has no expires_in: the token is"
           + " taken to live " + DEFAULT_EXPIRES_IN_SECONDS + " s, and is refreshed sooner if a server"
@@ -278,6 +297,12 @@ final class AuthClient {
           "malformed token record: expires_in must be a number of seconds");
     }
     if (json.isText("expires_in")) warnText("token expires_in", value);
+    if (value > MAX_EXPIRES_IN_SECONDS_READ && answerDialect instanceof Dialect.Standard) {
+      // RFC 6749 section 5.1: seconds. A server that means "never expires" is held to ten years.
+      tolerance.warnOnce("expires_in-long", "token expires_in " + format(value) + " s is more than"
+          + " 10 years: read as " + MAX_EXPIRES_IN_SECONDS_READ + " s");
+      return MAX_EXPIRES_IN_SECONDS_READ;
+    }
     if (value > MAX_EXPIRES_IN_SECONDS_READ) {
       long seconds = Math.min(MAX_EXPIRES_IN_SECONDS_READ, (long) (value / 1000));
       tolerance.warnOnce("expires_in-ms", "token expires_in " + format(value) + " is more than 10"

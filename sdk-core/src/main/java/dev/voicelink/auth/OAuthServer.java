@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okhttp3.Response;
@@ -34,6 +35,9 @@ import okhttp3.Response;
  * one instance may be shared by every authorizer and manager of the app and kept for its lifetime.
  */
 public final class OAuthServer {
+  /** An IPv4 address in 127/8, as OkHttp writes a host that is one. */
+  private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
+
   /** How a client authenticates at the token endpoint (RFC 6749 section 2.3, RFC 7591 names). */
   public enum ClientAuthentication {
     /** A public client: it sends its {@code client_id} in the form and no secret (RFC 8628 section 5.6). */
@@ -237,7 +241,8 @@ public final class OAuthServer {
   }
 
   private static boolean isLoopback(String host) {
-    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
+    // 127/8 as an address: a name such as 127.example.com resolves wherever its owner likes
+    return host.equals("localhost") || host.equals("::1") || IPV4_LOOPBACK.matcher(host).matches();
   }
 
   @Override public boolean equals(@Nullable Object other) {

@@ -29,12 +29,15 @@ final class RefreshSchedule {
 
   /**
    * Starts the schedule of a token with {@code lifetimeMillis} of which {@code remainingMillis} are
-   * left at {@code nowNanos}.
+   * left at {@code nowNanos}. A token that cannot be {@code renewable} (no refresh token, no client
+   * secret) is due only when it expires: asking early would only end in a refusal.
    */
-  void start(long nowNanos, long lifetimeMillis, long remainingMillis) {
+  void start(long nowNanos, long lifetimeMillis, long remainingMillis, boolean renewable) {
     remainingMillis = Math.max(0, Math.min(remainingMillis, lifetimeMillis));
     expiresAtNanos = nowNanos + TimeUnit.MILLISECONDS.toNanos(remainingMillis);
-    refreshAtNanos = expiresAtNanos - TimeUnit.MILLISECONDS.toNanos(marginMillis(lifetimeMillis));
+    refreshAtNanos = renewable
+        ? expiresAtNanos - TimeUnit.MILLISECONDS.toNanos(marginMillis(lifetimeMillis))
+        : expiresAtNanos;
     retryNotBeforeNanos = nowNanos;
   }
 
@@ -69,13 +72,13 @@ final class RefreshSchedule {
   }
 
   /**
-   * A refresh failed transiently with {@code failure}: returns how long the next one waits (at least
-   * the server's Retry-After, within the backoff's cap).
+   * A refresh failed with {@code failure} (transiently, or refused while the token lasts): returns
+   * how long the next one waits (at least the server's Retry-After, within the backoff's cap).
    */
-  long failedTransiently(long nowNanos, IOException failure) {
+  long failed(long nowNanos, Exception failure) {
     transientFailures++;
-    long delay = backoff.honouringRetryAfter(failure,
-        backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries())));
+    long delay = backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries()));
+    if (failure instanceof IOException) delay = backoff.honouringRetryAfter((IOException) failure, delay);
     retryNotBeforeNanos = nowNanos + TimeUnit.MILLISECONDS.toNanos(delay);
     return delay;
   }

@@ -243,7 +243,7 @@ final class TokenKeeper {
       // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
       if (generation != started && !sameCredential(base, current)) return settleReplaced();
       if (result.record != null) return settleSuccess(result.record);
-      if (result.refusal != null) return settleRefusal(result.refusal);
+      if (result.refusal != null) return settleRefusal(base, result.refusal);
       return settleTransient(base, result.failure, result.rotated);
     }
   }
@@ -291,7 +291,7 @@ final class TokenKeeper {
     synchronized (lock) {
       inFlight = null;
       long now = clock.monotonicNanos();
-      long delay = schedule.failedTransiently(now, failure);
+      long delay = schedule.failed(now, failure);
       if (rotated != null && sameCredential(base, current)) {
         // The access token and its expiry stay as they were; the next refresh uses the new refresh
         // token. Saved as a refreshed record is: a failed save is retried first by the next call.
@@ -320,7 +320,7 @@ final class TokenKeeper {
     }
   }
 
-  private TokenRecord settleRefusal(AuthorizationException refusal)
+  private TokenRecord settleRefusal(@Nullable TokenRecord base, AuthorizationException refusal)
       throws AuthorizationException, IOException {
     synchronized (lock) {
       inFlight = null;
@@ -337,6 +337,17 @@ final class TokenKeeper {
             + " authorized again; the stored record is kept", null);
         setState(State.REAUTHORIZATION_REQUIRED);
       } else {
+        long now = clock.monotonicNanos();
+        if (current != null && sameCredential(base, current) && !schedule.isExpired(now)) {
+          // Not a verdict on the token it has (a client secret rotated, a scope withdrawn): it is
+          // served while it lasts, and the refresh waits out a backoff instead of following every
+          // request; once it expires the refusal reaches the callers.
+          long delay = schedule.failed(now, refusal);
+          Log.warn(TAG, "token refresh refused (" + refusal.getMessage() + "); serving the current"
+              + " token until it expires, next attempt in " + delay + " ms or later", null);
+          setState(State.VALID);
+          return current;
+        }
         Log.warn(TAG, "token request refused: " + refusal.getMessage(), null);
         setState(stateAfterFailure());
       }
@@ -416,7 +427,8 @@ final class TokenKeeper {
       remainingMillis = record.expiresAtEpochMillis() - nowMillis;
     }
     current = record;
-    schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis);
+    schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis,
+        record.refreshToken() != null || exchange.canObtainWithoutRecord());
   }
 
   /** The refresh margin of a token that lives {@code lifetimeMillis}. */

@@ -256,6 +256,21 @@ class AuthToleranceTest {
     assertThat(manager.accessToken()).isEqualTo("at-3");
   }
 
+  @Test void aDeviceCodeExpiresInAsTextWithAFractionIsReadRoundedDown() throws Exception {
+    script.enqueue(json(200, "{\"verification_uri\":\"https://auth.example.com/verify\","
+        + "\"user_code\":\"WDJB-MJHT\",\"interval\":2,\"expires_in\":\"120.5\","
+        + "\"device_code\":\"dc-secret-9f8e7d\"}"));
+
+    DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
+
+    assertThat(code.expiresInSeconds()).isEqualTo(120);
+    assertThat(log.warnings()).containsExactly(
+        "WARN auth device_code expires_in is a number sent as text: read as 120.5"
+            + " (docs/platform-assumptions.md)",
+        "WARN auth device_code expires_in 120.5 is not a whole number: read as 120 s"
+            + " (docs/platform-assumptions.md)");
+  }
+
   @Test void anExpiresInSentAsTextIsReadAndSaidOnce() throws Exception {
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":\"7200\""));
 

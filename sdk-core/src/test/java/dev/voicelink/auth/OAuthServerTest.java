@@ -136,6 +136,19 @@ class OAuthServerTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
+  @Test void onlyLoopbackAddressesMayBePlainHttpNotNamesThatLookLikeThem() {
+    // A name that starts with 127. resolves wherever its owner points it.
+    assertThatThrownBy(() -> OAuthServer.builder().tokenEndpoint("http://127.attacker.example/token"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("token_endpoint must be an https address (http only on a loopback host); was:"
+            + " http://127.attacker.example/token");
+    for (String loopback : new String[] {"http://127.0.0.1:8080/token", "http://127.1.2.3/token",
+        "http://localhost/token", "http://[::1]/token"}) {
+      assertThat(OAuthServer.builder().tokenEndpoint(loopback).build().tokenEndpoint().toString())
+          .isEqualTo(loopback);
+    }
+  }
+
   @Test void explicitEndpoints() {
     OAuthServer explicit = OAuthServer.builder()
         .deviceAuthorizationEndpoint("https://login.example.com/device")

@@ -13,10 +13,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 import okio.ByteString;
@@ -203,6 +205,116 @@ class StandardTokenManagerTest {
         .isInstanceOf(AuthorizationException.class)
         .isNotInstanceOf(ReauthorizationRequiredException.class)
         .hasMessage("invalid_client");
+  }
+
+  @Test void aTokenWithoutARefreshTokenIsServedUntilItExpiresAndThenNeedsASignIn() throws Exception {
+    // RFC 6749 section 5.1: refresh_token is optional; such a token is good until expires_in.
+    InMemoryTokenStore store = new InMemoryTokenStore(standardRecord(
+        OAuthServer.ClientAuthentication.NONE, "speaker-public").newBuilder().refreshToken(null).build());
+    TokenManager manager = publicManager(store);
+
+    time.advance(299, TimeUnit.SECONDS); // well inside what would be its refresh margin
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(manager.state()).isEqualTo(State.VALID);
+
+    time.advance(1, TimeUnit.SECONDS);
+    assertThatThrownBy(manager::accessToken)
+        .isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_grant: the stored record has no refresh token");
+    assertThat(manager.state()).isEqualTo(State.REAUTHORIZATION_REQUIRED);
+    assertThat(server.getRequestCount()).isZero();
+    assertThat(store.load().accessToken()).isEqualTo("at-1"); // nothing is lost
+  }
+
+  @Test void aRefusalThatSaysNothingOfTheTokenLeavesItServedUntilItExpires() throws Exception {
+    InMemoryTokenStore store =
+        new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
+    TokenManager manager = publicManager(store);
+    script.enqueue(json(400, "{\"error\":\"invalid_scope\",\"error_description\":\"scope"
+        + " withdrawn\"}"));
+
+    time.advance(150, TimeUnit.SECONDS); // the margin of a 300 s token is half of it
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(manager.accessToken()).as("the next try waits out a backoff").isEqualTo("at-1");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(manager.state()).isEqualTo(State.VALID);
+
+    script.enqueue(json(400, "{\"error\":\"invalid_scope\",\"error_description\":\"scope"
+        + " withdrawn\"}"));
+    time.advance(150, TimeUnit.SECONDS);
+    assertThatThrownBy(manager::accessToken)
+        .isInstanceOf(AuthorizationException.class)
+        .isNotInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_scope: scope withdrawn");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(manager.state()).isEqualTo(State.EXPIRED);
+    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID, State.REFRESHING, State.EXPIRED);
+    assertThat(store.load().refreshToken()).isEqualTo("rt-1");
+  }
+
+  @Test void aRedirectOfTheTokenEndpointIsNotFollowedWithTheRefreshTokenInItsBody() throws Exception {
+    MockWebServer elsewhere = new MockWebServer();
+    elsewhere.start();
+    try {
+      TokenManager manager = publicManager(new InMemoryTokenStore(
+          standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public")));
+      script.enqueue(new MockResponse().setResponseCode(307)
+          .setHeader("Location", elsewhere.url("/collect").toString()));
+
+      time.advance(300, TimeUnit.SECONDS);
+      assertThatThrownBy(manager::accessToken)
+          .isInstanceOf(IOException.class)
+          .hasMessage("HTTP 307, a redirect: authorization requests are not sent on to another"
+              + " address, as their secrets would go with them; configure the address the server"
+              + " names");
+      assertThat(server.getRequestCount()).isEqualTo(1);
+      assertThat(elsewhere.getRequestCount()).isZero();
+    } finally {
+      elsewhere.shutdown();
+    }
+  }
+
+  @Test void a401FromTheTokenEndpointIsTheServersRefusalNotTheAppAuthenticatorsToAnswer()
+      throws Exception {
+    AtomicInteger authenticatorCalls = new AtomicInteger();
+    OkHttpClient app = new OkHttpClient.Builder()
+        .authenticator((route, response) -> {
+          authenticatorCalls.incrementAndGet();
+          return response.request().newBuilder().header("Authorization", "Bearer app-token").build();
+        })
+        .build();
+    VoiceLinkClient shared = VoiceLinkClient.builder().httpClient(app).clock(time).scheduler(time)
+        .build();
+    try {
+      TokenManager manager = TokenManager.builder(shared, oauthServer("client_secret_basic"))
+          .deviceGrant("speaker-basic", "rotated-away")
+          .store(new InMemoryTokenStore(
+              standardRecord(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC, "speaker-basic")))
+          .build();
+      script.enqueue(json(401, "{\"error\":\"invalid_client\"}"));
+
+      time.advance(300, TimeUnit.SECONDS);
+      assertThatThrownBy(manager::accessToken)
+          .isInstanceOf(AuthorizationException.class)
+          .hasMessage("invalid_client");
+      assertThat(authenticatorCalls).hasValue(0);
+      assertThat(server.getRequestCount()).isEqualTo(1);
+      assertThat(server.takeRequest().getHeader("Authorization"))
+          .isEqualTo("Basic " + ByteString.encodeUtf8("speaker-basic:rotated-away").base64());
+    } finally {
+      shared.close();
+    }
+  }
+
+  @Test void anExpiresInBeyondTenYearsIsTenYearsFromAStandardServer() throws Exception {
+    TokenManager manager = publicManager(new InMemoryTokenStore(
+        standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public")));
+    script.enqueue(json(200, "{\"access_token\":\"at-2\",\"token_type\":\"Bearer\","
+        + "\"expires_in\":2147483647,\"refresh_token\":\"rt-2\"}"));
+
+    assertThat(manager.refresh().execute().expiresInSeconds())
+        .as("RFC 6749: seconds, never the platform's milliseconds reading")
+        .isEqualTo(TimeUnit.DAYS.toSeconds(3650));
   }
 
   @Test void aStoredRecordIsRefreshedAfterARebootWithNoOtherConfiguration() throws Exception {

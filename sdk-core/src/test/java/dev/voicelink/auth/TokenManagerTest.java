@@ -788,9 +788,13 @@ class TokenManagerTest {
       if (state == State.REFRESHING && failOnce.getAndSet(false)) throw new AssertionError("app bug");
     });
     time.advance(61, TimeUnit.SECONDS); // expired: the next caller refreshes
-    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    // Held until the caller has thrown: else the refresh worker may tell REFRESHING first.
+    holdTheRotatedAnswer(arrived, answer);
 
     assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(AssertionError.class).hasMessage("app bug");
+    answer.countDown();
     CallResult<String> next = enqueueAndWait(manager.accessTokenCall());
     assertThat(next.value()).as("the refresh was handed over before the listener threw")
         .isEqualTo("at-2");
