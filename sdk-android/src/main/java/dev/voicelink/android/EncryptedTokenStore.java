@@ -59,8 +59,9 @@ import okio.Okio;
  * exclude it from backups (see docs/android-token-store.md), though without this device's Keystore it
  * is useless.
  *
- * <p>Thread-safe. {@code load}, {@code save} and {@code clear} do file and Keystore I/O: call them off
- * the main thread (a token manager does).
+ * <p>Thread-safe; instances of one name in a process (an Agent's and the app's) take turns on its
+ * file, so their saves never interleave. {@code load}, {@code save} and {@code clear} do file and
+ * Keystore I/O: call them off the main thread (a token manager does).
  */
 public final class EncryptedTokenStore implements TokenStore {
   /** Told when stored data turned out to be undecryptable: the device must be authorized again. */
@@ -84,6 +85,8 @@ public final class EncryptedTokenStore implements TokenStore {
   private static final long MAX_FILE_BYTES = 64 * 1024;
 
   private final File file;
+  /** Shared with every other store instance on the same file in this process. */
+  private final Object lock;
   private final KeyProvider keys;
   private final String name;
   private final SecureRandom random;
@@ -92,6 +95,7 @@ public final class EncryptedTokenStore implements TokenStore {
 
   EncryptedTokenStore(File file, KeyProvider keys, String name, SecureRandom random) {
     this.file = file;
+    this.lock = AtomicFiles.lockFor(file);
     this.keys = keys;
     this.name = name;
     this.random = random;
@@ -149,7 +153,13 @@ public final class EncryptedTokenStore implements TokenStore {
     return reauthorizationRequired;
   }
 
-  @Override public synchronized @Nullable TokenRecord load() throws IOException {
+  @Override public @Nullable TokenRecord load() throws IOException {
+    synchronized (lock) {
+      return loadLocked();
+    }
+  }
+
+  private @Nullable TokenRecord loadLocked() throws IOException {
     String stored = read();
     if (stored == null) return null;
     ByteString blob = ByteString.decodeBase64(stored);
@@ -187,7 +197,13 @@ public final class EncryptedTokenStore implements TokenStore {
     }
   }
 
-  @Override public synchronized void save(TokenRecord record) throws IOException {
+  @Override public void save(TokenRecord record) throws IOException {
+    synchronized (lock) {
+      saveLocked(record);
+    }
+  }
+
+  private void saveLocked(TokenRecord record) throws IOException {
     if (record == null) throw new IllegalArgumentException("record must not be null");
     byte[] plain = record.toStorageJson().getBytes(UTF_8);
     String blob;
@@ -205,7 +221,13 @@ public final class EncryptedTokenStore implements TokenStore {
     reauthorizationRequired = false;
   }
 
-  @Override public synchronized void clear() throws IOException {
+  @Override public void clear() throws IOException {
+    synchronized (lock) {
+      clearLocked();
+    }
+  }
+
+  private void clearLocked() throws IOException {
     if (file.exists() && !file.delete()) {
       throw new IOException("cannot remove the token record of store " + name);
     }

@@ -28,12 +28,15 @@ import okio.Okio;
  * <p>A file that exists but cannot be read as such a record makes {@link #load} throw {@link
  * CorruptTokenFileException}; the file is kept for inspection.
  *
- * <p>Thread-safe within one process. Two processes must not write the same file at once.
+ * <p>Thread-safe within one process, also across instances on the same file (they take turns). Two
+ * processes must not write the same file at once.
  */
 public final class FileTokenStore implements TokenStore {
   private static final long MAX_FILE_BYTES = 64 * 1024;
 
   private final File file;
+  /** Shared with every other store instance on the same file in this process. */
+  private final Object lock;
 
   public FileTokenStore(File file) {
     if (file == null) throw new IllegalArgumentException("file must not be null");
@@ -41,6 +44,7 @@ public final class FileTokenStore implements TokenStore {
       throw new IllegalArgumentException("token file must be a file, not a directory: " + file);
     }
     this.file = file;
+    this.lock = AtomicFiles.lockFor(file);
   }
 
   /** The token file. */
@@ -48,7 +52,13 @@ public final class FileTokenStore implements TokenStore {
     return file;
   }
 
-  @Override public synchronized @Nullable TokenRecord load() throws IOException {
+  @Override public @Nullable TokenRecord load() throws IOException {
+    synchronized (lock) {
+      return loadLocked();
+    }
+  }
+
+  private @Nullable TokenRecord loadLocked() throws IOException {
     if (!file.exists()) return null;
     if (file.length() > MAX_FILE_BYTES) {
       throw new CorruptTokenFileException(file, "larger than " + MAX_FILE_BYTES + " bytes");
@@ -60,7 +70,13 @@ public final class FileTokenStore implements TokenStore {
     return decode(text);
   }
 
-  @Override public synchronized void save(TokenRecord record) throws IOException {
+  @Override public void save(TokenRecord record) throws IOException {
+    synchronized (lock) {
+      saveLocked(record);
+    }
+  }
+
+  private void saveLocked(TokenRecord record) throws IOException {
     if (record == null) throw new IllegalArgumentException("record must not be null");
     File target = file.getAbsoluteFile();
     try {
@@ -71,7 +87,13 @@ public final class FileTokenStore implements TokenStore {
     Log.debug("auth", "saved token record to " + target + ": " + record);
   }
 
-  @Override public synchronized void clear() throws IOException {
+  @Override public void clear() throws IOException {
+    synchronized (lock) {
+      clearLocked();
+    }
+  }
+
+  private void clearLocked() throws IOException {
     if (file.exists() && !file.delete()) {
       throw new IOException("cannot delete the token file " + file);
     }

@@ -154,7 +154,11 @@ final class TokenKeeper {
       synchronized (lock) {
         ensureLoaded();
         if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
-          throw reauthorization;
+          // Another manager of the store may have won the refresh this one lost and saved its
+          // record only after this one's refusal came back: that record is the live credential.
+          if (!adoptRefreshedElsewhere()) throw reauthorization;
+          reauthorization = null;
+          setState(stateAfterFailure());
         }
         if (inFlight != null) {
           flight = inFlight;

@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.voicelink.core.internal.AtomicFiles;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +44,40 @@ class FileTokenStoreTest {
     assertThat(Files.getPosixFilePermissions(file.toPath()))
         .isEqualTo(PosixFilePermissions.fromString("rw-------"))
         .doesNotContain(PosixFilePermission.GROUP_READ);
+  }
+
+  @Test void storeInstancesOnOneFileTakeTurnsSoTheirSavesNeverInterleave() throws Exception {
+    // Two instances (an Agent's and the app's) would otherwise delete each other's temporary file
+    // and rename a half-written one over the record.
+    File file = new File(dir, "token.json");
+    FileTokenStore first = new FileTokenStore(file);
+    FileTokenStore second = new FileTokenStore(new File(dir, "./token.json"));
+    first.save(TokenRecordTest.record("at-1", "rt-1"));
+    Thread saver;
+    synchronized (AtomicFiles.lockFor(file)) { // what a save of the first instance holds
+      saver = new Thread(() -> {
+        try {
+          second.save(TokenRecordTest.record("at-2", "rt-2"));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }, "second-store");
+      saver.start();
+      awaitBlocked(saver);
+      assertThat(first.load().refreshToken()).as("the second waits its turn").isEqualTo("rt-1");
+    }
+    saver.join(10_000);
+    assertThat(saver.isAlive()).isFalse();
+    assertThat(first.load().refreshToken()).isEqualTo("rt-2");
+  }
+
+  private static void awaitBlocked(Thread thread) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (thread.getState() != Thread.State.BLOCKED) {
+      assertThat(System.nanoTime() - deadline).as(thread.getName() + " blocks on the file's lock")
+          .isNegative();
+      Thread.yield();
+    }
   }
 
   @Test void cloudRecordWithoutRefreshTokenRoundTrips() throws Exception {

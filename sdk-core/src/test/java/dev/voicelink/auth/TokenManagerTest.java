@@ -343,6 +343,24 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  @Test void aManagerRefusedBeforeTheOtherSavedItsRecordTakesThatRecordOnItsNextCall()
+      throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager loser = deviceManager(store);
+    assertThat(loser.accessToken()).isEqualTo("at-1");
+    time.advance(3600 - 300, TimeUnit.SECONDS);
+    script.enqueue(json(400, "{\"error\":\"invalid_refresh_token\",\"message\":\"already used\"}"));
+    assertThatThrownBy(loser::accessToken).isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_refresh_token: already used");
+    assertThat(loser.state()).isEqualTo(State.REAUTHORIZATION_REQUIRED);
+
+    store.save(deviceRecord("at-2", "rt-2", 3600)); // the winner's save, after the refusal came back
+
+    assertThat(loser.accessToken()).isEqualTo("at-2");
+    assertThat(loser.state()).isEqualTo(State.VALID);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
   @Test void anExpiredTokenIsRefreshedDespiteRetryAfterAndTheAppLearnsTheWait() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
     time.advance(2, TimeUnit.HOURS);

@@ -3,6 +3,7 @@ package dev.voicelink.core.internal;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Replacing a small file so that a crash at any moment leaves the old content or the new one: a
@@ -10,7 +11,29 @@ import java.io.IOException;
  * directory on POSIX file systems). Shared by the file token store and the Android token store.
  */
 public final class AtomicFiles {
+  /** One monitor per file, shared by every store instance on it; never removed (few files). */
+  private static final ConcurrentHashMap<String, Object> LOCKS = new ConcurrentHashMap<>();
+
   private AtomicFiles() {
+  }
+
+  /**
+   * The monitor that every reader and writer of {@code file} in this process holds: two store
+   * instances on one file (an Agent's and the app's) would otherwise delete each other's temporary
+   * file and rename a half-written one over the record.
+   */
+  public static Object lockFor(File file) {
+    String path;
+    try {
+      path = file.getCanonicalPath(); // "dir/./token.json" and a link to it are the same file
+    } catch (IOException e) {
+      path = file.getAbsolutePath();
+    }
+    Object lock = LOCKS.get(path);
+    if (lock != null) return lock;
+    Object created = new Object();
+    lock = LOCKS.putIfAbsent(path, created);
+    return lock != null ? lock : created;
   }
 
   /** The temporary file that {@link #replace} writes next to {@code target}. */
@@ -19,9 +42,17 @@ public final class AtomicFiles {
     return new File(absolute.getParentFile(), absolute.getName() + ".tmp");
   }
 
-  /** Replaces the content of {@code target} with {@code bytes}; the file is its owner's only. */
+  /**
+   * Replaces the content of {@code target} with {@code bytes}; the file is its owner's only. Holds
+   * {@link #lockFor} the target while it does.
+   */
   public static void replace(File target, byte[] bytes) throws IOException {
-    File absolute = target.getAbsoluteFile();
+    synchronized (lockFor(target)) {
+      replaceLocked(target.getAbsoluteFile(), bytes);
+    }
+  }
+
+  private static void replaceLocked(File absolute, byte[] bytes) throws IOException {
     File dir = absolute.getParentFile();
     if (dir != null && !dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) {
       throw new IOException("cannot create the directory of " + absolute);
