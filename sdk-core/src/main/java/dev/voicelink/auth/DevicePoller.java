@@ -128,7 +128,7 @@ final class DevicePoller implements Cancellable {
       intervalMillis = issued.intervalMillis();
       deadlineNanos = issued.receivedAtNanos() + TimeUnit.SECONDS.toNanos(issued.expiresInSeconds());
       Log.info(TAG, "device code issued: " + issued);
-      events.enqueue(() -> listener.onCodeIssued(issued));
+      tell(() -> listener.onCodeIssued(issued));
       waitThenPoll(intervalMillis);
     }
     events.flush();
@@ -248,7 +248,7 @@ final class DevicePoller implements Cancellable {
   private void pending(final int pollNumber, final String result) {
     final long delay = intervalMillis;
     Log.debug(TAG, "poll " + pollNumber + ": " + result + "; next in " + delay + " ms");
-    events.enqueue(() -> listener.onPoll(pollNumber, result, delay));
+    tell(() -> listener.onPoll(pollNumber, result, delay));
     waitThenPoll(delay);
   }
 
@@ -264,8 +264,18 @@ final class DevicePoller implements Cancellable {
         intervalMillis + backoff.delayMillis(transientFailures));
     Log.info(TAG, "poll " + pollNumber + " failed (" + failure.getMessage() + "); retry "
         + transientFailures + " in " + delay + " ms");
-    events.enqueue(() -> listener.onPoll(pollNumber, "transient_failure", delay));
+    tell(() -> listener.onPoll(pollNumber, "transient_failure", delay));
     waitThenPoll(delay);
+  }
+
+  /**
+   * Queues {@code news} for the listener, dropped if the flow is cancelled before its turn: an app
+   * that cancels in {@code onStop} is told nothing after that, though the news was queued before.
+   */
+  private void tell(Runnable news) {
+    events.enqueue(() -> {
+      if (!isCancelled()) news.run();
+    });
   }
 
   private void finish(final DeviceFlowOutcome result) {

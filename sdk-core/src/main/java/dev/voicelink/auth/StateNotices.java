@@ -23,7 +23,9 @@ final class StateNotices {
   /** Adds {@code listener} and queues the news of {@code current} for it alone. */
   void add(TokenManager.Listener listener, TokenManager.State current) {
     listeners.add(listener);
-    delivery.enqueue(() -> tell(listener, current));
+    delivery.enqueue(() -> {
+      if (listeners.contains(listener)) tell(listener, current); // unless removed meanwhile
+    });
   }
 
   void remove(TokenManager.Listener listener) {

@@ -242,6 +242,7 @@ public final class TokenManager implements TokenSource {
     keeper.addListener(listener);
   }
 
+  /** Removes a listener: it is told nothing more, not even news queued for it before. */
   public void removeListener(Listener listener) {
     keeper.removeListener(listener);
   }

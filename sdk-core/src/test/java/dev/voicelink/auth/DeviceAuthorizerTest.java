@@ -525,6 +525,28 @@ class DeviceAuthorizerTest {
     assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome DENIED");
   }
 
+  @Test void newsQueuedForTheListenerBeforeCancelIsNotToldAfterIt() throws Exception {
+    // An activity that cancels in onStop must hear nothing after it, though the news was queued
+    // for the main thread before.
+    List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
+    script.enqueue(deviceCode(2, 120), pending());
+    int before = time.scheduledCount();
+    VoiceLinkClient queuing = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .clock(time).scheduler(time).callbackExecutor(queued::add).build();
+    VoiceLinkCall<DeviceFlowOutcome> flow = start(DeviceAuthorizer.builder(queuing)
+        .clientId("vl-speaker-01").build());
+    time.awaitScheduled(before + 1);
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    time.awaitScheduled(before + 2); // the pending answer was read: its onPoll is queued
+    assertThat(queued).isNotEmpty();
+    assertThat(events.calls).isEmpty();
+
+    flow.cancel();
+    while (!queued.isEmpty()) queued.remove(0).run();
+
+    assertThat(events.calls).containsExactly("cancelled");
+  }
+
   @Test void blockingPollIsCancelledByInterrupt() throws Exception {
     script.enqueue(deviceCode(2, 120), pending());
     DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();

@@ -797,6 +797,21 @@ class TokenManagerTest {
   }
 
 
+  @Test void aListenerRemovedBeforeItsFirstNewsIsNotToldIt() throws Exception {
+    List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)))
+        .listenerExecutor(queued::add).build();
+    List<State> heard = new ArrayList<>();
+    TokenManager.Listener listener = heard::add;
+
+    manager.addListener(listener); // its first news, the current state, is queued
+    manager.removeListener(listener); // in onStop, before the main thread ran it
+    while (!queued.isEmpty()) queued.remove(0).run();
+
+    assertThat(heard).isEmpty();
+  }
+
   @Test void aListenerThatThrowsAnErrorCannotLeaveLaterCallersWaitingForEver() throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
