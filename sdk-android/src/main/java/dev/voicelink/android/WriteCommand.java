@@ -66,7 +66,18 @@ final class WriteCommand {
       seq = request.isText()
           ? connected.writeText(new String(request.data, UTF_8), persParam)
           : connected.writeAudio(request.data, request.sampleRate, persParam);
+    } catch (IllegalArgumentException e) {
+      // Data that can never be queued on the socket whole (the server refuses such audio too).
+      out.error(ERROR_INVALID_PARAMS, "CMD_WRITE data refused: " + e.getMessage() + ". Nothing was"
+          + " sent.", EventData.write(null, request.dataType, tag));
+      return false;
     } catch (IllegalStateException e) {
+      if (connected.state() == InteractionChannel.State.CONNECTED) {
+        // Earlier writes still fill the socket's send queue (a slow uplink), or it is closing.
+        out.error(ERROR_NETWORK, "CMD_WRITE refused: " + e.getMessage() + ". Nothing was sent.",
+            EventData.write(null, request.dataType, tag));
+        return false;
+      }
       // The socket dropped a moment ago; its onDisconnected is on its way to the worker thread.
       out.error(ERROR_NOT_CONNECTED, "CMD_WRITE refused: the connection to the server was just lost."
           + " Nothing was sent.", EventData.write(null, request.dataType, tag));

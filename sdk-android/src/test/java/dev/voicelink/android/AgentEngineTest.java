@@ -347,6 +347,20 @@ class AgentEngineTest {
     assertThat(h.frame()).contains("barrier");
   }
 
+  @Test void audioLargerThanTheSocketCanQueueIsRefusedAsInvalidAndNothingIsSent() throws Exception {
+    h.startConnected();
+
+    h.engine.send(new AgentMessage(CMD_WRITE, 0, 0, "data_type=audio,tag=long",
+        new byte[16 * 1024 * 1024]));
+    Event refused = h.expect(EVENT_ERROR);
+    assertThat(refused.arg1).isEqualTo(ERROR_INVALID_PARAMS);
+    assertThat(refused.info).isEqualTo("CMD_WRITE data refused: audio must fit the socket's send queue"
+        + " of 16777216 bytes with its messages; this write is 16777302 bytes. Nothing was sent.");
+    assertThat(refused.data).contains(entry(KEY_TAG, "long"));
+    h.engine.send(write("data_type=text", "barrier"));
+    assertThat(h.frame()).contains("barrier").contains("\"seq\":1");
+  }
+
   @Test void serverDropReportsDisconnectFailsPendingWritesAndReconnects() throws Exception {
     WebSocket server = h.startConnected();
     h.engine.send(write("data_type=text,tag=w", "hello"));

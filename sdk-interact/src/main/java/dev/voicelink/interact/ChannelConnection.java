@@ -38,6 +38,7 @@ import okhttp3.WebSocketListener;
  */
 final class ChannelConnection {
   private static final String TAG = "interact";
+  private static final Listener CLOSED = result -> { };
   private static final int NORMAL_CLOSURE = 1000;
   /**
    * How long a connection must stay up after the greeting to end a row of failed attempts. Shorter
@@ -55,7 +56,12 @@ final class ChannelConnection {
   private final OkHttpClient client;
   private final ClientCore config;
   private final TokenSource tokens;
-  private final Listener listener;
+  /**
+   * The app's listener until {@link #close}, then {@link #CLOSED}: news already queued is dropped, and
+   * a socket that OkHttp holds while its close handshake times out (up to a minute when offline)
+   * keeps no app object (an activity) reachable.
+   */
+  private volatile Listener listener;
   private final Backoff reconnectBackoff;
   private final ChannelDeadlines deadlines;
   private final ChannelFrames frames;
@@ -125,8 +131,13 @@ final class ChannelConnection {
         throw new IllegalStateException("the interaction channel is not connected (state "
             + state + "); wait for onConnected");
       }
-      int seq = nextSeq++;
-      frames.sendWrite(open, seq, text, audio, sampleRate, persParam);
+      int seq = nextSeq;
+      boolean queued = frames.sendWrite(open, seq, text, audio, sampleRate, persParam);
+      nextSeq++;
+      if (!queued) {
+        throw new IllegalStateException("the interaction channel is closing: the socket took no more"
+            + " frames, so write " + seq + " was not sent; wait for onConnected");
+      }
       int writeGeneration = generation;
       deadlines.armResult(seq, () -> resultOverdue(writeGeneration, seq));
       return seq;
@@ -160,6 +171,7 @@ final class ChannelConnection {
     synchronized (lock) {
       if (state == State.CLOSED) return false;
       state = State.CLOSED;
+      listener = CLOSED;
       generation++;
       cancelPendingLocked();
       deadlines.cancelAll();

@@ -6,6 +6,7 @@ import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Scrub;
 import okhttp3.WebSocket;
 import okio.ByteString;
+import okio.Utf8;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 final class ChannelFrames {
   private static final String TAG = "interact";
   private static final int AUDIO_FRAME_BYTES = 16 * 1024;
+  /** What OkHttp queues on a web socket at most (16 MiB); the server refuses more audio (60004). */
+  static final long MAX_QUEUED_BYTES = 16L * 1024 * 1024;
 
   private final HttpLogLevel httpLogging;
 
@@ -23,18 +26,39 @@ final class ChannelFrames {
     this.httpLogging = httpLogging;
   }
 
-  /** Queues write {@code seq} on {@code socket}: text when {@code audio} is null, else audio. */
-  void sendWrite(WebSocket socket, int seq, @Nullable String text, byte @Nullable [] audio,
+  /**
+   * Queues write {@code seq} on {@code socket}: text when {@code audio} is null, else audio. Returns
+   * false if the socket took no more frames because it is closing. Nothing is queued when it throws.
+   *
+   * @throws IllegalArgumentException if the write's frames are more than the socket can ever queue
+   * @throws IllegalStateException if they are more than it can queue now, behind earlier writes
+   */
+  boolean sendWrite(WebSocket socket, int seq, @Nullable String text, byte @Nullable [] audio,
       int sampleRate, @Nullable String persParam) {
-    send(socket, InteractionCodec.writeHeader(seq, audio == null ? "text" : "audio", text,
-        sampleRate, persParam));
-    if (audio == null) return;
+    String header = InteractionCodec.writeHeader(seq, audio == null ? "text" : "audio", text,
+        sampleRate, persParam);
+    String end = InteractionCodec.endMessage(seq);
+    long bytes = Utf8.size(header) + (audio == null ? 0 : audio.length + Utf8.size(end));
+    // OkHttp closes a socket whose queue a frame would take past its limit: refused here instead.
+    if (bytes > MAX_QUEUED_BYTES) {
+      throw new IllegalArgumentException((audio == null ? "text" : "audio") + " must fit the"
+          + " socket's send queue of " + MAX_QUEUED_BYTES + " bytes with its messages; this write"
+          + " is " + bytes + " bytes");
+    }
+    long queued = socket.queueSize();
+    if (queued + bytes > MAX_QUEUED_BYTES) {
+      throw new IllegalStateException("the socket still has " + queued + " bytes to send, and this"
+          + " write of " + bytes + " bytes would overflow its queue of " + MAX_QUEUED_BYTES
+          + " bytes; wait for the results of earlier writes");
+    }
+    if (!send(socket, header)) return false;
+    if (audio == null) return true;
     for (int offset = 0; offset < audio.length; offset += AUDIO_FRAME_BYTES) {
       int count = Math.min(AUDIO_FRAME_BYTES, audio.length - offset);
       if (logging()) Log.verbose(TAG, "frame --> binary, " + count + " bytes");
-      socket.send(ByteString.of(audio, offset, count));
+      if (!socket.send(ByteString.of(audio, offset, count))) return false;
     }
-    send(socket, InteractionCodec.endMessage(seq));
+    return send(socket, end);
   }
 
   /** Logs a text frame that came from the server. */
@@ -42,9 +66,9 @@ final class ChannelFrames {
     if (logging()) Log.verbose(TAG, "frame <-- " + Scrub.json(text, null, false));
   }
 
-  private void send(WebSocket socket, String frame) {
+  private boolean send(WebSocket socket, String frame) {
     if (logging()) Log.verbose(TAG, "frame --> " + Scrub.json(frame, null, false));
-    socket.send(frame);
+    return socket.send(frame);
   }
 
   /** Frames are logged with HTTP bodies, at the finest level. */

@@ -143,8 +143,10 @@ public final class InteractionChannel implements Closeable {
    * such as {@code {"uid":""}}) is given. Returns the write's sequence number, which its result carries.
    *
    * @throws IllegalArgumentException if {@code persParam} is not an activation text that {@link
-   *     PersParam#parseActivation} reads
-   * @throws IllegalStateException if the channel is not connected
+   *     PersParam#parseActivation} reads, or the write with its messages is more than the socket's
+   *     16 MiB send queue holds
+   * @throws IllegalStateException if the channel is not connected (or closing), or earlier writes
+   *     still fill so much of the send queue that this one does not fit; nothing is sent then
    */
   public int writeText(String text, @Nullable String persParam) {
     if (text == null) throw new IllegalArgumentException("text must not be null");
@@ -157,8 +159,10 @@ public final class InteractionChannel implements Closeable {
    * sequence number.
    *
    * @throws IllegalArgumentException if {@code persParam} is not an activation text that {@link
-   *     PersParam#parseActivation} reads
-   * @throws IllegalStateException if the channel is not connected
+   *     PersParam#parseActivation} reads, or the write with its messages is more than the socket's
+   *     16 MiB send queue holds
+   * @throws IllegalStateException if the channel is not connected (or closing), or earlier writes
+   *     still fill so much of the send queue that this one does not fit; nothing is sent then
    */
   public int writeAudio(byte[] audio, int sampleRate, @Nullable String persParam) {
     if (audio == null) throw new IllegalArgumentException("audio must not be null");

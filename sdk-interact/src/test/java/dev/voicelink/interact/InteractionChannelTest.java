@@ -12,6 +12,7 @@ import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.ClientCore;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -245,6 +246,85 @@ class InteractionChannelTest {
     assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"type\":\"end\",\"seq\":1}");
     time.advance(5, TimeUnit.SECONDS);
     assertThat(nextEvent()).isEqualTo("error 1 result_timeout no result within 5 s of the write");
+  }
+
+  @Test void aWriteLargerThanTheSendQueueIsRefusedBeforeAnythingIsSent() throws Exception {
+    server.enqueue(greetingSocket());
+    channel = channelBuilder().build();
+    connect();
+
+    assertThatThrownBy(() -> channel.writeAudio(new byte[16 * 1024 * 1024], 16000, null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("audio must fit the socket's send queue of 16777216 bytes with its messages;"
+            + " this write is 16777302 bytes");
+
+    channel.writeText("call xiao zhang", null);
+    assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).as("the first frame sent").isEqualTo(
+        "{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"call xiao zhang\",\"seq\":1}");
+    assertThat(nextEvent()).startsWith("result 1 ");
+  }
+
+  @Test void aWriteThatDoesNotFitBehindEarlierOnesIsRefusedAndTheConnectionStays() throws Exception {
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    CountDownLatch readAudio = new CountDownLatch(1);
+    server.enqueue(keptGreetingSocket(sockets, readAudio));
+    channel = channelBuilder().build();
+    connect();
+    channel.writeAudio(new byte[15 * 1024 * 1024], 16000, null); // the server reads one frame only
+    assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
+
+    // OkHttp would close the socket rather than queue past 16 MiB; what the socket's buffers took
+    // is no longer queued, so the second write is large enough for any loopback buffer size.
+    assertThatThrownBy(() -> channel.writeAudio(new byte[12 * 1024 * 1024], 16000, null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageMatching("the socket still has \\d+ bytes to send, and this write of 12582998"
+            + " bytes would overflow its queue of 16777216 bytes; wait for the results of earlier"
+            + " writes");
+
+    readAudio.countDown();
+    assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"type\":\"end\",\"seq\":1}");
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.CONNECTED);
+    channel.writeAudio(new byte[4], 16000, null);
+    assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).as("the refused write took no seq")
+        .contains("\"seq\":2");
+  }
+
+  @Test void aClosedChannelLetsGoOfItsListenerThoughTheSocketIsStillHeld() throws Exception {
+    BlockingQueue<WebSocket> serverSockets = new LinkedBlockingQueue<>();
+    server.enqueue(greetingSocketThatNeverAnswersAClose(serverSockets));
+    CountDownLatch connected = new CountDownLatch(1);
+    InteractionChannel.Listener listener = new InteractionChannel.Listener() {
+      @Override public void onConnected(String uid) {
+        connected.countDown();
+      }
+
+      @Override public void onResult(InteractionResult result) {
+      }
+    };
+    channel = channelBuilder().listener(listener).build();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+    WeakReference<InteractionChannel.Listener> released = new WeakReference<>(listener);
+    listener = null;
+
+    channel.close(); // offline, OkHttp would hold the socket for its 60 s close timeout
+    for (int i = 0; i < 100 && released.get() != null; i++) {
+      System.gc();
+      Thread.yield();
+    }
+    assertThat(released.get()).as("the app's listener (an activity) is collectable").isNull();
+    serverSockets.take().close(1000, null); // now the server answers, and the test server can stop
+  }
+
+  /** A server socket that greets, then never answers the client's close. */
+  private static MockResponse greetingSocketThatNeverAnswersAClose(BlockingQueue<WebSocket> sockets) {
+    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        sockets.add(webSocket);
+        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+      }
+    });
   }
 
   @Test void audioWriteIsHeaderFramesAndEnd() throws Exception {
