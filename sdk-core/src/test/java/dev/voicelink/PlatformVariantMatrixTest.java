@@ -269,7 +269,7 @@ class PlatformVariantMatrixTest {
       String clientSid = tools.uploadEntities(songs,
           RecordSource.fromText("{\"name\":\"Blue Lotus\",\"alias\":\"\"}"), DefaultConsole.APPID).execute();
       assertThat(userSid).startsWith("psn").isNotEqualTo(clientSid);
-      assertThat(server.journal().calls("/tools/upload_entities"))
+      assertThat(server.journal().calls("/tools/upload_entities")).hasSize(2)
           .allSatisfy(call -> assertThat(call.responseStatus()).isEqualTo(200));
 
       assertEverythingSentIsExact(server.journal().snapshot());

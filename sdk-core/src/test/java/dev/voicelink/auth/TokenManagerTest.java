@@ -191,7 +191,8 @@ class TokenManagerTest {
         .hasMessage("invalid_refresh_token: refresh_token is unknown or was already used");
     assertThat(manager.state()).isEqualTo(State.REAUTHORIZATION_REQUIRED);
     assertThat(store.load()).isEqualTo(stored);
-    assertThatThrownBy(manager::accessToken).isInstanceOf(ReauthorizationRequiredException.class);
+    assertThatThrownBy(manager::accessToken).isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_refresh_token: refresh_token is unknown or was already used");
     assertThat(server.getRequestCount()).isEqualTo(1);
 
     List<State> late = new ArrayList<>();
@@ -257,7 +258,8 @@ class TokenManagerTest {
     script.enqueue(json(200, "{\"access_token\":\"at-2\",\"refresh_token\":\"rt-2\","
         + "\"token_type\":\"mac\"}"));
 
-    assertThatThrownBy(manager::accessToken).isInstanceOf(IOException.class);
+    assertThatThrownBy(manager::accessToken).isInstanceOf(IOException.class)
+        .hasMessage("malformed token record: token_type \"mac\" is not supported; expected bearer");
     assertThat(manager.state()).isEqualTo(State.EXPIRED);
     assertThat(store.load().refreshToken()).isEqualTo("rt-2");
   }

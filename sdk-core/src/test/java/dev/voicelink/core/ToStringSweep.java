@@ -22,6 +22,10 @@ public final class ToStringSweep {
   public static List<Class<?>> classesOverridingToString(File classesDir) throws Exception {
     List<Class<?>> out = new ArrayList<>();
     collect(classesDir, classesDir, out);
+    if (out.isEmpty()) {
+      // Run from another directory, or before compiling: a sweep of nothing would pass unseen.
+      throw new AssertionError("no public class overrides toString() under " + classesDir.getAbsolutePath());
+    }
     return out;
   }
 

@@ -11,6 +11,7 @@ class RedactTest {
         .doesNotContain(secret);
     // SHA-256("abc") = ba7816bf...
     assertThat(Redact.fingerprint("abc")).isEqualTo("ba7816bf");
+    assertThat(Redact.fingerprint(secret)).isEqualTo("7c128ab8"); // the speaker CLI pins the same
   }
 
   @Test void nullAndEmptyAreNamed() {

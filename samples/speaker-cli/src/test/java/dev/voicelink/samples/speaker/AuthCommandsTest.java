@@ -7,6 +7,7 @@ import com.squareup.moshi.Types;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.LeakScan;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
@@ -63,6 +64,11 @@ class AuthCommandsTest {
     return args.toArray(new String[0]);
   }
 
+  /** Every secret the server issued or holds, looked for in all the CLI printed, on both streams. */
+  private void assertNoSecretPrinted() {
+    LeakScan.of(server).scan("stdout", out.toString()).scan("stderr", err.toString()).assertNoLeak();
+  }
+
   private List<String> lines() {
     return Arrays.asList(out.toString().split("\n"));
   }
@@ -112,6 +118,13 @@ class AuthCommandsTest {
     assertThat(out.toString()).doesNotContain(saved.accessToken())
         .doesNotContain(saved.refreshToken());
     for (String line : lines()) assertThat(json(line)).isNotNull();
+    assertNoSecretPrinted();
+  }
+
+  @Test void fingerprintsAreTheSdksOwnSoThatCliOutputMatchesItsLogs() {
+    // Redact.fingerprint's vectors: the first 8 hex digits of SHA-256, never a part of the secret.
+    assertThat(AuthCommand.fingerprint("abc")).isEqualTo("ba7816bf");
+    assertThat(AuthCommand.fingerprint("rt-1f7d0c3a9b8e4d2f")).isEqualTo("7c128ab8");
   }
 
   @Test void refusalExitsWithThree() throws Exception {
@@ -187,6 +200,7 @@ class AuthCommandsTest {
     assertThat(last.get("status")).isEqualTo("reauthorization_required");
     assertThat(last.get("error")).isEqualTo("invalid_refresh_token");
     assertThat(new FileTokenStore(old).load()).isEqualTo(before); // kept for the app to decide
+    assertNoSecretPrinted();
   }
 
   @Test void refreshWithoutOrWithACorruptFileIsInvalidInput() throws Exception {
@@ -219,6 +233,7 @@ class AuthCommandsTest {
         .contains("\"grant_type\":\"refresh_token\"");
     assertThat(out.toString()).doesNotContain(DefaultConsole.CLIENT_SECRET)
         .doesNotContain(second.accessToken());
+    assertNoSecretPrinted();
   }
 
   @Test void cloudTokenSecretFromAFile() throws Exception {

@@ -160,13 +160,20 @@ class UploadEntitiesRefreshTest {
   }
 
   @Test void theFlagWinsOverTheEnvironment() throws Exception {
-    signedInAt(System.currentTimeMillis());
+    // An expired token: the refresh goes wherever the address resolved to.
+    signedInAt(System.currentTimeMillis() - TimeUnit.HOURS.toMillis(2), 3600);
+    server.clock().advance(2, TimeUnit.HOURS);
     env.put("VOICELINK_AUTH_URL", "http://127.0.0.1:9/not-here");
+    int before = server.journal().size();
 
     assertThat(uploadEntities("--auth-url", server.authUrl(), "--json")).as(err.toString()).isZero();
 
-    assertThat(out.toString()).isEqualTo("{\"sid\":\"" + uploadSid() + "\",\"token_refreshed\":false}"
+    assertThat(out.toString()).isEqualTo("{\"sid\":\"" + uploadSid() + "\",\"token_refreshed\":true}"
         + System.lineSeparator());
+    List<RecordedCall> calls = server.journal().snapshot();
+    assertThat(calls.subList(before, calls.size())).satisfiesExactly(
+        refresh -> assertThat(refresh.path()).endsWith("/oauth/ivs/token"),
+        upload -> assertThat(upload.path()).endsWith("/tools/upload_entities"));
   }
 
   @Test void aValidTokenIsUsedAsItIs() throws Exception {
