@@ -69,9 +69,15 @@ final class Discovery {
       return null;
     }
     Object documentIssuer = json.get("issuer");
+    if (documentIssuer == null) {
+      // RFC 8414 section 3.3 forbids using a document of another issuer, not trying the next
+      // address: a JSON object without one (a catch-all's {"status":"ok"}) is no metadata at all.
+      failures.add(where + ": HTTP 200 with a JSON object that has no issuer");
+      return null;
+    }
     if (!issuer.equals(documentIssuer)) {
       throw new MalformedResponseException("malformed server metadata at " + where + ": issuer "
-          + (documentIssuer instanceof String ? "\"" + documentIssuer + "\"" : "is missing, and")
+          + (documentIssuer instanceof String ? "\"" + documentIssuer + "\"" : "is not a string, and")
           + " must be " + issuer);
     }
     OAuthServer.Builder server = OAuthServer.builder().issuer(issuer);

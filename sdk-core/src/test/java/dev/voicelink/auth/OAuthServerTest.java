@@ -86,6 +86,21 @@ class OAuthServerTest {
         .isEqualTo(issuer + "/oauth2/token");
   }
 
+  @Test void aJsonObjectWithoutIssuerIsTheNextAddressesTurn() throws Exception {
+    server.enqueue(json(200, "{\"status\":\"ok\"}")); // a catch-all route, not metadata
+    server.enqueue(json(200, metadata(issuer)));
+    assertThat(OAuthServer.discover(client, issuer).execute().tokenEndpoint())
+        .isEqualTo(issuer + "/oauth2/token");
+
+    server.enqueue(json(200, "{\"status\":\"ok\"}"));
+    server.enqueue(json(404, "{}"));
+    assertThatThrownBy(() -> OAuthServer.discover(client, issuer).execute())
+        .isInstanceOf(IOException.class)
+        .hasMessage("discovery of " + issuer + " failed: [" + issuer
+            + "/.well-known/openid-configuration: HTTP 200 with a JSON object that has no issuer, "
+            + issuer + "/.well-known/oauth-authorization-server: HTTP 404]");
+  }
+
   @Test void whenNeitherDocumentIsThereTheFailureNamesBoth() {
     server.enqueue(json(404, "{}"));
     server.enqueue(json(404, "{}"));
