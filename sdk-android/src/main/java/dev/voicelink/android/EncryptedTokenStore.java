@@ -67,9 +67,9 @@ public final class EncryptedTokenStore implements TokenStore {
   /** Told when stored data turned out to be undecryptable: the device must be authorized again. */
   public interface Listener {
     /**
-     * Called on the thread that called {@link #load()}, while the store (and a {@code TokenManager}
-     * reading it) holds its lock: hand the news to another thread, and never wait there for one that
-     * may use the store or the manager. {@code reason} contains no secret. An exception thrown here is
+     * Called on the thread that called {@link #load()}, after the store released its lock but while
+     * a {@code TokenManager} reading it may hold its own: hand the news to another thread, and never
+     * wait there for one that may use the manager. {@code reason} contains no secret. An exception thrown here is
      * logged and does not reach the caller of {@code load()}.
      */
     void onReauthorizationRequired(String reason);
@@ -87,6 +87,8 @@ public final class EncryptedTokenStore implements TokenStore {
   private final File file;
   /** Shared with every other store instance on the same file in this process. */
   private final Object lock;
+  /** Why the record just loaded was lost, to tell the listeners once the lock is released. */
+  private @Nullable String lostReason; // guarded by lock
   private final KeyProvider keys;
   private final String name;
   private final SecureRandom random;
@@ -154,9 +156,17 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   @Override public @Nullable TokenRecord load() throws IOException {
+    TokenRecord record;
+    String lost;
     synchronized (lock) {
-      return loadLocked();
+      record = loadLocked();
+      lost = lostReason;
+      lostReason = null;
     }
+    // Told outside the file's lock, which the store instances of this name share: a listener that
+    // calls another instance's manager cannot then wait on a thread waiting for this lock.
+    if (lost != null) tellLost(lost);
+    return record;
   }
 
   private @Nullable TokenRecord loadLocked() throws IOException {
@@ -307,6 +317,11 @@ public final class EncryptedTokenStore implements TokenStore {
       Log.warn(TAG, "token store " + name + ": cannot delete its key: " + e, null);
     }
     reauthorizationRequired = true;
+    lostReason = reason;
+    return null;
+  }
+
+  private void tellLost(String reason) {
     for (Listener listener : listeners) {
       try {
         listener.onReauthorizationRequired(reason);
@@ -316,7 +331,6 @@ public final class EncryptedTokenStore implements TokenStore {
         Log.warn(TAG, "token store " + name + ": a listener threw; ignored", e);
       }
     }
-    return null;
   }
 
   @Override public String toString() {

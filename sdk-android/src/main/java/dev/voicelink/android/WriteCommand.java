@@ -73,7 +73,7 @@ final class WriteCommand {
       return false;
     } catch (IllegalStateException e) {
       if (connected.state() == InteractionChannel.State.CONNECTED) {
-        // Earlier writes still fill the socket's send queue (a slow uplink), or it is closing.
+        // Earlier writes still fill the socket's send queue (a slow uplink).
         out.error(ERROR_NETWORK, "CMD_WRITE refused: " + e.getMessage() + ". Nothing was sent.",
             EventData.write(null, request.dataType, tag));
         return false;

@@ -26,6 +26,7 @@ import java.security.ProviderException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
@@ -157,6 +158,36 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.reauthorizationRequired()).isTrue();
     assertThat(reasons).singleElement().asString().contains("its key is gone");
     assertThat(recordFile.exists()).isFalse();
+  }
+
+  @Test public void listenersAreToldAfterTheFileLockIsReleased() throws Exception {
+    // The Agent's store and the app's share the file's lock: a listener that waits for a thread
+    // using the other instance must not hold it.
+    EncryptedTokenStore agents = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
+    EncryptedTokenStore apps = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
+    AtomicReference<Boolean> otherCouldLoad = new AtomicReference<>();
+    agents.addListener(reason -> {
+      Thread other = new Thread(() -> {
+        try {
+          apps.load();
+          otherCouldLoad.set(true);
+        } catch (IOException e) {
+          otherCouldLoad.set(false);
+        }
+      });
+      other.start();
+      try {
+        other.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    agents.save(RECORD);
+    aesKeys.key = null;
+
+    assertThat(agents.load()).isNull();
+
+    assertThat(otherCouldLoad.get()).as("the other instance loaded while the listener waited").isTrue();
   }
 
   @Test public void aListenerThatThrowsNeitherFailsTheLoadNorSilencesTheOthers() throws Exception {

@@ -35,8 +35,8 @@ import okhttp3.Response;
  * one instance may be shared by every authorizer and manager of the app and kept for its lifetime.
  */
 public final class OAuthServer {
-  /** An IPv4 address in 127/8, as OkHttp writes a host that is one. */
-  private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
+  /** Four dotted decimal numbers, as OkHttp writes a host that is an IPv4 address. */
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
   /** How a client authenticates at the token endpoint (RFC 6749 section 2.3, RFC 7591 names). */
   public enum ClientAuthentication {
@@ -242,7 +242,15 @@ public final class OAuthServer {
 
   private static boolean isLoopback(String host) {
     // 127/8 as an address: a name such as 127.example.com resolves wherever its owner likes
-    return host.equals("localhost") || host.equals("::1") || IPV4_LOOPBACK.matcher(host).matches();
+    return host.equals("localhost") || host.equals("::1") || isIpv4Loopback(host);
+  }
+
+  private static boolean isIpv4Loopback(String host) {
+    if (!IPV4.matcher(host).matches()) return false;
+    for (String octet : host.split("\\.")) {
+      if (Integer.parseInt(octet) > 255) return false; // 127.999.0.1 is a name, looked up in DNS
+    }
+    return host.startsWith("127.");
   }
 
   @Override public boolean equals(@Nullable Object other) {

@@ -17,7 +17,12 @@ final class RefreshFlight {
     done.countDown();
   }
 
-  TokenRecord await() throws IOException, AuthorizationException {
+  /**
+   * The flight's record, or its failure. A flight that failed while the current token stays valid
+   * holds both: {@code forced} (a caller that asked for a new token) gets the failure, others the
+   * token.
+   */
+  TokenRecord await(boolean forced) throws IOException, AuthorizationException {
     try {
       // An ended flight gives its result even to a thread interrupted meanwhile.
       if (done.getCount() > 0) done.await();
@@ -26,6 +31,7 @@ final class RefreshFlight {
       throw new InterruptedIOException("interrupted while waiting for a token refresh");
     }
     Throwable error = failure;
+    if (error != null && record != null && !forced) return record;
     if (error instanceof AuthorizationException) throw (AuthorizationException) error;
     if (error instanceof IOException) throw (IOException) error;
     if (error instanceof RuntimeException) throw (RuntimeException) error;

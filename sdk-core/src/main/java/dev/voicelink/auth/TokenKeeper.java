@@ -186,7 +186,7 @@ final class TokenKeeper {
     } finally {
       notices.flush();
     }
-    return flight.await();
+    return flight.await(force);
   }
 
   private void start(RefreshFlight owned) {
@@ -214,6 +214,8 @@ final class TokenKeeper {
   private void refresh(RefreshFlight flight) {
     try {
       flight.complete(refreshNow(), null);
+    } catch (StillValid e) {
+      flight.complete(e.record, e.failure);
     } catch (IOException | AuthorizationException | RuntimeException | Error e) {
       // An Error (out of memory, a broken security provider) reaches the callers too; the next caller
       // tries again.
@@ -226,7 +228,7 @@ final class TokenKeeper {
   }
 
   /** Runs one refresh, on the worker of {@link #refresh(RefreshFlight)}. */
-  private TokenRecord refreshNow() throws IOException, AuthorizationException {
+  private TokenRecord refreshNow() throws IOException, AuthorizationException, StillValid {
     TokenRecord base;
     long started;
     synchronized (lock) {
@@ -290,8 +292,18 @@ final class TokenKeeper {
     }
   }
 
+  /**
+   * The current token stays valid (state {@link State#VALID}) after a refresh that failed: callers
+   * that only want a token get it, a forced refresh gets the failure.
+   */
+  private StillValid stillValid(Exception failure) {
+    // caller holds lock
+    setState(State.VALID);
+    return new StillValid(current, failure);
+  }
+
   private TokenRecord settleTransient(@Nullable TokenRecord base, IOException failure,
-      @Nullable TokenRecord rotated) throws IOException {
+      @Nullable TokenRecord rotated) throws IOException, StillValid {
     synchronized (lock) {
       inFlight = null;
       long now = clock.monotonicNanos();
@@ -315,8 +327,7 @@ final class TokenKeeper {
       if (current != null && sameCredential(base, current) && !schedule.isExpired(now)) {
         Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
             + " token, next attempt in " + delay + " ms or later");
-        setState(State.VALID);
-        return current;
+        throw stillValid(failure);
       }
       Log.warn(TAG, "token refresh failed and the token has expired: " + failure.getMessage(), null);
       setState(current == null ? State.NO_TOKEN : State.EXPIRED);
@@ -325,7 +336,7 @@ final class TokenKeeper {
   }
 
   private TokenRecord settleRefusal(@Nullable TokenRecord base, AuthorizationException refusal)
-      throws AuthorizationException, IOException {
+      throws AuthorizationException, IOException, StillValid {
     synchronized (lock) {
       inFlight = null;
       if (refusal instanceof ReauthorizationRequiredException && adoptRefreshedElsewhere()) {
@@ -349,8 +360,7 @@ final class TokenKeeper {
           long delay = schedule.failed(now, refusal);
           Log.warn(TAG, "token refresh refused (" + refusal.getMessage() + "); serving the current"
               + " token until it expires, next attempt in " + delay + " ms or later", null);
-          setState(State.VALID);
-          return current;
+          throw stillValid(refusal);
         }
         Log.warn(TAG, "token request refused: " + refusal.getMessage(), null);
         setState(stateAfterFailure());
@@ -417,22 +427,24 @@ final class TokenKeeper {
   private void install(TokenRecord record, boolean fresh) {
     long lifetimeMillis = TimeUnit.SECONDS.toMillis(record.expiresInSeconds());
     long nowMillis = client.config.correctedClock().wallMillis();
+    boolean renewable = record.refreshToken() != null || exchange.canObtainWithoutRecord();
     long remainingMillis;
     if (fresh) {
       remainingMillis = lifetimeMillis;
     } else if (record.receivedAtEpochMillis() - nowMillis > RefreshSchedule.MIN_MARGIN_MILLIS) {
       // Received well after "now": the device clock is behind (a restart before NTP, no real-time
-      // clock), so the token's age is unknown. It is served, and refreshed at its first use. A clock
-      // behind by less misjudges the remaining life by less than the smallest refresh margin.
+      // clock), so the token's age is unknown. It is served, and refreshed at its first use; one that
+      // cannot be renewed is served until a server rejects it. A clock behind by less misjudges the
+      // remaining life by less than the smallest refresh margin.
       Log.warn(TAG, "the stored token was received after the device clock's now: the clock is"
-          + " behind, so the token is refreshed at its first use", null);
-      remainingMillis = schedule.marginMillis(lifetimeMillis);
+          + " behind, so the token is " + (renewable ? "refreshed at its first use"
+          : "served until a server rejects it"), null);
+      remainingMillis = renewable ? schedule.marginMillis(lifetimeMillis) : lifetimeMillis;
     } else {
       remainingMillis = record.expiresAtEpochMillis() - nowMillis;
     }
     current = record;
-    schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis,
-        record.refreshToken() != null || exchange.canObtainWithoutRecord());
+    schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis, renewable);
   }
 
   /** The refresh margin of a token that lives {@code lifetimeMillis}. */
@@ -445,6 +457,22 @@ final class TokenKeeper {
     if (next == state) return;
     state = next;
     notices.changed(next);
+  }
+
+  /** A refresh failed while the token it would replace is still valid; never leaves this class. */
+  private static final class StillValid extends Exception {
+    final TokenRecord record;
+    final Exception failure;
+
+    StillValid(@Nullable TokenRecord record, Exception failure) {
+      if (record == null) throw new IllegalStateException("no record to serve");
+      this.record = record;
+      this.failure = failure;
+    }
+
+    @Override public synchronized Throwable fillInStackTrace() {
+      return this; // a control flow signal: no stack trace to take
+    }
   }
 
   @Override public String toString() {

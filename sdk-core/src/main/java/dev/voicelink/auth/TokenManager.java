@@ -175,7 +175,8 @@ public final class TokenManager implements TokenSource {
    * the refresh token grant (spec 4.4, 4.6), or the client credentials grant (4.5) for a cloud
    * credential that holds no refresh token. Joins a refresh already in flight. Fails with {@link
    * NotSignedInException}, {@link ReauthorizationRequiredException}, another {@link
-   * AuthorizationException}, or an {@link IOException}, as {@link #accessToken()} does.
+   * AuthorizationException}, or an {@link IOException} when the refresh failed, even while {@link
+   * #accessToken()} goes on serving a current token that is still valid.
    */
   public VoiceLinkCall<TokenRecord> refresh() {
     return new BlockingCall<TokenRecord>(core) {

@@ -95,7 +95,12 @@ class AuthResponseFuzzTest {
       SecretScan.assertNotIn(fresh.toString(), secrets, "TokenRecord");
     } catch (ServerRefusalException | IOException e) {
       SecretScan.assertNotIn(e, secrets);
-      assertThat(store.load()).as("the stored record after a failed refresh").isEqualTo(old);
+      // The record is kept; an unusable answer that still names a new refresh token has voided the
+      // old one (spec 3.2), so that one is kept with the current access token.
+      TokenRecord stored = store.load();
+      assertThat(stored.newBuilder().refreshToken(OLD_REFRESH).build())
+          .as("the stored record after a failed refresh").isEqualTo(old);
+      if (!OLD_REFRESH.equals(stored.refreshToken())) assertThat(bodyText).contains(stored.refreshToken());
     }
     SecretScan.assertNotIn(manager.toString(), secrets, "TokenManager");
     SecretScan.assertNotIn(log.text(), secrets, "log");

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,29 +47,30 @@ class FileTokenStoreTest {
         .doesNotContain(PosixFilePermission.GROUP_READ);
   }
 
-  @Test void storeInstancesOnOneFileTakeTurnsSoTheirSavesNeverInterleave() throws Exception {
+  @Test void storeInstancesOnOneFileTakeTurnsOnIt() throws Exception {
     // Two instances (an Agent's and the app's) would otherwise delete each other's temporary file
     // and rename a half-written one over the record.
     File file = new File(dir, "token.json");
     FileTokenStore first = new FileTokenStore(file);
     FileTokenStore second = new FileTokenStore(new File(dir, "./token.json"));
     first.save(TokenRecordTest.record("at-1", "rt-1"));
-    Thread saver;
-    synchronized (AtomicFiles.lockFor(file)) { // what a save of the first instance holds
-      saver = new Thread(() -> {
+    AtomicReference<TokenRecord> loaded = new AtomicReference<>();
+    Thread reader;
+    synchronized (AtomicFiles.lockFor(file)) { // what the first instance holds while it saves
+      reader = new Thread(() -> {
         try {
-          second.save(TokenRecordTest.record("at-2", "rt-2"));
+          loaded.set(second.load());
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
       }, "second-store");
-      saver.start();
-      awaitBlocked(saver);
-      assertThat(first.load().refreshToken()).as("the second waits its turn").isEqualTo("rt-1");
+      reader.start();
+      awaitBlocked(reader);
+      first.save(TokenRecordTest.record("at-2", "rt-2")); // while the second instance waits
     }
-    saver.join(10_000);
-    assertThat(saver.isAlive()).isFalse();
-    assertThat(first.load().refreshToken()).isEqualTo("rt-2");
+    reader.join(10_000);
+    assertThat(reader.isAlive()).isFalse();
+    assertThat(loaded.get().refreshToken()).as("read after the save, not during it").isEqualTo("rt-2");
   }
 
   private static void awaitBlocked(Thread thread) {

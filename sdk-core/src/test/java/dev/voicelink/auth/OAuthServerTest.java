@@ -153,10 +153,12 @@ class OAuthServerTest {
 
   @Test void onlyLoopbackAddressesMayBePlainHttpNotNamesThatLookLikeThem() {
     // A name that starts with 127. resolves wherever its owner points it.
-    assertThatThrownBy(() -> OAuthServer.builder().tokenEndpoint("http://127.attacker.example/token"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("token_endpoint must be an https address (http only on a loopback host); was:"
-            + " http://127.attacker.example/token");
+    for (String name : new String[] {"http://127.attacker.example/token", "http://127.999.0.1/token"}) {
+      assertThatThrownBy(() -> OAuthServer.builder().tokenEndpoint(name))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("token_endpoint must be an https address (http only on a loopback host); was: "
+              + name);
+    }
     for (String loopback : new String[] {"http://127.0.0.1:8080/token", "http://127.1.2.3/token",
         "http://localhost/token", "http://[::1]/token"}) {
       assertThat(OAuthServer.builder().tokenEndpoint(loopback).build().tokenEndpoint().toString())

@@ -226,6 +226,24 @@ class StandardTokenManagerTest {
     assertThat(store.load().accessToken()).isEqualTo("at-1"); // nothing is lost
   }
 
+  @Test void aTokenWithoutARefreshTokenIsServedWhileTheClockIsBehindUntilAServerRejectsIt()
+      throws Exception {
+    // Received an hour after the device clock's now (a speaker restarted before NTP): its age is
+    // unknown, and with nothing to renew it, a refresh margin would only end the sign-in early.
+    InMemoryTokenStore store = new InMemoryTokenStore(standardRecord(
+        OAuthServer.ClientAuthentication.NONE, "speaker-public").newBuilder().refreshToken(null)
+        .receivedAtEpochMillis(time.wallMillis() + TimeUnit.HOURS.toMillis(1)).build());
+    TokenManager manager = publicManager(store);
+
+    time.advance(299, TimeUnit.SECONDS);
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    manager.invalidate("at-1"); // the server rejected it
+    assertThatThrownBy(manager::accessToken)
+        .isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_grant: the stored record has no refresh token");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
   @Test void aRefusalThatSaysNothingOfTheTokenLeavesItServedUntilItExpires() throws Exception {
     InMemoryTokenStore store =
         new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
@@ -239,6 +257,15 @@ class StandardTokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
     assertThat(manager.state()).isEqualTo(State.VALID);
 
+    // Who asks for a new token (the CLI's refresh, an app after rotating its secret) is told.
+    script.enqueue(json(400, "{\"error\":\"invalid_scope\",\"error_description\":\"scope"
+        + " withdrawn\"}"));
+    assertThatThrownBy(() -> manager.refresh().execute())
+        .isInstanceOf(AuthorizationException.class)
+        .hasMessage("invalid_scope: scope withdrawn");
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+
     script.enqueue(json(400, "{\"error\":\"invalid_scope\",\"error_description\":\"scope"
         + " withdrawn\"}"));
     time.advance(150, TimeUnit.SECONDS);
@@ -246,9 +273,10 @@ class StandardTokenManagerTest {
         .isInstanceOf(AuthorizationException.class)
         .isNotInstanceOf(ReauthorizationRequiredException.class)
         .hasMessage("invalid_scope: scope withdrawn");
-    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(server.getRequestCount()).isEqualTo(3);
     assertThat(manager.state()).isEqualTo(State.EXPIRED);
-    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID, State.REFRESHING, State.EXPIRED);
+    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID, State.REFRESHING, State.VALID,
+        State.REFRESHING, State.EXPIRED);
     assertThat(store.load().refreshToken()).isEqualTo("rt-1");
   }
 

@@ -295,6 +295,18 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
+  @Test void aForcedRefreshThatFailsSaysSoThoughTheValidTokenIsStillServed() throws Exception {
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    script.enqueue(json(503, "{\"error\":\"temporarily_unavailable\"}"));
+
+    assertThatThrownBy(() -> manager.refresh().execute()).isInstanceOf(IOException.class)
+        .hasMessage("token refresh failed: HTTP 503 temporarily_unavailable");
+    assertThat(manager.accessToken()).as("still valid, and no new try before the backoff")
+        .isEqualTo("at-1");
+    assertThat(manager.state()).isEqualTo(State.VALID);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
   @Test void aManagerUsesTheRecordAnotherManagerOfItsStoreRefreshedInsteadOfRefreshingAgain()
       throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));

@@ -132,12 +132,12 @@ final class ChannelConnection {
             + state + "); wait for onConnected");
       }
       int seq = nextSeq;
-      boolean queued = frames.sendWrite(open, seq, text, audio, sampleRate, persParam);
-      nextSeq++;
-      if (!queued) {
-        throw new IllegalStateException("the interaction channel is closing: the socket took no more"
-            + " frames, so write " + seq + " was not sent; wait for onConnected");
+      if (!frames.sendWrite(open, seq, text, audio, sampleRate, persParam)) {
+        // The socket is closing (the server's close came in on its reader thread): the write may be
+        // partly sent, and like any write in flight it gets no answer; onDisconnected follows.
+        Log.info(TAG, "write " + seq + ": the socket is closing; its loss is reported next");
       }
+      nextSeq++;
       int writeGeneration = generation;
       deadlines.armResult(seq, () -> resultOverdue(writeGeneration, seq));
       return seq;

@@ -28,7 +28,8 @@ final class ChannelFrames {
 
   /**
    * Queues write {@code seq} on {@code socket}: text when {@code audio} is null, else audio. Returns
-   * false if the socket took no more frames because it is closing. Nothing is queued when it throws.
+   * false if the socket took no more frames because it is closing (some may have been queued before).
+   * Nothing is queued when it throws.
    *
    * @throws IllegalArgumentException if the write's frames are more than the socket can ever queue
    * @throws IllegalStateException if they are more than it can queue now, behind earlier writes

@@ -145,8 +145,8 @@ public final class InteractionChannel implements Closeable {
    * @throws IllegalArgumentException if {@code persParam} is not an activation text that {@link
    *     PersParam#parseActivation} reads, or the write with its messages is more than the socket's
    *     16 MiB send queue holds
-   * @throws IllegalStateException if the channel is not connected (or closing), or earlier writes
-   *     still fill so much of the send queue that this one does not fit; nothing is sent then
+   * @throws IllegalStateException if the channel is not connected, or earlier writes still fill so
+   *     much of the send queue that this one does not fit; nothing is sent then
    */
   public int writeText(String text, @Nullable String persParam) {
     if (text == null) throw new IllegalArgumentException("text must not be null");
@@ -161,8 +161,8 @@ public final class InteractionChannel implements Closeable {
    * @throws IllegalArgumentException if {@code persParam} is not an activation text that {@link
    *     PersParam#parseActivation} reads, or the write with its messages is more than the socket's
    *     16 MiB send queue holds
-   * @throws IllegalStateException if the channel is not connected (or closing), or earlier writes
-   *     still fill so much of the send queue that this one does not fit; nothing is sent then
+   * @throws IllegalStateException if the channel is not connected, or earlier writes still fill so
+   *     much of the send queue that this one does not fit; nothing is sent then
    */
   public int writeAudio(byte[] audio, int sampleRate, @Nullable String persParam) {
     if (audio == null) throw new IllegalArgumentException("audio must not be null");

@@ -275,9 +275,9 @@ class InteractionChannelTest {
 
     // OkHttp would close the socket rather than queue past 16 MiB; what the socket's buffers took
     // is no longer queued, so the second write is large enough for any loopback buffer size.
-    assertThatThrownBy(() -> channel.writeAudio(new byte[12 * 1024 * 1024], 16000, null))
+    assertThatThrownBy(() -> channel.writeAudio(new byte[15 * 1024 * 1024], 16000, null))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageMatching("the socket still has \\d+ bytes to send, and this write of 12582998"
+        .hasMessageMatching("the socket still has \\d+ bytes to send, and this write of 15728726"
             + " bytes would overflow its queue of 16777216 bytes; wait for the results of earlier"
             + " writes");
 

@@ -3,7 +3,9 @@ package dev.voicelink.core.internal;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * Replacing a small file so that a crash at any moment leaves the old content or the new one: a
@@ -23,17 +25,32 @@ public final class AtomicFiles {
    * file and rename a half-written one over the record.
    */
   public static Object lockFor(File file) {
-    String path;
-    try {
-      path = file.getCanonicalPath(); // "dir/./token.json" and a link to it are the same file
-    } catch (IOException e) {
-      path = file.getAbsolutePath();
-    }
+    String path = normalized(file);
     Object lock = LOCKS.get(path);
     if (lock != null) return lock;
     Object created = new Object();
     lock = LOCKS.putIfAbsent(path, created);
     return lock != null ? lock : created;
+  }
+
+  /**
+   * The directory entry that {@link #replace} renames over, with "." and ".." resolved: not the
+   * target of a link, which the first rename replaces with a file; and without disk access (an app
+   * may make its store on the main thread).
+   */
+  private static String normalized(File file) {
+    ArrayDeque<String> names = new ArrayDeque<>();
+    for (String name : file.getAbsolutePath().split(Pattern.quote(File.separator))) {
+      if (name.isEmpty() || name.equals(".")) continue;
+      if (name.equals("..")) {
+        names.pollLast();
+      } else {
+        names.addLast(name);
+      }
+    }
+    StringBuilder path = new StringBuilder();
+    for (String name : names) path.append(File.separatorChar).append(name);
+    return path.toString();
   }
 
   /** The temporary file that {@link #replace} writes next to {@code target}. */
