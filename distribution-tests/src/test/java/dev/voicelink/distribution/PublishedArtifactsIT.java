@@ -88,7 +88,7 @@ class PublishedArtifactsIT {
         {"kotlin/", "org.jetbrains.kotlin:kotlin-stdlib 1.8.21        Apache License, Version 2.0"},
         {"org/jetbrains/annotations/", "org.jetbrains:annotations 26.1.0                 Apache License, Version 2.0"},
         {"org/intellij/lang/annotations/", "org.jetbrains:annotations 26.1.0                 Apache License, Version 2.0"},
-        {"org/jspecify/", "org.jspecify:jspecify 1.0.0                      Apache License, Version 2.0"},
+        {"org/jspecify/", "org.jspecify:jspecify 1.0.1                      Apache License, Version 2.0"},
         {"junit/", "junit:junit 4.13.2                               Eclipse Public License 1.0 (text: LICENSE-junit.txt)"},
         {"org/junit/", "junit:junit 4.13.2                               Eclipse Public License 1.0 (text: LICENSE-junit.txt)"},
         {"org/hamcrest/", "org.hamcrest:hamcrest-core 1.3                   BSD 3-Clause License (text: LICENSE.txt)"},
