@@ -285,6 +285,8 @@ public final class AgentRobolectricTest {
     AgentEvent refused = awaitEvent(EVENT_CMD_RETURN, 0, false);
     assertThat(refused.arg2()).isEqualTo(ERROR_NOT_CONNECTED);
     assertThat(refused.data().getString(KEY_TAG)).isEqualTo("early");
+    // Nothing handed to a worker either: an upload would be on the wire once the threads are idle.
+    assertThat(agent.awaitEngineIdle(10, TimeUnit.SECONDS)).isTrue();
     assertThat(server.journal().toString()).doesNotContain("upload-resource");
   }
 

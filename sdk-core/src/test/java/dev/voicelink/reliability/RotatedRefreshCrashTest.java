@@ -89,7 +89,9 @@ class RotatedRefreshCrashTest {
         .store(new FileTokenStore(file)).build();
     assertThat(second.state()).isEqualTo(TokenManager.State.VALID);
     server.faults().on(Endpoint.TOKEN, Fault.status(503).times(1));
-    assertThat(second.refresh().execute()).as("a failed refresh serves the still valid token").isEqualTo(before);
+    assertThatThrownBy(() -> second.refresh().execute()).isInstanceOf(IOException.class)
+        .hasMessage("token refresh failed: HTTP 503 server_error: injected fault");
+    assertThat(second.accessToken()).as("the still valid token is served").isEqualTo(before.accessToken());
     assertThat(Files.readAllBytes(file.toPath())).isEqualTo(bytesBefore);
 
     // Then the server's answer to the voided refresh token: re-authorization, once, without a loop.
