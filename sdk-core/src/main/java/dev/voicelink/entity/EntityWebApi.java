@@ -114,7 +114,7 @@ public final class EntityWebApi {
     if (request == null) throw new IllegalArgumentException("request must not be null");
     return new UploadCall(request.definition().name()) {
       @Override RequestBody body() throws IOException {
-        return uploadBody(request);
+        return uploadBody(request, this);
       }
     };
   }
@@ -140,8 +140,8 @@ public final class EntityWebApi {
     if (records == null) throw new IllegalArgumentException("records must not be null");
     return new UploadCall(name) {
       @Override RequestBody body() throws IOException {
-        return uploadBody(appid, name, persParam, Records.anyObject(name, maxResourceBytes),
-            records);
+        return uploadBody(appid, name, persParam,
+            Records.anyObject(name, maxResourceBytes).readBy(this), records);
       }
     };
   }
@@ -174,8 +174,15 @@ public final class EntityWebApi {
 
   /** The form body of an upload, its records checked and measured (nothing is sent). */
   RequestBody uploadBody(UploadRequest request) throws IOException {
+    return uploadBody(request, null);
+  }
+
+  /** The body of {@code request}, its records checked and measured; {@code call} may cancel that. */
+  private RequestBody uploadBody(UploadRequest request, @Nullable VoiceLinkCall<?> call)
+      throws IOException {
+    Records checker = Records.of(request.definition(), maxResourceBytes);
     return ProgressBody.of(uploadBody(request.appid(), request.definition().name(),
-        request.persParam(), Records.of(request.definition(), maxResourceBytes), request.records()),
+        request.persParam(), call != null ? checker.readBy(call) : checker, request.records()),
         request, config.deviceClock());
   }
 

@@ -135,8 +135,8 @@ public final class PlatformToolsClient {
     Buffer tail = new Buffer().writeUtf8("]");
     if (appid != null) tail.writeUtf8(",\"appid\":").writeUtf8(quote(appid));
     tail.writeUtf8("}");
-    RequestBody body = StreamingBody.create(JSON, head.readByteString(), checker, records,
-        tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
+    RequestBody body = StreamingBody.create(JSON, head.readByteString(), checker.readBy(call),
+        records, tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
     String token = tokens.accessToken();
     call.checkNotCancelled();
     Request request = new Request.Builder()

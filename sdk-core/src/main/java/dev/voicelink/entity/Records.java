@@ -3,6 +3,8 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.CallCancelledException;
+import dev.voicelink.core.VoiceLinkCall;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
@@ -10,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import okio.Buffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads records, checks each against the definition's fields, and hands each one's JSON text to a
@@ -23,20 +26,38 @@ final class Records {
     void line(byte[] utf8, int length) throws IOException;
   }
 
+  /** Records read between two looks at whether the call that reads them was cancelled. */
+  private static final int RECORDS_PER_CANCEL_CHECK = 256;
+
   private final ResourceName name;
   private final List<String> fields;
   private final boolean hasMainField;
   private final long maxBytes;
+  private final @Nullable VoiceLinkCall<?> reader;
 
   /**
    * @param fields the fields every record needs; the first is the main field (non-empty) when
    *     {@code hasMainField}
    */
   Records(ResourceName name, List<String> fields, boolean hasMainField, long maxBytes) {
+    this(name, fields, hasMainField, maxBytes, null);
+  }
+
+  private Records(ResourceName name, List<String> fields, boolean hasMainField, long maxBytes,
+      @Nullable VoiceLinkCall<?> reader) {
     this.name = name;
     this.fields = fields;
     this.hasMainField = hasMainField;
     this.maxBytes = maxBytes;
+    this.reader = reader;
+  }
+
+  /**
+   * These records as read by {@code call}: a read stops with {@link CallCancelledException} soon
+   * after the call is cancelled, so a cancelled upload does not go on checking a large file.
+   */
+  Records readBy(VoiceLinkCall<?> call) {
+    return new Records(name, fields, hasMainField, maxBytes, call);
   }
 
   static Records of(ResourceDefinition definition, long maxBytes) {
@@ -60,6 +81,9 @@ final class Records {
     KeyCache keys = new KeyCache();
     try (RecordSource.Cursor cursor = source.open()) {
       for (Object record; (record = cursor.next()) != null; ) {
+        if (reader != null && count % RECORDS_PER_CANCEL_CHECK == 0 && reader.isCancelled()) {
+          throw new CallCancelledException();
+        }
         count++;
         line.clear();
         if (record instanceof String) {

@@ -6,6 +6,7 @@ import static dev.voicelink.entity.WireAssertions.form;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.CallResult;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkCall;
@@ -21,10 +22,13 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import okhttp3.OkHttpClient;
 import okhttp3.internal.http.DatesKt;
@@ -84,6 +88,51 @@ class EntityWebApiTest {
   UploadRequest.Builder request() {
     return UploadRequest.builder().appid("5f1a2b3c").definition(contacts)
         .persParam(PersParam.user(AUTH_ID)).records(RecordSource.fromText(TEXT));
+  }
+
+  /** Records without end, one per read; the call in {@code cancelAt} is cancelled at record 1000. */
+  static RecordSource endlessRecordsCancelling(AtomicReference<VoiceLinkCall<?>> cancelAt,
+      AtomicInteger read, CountDownLatch closed) {
+    return new RecordSource() {
+      @Override Cursor open() {
+        return new Cursor() {
+          @Override public Object next() {
+            int n = read.incrementAndGet();
+            if (n == 1000) cancelAt.get().cancel();
+            return "{\"name\":\"contact " + n + "\",\"alias\":\"\"}";
+          }
+
+          @Override public String position() {
+            return "record " + read.get();
+          }
+
+          @Override public void close() {
+            closed.countDown();
+          }
+        };
+      }
+
+      @Override boolean startsWithByteOrderMark() {
+        return false;
+      }
+    };
+  }
+
+  @Test void aCancelledUploadStopsCheckingItsRecordsSoonAfter() throws Exception {
+    AtomicReference<VoiceLinkCall<?>> call = new AtomicReference<>();
+    AtomicInteger read = new AtomicInteger();
+    CountDownLatch closed = new CountDownLatch(1);
+    VoiceLinkCall<UploadReceipt> upload = api.uploadResource(
+        request().records(endlessRecordsCancelling(call, read, closed)).build());
+    call.set(upload);
+    BlockingQueue<CallResult<UploadReceipt>> results = new LinkedBlockingQueue<>();
+
+    upload.enqueue(results::add);
+
+    assertThat(results.poll(10, TimeUnit.SECONDS).isCancelled()).isTrue();
+    assertThat(closed.await(10, TimeUnit.SECONDS)).as("the read ended and closed its source").isTrue();
+    assertThat(read.get()).as("records read after the cancel").isBetween(1000, 1000 + 256);
+    assertThat(server.getRequestCount()).isZero();
   }
 
   @Test void uploadSendsEveryFieldSignedWithTheFourHeaders() throws Exception {
