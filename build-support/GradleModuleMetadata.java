@@ -26,12 +26,14 @@ import org.w3c.dom.Node;
  * that POM so that Gradle reads the metadata instead.
  *
  * <p>Run by every published module (root pom.xml, "Publication") as a source-file program:
- * {@code java GradleModuleMetadata.java --pom=P --out=M --elements=jar|aar [--library=F --jvm-version=N]
- * [--sources=F] [--javadoc=F]}.
+ * {@code java GradleModuleMetadata.java --pom=P --out=M --elements=jar|aar [--library=F --jvm-version=N
+ * --platform=G:A] [--sources=F] [--javadoc=F]}.
  *
  * <ul>
  *   <li>A library (jar or AAR) gets four variants: the API and the runtime of the library file with the
- *       POM's compile (API) and compile + runtime (runtime) dependencies, and its sources and javadoc.</li>
+ *       POM's compile (API) and compile + runtime (runtime) dependencies and the project's BOM as a
+ *       platform ({@code --platform=group:artifact}, for version alignment), and its sources and
+ *       javadoc.</li>
  *   <li>A BOM (packaging {@code pom}) gets the two variants of a Gradle platform: a dependency constraint for
  *       every artifact its {@code dependencyManagement} names.</li>
  * </ul>
@@ -133,13 +135,12 @@ public final class GradleModuleMetadata {
           dependencies.add(d);
         }
       }
-      if (!dependencies.isEmpty()) {
-        json.name("dependencies").beginArray();
-        for (Dependency d : dependencies) {
-          dependency(json, d);
-        }
-        json.endArray();
+      json.name("dependencies").beginArray();
+      for (Dependency d : dependencies) {
+        dependency(json, d);
       }
+      alignment(json, pom, required(options, "platform"));
+      json.endArray();
       files(json, pom, library, "", elements);
       json.endObject();
     }
@@ -147,6 +148,24 @@ public final class GradleModuleMetadata {
     documentation(json, pom, options, "javadoc");
     json.endArray();
     return json.end();
+  }
+
+  /**
+   * The project's BOM as a platform of the same version (Gradle's published-platform alignment): the
+   * libraries call each other's internal classes, so a newer one of them, pulled in by any path, brings
+   * the others to its version instead of running against older ones.
+   */
+  private static void alignment(Json json, Pom pom, String platform) {
+    int colon = platform.indexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException("--platform must be group:artifact; was: " + platform);
+    }
+    json.beginObject();
+    json.name("group").value(platform.substring(0, colon));
+    json.name("module").value(platform.substring(colon + 1));
+    json.name("version").beginObject().name("requires").value(pom.version).endObject();
+    json.name("attributes").beginObject().name("org.gradle.category").value("platform").endObject();
+    json.endObject();
   }
 
   private static void documentation(Json json, Pom pom, Map<String, String> options, String kind)

@@ -286,12 +286,17 @@ class PublishedArtifactsIT {
           expected.add(text(d, "groupId") + ":" + text(d, "artifactId") + ":" + text(d, "version"));
         }
       }
+      // Then the BOM as a platform of the same version: Gradle then keeps every VoiceLink library on
+      // one version, as the libraries' internal calls to each other need.
+      expected.add(GROUP + ":voicelink-bom:" + version() + " platform");
       List<String> actual = new ArrayList<>();
       for (JsonNode d : variant.path("dependencies")) {
+        String category = d.path("attributes").path("org.gradle.category").asText();
         actual.add(d.path("group").asText() + ":" + d.path("module").asText() + ":"
-            + d.path("version").path("requires").asText());
+            + d.path("version").path("requires").asText() + (category.isEmpty() ? "" : " " + category));
       }
-      assertThat(actual).as(m.artifactId + " " + usage + " dependencies = the POM's").isEqualTo(expected);
+      assertThat(actual).as(m.artifactId + " " + usage + " dependencies = the POM's and the BOM")
+          .isEqualTo(expected);
     }
     for (String docs : new String[] {"sources", "javadoc"}) {
       JsonNode variant = null;
