@@ -346,6 +346,13 @@ final class TokenKeeper {
         throw new IOException("the token was refreshed by another manager of the same store while"
             + " this one refreshed it too; its record is used now: ask again");
       }
+      if (refusal instanceof ReauthorizationRequiredException && base != null
+          && base.refreshToken() == null && sameCredential(base, current)
+          && !schedule.isExpired(clock.monotonicNanos())) {
+        // Nothing to renew it with, and nothing was asked of the server: a forced refresh fails, and
+        // the token is served until it expires or a server rejects it.
+        throw stillValid(refusal);
+      }
       if (refusal instanceof ReauthorizationRequiredException) {
         reauthorization = (ReauthorizationRequiredException) refusal;
         Log.warn(TAG, "refresh token refused (" + refusal.getMessage() + "): the device must be"

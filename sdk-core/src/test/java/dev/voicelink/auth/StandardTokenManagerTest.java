@@ -216,6 +216,12 @@ class StandardTokenManagerTest {
     time.advance(299, TimeUnit.SECONDS); // well inside what would be its refresh margin
     assertThat(manager.accessToken()).isEqualTo("at-1");
     assertThat(manager.state()).isEqualTo(State.VALID);
+    assertThatThrownBy(() -> manager.refresh().execute())
+        .as("nothing to renew it with: the forced refresh fails, the token stays")
+        .isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("invalid_grant: the stored record has no refresh token");
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(manager.state()).isEqualTo(State.VALID);
 
     time.advance(1, TimeUnit.SECONDS);
     assertThatThrownBy(manager::accessToken)
