@@ -314,6 +314,9 @@ public final class EntityWebApi {
         if (isCancelled()) return;
         failure = e;
         Log.warn(TAG, "check-resource " + receipt.sid() + " failed (check " + checks + ")", e);
+      } catch (Exception e) { // checked, yet undeclared: thrown by app code in Kotlin
+        endedByUndeclared(e);
+        return;
       }
       if (result != null && result.processed()) {
         finish(result, null);

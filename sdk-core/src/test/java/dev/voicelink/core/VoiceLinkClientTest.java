@@ -157,6 +157,35 @@ class VoiceLinkClientTest {
     }
   }
 
+  @Test void aCallbackThatThrowsAnErrorOnCloseCannotCutTheCloseShort() throws Exception {
+    try (MockWebServer server = new MockWebServer()) {
+      server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
+      server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
+      server.start();
+      // A same-thread callback executor: close() runs the callbacks of the calls it cancels.
+      VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+          .callbackExecutor(Runnable::run).build();
+      DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
+      AssertionError bug = new AssertionError("app bug in a callback");
+      List<CallResult<DeviceCode>> others = Collections.synchronizedList(new ArrayList<>());
+      authorizer.requestCode("SN-1").enqueue(result -> {
+        throw bug;
+      });
+      authorizer.requestCode("SN-2").enqueue(others::add);
+      server.takeRequest();
+      server.takeRequest(); // both exchanges are in flight
+
+      assertThatThrownBy(client::close).isSameAs(bug);
+
+      assertThat(others).as("the other call was still cancelled").hasSize(1);
+      assertThat(others.get(0).isCancelled()).isTrue();
+      assertThat(ClientCore.of(client).runningCalls()).isZero();
+      OkHttpClient own = ClientCore.of(client).http();
+      assertThat(own.dispatcher().executorService().isShutdown()).as("and the client shut down").isTrue();
+      client.close(); // done already: nothing to do, nothing thrown
+    }
+  }
+
   @Test void closeLeavesTheAppsClientAndExecutorsAlone() throws Exception {
     OkHttpClient app = new OkHttpClient();
     ExecutorService callbacks = Executors.newSingleThreadExecutor();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.CallResult;
+import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkCall;
@@ -502,6 +503,31 @@ class EntityWebApiTest {
         .hasMessage("backend gone");
     assertThat(time.pendingDelaysMillis()).as("no check left waiting").isEmpty();
     assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test void aCheckThatThrowsACheckedExceptionAsKotlinCanEndsTheWait() throws Exception {
+    List<Object> outcomes = awaitWithASignerThatFailsAfterTheUpload(() -> {
+      throw KotlinThrows.checked(new Exception("backend down"));
+    });
+
+    time.advance(10, TimeUnit.SECONDS);
+    assertThat(outcomes).hasSize(1);
+    assertThat((Throwable) outcomes.get(0)).isExactlyInstanceOf(IOException.class)
+        .hasMessage("the call ended on an exception from app code: java.lang.Exception: backend down");
+    assertThat(time.pendingDelaysMillis()).as("no check left waiting").isEmpty();
+  }
+
+  @Test void anUploadWhoseChecksumSourceThrowsACheckedExceptionAsKotlinCanEnds() throws Exception {
+    EntityWebApi backendSigned = EntityWebApi.builder(config).namespace("OS123")
+        .checksumSource((nonce, curTime) -> {
+          throw KotlinThrows.checked(new java.util.concurrent.TimeoutException("backend slow"));
+        }).build();
+
+    assertThatThrownBy(() -> backendSigned.uploadResource(request().build()).execute())
+        .isExactlyInstanceOf(IOException.class)
+        .hasMessage("the call ended on an exception from app code:"
+            + " java.util.concurrent.TimeoutException: backend slow");
+    assertThat(server.getRequestCount()).isZero();
   }
 
   @Test void aCheckThatThrowsAnErrorEndsTheWaitAndTheErrorGoesOn() throws Exception {

@@ -55,6 +55,7 @@ public final class Backoff {
     int doublings = Math.min(retry - 1, 62);
     long ceiling = baseMillis;
     for (int i = 0; i < doublings && ceiling < capMillis; i++) {
+      if (ceiling > capMillis >>> 1) return capMillis; // doubling would pass the cap, or overflow
       ceiling <<= 1;
     }
     return Math.min(capMillis, ceiling);
@@ -63,7 +64,7 @@ public final class Backoff {
   /** A random wait in {@code [0, ceilingMillis(retry)]} before retry {@code retry} (1-based). */
   public long delayMillis(int retry) {
     long ceiling = ceilingMillis(retry);
-    return (long) (random.nextDouble() * (ceiling + 1));
+    return (long) (random.nextDouble() * (Math.min(ceiling, Long.MAX_VALUE - 1) + 1));
   }
 
   /**

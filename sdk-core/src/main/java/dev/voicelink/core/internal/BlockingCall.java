@@ -20,6 +20,8 @@ public abstract class BlockingCall<T> extends RealCall<T> {
           succeed(BlockingCall.this.run());
         } catch (IOException | ServerRefusalException | RuntimeException e) {
           fail(e);
+        } catch (Exception e) { // checked, yet undeclared: thrown by app code in Kotlin
+          endedByUndeclared(e);
         } catch (Error e) {
           throw endedBy(e);
         }

@@ -255,14 +255,40 @@ public final class ClientCore {
     }
     // What was made from the client first: an Agent told it is destroyed before its calls are
     // cancelled answers each pending command ERROR_DESTROYED, not the cancelled call's network error.
+    // Each step runs whatever the one before threw (a callback on a same-thread executor may throw an
+    // Error, or a Kotlin checked exception): a close cut short could not be done again, and would leave
+    // calls waiting and threads running. The first Error goes on once everything is shut.
+    Error thrown = null;
     for (Closeable resource : open) {
       try {
         resource.close();
-      } catch (IOException | RuntimeException e) {
+      } catch (Exception e) {
         Log.warn("core", "closing " + resource + " failed", e);
+      } catch (Error e) {
+        thrown = first(thrown, e);
       }
     }
-    for (RealCall<?> call : running) call.cancel();
+    for (RealCall<?> call : running) {
+      try {
+        call.cancel();
+      } catch (Exception e) {
+        Log.warn("core", "cancelling a call on close failed", e);
+      } catch (Error e) {
+        thrown = first(thrown, e);
+      }
+    }
+    shutDown();
+    if (thrown != null) throw thrown;
+  }
+
+  private static Error first(@Nullable Error first, Error next) {
+    if (first == null) return next;
+    first.addSuppressed(next);
+    return first;
+  }
+
+  /** Stops the threads and the HTTP client that the client made; runs nothing of the app's. */
+  private void shutDown() {
     io.shutdown();
     if (ownScheduler != null) ownScheduler.shutdown();
     if (ownsHttp) {

@@ -43,9 +43,10 @@ public final class HttpFailure {
     if (value == null) return -1;
     value = value.trim();
     if (isDigits(value)) {
+      String seconds = value.replaceFirst("^0+(?=.)", ""); // "0005" is 5 s
       // More digits than a day has seconds is still a valid header; it is simply capped.
-      if (value.length() > 9) return MAX_RETRY_AFTER_MILLIS;
-      return Math.min(MAX_RETRY_AFTER_MILLIS, Long.parseLong(value) * 1000L);
+      if (seconds.length() > 9) return MAX_RETRY_AFTER_MILLIS;
+      return Math.min(MAX_RETRY_AFTER_MILLIS, Long.parseLong(seconds) * 1000L);
     }
     @Nullable Date date = response.headers().getDate("Retry-After");
     if (date == null) return -1;

@@ -49,6 +49,12 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
   }
 
   @Override public final T execute() throws IOException, ServerRefusalException {
+    if (Thread.currentThread().isInterrupted()) {
+      // Already interrupted: the work would start, only to be cancelled at once; an upload might be
+      // on the wire while its caller hears it was cancelled. The flag stays set.
+      cancel();
+      throw new CallCancelledException();
+    }
     begin(null);
     try {
       done.await();
@@ -151,6 +157,15 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
   protected final Error endedBy(Error error) {
     fail(new IOException("the call ended on an error: " + error, error));
     return error;
+  }
+
+  /**
+   * Ends the call with an {@link IOException} for {@code thrown}, a checked exception its work does
+   * not declare: app code in Kotlin (a checksum source, a token source, an interceptor) may throw
+   * one, and the call must still end rather than leave its callers waiting.
+   */
+  protected final void endedByUndeclared(Exception thrown) {
+    fail(new IOException("the call ended on an exception from app code: " + thrown, thrown));
   }
 
   private void complete(final CallResult<T> ended) {

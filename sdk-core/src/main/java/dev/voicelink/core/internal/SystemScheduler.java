@@ -47,7 +47,7 @@ public final class SystemScheduler implements Scheduler {
       if (cancelled.get()) return;
       try {
         task.run();
-      } catch (RuntimeException e) {
+      } catch (Exception e) { // a checked one too, from a Kotlin task
         // As the scheduler's own thread did: one failing task must not end a worker (on Android, the
         // default handler would end the app).
         Log.error("core", "a scheduled task failed", e);

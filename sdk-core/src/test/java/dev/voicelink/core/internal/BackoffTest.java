@@ -31,6 +31,16 @@ class BackoffTest {
     assertThat(backoff.ceilingMillis(Integer.MAX_VALUE)).isEqualTo(10000);
   }
 
+  @Test void aCapAsLargeAsALongNeverOverflowsIntoNoWait() {
+    // reconnectBackoff(1, Long.MAX_VALUE, SECONDS): 1000 ms doubled 54 times would overflow.
+    Backoff backoff = new Backoff(1, Long.MAX_VALUE, TimeUnit.SECONDS, 100, fixed(0.99999999));
+    for (int retry = 1; retry <= 100; retry++) {
+      assertThat(backoff.ceilingMillis(retry)).isGreaterThanOrEqualTo(backoff.ceilingMillis(Math.max(1, retry - 1)));
+      assertThat(backoff.delayMillis(retry)).isPositive();
+    }
+    assertThat(backoff.ceilingMillis(100)).isEqualTo(Long.MAX_VALUE);
+  }
+
   @Test void fullJitterSpansZeroToTheCeiling() {
     assertThat(new Backoff(1, 10, TimeUnit.SECONDS, 3, fixed(0.0)).delayMillis(3)).isZero();
     assertThat(new Backoff(1, 10, TimeUnit.SECONDS, 3, fixed(0.5)).delayMillis(3)).isEqualTo(2000);

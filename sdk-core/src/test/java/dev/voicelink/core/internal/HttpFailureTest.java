@@ -64,6 +64,11 @@ class HttpFailureTest {
     assertThat(retryAfter(answer)).isEqualTo(0L);
   }
 
+  @Test void leadingZerosAreNoPartOfTheDelay() {
+    assertThat(retryAfter(response(503, "Retry-After", "0000000005"))).isEqualTo(5_000L);
+    assertThat(retryAfter(response(503, "Retry-After", "0000000000"))).isEqualTo(0L);
+  }
+
   @Test void aHugeValueIsCappedAtADay() {
     assertThat(retryAfter(response(503, "Retry-After", "99999999999999999999")))
         .isEqualTo(86_400_000L);

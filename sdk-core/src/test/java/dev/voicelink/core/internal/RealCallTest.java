@@ -2,6 +2,7 @@ package dev.voicelink.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.CallResult;
 import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.LogCapture;
@@ -41,6 +42,28 @@ class RealCallTest {
 
     assertThat(results).as("one callback, the cancellation").hasSize(1);
     assertThat(core.runningCalls()).isZero();
+    client.close();
+  }
+
+  @Test void executeOnAnInterruptedThreadStartsNothing() throws Exception {
+    VoiceLinkClient client = VoiceLinkClient.builder().build();
+    List<String> started = new CopyOnWriteArrayList<>();
+    RealCall<String> call = new RealCall<String>(ClientCore.of(client)) {
+      @Override protected void start() {
+        started.add("started"); // an upload would be on the wire now
+        succeed("ran");
+      }
+    };
+    Thread.currentThread().interrupt();
+    try {
+      call.execute();
+      throw new AssertionError("execute() returned");
+    } catch (CallCancelledException expected) {
+      assertThat(Thread.interrupted()).as("the interrupt flag stays set").isTrue();
+    }
+    assertThat(started).isEmpty();
+    assertThat(call.isCancelled()).isTrue();
+    assertThat(ClientCore.of(client).runningCalls()).isZero();
     client.close();
   }
 
