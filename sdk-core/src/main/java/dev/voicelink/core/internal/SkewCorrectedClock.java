@@ -10,13 +10,17 @@ import java.util.concurrent.TimeUnit;
  * <p>A smart speaker often boots with a wrong clock and sets it only when NTP answers; the platform
  * rejects signed requests whose time is more than five minutes off. The SDK therefore learns the
  * servers' time from every response ({@code Date} header, token {@code created_at}) and uses this clock
- * wherever it sends wall time. Monotonic time is passed through unchanged.
+ * wherever it sends wall time; a server time outside 2020–2099 is a broken clock and is ignored.
+ * Monotonic time is passed through unchanged.
  *
  * <p>Thread-safe: observations may come from any thread.
  */
 public final class SkewCorrectedClock extends Clock {
   /** Offsets within this tolerance are treated as zero: HTTP dates have one-second resolution. */
   public static final long TOLERANCE_MILLIS = TimeUnit.MINUTES.toMillis(1);
+  /** 2020-01-01 and 2100-01-01 (UTC): a server time outside them is a broken clock, not the time. */
+  static final long MIN_PLAUSIBLE_MILLIS = 1_577_836_800_000L;
+  static final long MAX_PLAUSIBLE_MILLIS = 4_102_444_800_000L;
 
   private final Clock device;
   private volatile long offsetMillis;
@@ -44,6 +48,11 @@ public final class SkewCorrectedClock extends Clock {
    * (again), and the correction is dropped.
    */
   public void observeServerTime(long serverMillis) {
+    if (serverMillis < MIN_PLAUSIBLE_MILLIS || serverMillis >= MAX_PLAUSIBLE_MILLIS) {
+      // A proxy or load balancer with a broken clock ("1970", "2038") must not shift every signature.
+      Log.debug("core", "ignored a server time outside 2020-2099: " + serverMillis + " ms");
+      return;
+    }
     long offset = serverMillis - device.wallMillis();
     offsetMillis = Math.abs(offset) > TOLERANCE_MILLIS ? offset : 0L;
   }
