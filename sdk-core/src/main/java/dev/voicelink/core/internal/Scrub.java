@@ -21,10 +21,17 @@ public final class Scrub {
   static final String REDACTED = "‹redacted›";
   /** Shorter values are shown as {@link #REDACTED}: a fingerprint of a 6-digit code is reversible. */
   private static final int FINGERPRINT_MIN_LENGTH = 16;
+  /**
+   * A value after a secret name in free text: {@code name=v}, {@code name: v}, {@code "name":"v"},
+   * {@code <name>v} (an error page that echoes the request; a closing tag's name is not one), the
+   * names in snake or camel case.
+   */
   private static final Pattern TEXT_SECRET = Pattern.compile(
-      "(?i)((?:access_token|refresh_token|id_token|client_secret|device_code|sms_code|account_?key"
-          + "|password)[\"']?\\s*[:=]\\s*[\"']?)([^\"'&\\s,;}<]+)");
-  private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]+");
+      "(?i)((?<!/)(?:access_?token|refresh_?token|id_?token|client_?secret|device_?code|sms_?code"
+          + "|verification_?code|account_?key|password|x-checksum|x-nonce)[\"']?\\s*(?:[:=>])\\s*[\"']?)"
+          + "([^\"'&\\s,;}<]+)");
+  /** The credentials of an {@code Authorization} value: a bearer token, or Basic id and secret. */
+  private static final Pattern BEARER = Pattern.compile("(?i)((?:bearer|basic)\\s+)[A-Za-z0-9._~+/=-]+");
   /**
    * The user information of an address ({@code scheme://user:password@}), parsed or not: everything up
    * to the last {@code @} before a space, since a password may hold {@code /}, {@code ?}, {@code #} or
@@ -52,9 +59,15 @@ public final class Scrub {
     return secret.length() >= FINGERPRINT_MIN_LENGTH ? Redact.secret(secret) : REDACTED;
   }
 
-  /** The value of a header as it may be logged. */
+  /** The value of a header as it may be logged; an address (a redirect's) loses its secrets too. */
   public static String header(String name, String value) {
-    return isSecretName(name) ? value(value) : value;
+    if (isSecretName(name)) return value(value);
+    String n = name.toLowerCase(Locale.ROOT);
+    if (n.equals("location") || n.equals("content-location") || n.equals("link")
+        || n.equals("refresh")) {
+      return address(value);
+    }
+    return value;
   }
 
   /** The address with the values of secret query parameters redacted. */

@@ -65,6 +65,22 @@ class ScrubTest {
         .isEqualTo("<p>refresh_token: ‹redacted›</p> Authorization: Bearer ‹redacted›");
   }
 
+  @Test void anErrorPageThatEchoesTheRequestLosesItsSecretsInAnyNotation() {
+    assertThat(Scrub.text("X-CheckSum: 0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a\nX-Nonce: n0nce-1\n"
+        + "Authorization: Basic c3BlYWtlcjpzM2NyZXQ=\n<access_token>" + TOKEN + "</access_token>"
+        + " {\"accessToken\":\"" + TOKEN + "\"} clientSecret=s3cret"))
+        .isEqualTo("X-CheckSum: ‹redacted›\nX-Nonce: ‹redacted›\nAuthorization: Basic ‹redacted›\n"
+            + "<access_token>‹redacted›</access_token> {\"accessToken\":\"‹redacted›\"}"
+            + " clientSecret=‹redacted›");
+  }
+
+  @Test void anAddressInARedirectHeaderLosesItsSecrets() {
+    assertThat(Scrub.header("Location", "https://app.example/cb?code=1&access_token=" + TOKEN))
+        .isEqualTo("https://app.example/cb?code=1&access_token=‹redacted›");
+    assertThat(Scrub.header("Content-Type", "text/plain; access_token=x"))
+        .as("other headers are left as they are").isEqualTo("text/plain; access_token=x");
+  }
+
   @Test void urlQuery() {
     assertThat(Scrub.url(HttpUrl.get("http://h/p?a=1&client_secret=xyz&flag")))
         .isEqualTo("http://h/p?a=1&client_secret=‹redacted›&flag");
