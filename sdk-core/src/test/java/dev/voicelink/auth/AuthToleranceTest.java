@@ -75,6 +75,13 @@ class AuthToleranceTest {
     return events.await();
   }
 
+  /** A device code answer with {@code interval} and {@code expires_in} as written (JSON). */
+  private static MockResponse codeAnswer(String interval, String expiresIn) {
+    return json(200, "{\"verification_uri\":\"https://auth.example.com/verify\","
+        + "\"user_code\":\"WDJB-MJHT\",\"interval\":" + interval + ",\"expires_in\":" + expiresIn
+        + ",\"device_code\":\"dc-secret-9f8e7d\"}");
+  }
+
   private static MockResponse tokenAnswer(String fields) {
     return json(200, "{\"token_type\":\"bearer\",\"access_token\":\"at-1\","
         + "\"refresh_token\":\"rt-1\"" + fields + "}");
@@ -113,9 +120,7 @@ class AuthToleranceTest {
   }
 
   @Test void anIntervalAsTextOrAFractionIsReadAndSaidOnce() throws Exception {
-    script.enqueue(json(200, "{\"verification_uri\":\"https://auth.example.com/verify\","
-        + "\"user_code\":\"WDJB-MJHT\",\"interval\":\"1.5\",\"expires_in\":120,"
-        + "\"device_code\":\"dc-secret-9f8e7d\"}"));
+    script.enqueue(codeAnswer("\"1.5\"", "120"));
     DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
 
     assertThat(code.intervalMillis()).isEqualTo(1500);
@@ -257,9 +262,7 @@ class AuthToleranceTest {
   }
 
   @Test void aDeviceCodeExpiresInAsTextWithAFractionIsReadRoundedDown() throws Exception {
-    script.enqueue(json(200, "{\"verification_uri\":\"https://auth.example.com/verify\","
-        + "\"user_code\":\"WDJB-MJHT\",\"interval\":2,\"expires_in\":\"120.5\","
-        + "\"device_code\":\"dc-secret-9f8e7d\"}"));
+    script.enqueue(codeAnswer("2", "\"120.5\""));
 
     DeviceCode code = authorizer.requestCode("SN-0001-DEMO").execute();
 

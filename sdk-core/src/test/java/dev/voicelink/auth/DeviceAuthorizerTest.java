@@ -508,12 +508,17 @@ class DeviceAuthorizerTest {
     assertThat(events.calls).containsExactly("cancelled");
   }
 
+  /** A client whose callbacks (and the listener's news) wait in {@code queued} for the test to run. */
+  private VoiceLinkClient queuingClient(List<Runnable> queued) {
+    return VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .clock(time).scheduler(time).callbackExecutor(queued::add).build();
+  }
+
   @Test void outcomeArrivesOnTheGivenExecutorExactlyOnce() throws Exception {
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
     script.enqueue(deviceCode(2, 120), error("access_denied"));
     int before = time.scheduledCount();
-    VoiceLinkClient queuing = VoiceLinkClient.builder().authUrl(server.url("/").toString())
-        .clock(time).scheduler(time).callbackExecutor(queued::add).build();
+    VoiceLinkClient queuing = queuingClient(queued);
     VoiceLinkCall<DeviceFlowOutcome> flow = start(DeviceAuthorizer.builder(queuing)
         .clientId("vl-speaker-01").build());
     time.awaitScheduled(before + 1);
@@ -531,8 +536,7 @@ class DeviceAuthorizerTest {
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
     script.enqueue(deviceCode(2, 120), pending());
     int before = time.scheduledCount();
-    VoiceLinkClient queuing = VoiceLinkClient.builder().authUrl(server.url("/").toString())
-        .clock(time).scheduler(time).callbackExecutor(queued::add).build();
+    VoiceLinkClient queuing = queuingClient(queued);
     VoiceLinkCall<DeviceFlowOutcome> flow = start(DeviceAuthorizer.builder(queuing)
         .clientId("vl-speaker-01").build());
     time.awaitScheduled(before + 1);

@@ -59,6 +59,11 @@ class StandardTokenManagerTest {
         .build();
   }
 
+  /** A store holding a public client's record of a 300 s token received now. */
+  private InMemoryTokenStore publicStore() {
+    return new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
+  }
+
   private TokenManager publicManager(TokenStore store) {
     TokenManager manager = TokenManager.builder(config, oauthServer()).deviceGrant("speaker-public")
         .store(store).random(new Random(3)).build();
@@ -67,8 +72,7 @@ class StandardTokenManagerTest {
   }
 
   @Test void refreshOfAPublicClientSendsItsClientIdAndSavesTheRotatedToken() throws Exception {
-    InMemoryTokenStore store =
-        new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
+    InMemoryTokenStore store = publicStore();
     TokenManager manager = publicManager(store);
     script.enqueue(json(200, "{\"access_token\":\"at-2\",\"token_type\":\"bearer\",\"expires_in\":300,"
         + "\"refresh_token\":\"rt-2\"}"));
@@ -93,8 +97,7 @@ class StandardTokenManagerTest {
   }
 
   @Test void anAnswerWithoutARefreshTokenKeepsTheOldOne() throws Exception {
-    InMemoryTokenStore store =
-        new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
+    InMemoryTokenStore store = publicStore();
     TokenManager manager = publicManager(store);
     script.enqueue(json(200, "{\"access_token\":\"at-2\",\"token_type\":\"Bearer\",\"expires_in\":300,"
         + "\"scope\":\"profile\"}"));
@@ -111,8 +114,7 @@ class StandardTokenManagerTest {
   }
 
   @Test void invalidGrantMeansReauthorizationRequired() throws Exception {
-    InMemoryTokenStore store =
-        new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
+    InMemoryTokenStore store = publicStore();
     TokenManager manager = publicManager(store);
     script.enqueue(json(400, "{\"error\":\"invalid_grant\",\"error_description\":\"refresh token"
         + " revoked\"}"));
@@ -251,8 +253,7 @@ class StandardTokenManagerTest {
   }
 
   @Test void aRefusalThatSaysNothingOfTheTokenLeavesItServedUntilItExpires() throws Exception {
-    InMemoryTokenStore store =
-        new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
+    InMemoryTokenStore store = publicStore();
     TokenManager manager = publicManager(store);
     script.enqueue(json(400, "{\"error\":\"invalid_scope\",\"error_description\":\"scope"
         + " withdrawn\"}"));
@@ -290,8 +291,7 @@ class StandardTokenManagerTest {
     MockWebServer elsewhere = new MockWebServer();
     elsewhere.start();
     try {
-      TokenManager manager = publicManager(new InMemoryTokenStore(
-          standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public")));
+      TokenManager manager = publicManager(publicStore());
       script.enqueue(new MockResponse().setResponseCode(307)
           .setHeader("Location", elsewhere.url("/collect").toString()));
 
@@ -341,8 +341,7 @@ class StandardTokenManagerTest {
   }
 
   @Test void anExpiresInBeyondTenYearsIsTenYearsFromAStandardServer() throws Exception {
-    TokenManager manager = publicManager(new InMemoryTokenStore(
-        standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public")));
+    TokenManager manager = publicManager(publicStore());
     script.enqueue(json(200, "{\"access_token\":\"at-2\",\"token_type\":\"Bearer\","
         + "\"expires_in\":2147483647,\"refresh_token\":\"rt-2\"}"));
 
@@ -388,8 +387,7 @@ class StandardTokenManagerTest {
   }
 
   @Test void theInterceptorSendsABearerToken() throws Exception {
-    InMemoryTokenStore store =
-        new InMemoryTokenStore(standardRecord(OAuthServer.ClientAuthentication.NONE, "speaker-public"));
+    InMemoryTokenStore store = publicStore();
     TokenManager manager = publicManager(store);
     script.enqueue(json(200, "{}"));
     OkHttpClient http = new OkHttpClient.Builder().addInterceptor(manager.interceptor()).build();
