@@ -69,8 +69,8 @@ public final class EncryptedTokenStore implements TokenStore {
     /**
      * Called on the thread that called {@link #load()}, after the store released its lock but while
      * a {@code TokenManager} reading it may hold its own: hand the news to another thread, and never
-     * wait there for one that may use the manager. {@code reason} contains no secret. An exception thrown here is
-     * logged and does not reach the caller of {@code load()}.
+     * wait there for one that may use the manager. {@code reason} contains no secret. An exception
+     * thrown here is logged and does not reach the caller of {@code load()}.
      */
     void onReauthorizationRequired(String reason);
   }

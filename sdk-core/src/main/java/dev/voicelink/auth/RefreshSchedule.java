@@ -1,7 +1,6 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Backoff;
-import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -77,8 +76,8 @@ final class RefreshSchedule {
    */
   long failed(long nowNanos, Exception failure) {
     transientFailures++;
-    long delay = backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries()));
-    if (failure instanceof IOException) delay = backoff.honouringRetryAfter((IOException) failure, delay);
+    long delay = backoff.honouringRetryAfter(failure,
+        backoff.delayMillis(Math.min(transientFailures, backoff.maxRetries())));
     retryNotBeforeNanos = nowNanos + TimeUnit.MILLISECONDS.toNanos(delay);
     return delay;
   }

@@ -177,7 +177,7 @@ public final class EntityWebApi {
     return uploadBody(request, null);
   }
 
-  /** The body of {@code request}, its records checked and measured; {@code call} may cancel that. */
+  /** The body of {@code request}, its records checked and measured; {@code call} may cancel it. */
   private RequestBody uploadBody(UploadRequest request, @Nullable VoiceLinkCall<?> call)
       throws IOException {
     Records checker = Records.of(request.definition(), maxResourceBytes);

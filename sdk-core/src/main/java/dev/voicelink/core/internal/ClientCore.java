@@ -255,9 +255,9 @@ public final class ClientCore {
     }
     // What was made from the client first: an Agent told it is destroyed before its calls are
     // cancelled answers each pending command ERROR_DESTROYED, not the cancelled call's network error.
-    // Each step runs whatever the one before threw (a callback on a same-thread executor may throw an
-    // Error, or a Kotlin checked exception): a close cut short could not be done again, and would leave
-    // calls waiting and threads running. The first Error goes on once everything is shut.
+    // Each step runs whatever the one before threw (a callback on a same-thread executor may
+    // throw an Error, or a Kotlin checked exception): a close cut short could not be done again,
+    // and would leave calls waiting and threads running. The first Error goes on once all is shut.
     Error thrown = null;
     for (Closeable resource : open) {
       try {

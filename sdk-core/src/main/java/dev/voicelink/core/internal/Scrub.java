@@ -28,10 +28,11 @@ public final class Scrub {
    */
   private static final Pattern TEXT_SECRET = Pattern.compile(
       "(?i)((?<!/)(?:access_?token|refresh_?token|id_?token|client_?secret|device_?code|sms_?code"
-          + "|verification_?code|account_?key|password|x-checksum|x-nonce)[\"']?\\s*(?:[:=>])\\s*[\"']?)"
-          + "([^\"'&\\s,;}<]+)");
+          + "|verification_?code|account_?key|password|x-checksum|x-nonce)"
+          + "[\"']?\\s*(?:[:=>])\\s*[\"']?)([^\"'&\\s,;}<]+)");
   /** The credentials of an {@code Authorization} value: a bearer token, or Basic id and secret. */
-  private static final Pattern BEARER = Pattern.compile("(?i)((?:bearer|basic)\\s+)[A-Za-z0-9._~+/=-]+");
+  private static final Pattern BEARER =
+      Pattern.compile("(?i)((?:bearer|basic)\\s+)[A-Za-z0-9._~+/=-]+");
   /**
    * The user information of an address ({@code scheme://user:password@}), parsed or not: everything up
    * to the last {@code @} before a space, since a password may hold {@code /}, {@code ?}, {@code #} or

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class SkewCorrectedClock extends Clock {
   /** Offsets within this tolerance are treated as zero: HTTP dates have one-second resolution. */
   public static final long TOLERANCE_MILLIS = TimeUnit.MINUTES.toMillis(1);
-  /** 2020-01-01 and 2100-01-01 (UTC): a server time outside them is a broken clock, not the time. */
+  /** 2020-01-01 and 2100-01-01 (UTC): a server time outside is a broken clock, not the time. */
   static final long MIN_PLAUSIBLE_MILLIS = 1_577_836_800_000L;
   static final long MAX_PLAUSIBLE_MILLIS = 4_102_444_800_000L;
 
@@ -49,7 +49,7 @@ public final class SkewCorrectedClock extends Clock {
    */
   public void observeServerTime(long serverMillis) {
     if (serverMillis < MIN_PLAUSIBLE_MILLIS || serverMillis >= MAX_PLAUSIBLE_MILLIS) {
-      // A proxy or load balancer with a broken clock ("1970", "2038") must not shift every signature.
+      // A proxy or load balancer whose clock reads 1970 must not shift every signature.
       Log.debug("core", "ignored a server time outside 2020-2099: " + serverMillis + " ms");
       return;
     }
