@@ -3,6 +3,7 @@ package dev.voicelink.auth;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -107,6 +108,11 @@ final class AuthClient {
         tolerance.warnOnce("verification_uri_complete", "verification_uri_complete is not an http"
             + " address: the link is made from verification_uri");
         complete = null;
+      } else if (complete != null && !OAuthServer.isSecureOrUnparsed(complete)) {
+        // RFC 6749 3.1: where the user signs in is TLS-protected; the QR code must not lead elsewhere.
+        tolerance.warnOnce("verification_uri_complete-http", "verification_uri_complete is not an"
+            + " https address: the link is made from verification_uri");
+        complete = null;
       }
     }
     String userCode = json.string("user_code");
@@ -123,6 +129,9 @@ final class AuthClient {
     long intervalMillis = 0;
     if (verificationUri == null || verificationUri.isEmpty()) {
       problem = "verification_uri is missing";
+    } else if (dialect instanceof Dialect.Standard && !OAuthServer.isSecureOrUnparsed(verificationUri)) {
+      problem = "verification_uri must be an https address (http only on a loopback host); was: "
+          + Scrub.address(verificationUri);
     } else if (userCode == null || userCode.isEmpty()) {
       problem = "user_code is missing";
     } else if (deviceCode == null || deviceCode.isEmpty()) {

@@ -240,6 +240,15 @@ public final class OAuthServer {
     return url;
   }
 
+  /**
+   * Whether {@code address} may be shown to the user as it is: https, or http on a loopback host.
+   * An address that does not parse is left to the caller's own check.
+   */
+  static boolean isSecureOrUnparsed(String address) {
+    HttpUrl url = HttpUrl.parse(address);
+    return url == null || url.isHttps() || isLoopback(url.host());
+  }
+
   private static boolean isLoopback(String host) {
     // 127/8 as an address: a name such as 127.example.com resolves wherever its owner likes
     return host.equals("localhost") || host.equals("::1") || isIpv4Loopback(host);

@@ -117,6 +117,23 @@ class StandardDeviceFlowTest {
     assertThat(code.link()).isEqualTo("https://login.example.com/activate?user_code=AB%20CD");
   }
 
+  @Test void whereTheUserSignsInMustBeHttps() throws Exception {
+    // RFC 6749 3.1: the QR code must not lead to a page without TLS, where the user types a password.
+    script.enqueue(json(200, "{\"device_code\":\"d\",\"user_code\":\"ABCD\","
+        + "\"verification_uri\":\"http://login.example.com/activate\",\"expires_in\":300}"));
+    assertThatThrownBy(() -> publicClient().requestCode().execute())
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessage("malformed device authorization response (HTTP 200): verification_uri must be an"
+            + " https address (http only on a loopback host); was: http://login.example.com/activate");
+
+    script.enqueue(json(200, "{\"device_code\":\"d\",\"user_code\":\"ABCD\","
+        + "\"verification_uri\":\"https://login.example.com/activate\","
+        + "\"verification_uri_complete\":\"http://evil.example/activate?user_code=ABCD\","
+        + "\"expires_in\":300}"));
+    assertThat(publicClient().requestCode().execute().link()).as("made from verification_uri")
+        .isEqualTo("https://login.example.com/activate?user_code=ABCD");
+  }
+
   @Test void withoutScopeTheRequestCarriesNone() throws Exception {
     script.enqueue(standardCode(null));
     DeviceAuthorizer.builder(config, oauthServer()).clientId("speaker-public").build()
