@@ -32,8 +32,8 @@ import org.w3c.dom.Node;
  * <ul>
  *   <li>A library (jar or AAR) gets four variants: the API and the runtime of the library file with the
  *       POM's compile (API) and compile + runtime (runtime) dependencies and the project's BOM as a
- *       platform ({@code --platform=group:artifact}, for version alignment), and its sources and
- *       javadoc.</li>
+ *       platform ({@code --platform=group:artifact}, for version alignment; {@code none} for a library
+ *       that calls no other), and its sources and javadoc.</li>
  *   <li>A BOM (packaging {@code pom}) gets the two variants of a Gradle platform: a dependency constraint for
  *       every artifact its {@code dependencyManagement} names.</li>
  * </ul>
@@ -139,7 +139,8 @@ public final class GradleModuleMetadata {
       for (Dependency d : dependencies) {
         dependency(json, d);
       }
-      alignment(json, pom, required(options, "platform"));
+      String platform = required(options, "platform");
+      if (!platform.equals("none")) alignment(json, pom, platform);
       json.endArray();
       files(json, pom, library, "", elements);
       json.endObject();

@@ -49,7 +49,7 @@ final class AgentWorker {
       worker.execute(() -> {
         try {
           if (!closed) task.run();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // a checked one too, from the app's Kotlin code
           Log.error(TAG, "agent task failed", e);
         } finally {
           count(-1, 0);

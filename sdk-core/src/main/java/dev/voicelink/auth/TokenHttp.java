@@ -18,7 +18,9 @@ final class TokenHttp {
       String authorization;
       try {
         authorization = TokenExchange.authorization(tokens.validRecord());
-      } catch (AuthorizationException | RuntimeException e) {
+      } catch (IOException e) {
+        throw e;
+      } catch (Exception e) { // AuthorizationException, unchecked, or a Kotlin store's checked one
         // An unchecked exception in an OkHttp chain is rethrown on the dispatcher's thread for an
         // enqueued call, which ends an Android app: a closed client, say, fails the call instead.
         throw new IOException("no access token: " + e.getMessage(), e);

@@ -220,6 +220,8 @@ final class TokenKeeper {
       // An Error (out of memory, a broken security provider) reaches the callers too; the next caller
       // tries again.
       flight.complete(null, e);
+    } catch (Exception e) { // checked, yet undeclared: a Kotlin store's save, say
+      flight.complete(null, fromAppCode(e));
     } finally {
       // After the waiters are released: on a same-thread executor the listeners run here, on this
       // worker, and one that waits for this refresh's result would otherwise wait for itself.
@@ -238,12 +240,14 @@ final class TokenKeeper {
     TokenExchange.Result result;
     try {
       result = exchange.run(base);
-    } catch (RuntimeException | Error e) {
+    } catch (Exception | Error e) { // a checked one too: a Kotlin interceptor on the app's client
       synchronized (lock) {
         inFlight = null;
         if (generation == started) setState(stateAfterFailure());
       }
-      throw e;
+      if (e instanceof RuntimeException) throw (RuntimeException) e;
+      if (e instanceof Error) throw (Error) e;
+      throw fromAppCode((Exception) e);
     }
     synchronized (lock) {
       // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
@@ -347,7 +351,8 @@ final class TokenKeeper {
             + " this one refreshed it too; its record is used now: ask again");
       }
       if (refusal instanceof ReauthorizationRequiredException && base != null
-          && base.refreshToken() == null && sameCredential(base, current)
+          && base.refreshToken() == null && !exchange.canObtainWithoutRecord()
+          && sameCredential(base, current)
           && !schedule.isExpired(clock.monotonicNanos())) {
         // Nothing to renew it with, and nothing was asked of the server: a forced refresh fails, and
         // the token is served until it expires or a server rejects it.
@@ -464,6 +469,10 @@ final class TokenKeeper {
     if (next == state) return;
     state = next;
     notices.changed(next);
+  }
+
+  private static IOException fromAppCode(Exception thrown) {
+    return new IOException("the token request ended on an exception from app code: " + thrown, thrown);
   }
 
   /** A refresh failed while the token it would replace is still valid; never leaves this class. */

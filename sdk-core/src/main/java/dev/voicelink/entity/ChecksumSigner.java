@@ -79,7 +79,7 @@ public final class ChecksumSigner implements Interceptor {
     long signedAt = nowMillis();
     Response response = chain.proceed(sign(request, signedAt));
     Date serverDate = response.headers().getDate("Date");
-    if (serverDate == null
+    if (serverDate == null || !SkewCorrectedClock.isPlausible(serverDate.getTime())
         || Math.abs(serverDate.getTime() - signedAt) <= SkewCorrectedClock.TOLERANCE_MILLIS
         || !isTimeRefusal(envelopeCode(response))) {
       return response;

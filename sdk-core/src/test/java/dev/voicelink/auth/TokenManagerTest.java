@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
@@ -611,6 +612,29 @@ class TokenManagerTest {
     CallResult<String> next = enqueueAndWait(manager.accessTokenCall());
     assertThat(next.isSuccess()).as("the next caller refreshes instead of waiting for ever").isTrue();
     assertThat(next.value()).isEqualTo("at-2");
+  }
+
+  @Test void aCheckedExceptionFromAKotlinInterceptorEndsTheRefreshAndLeavesTheManagerUsable()
+      throws Exception {
+    AtomicBoolean backendSlow = new AtomicBoolean(true);
+    VoiceLinkClient kotlinApp = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .httpClient(new OkHttpClient.Builder().addInterceptor(chain -> {
+          if (backendSlow.get()) throw KotlinThrows.checked(new TimeoutException("backend slow"));
+          return chain.proceed(chain.request());
+        }).build())
+        .clock(time).scheduler(time).build();
+    TokenManager manager = TokenManager.builder(kotlinApp).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60))).random(new Random(3)).build();
+    time.advance(61, TimeUnit.SECONDS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThatThrownBy(manager::accessToken).isExactlyInstanceOf(IOException.class)
+        .hasMessage("the token request ended on an exception from app code:"
+            + " java.util.concurrent.TimeoutException: backend slow");
+    assertThat(manager.state()).isEqualTo(State.EXPIRED);
+    backendSlow.set(false);
+    CallResult<String> next = enqueueAndWait(manager.accessTokenCall());
+    assertThat(next.value()).as("the next caller refreshes instead of waiting for ever").isEqualTo("at-2");
   }
 
   @Test void cancellingARefreshReleasesItsCallerAtOnceAndTheRotatedRecordIsStillSaved()

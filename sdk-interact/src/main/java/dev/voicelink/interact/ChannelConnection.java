@@ -209,7 +209,7 @@ final class ChannelConnection {
     String token;
     try {
       token = tokens.accessToken();
-    } catch (IOException | ServerRefusalException | RuntimeException e) {
+    } catch (Exception e) { // a checked one too, from a Kotlin token source
       Log.warn(TAG, "no access token for the interaction channel: " + e.getMessage(), null);
       Cause cause = e instanceof NotSignedInException ? Cause.NOT_SIGNED_IN
           : e instanceof ServerRefusalException ? Cause.TOKEN_REFUSED : Cause.TOKEN_UNAVAILABLE;

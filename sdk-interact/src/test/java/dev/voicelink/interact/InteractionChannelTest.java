@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VirtualTime;
@@ -45,6 +46,8 @@ class InteractionChannelTest {
   private final BlockingQueue<String> serverReceived = new LinkedBlockingQueue<>();
   private final List<String> invalidated = new ArrayList<>();
   private final String[] currentToken = {"at-1"};
+  /** Thrown by the token source when set, checked or not, as a Kotlin one may. */
+  private volatile Exception tokenFailure;
   private InteractionChannel channel;
 
   @BeforeEach void setUp() throws Exception {
@@ -68,6 +71,7 @@ class InteractionChannelTest {
         .build();
     TokenSource tokens = new TokenSource() {
       @Override public String accessToken() {
+        if (tokenFailure != null) throw KotlinThrows.checked(tokenFailure);
         return currentToken[0];
       }
 
@@ -325,6 +329,18 @@ class InteractionChannelTest {
         webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
       }
     });
+  }
+
+  @Test void aTokenSourceThatThrowsACheckedExceptionAsKotlinCanIsALostAttemptNotAStall()
+      throws Exception {
+    tokenFailure = new Exception("keystore busy");
+    channel = channelBuilder().build();
+
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(nextEvent()).isEqualTo("disconnected TOKEN_UNAVAILABLE reconnecting=true");
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
   }
 
   @Test void audioWriteIsHeaderFramesAndEnd() throws Exception {

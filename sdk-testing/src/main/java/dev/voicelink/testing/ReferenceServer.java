@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
  * all on one loopback port.
  *
  * <pre>{@code
- * try (ReferenceServer server = ReferenceServer.builder().clock(ServerClock.manual(0)).build()) {
+ * // a manual clock at 2025-11-21T08:00:00Z (clients take a server time before 2020 for a broken clock)
+ * try (ReferenceServer server = ReferenceServer.builder().clock(ServerClock.manual(1_763_712_000_000L))
+ *     .build()) {
  *   server.start();
  *   String auth = server.authUrl();      // http://127.0.0.1:PORT/auth
  *   ...

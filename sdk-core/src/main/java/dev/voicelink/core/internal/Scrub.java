@@ -23,16 +23,16 @@ public final class Scrub {
   private static final int FINGERPRINT_MIN_LENGTH = 16;
   /**
    * A value after a secret name in free text: {@code name=v}, {@code name: v}, {@code "name":"v"},
-   * {@code <name>v} (an error page that echoes the request; a closing tag's name is not one), the
+   * {@code "name"=>"v"}, {@code [name] => v}, {@code <name>v} (an error page that echoes the request; a closing tag's name is not one), the
    * names in snake or camel case.
    */
   private static final Pattern TEXT_SECRET = Pattern.compile(
       "(?i)((?<!/)(?:access_?token|refresh_?token|id_?token|client_?secret|device_?code|sms_?code"
           + "|verification_?code|account_?key|password|x-checksum|x-nonce)"
-          + "[\"']?\\s*(?:[:=>])\\s*[\"']?)([^\"'&\\s,;}<]+)");
+          + "[\"'\\]]?\\s*(?:=>|[:=>])\\s*[\"']?)([^\"'&\\s,;}<]+)");
   /** The credentials of an {@code Authorization} value: a bearer token, or Basic id and secret. */
   private static final Pattern BEARER =
-      Pattern.compile("(?i)((?:bearer|basic)\\s+)[A-Za-z0-9._~+/=-]+");
+      Pattern.compile("(?i)(\\b(?:bearer|basic)\\s+)[A-Za-z0-9._~+/=-]+");
   /**
    * The user information of an address ({@code scheme://user:password@}), parsed or not: everything up
    * to the last {@code @} before a space, since a password may hold {@code /}, {@code ?}, {@code #} or

@@ -42,13 +42,18 @@ public final class SkewCorrectedClock extends Clock {
     return offsetMillis;
   }
 
+  /** Whether {@code serverMillis} can be a server's time: 2020 to 2099; else its clock is broken. */
+  public static boolean isPlausible(long serverMillis) {
+    return serverMillis >= MIN_PLAUSIBLE_MILLIS && serverMillis < MAX_PLAUSIBLE_MILLIS;
+  }
+
   /**
    * Records that a server just said the time is {@code serverMillis}. An offset to the device clock
    * beyond the tolerance replaces the current correction; a smaller one means the device clock is right
    * (again), and the correction is dropped.
    */
   public void observeServerTime(long serverMillis) {
-    if (serverMillis < MIN_PLAUSIBLE_MILLIS || serverMillis >= MAX_PLAUSIBLE_MILLIS) {
+    if (!isPlausible(serverMillis)) {
       // A proxy or load balancer whose clock reads 1970 must not shift every signature.
       Log.debug("core", "ignored a server time outside 2020-2099: " + serverMillis + " ms");
       return;

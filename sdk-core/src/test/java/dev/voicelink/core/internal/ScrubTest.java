@@ -74,6 +74,12 @@ class ScrubTest {
             + " clientSecret=‹redacted›");
   }
 
+  @Test void rubyAndPhpDumpsLoseTheirSecretsToo() {
+    assertThat(Scrub.text("{\"access_token\"=>\"" + TOKEN + "\"} [refresh_token] => " + TOKEN))
+        .isEqualTo("{\"access_token\"=>\"‹redacted›\"} [refresh_token] => ‹redacted›");
+    assertThat(Scrub.text("nonbasic setting")).isEqualTo("nonbasic setting");
+  }
+
   @Test void anAddressInARedirectHeaderLosesItsSecrets() {
     assertThat(Scrub.header("Location", "https://app.example/cb?code=1&access_token=" + TOKEN))
         .isEqualTo("https://app.example/cb?code=1&access_token=‹redacted›");
