@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Redact;
+import dev.voicelink.core.internal.Scrub;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
@@ -40,7 +41,7 @@ public final class DeviceCode {
     HttpUrl uri = HttpUrl.parse(verificationUri);
     if (uri == null) {
       throw new IllegalArgumentException("verification_uri must be an http or https address; was: "
-          + verificationUri);
+          + Scrub.address(verificationUri));
     }
     this.verificationUri = verificationUri;
     this.userCode = userCode;

@@ -173,7 +173,8 @@ class AuthToleranceTest {
   // A malformed success answer cannot get better by asking again.
 
   @Test void aMalformedCodeAnswerEndsTheFlowAtOnce() throws Exception {
-    script.enqueue(json(200, "{\"verification_uri\":\"ftp://auth.example.com/verify\","
+    // credentials in the address are not echoed
+    script.enqueue(json(200, "{\"verification_uri\":\"ftp://user:s3cret@auth.example.com/verify\","
         + "\"user_code\":\"U\",\"interval\":2,\"expires_in\":120,\"device_code\":\"d\"}"));
     authorizer.authorize("SN-0001-DEMO", events).enqueue(events);
     DeviceFlowOutcome outcome = events.await();
@@ -181,7 +182,7 @@ class AuthToleranceTest {
     assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
     assertThat(outcome.failure()).isInstanceOf(IOException.class)
         .hasMessage("malformed device authorization response (HTTP 200): verification_uri must be"
-            + " an http or https address; was: ftp://auth.example.com/verify");
+            + " an http or https address; was: ftp://‹redacted›@auth.example.com/verify");
     assertThat(script.arrivalsMillis()).hasSize(1);
     assertThat(time.pendingDelaysMillis()).isEmpty();
   }
