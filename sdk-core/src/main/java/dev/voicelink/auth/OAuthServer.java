@@ -233,7 +233,7 @@ public final class OAuthServer {
       // Credentials in an address end up in logs, crash reports and stored token records.
       throw new IllegalArgumentException(field + " must not contain user credentials");
     }
-    if (!url.isHttps() && !isLoopback(url.host())) {
+    if (!isSecure(url)) {
       throw new IllegalArgumentException(field + " must be an https address (http only on a loopback"
           + " host); was: " + Scrub.address(value));
     }
@@ -246,7 +246,11 @@ public final class OAuthServer {
    */
   static boolean isSecureOrUnparsed(String address) {
     HttpUrl url = HttpUrl.parse(address);
-    return url == null || url.isHttps() || isLoopback(url.host());
+    return url == null || isSecure(url);
+  }
+
+  private static boolean isSecure(HttpUrl url) {
+    return url.isHttps() || isLoopback(url.host());
   }
 
   private static boolean isLoopback(String host) {

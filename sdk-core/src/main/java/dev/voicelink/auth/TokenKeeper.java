@@ -240,14 +240,12 @@ final class TokenKeeper {
     TokenExchange.Result result;
     try {
       result = exchange.run(base);
-    } catch (Exception | Error e) { // a checked one too: a Kotlin interceptor on the app's client
-      synchronized (lock) {
-        inFlight = null;
-        if (generation == started) setState(stateAfterFailure());
-      }
-      if (e instanceof RuntimeException) throw (RuntimeException) e;
-      if (e instanceof Error) throw (Error) e;
-      throw fromAppCode((Exception) e);
+    } catch (RuntimeException | Error e) {
+      abandon(started);
+      throw e;
+    } catch (Exception e) { // checked, yet undeclared: a Kotlin interceptor on the app's client
+      abandon(started);
+      throw fromAppCode(e);
     }
     synchronized (lock) {
       // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
@@ -256,6 +254,23 @@ final class TokenKeeper {
       if (result.refusal != null) return settleRefusal(base, result.refusal);
       return settleTransient(base, result.failure, result.rotated);
     }
+  }
+
+  /** The refresh started at {@code started} ended without an answer to settle. */
+  private void abandon(long started) {
+    synchronized (lock) {
+      inFlight = null;
+      if (generation == started) setState(stateAfterFailure());
+    }
+  }
+
+  /**
+   * Whether the token the refresh of {@code base} would replace is still current and valid at
+   * {@code now}, so that a failed refresh leaves it served.
+   */
+  private boolean stillServes(@Nullable TokenRecord base, long now) {
+    // caller holds lock
+    return sameCredential(base, current) && !schedule.isExpired(now);
   }
 
   /** Whether {@code a} and {@code b} are the same credential, so that refreshing one refreshes the other. */
@@ -328,7 +343,7 @@ final class TokenKeeper {
               + e.getMessage(), null);
         }
       }
-      if (current != null && sameCredential(base, current) && !schedule.isExpired(now)) {
+      if (stillServes(base, now)) {
         Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
             + " token, next attempt in " + delay + " ms or later");
         throw stillValid(failure);
@@ -352,8 +367,7 @@ final class TokenKeeper {
       }
       if (refusal instanceof ReauthorizationRequiredException && base != null
           && base.refreshToken() == null && !exchange.canObtainWithoutRecord()
-          && sameCredential(base, current)
-          && !schedule.isExpired(clock.monotonicNanos())) {
+          && stillServes(base, clock.monotonicNanos())) {
         // Nothing to renew it with, and nothing was asked of the server: a forced refresh fails, and
         // the token is served until it expires or a server rejects it.
         throw stillValid(refusal);
@@ -365,7 +379,7 @@ final class TokenKeeper {
         setState(State.REAUTHORIZATION_REQUIRED);
       } else {
         long now = clock.monotonicNanos();
-        if (current != null && sameCredential(base, current) && !schedule.isExpired(now)) {
+        if (stillServes(base, now)) {
           // Not a verdict on the token it has (a client secret rotated, a scope withdrawn): it is
           // served while it lasts, and the refresh waits out a backoff instead of following every
           // request; once it expires the refusal reaches the callers.

@@ -100,8 +100,13 @@ class DeviceAuthorizerTest {
 
   /** Starts a flow and waits until it is waiting for its first poll. */
   private VoiceLinkCall<DeviceFlowOutcome> startFlow() throws InterruptedException {
+    return startFlow(authorizer);
+  }
+
+  private VoiceLinkCall<DeviceFlowOutcome> startFlow(DeviceAuthorizer from)
+      throws InterruptedException {
     int before = time.scheduledCount();
-    VoiceLinkCall<DeviceFlowOutcome> flow = start(authorizer);
+    VoiceLinkCall<DeviceFlowOutcome> flow = start(from);
     time.awaitScheduled(before + 1);
     return flow;
   }
@@ -517,11 +522,9 @@ class DeviceAuthorizerTest {
   @Test void outcomeArrivesOnTheGivenExecutorExactlyOnce() throws Exception {
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
     script.enqueue(deviceCode(2, 120), error("access_denied"));
-    int before = time.scheduledCount();
     VoiceLinkClient queuing = queuingClient(queued);
-    VoiceLinkCall<DeviceFlowOutcome> flow = start(DeviceAuthorizer.builder(queuing)
+    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow(DeviceAuthorizer.builder(queuing)
         .clientId("vl-speaker-01").build());
-    time.awaitScheduled(before + 1);
     time.advance(2000, TimeUnit.MILLISECONDS);
     while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // with the executor, not run
     flow.cancel(); // too late: no second outcome
@@ -535,13 +538,12 @@ class DeviceAuthorizerTest {
     // for the main thread before.
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
     script.enqueue(deviceCode(2, 120), pending());
-    int before = time.scheduledCount();
     VoiceLinkClient queuing = queuingClient(queued);
-    VoiceLinkCall<DeviceFlowOutcome> flow = start(DeviceAuthorizer.builder(queuing)
+    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow(DeviceAuthorizer.builder(queuing)
         .clientId("vl-speaker-01").build());
-    time.awaitScheduled(before + 1);
+    int waits = time.scheduledCount();
     time.advance(2000, TimeUnit.MILLISECONDS);
-    time.awaitScheduled(before + 2); // the pending answer was read: its onPoll is queued
+    time.awaitScheduled(waits + 1); // the pending answer was read: its onPoll is queued
     assertThat(queued).isNotEmpty();
     assertThat(events.calls).isEmpty();
 

@@ -5,7 +5,6 @@ import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.Closeable;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;

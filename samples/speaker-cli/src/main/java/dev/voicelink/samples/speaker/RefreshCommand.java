@@ -1,6 +1,5 @@
 package dev.voicelink.samples.speaker;
 
-import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
