@@ -210,9 +210,7 @@ final class AuthClient {
           : json.string("error_description") != null ? json.string("error_description") : "";
       IOException problem = null;
       if (response.isRedirect()) {
-        problem = failure(response, "HTTP " + response.code() + ", a redirect: authorization"
-            + " requests are not sent on to another address, as their secrets would go with them;"
-            + " configure the address the server names");
+        problem = HttpFailure.redirect(response, "authorization requests", "their secrets");
       } else if (json == null) {
         problem = failure(response, "HTTP " + response.code() + " with "
             + (text.trim().isEmpty() ? "an empty body" : "a body that is not a JSON object"));

@@ -10,6 +10,7 @@ import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.RealCall;
 import dev.voicelink.core.internal.Tolerance;
+import dev.voicelink.core.internal.UploadOnce;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Random;
@@ -82,8 +83,9 @@ public final class EntityWebApi {
     this.backoff = new Backoff(FIRST_BACKOFF_MILLIS, MAX_BACKOFF_MILLIS, TimeUnit.MILLISECONDS,
         MAX_CHECKS - 1, random);
     this.signer = signerBuilder.build();
-    this.client = config.http().newBuilder().addInterceptor(signer).build();
-    this.uploadClient = ClientCore.noSilentRetry(client); // never an upload sent twice
+    // A redirect would take the signed headers, and an upload's records, to another address.
+    this.client = config.http().newBuilder().followRedirects(false).addInterceptor(signer).build();
+    this.uploadClient = UploadOnce.client(client);
     this.maxResourceBytes = builder.maxResourceBytes;
   }
 
@@ -161,7 +163,8 @@ public final class EntityWebApi {
       RequestBody body = body();
       checkNotCancelled();
       Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
-      try (Response response = send(uploadClient.newCall(post("entity/upload-resource", body)))) {
+      Request upload = UploadOnce.post(to("entity/upload-resource"), body).build();
+      try (Response response = send(uploadClient.newCall(upload))) {
         Envelope envelope = Envelope.read("upload-resource", response, tolerance,
             config.correctedClock());
         UploadReceipt receipt = new UploadReceipt(envelope.uploadSid(), envelope.csid(),
@@ -232,7 +235,7 @@ public final class EntityWebApi {
   private CheckResult check(String sid, RealCall<?> call) throws IOException, WebApiException {
     RequestBody body = new FormBody.Builder().add("sid", sid).build();
     RequestBody utf8 = RequestBody.create(bytes(body), FORM);
-    try (Response response = call.send(client.newCall(post("entity/check-resource", utf8)))) {
+    try (Response response = call.send(client.newCall(to("entity/check-resource").post(utf8).build()))) {
       Envelope envelope = Envelope.read("check-resource", response, tolerance,
           config.correctedClock());
       return new CheckResult(envelope.uploadSid(), envelope.csid(),
@@ -258,8 +261,8 @@ public final class EntityWebApi {
     return new ProcessedWait(receipt, unit.toNanos(timeout));
   }
 
-  private Request post(String path, RequestBody body) {
-    return new Request.Builder().url(config.webApiUrl(path)).post(body).build();
+  private Request.Builder to(String path) {
+    return new Request.Builder().url(config.webApiUrl(path));
   }
 
   private static ByteString bytes(RequestBody body) throws IOException {

@@ -53,6 +53,9 @@ final class Envelope {
    */
   static Envelope read(String operation, Response response, Tolerance tolerance, Clock serverClock)
       throws IOException, WebApiException {
+    if (response.isRedirect()) {
+      throw HttpFailure.redirect(response, "web API requests", "their signature and body");
+    }
     ResponseBody body = response.body();
     if (body == null) throw malformed(operation, response, serverClock, "no body");
     String code = null;

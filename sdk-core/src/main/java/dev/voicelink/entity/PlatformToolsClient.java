@@ -13,6 +13,7 @@ import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Tolerance;
+import dev.voicelink.core.internal.UploadOnce;
 import java.io.EOFException;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
@@ -57,7 +58,7 @@ public final class PlatformToolsClient {
 
   private PlatformToolsClient(Builder builder) {
     this.config = builder.config;
-    this.uploadHttp = ClientCore.noSilentRetry(config.http()); // never an upload sent twice
+    this.uploadHttp = UploadOnce.client(config.http());
     this.userTokens = builder.userTokens;
     this.deviceTokens = builder.deviceTokens;
     this.cloudTokens = builder.cloudTokens;
@@ -139,10 +140,9 @@ public final class PlatformToolsClient {
         records, tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
     String token = tokens.accessToken();
     call.checkNotCancelled();
-    Request request = new Request.Builder()
+    Request request = UploadOnce.post(new Request.Builder()
         .url(config.platformEndpoint("tools/upload_entities"))
-        .header("Authorization", token)
-        .post(body)
+        .header("Authorization", token), body)
         .build();
     try (Response response = call.send(uploadHttp.newCall(request))) {
       String sid = readResponse(response);
@@ -177,6 +177,9 @@ public final class PlatformToolsClient {
    * status is a refusal with the {@code code}, {@code message} and {@code sid} of spec 7.2.1.
    */
   private String readResponse(Response response) throws IOException, PlatformUploadException {
+    if (response.isRedirect()) {
+      throw HttpFailure.redirect(response, "upload_entities requests", "the user's records");
+    }
     ResponseBody body = response.body();
     String sid = null;
     String code = null;

@@ -382,6 +382,39 @@ class EntityWebApiTest {
     assertThat(server.getRequestCount()).isEqualTo(4);
   }
 
+  @Test void anUploadAnsweredBusyWithoutAWaitIsNotSentAgainByTheHttpClient() throws Exception {
+    // The HTTP client on its own would repeat the request at once after "Retry-After: 0".
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "0")
+        .setBody("busy"));
+    server.enqueue(uploaded("psn2"));
+    assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
+        .isInstanceOfSatisfying(ServerBusyException.class,
+            e -> assertThat(e.retryAfterMillis()).isZero())
+        .hasMessageEndingWith("; the server asks to retry after 0 s");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test void redirectsAreNotFollowedWithTheSignatureOrTheRecords() throws Exception {
+    MockWebServer elsewhere = new MockWebServer();
+    try {
+      server.enqueue(new MockResponse().setResponseCode(307)
+          .setHeader("Location", elsewhere.url("/upload").toString()));
+      server.enqueue(new MockResponse().setResponseCode(302)
+          .setHeader("Location", elsewhere.url("/check").toString()));
+      String refused = "HTTP %d, a redirect: web API requests are not sent on to another address,"
+          + " as their signature and body would go with them; configure the address the server"
+          + " names";
+      assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
+          .isExactlyInstanceOf(IOException.class).hasMessage(String.format(refused, 307));
+      assertThatThrownBy(() -> api.checkResource("psn1").execute())
+          .isExactlyInstanceOf(IOException.class).hasMessage(String.format(refused, 302));
+      assertThat(server.getRequestCount()).isEqualTo(2);
+      assertThat(elsewhere.getRequestCount()).isZero();
+    } finally {
+      elsewhere.shutdown();
+    }
+  }
+
   @Test void firstCheckIsNeverSentEarlierThanTenSecondsAfterTheUpload() throws Exception {
     server.enqueue(uploaded("psn4"));
     server.enqueue(checked("psn4", 10001, "processing"));

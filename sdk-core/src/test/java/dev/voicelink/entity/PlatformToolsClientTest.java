@@ -3,6 +3,7 @@ package dev.voicelink.entity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -107,5 +108,35 @@ class PlatformToolsClientTest {
     RecordedRequest again = server.takeRequest();
     assertThat(again.getHeader("Authorization")).isEqualTo("user-token-2");
     assertThat(again.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
+  }
+
+  @Test void anUploadAnsweredBusyWithoutAWaitIsNotSentAgainByTheHttpClient() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "0"));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    assertThatThrownBy(() -> client().uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute())
+        .isInstanceOfSatisfying(ServerBusyException.class,
+            e -> assertThat(e.retryAfterMillis()).isZero())
+        .hasMessage("malformed upload_entities response (HTTP 503): the body is empty or cut off;"
+            + " the server asks to retry after 0 s");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test void aRedirectIsNotFollowedWithTheRecords() throws Exception {
+    MockWebServer elsewhere = new MockWebServer();
+    try {
+      server.enqueue(new MockResponse().setResponseCode(308)
+          .setHeader("Location", elsewhere.url("/upload").toString()));
+      assertThatThrownBy(() -> client().uploadEntities(contacts,
+          RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute())
+          .isExactlyInstanceOf(IOException.class)
+          .hasMessage("HTTP 308, a redirect: upload_entities requests are not sent on to another"
+              + " address, as the user's records would go with them; configure the address the"
+              + " server names");
+      assertThat(server.getRequestCount()).isEqualTo(1);
+      assertThat(elsewhere.getRequestCount()).isZero();
+    } finally {
+      elsewhere.shutdown();
+    }
   }
 }

@@ -30,6 +30,16 @@ public final class HttpFailure {
   }
 
   /**
+   * The failure for a redirect that is not followed: {@code requests} says which requests,
+   * {@code cargo} what would have gone with them to the other address.
+   */
+  public static IOException redirect(Response response, String requests, String cargo) {
+    return new IOException("HTTP " + response.code() + ", a redirect: " + requests + " are not sent"
+        + " on to another address, as " + cargo + " would go with them; configure the address the"
+        + " server names");
+  }
+
+  /**
    * The wait asked for by {@code response}'s Retry-After, in milliseconds, or -1 if the answer is not a
    * 429 or 5xx or has no valid header (RFC 9110 10.2.3: delay-seconds or an HTTP date). An HTTP date
    * is read against the answer's own {@code Date} header, so a device clock that is off does not
