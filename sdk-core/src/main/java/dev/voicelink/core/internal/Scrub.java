@@ -37,8 +37,11 @@ public final class Scrub {
    * The user information of an address ({@code scheme://user:password@}), parsed or not: everything up
    * to the last {@code @} before a space, since a password may hold {@code /}, {@code ?}, {@code #} or
    * {@code @} itself (a later {@code @} in a path or query is redacted with it: safer than a leak).
+   * The address may start the text ({@code scheme:} is enough there) or come later with its {@code
+   * ://}, as in {@code Link: <https://…>} or {@code Refresh: 0; url=https://…}.
    */
-  private static final Pattern USER_INFO = Pattern.compile("^(\\s*[A-Za-z][A-Za-z0-9+.-]*:/*)\\S*@");
+  private static final Pattern USER_INFO = Pattern.compile(
+      "(^\\s*[A-Za-z][A-Za-z0-9+.-]*:/*|(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)\\S*@");
 
   private Scrub() {
   }
@@ -210,7 +213,7 @@ public final class Scrub {
    * secret-looking names are redacted; the rest is left as it was written, even if it does not parse.
    */
   public static String address(String text) {
-    return text(USER_INFO.matcher(text).replaceFirst("$1" + Matcher.quoteReplacement(REDACTED) + "@"));
+    return text(USER_INFO.matcher(text).replaceAll("$1" + Matcher.quoteReplacement(REDACTED) + "@"));
   }
 
   /** Percent-decoding of a form name or value; a malformed escape is kept as it is. */

@@ -104,4 +104,17 @@ class ScrubTest {
     assertThat(Scrub.address("https://h.example/path?x=1")).isEqualTo("https://h.example/path?x=1");
     assertThat(Scrub.address("not an address")).isEqualTo("not an address");
   }
+
+  @Test void headersThatCarryAnAddressAnywhereInTheValueLoseItsSecrets() {
+    assertThat(Scrub.header("Link", "<https://u:s3cret@h.example/a>; rel=\"next\","
+        + " <https://v:t0p@h.example/b?access_token=t0ken>; rel=\"prev\""))
+        // a secret value runs to the next space, quote or separator: the '>' goes with it
+        .isEqualTo("<https://‹redacted›@h.example/a>; rel=\"next\","
+            + " <https://‹redacted›@h.example/b?access_token=‹redacted›; rel=\"prev\"");
+    assertThat(Scrub.header("Refresh", "0; url=https://u:s3cret@h.example/next"))
+        .isEqualTo("0; url=https://‹redacted›@h.example/next");
+    assertThat(Scrub.header("Location", "https://h.example/p?q=1")).isEqualTo("https://h.example/p?q=1");
+    assertThat(Scrub.header("Link", "<https://h.example/a>; rel=\"next\""))
+        .isEqualTo("<https://h.example/a>; rel=\"next\"");
+  }
 }
