@@ -33,16 +33,6 @@ public final class Scrub {
   /** The credentials of an {@code Authorization} value: a bearer token, or Basic id and secret. */
   private static final Pattern BEARER =
       Pattern.compile("(?i)(\\b(?:bearer|basic)\\s+)[A-Za-z0-9._~+/=-]+");
-  /**
-   * The user information of an address ({@code scheme://user:password@}), parsed or not: everything up
-   * to the last {@code @} before a space, since a password may hold {@code /}, {@code ?}, {@code #} or
-   * {@code @} itself (a later {@code @} in a path or query is redacted with it: safer than a leak).
-   * The address may start the text ({@code scheme:} is enough there) or come later with its {@code
-   * ://}, as in {@code Link: <https://…>} or {@code Refresh: 0; url=https://…}.
-   */
-  private static final Pattern USER_INFO = Pattern.compile(
-      "(^\\s*[A-Za-z][A-Za-z0-9+.-]*:/*|(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://)\\S*@");
-
   private Scrub() {
   }
 
@@ -213,7 +203,67 @@ public final class Scrub {
    * secret-looking names are redacted; the rest is left as it was written, even if it does not parse.
    */
   public static String address(String text) {
-    return text(USER_INFO.matcher(text).replaceAll("$1" + Matcher.quoteReplacement(REDACTED) + "@"));
+    return text(withoutUserInfo(text));
+  }
+
+  /**
+   * {@code text} with the user information of every address in it redacted, parsed or not: in each
+   * run without spaces that holds a {@code //} ({@code scheme://user:password@host}, or a reference
+   * {@code //user:password@host}), everything from there to the last {@code @}, since a password
+   * may hold {@code /}, {@code ?}, {@code #} or {@code @} itself (a later {@code @} in a path or query
+   * is redacted with it: safer than a leak). The first run needs only a scheme ({@code
+   * htps:/user:password@host}). One pass over the text: a header value may be long.
+   */
+  private static String withoutUserInfo(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    int n = text.length();
+    int i = 0;
+    while (i < n && Character.isWhitespace(text.charAt(i))) i++;
+    out.append(text, 0, i);
+    boolean first = true;
+    while (i < n) {
+      int start = i;
+      int slashes = -1;
+      int at = -1;
+      for (; i < n && !Character.isWhitespace(text.charAt(i)); i++) {
+        char c = text.charAt(i);
+        if (c == '@') {
+          at = i;
+        } else if (c == '/' && slashes < 0 && i + 1 < n && text.charAt(i + 1) == '/') {
+          slashes = i + 2;
+        }
+      }
+      int userInfo = first ? afterScheme(text, start, i) : -1;
+      if (userInfo < 0) userInfo = slashes;
+      if (userInfo >= 0 && at >= userInfo) {
+        out.append(text, start, userInfo).append(REDACTED).append(text, at, i);
+      } else {
+        out.append(text, start, i);
+      }
+      first = false;
+      int spaces = i;
+      while (i < n && Character.isWhitespace(text.charAt(i))) i++;
+      out.append(text, spaces, i);
+    }
+    return out.toString();
+  }
+
+  /** Where the user information starts after {@code scheme:} and its slashes at {@code from}, or -1. */
+  private static int afterScheme(String text, int from, int end) {
+    if (from >= end || !isAsciiLetter(text.charAt(from))) return -1;
+    int i = from + 1;
+    while (i < end && (isAsciiLetter(text.charAt(i)) || Character.isDigit(text.charAt(i))
+        || text.charAt(i) == '+' || text.charAt(i) == '.' || text.charAt(i) == '-')) {
+      i++;
+    }
+    if (i >= end || text.charAt(i) != ':') return -1;
+    i++;
+    while (i < end && text.charAt(i) == '/') i++;
+    return i;
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
   }
 
   /** Percent-decoding of a form name or value; a malformed escape is kept as it is. */

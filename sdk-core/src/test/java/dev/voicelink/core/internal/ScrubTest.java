@@ -113,6 +113,10 @@ class ScrubTest {
             + " <https://‹redacted›@h.example/b?access_token=‹redacted›; rel=\"prev\"");
     assertThat(Scrub.header("Refresh", "0; url=https://u:s3cret@h.example/next"))
         .isEqualTo("0; url=https://‹redacted›@h.example/next");
+    assertThat(Scrub.header("Refresh", "0;url=//u:s3cret@h.example/next"))
+        .isEqualTo("0;url=//‹redacted›@h.example/next");
+    assertThat(Scrub.header("Location", "//u:s3cret@h.example/next"))
+        .isEqualTo("//‹redacted›@h.example/next");
     assertThat(Scrub.header("Location", "https://h.example/p?q=1")).isEqualTo("https://h.example/p?q=1");
     assertThat(Scrub.header("Link", "<https://h.example/a>; rel=\"next\""))
         .isEqualTo("<https://h.example/a>; rel=\"next\"");
