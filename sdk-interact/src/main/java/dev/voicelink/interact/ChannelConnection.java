@@ -16,6 +16,7 @@ import dev.voicelink.interact.InteractionChannel.State;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import okhttp3.Authenticator;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -84,8 +85,13 @@ final class ChannelConnection {
   ChannelConnection(ClientCore config, TokenSource tokens, Listener listener, Backoff backoff,
       int pingIntervalSeconds, long greetingTimeoutMillis, long resultTimeoutMillis) {
     this.config = config;
+    // A redirect would open the user's session at an address nobody configured, perhaps over ws://,
+    // and a 401 from there would void a good token. A 401 is answered here, with one refreshed
+    // token, not by an authenticator on the app's client.
     this.client = config.http().newBuilder()
         .pingInterval(pingIntervalSeconds, TimeUnit.SECONDS)
+        .followRedirects(false)
+        .authenticator(Authenticator.NONE)
         .build();
     this.tokens = tokens;
     this.listener = listener;
@@ -441,7 +447,10 @@ final class ChannelConnection {
         rejected();
         return;
       }
-      if (response != null) {
+      if (response != null && response.isRedirect()) {
+        connectionLost(attemptGeneration, Cause.UPGRADE_REFUSED, HttpFailure.redirect(response,
+            "interaction channel upgrades", "the user's speech and text").getMessage(), -1);
+      } else if (response != null) {
         long retryAfterMillis = HttpFailure.retryAfterMillis(response, config.correctedClock());
         connectionLost(attemptGeneration, Cause.UPGRADE_REFUSED,
             "HTTP " + response.code() + " on upgrade", retryAfterMillis);

@@ -26,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
@@ -64,11 +65,11 @@ class InteractionChannelTest {
   }
 
   private InteractionChannel.Builder channelBuilder(Scheduler scheduler) {
-    VoiceLinkClient config = VoiceLinkClient.builder()
-        .baseUrl(server.url("/api").toString())
-        .clock(time)
-        .scheduler(scheduler)
-        .build();
+    return channelBuilder(VoiceLinkClient.builder().scheduler(scheduler));
+  }
+
+  private InteractionChannel.Builder channelBuilder(VoiceLinkClient.Builder client) {
+    VoiceLinkClient config = client.baseUrl(server.url("/api").toString()).clock(time).build();
     TokenSource tokens = new TokenSource() {
       @Override public String accessToken() {
         if (tokenFailure != null) throw KotlinThrows.checked(tokenFailure);
@@ -622,6 +623,51 @@ class InteractionChannelTest {
     assertThat(invalidated).containsExactly("at-1");
     assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
     assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-2");
+  }
+
+  @Test void anUpgradeIsNotRedirectedNorAnsweredByTheAppsAuthenticator() throws Exception {
+    MockWebServer elsewhere = new MockWebServer();
+    AtomicInteger authenticatorCalls = new AtomicInteger();
+    OkHttpClient app = new OkHttpClient.Builder().authenticator((route, response) -> {
+      authenticatorCalls.incrementAndGet();
+      return response.request().newBuilder().header("Authorization", "app-token").build();
+    }).build();
+    List<String> details = new CopyOnWriteArrayList<>();
+    elsewhere.enqueue(greetingSocket()); // a redirect followed connects there at once
+    try {
+      server.enqueue(new MockResponse().setResponseCode(307)
+          .setHeader("Location", elsewhere.url("/interact").toString()));
+      server.enqueue(new MockResponse().setResponseCode(401));
+      server.enqueue(new MockResponse().setResponseCode(401));
+      channel = channelBuilder(VoiceLinkClient.builder().scheduler(time).httpClient(app))
+          .listener(new InteractionChannel.Listener() {
+            @Override public void onResult(InteractionResult result) {
+              events.add("result " + result.seq());
+            }
+
+            @Override public void onDisconnected(Disconnect disconnect) {
+              details.add(disconnect.cause() + ": " + disconnect.detail());
+              events.add("disconnected " + disconnect.cause());
+            }
+          }).build();
+      channel.connect();
+      time.runDueTasks();
+      assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED");
+      time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+      time.awaitScheduled(3); // the first attempt, the reconnect, the retry after the 401
+      time.runDueTasks();
+      assertThat(nextEvent()).isEqualTo("disconnected TOKEN_REFUSED");
+
+      assertThat(details).containsExactly("UPGRADE_REFUSED: HTTP 307, a redirect: interaction"
+          + " channel upgrades are not sent on to another address, as the user's speech and text"
+          + " would go with them; configure the address the server names",
+          "TOKEN_REFUSED: the server rejected the access token (HTTP 401)");
+      assertThat(elsewhere.getRequestCount()).isZero();
+      assertThat(authenticatorCalls).hasValue(0);
+      assertThat(server.getRequestCount()).isEqualTo(3); // the redirect, the 401, one retry
+    } finally {
+      elsewhere.shutdown();
+    }
   }
 
   @Test void secondRejectionIsFinal() throws Exception {
