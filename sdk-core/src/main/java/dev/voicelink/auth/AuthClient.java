@@ -4,6 +4,7 @@ import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.Scrub;
+import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -55,8 +56,7 @@ final class AuthClient {
     // is not followed (a 307 would carry the refresh token, the device code or the client secret in
     // its body to wherever it points), and a 401 is the server refusing the client (RFC 6749 section
     // 5.2), not a token for an app's authenticator on the shared OkHttpClient to answer.
-    this.http = ClientCore.noSilentRetry(config.http()).newBuilder()
-        .followRedirects(false)
+    this.http = SendOnce.client(config.http()).newBuilder()
         .authenticator(Authenticator.NONE)
         .build();
     // A refresh already sent must end with its answer read and saved, even when the client closes

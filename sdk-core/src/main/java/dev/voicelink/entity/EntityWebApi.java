@@ -9,8 +9,8 @@ import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.RealCall;
+import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
-import dev.voicelink.core.internal.UploadOnce;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Random;
@@ -63,7 +63,6 @@ public final class EntityWebApi {
   private final ClientCore config;
   private final ChecksumSigner signer;
   private final OkHttpClient client;
-  private final OkHttpClient uploadClient;
   private final long maxResourceBytes;
   private final Backoff backoff;
   private final Tolerance tolerance = new Tolerance(TAG);
@@ -83,9 +82,9 @@ public final class EntityWebApi {
     this.backoff = new Backoff(FIRST_BACKOFF_MILLIS, MAX_BACKOFF_MILLIS, TimeUnit.MILLISECONDS,
         MAX_CHECKS - 1, random);
     this.signer = signerBuilder.build();
-    // A redirect would take the signed headers, and an upload's records, to another address.
-    this.client = config.http().newBuilder().followRedirects(false).addInterceptor(signer).build();
-    this.uploadClient = UploadOnce.client(client);
+    // Uploads and checks alike: the checks of awaitProcessed are counted, and a redirect would take
+    // the signature, and an upload's records, to another address.
+    this.client = SendOnce.client(config.http().newBuilder().addInterceptor(signer).build());
     this.maxResourceBytes = builder.maxResourceBytes;
   }
 
@@ -163,8 +162,7 @@ public final class EntityWebApi {
       RequestBody body = body();
       checkNotCancelled();
       Log.debug(TAG, "upload-resource " + name + " (" + body.contentLength() + " bytes)");
-      Request upload = UploadOnce.post(to("entity/upload-resource"), body).build();
-      try (Response response = send(uploadClient.newCall(upload))) {
+      try (Response response = send(client.newCall(post("entity/upload-resource", body)))) {
         Envelope envelope = Envelope.read("upload-resource", response, tolerance,
             config.correctedClock());
         UploadReceipt receipt = new UploadReceipt(envelope.uploadSid(), envelope.csid(),
@@ -235,7 +233,7 @@ public final class EntityWebApi {
   private CheckResult check(String sid, RealCall<?> call) throws IOException, WebApiException {
     RequestBody body = new FormBody.Builder().add("sid", sid).build();
     RequestBody utf8 = RequestBody.create(bytes(body), FORM);
-    try (Response response = call.send(client.newCall(to("entity/check-resource").post(utf8).build()))) {
+    try (Response response = call.send(client.newCall(post("entity/check-resource", utf8)))) {
       Envelope envelope = Envelope.read("check-resource", response, tolerance,
           config.correctedClock());
       return new CheckResult(envelope.uploadSid(), envelope.csid(),
@@ -261,8 +259,8 @@ public final class EntityWebApi {
     return new ProcessedWait(receipt, unit.toNanos(timeout));
   }
 
-  private Request.Builder to(String path) {
-    return new Request.Builder().url(config.webApiUrl(path));
+  private Request post(String path, RequestBody body) {
+    return new Request.Builder().url(config.webApiUrl(path)).post(body).build();
   }
 
   private static ByteString bytes(RequestBody body) throws IOException {

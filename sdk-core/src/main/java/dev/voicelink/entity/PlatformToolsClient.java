@@ -12,8 +12,8 @@ import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
-import dev.voicelink.core.internal.UploadOnce;
 import java.io.EOFException;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +58,7 @@ public final class PlatformToolsClient {
 
   private PlatformToolsClient(Builder builder) {
     this.config = builder.config;
-    this.uploadHttp = UploadOnce.client(config.http());
+    this.uploadHttp = SendOnce.client(config.http());
     this.userTokens = builder.userTokens;
     this.deviceTokens = builder.deviceTokens;
     this.cloudTokens = builder.cloudTokens;
@@ -140,9 +140,10 @@ public final class PlatformToolsClient {
         records, tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
     String token = tokens.accessToken();
     call.checkNotCancelled();
-    Request request = UploadOnce.post(new Request.Builder()
+    Request request = new Request.Builder()
         .url(config.platformEndpoint("tools/upload_entities"))
-        .header("Authorization", token), body)
+        .header("Authorization", token)
+        .post(body)
         .build();
     try (Response response = call.send(uploadHttp.newCall(request))) {
       String sid = readResponse(response);

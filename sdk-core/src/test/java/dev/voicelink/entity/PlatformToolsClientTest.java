@@ -124,6 +124,7 @@ class PlatformToolsClientTest {
 
   @Test void aRedirectIsNotFollowedWithTheRecords() throws Exception {
     MockWebServer elsewhere = new MockWebServer();
+    elsewhere.enqueue(new MockResponse().setBody("{\"sid\":\"ptu9\"}")); // a redirect followed ends at once
     try {
       server.enqueue(new MockResponse().setResponseCode(308)
           .setHeader("Location", elsewhere.url("/upload").toString()));

@@ -132,17 +132,6 @@ public final class ClientCore {
     return http;
   }
 
-  /**
-   * {@code client} without OkHttp's silent retries after a connection failure, for requests the
-   * server must see exactly as often as the SDK sends them: polls keep their interval, a refresh is
-   * not replayed with a refresh token already used, an upload the server may have processed is not
-   * sent again. A refusal the SDK or the app answers (a 401 to an authenticator, a checksum signed
-   * again) still goes out again.
-   */
-  public static OkHttpClient noSilentRetry(OkHttpClient client) {
-    return client.newBuilder().retryOnConnectionFailure(false).build();
-  }
-
   public Clock deviceClock() {
     return deviceClock;
   }
