@@ -60,10 +60,11 @@ final class AuthClient {
         .authenticator(Authenticator.NONE)
         .build();
     // A refresh already sent must end with its answer read and saved, even when the client closes
-    // (which cancels every exchange on the SDK's dispatcher): the server voids the old refresh token
-    // when it answers. A dispatcher of its own keeps it out of that cancel; it starts no thread for
-    // a blocking call.
-    this.refreshHttp = http.newBuilder().dispatcher(new Dispatcher()).build();
+    // (which cancels every exchange on the SDK's dispatcher) or the app's client has a call timeout:
+    // the server voids the old refresh token when it answers. A dispatcher of its own keeps it out
+    // of that cancel (it starts no thread for a blocking call); the read timeout still bounds it.
+    this.refreshHttp = http.newBuilder().dispatcher(new Dispatcher())
+        .callTimeout(0, TimeUnit.MILLISECONDS).build();
   }
 
   Call deviceCodeCall(String clientId, @Nullable String deviceId) {

@@ -179,6 +179,22 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1); // the rotated token was not lost
   }
 
+  @Test void aRefreshIsReadToTheEndDespiteTheAppsCallTimeout() throws Exception {
+    // The server voids rt-1 when it answers: giving up on the answer would lose the sign-in.
+    config = VoiceLinkClient.builder().authUrl(server.url("/").toString()).clock(time).scheduler(time)
+        .httpClient(new OkHttpClient.Builder().callTimeout(50, TimeUnit.MILLISECONDS).build())
+        .build();
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager manager = deviceManager(store);
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000)
+        .setHeadersDelay(500, TimeUnit.MILLISECONDS));
+
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(store.load().refreshToken()).isEqualTo("rt-2");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
   @Test void invalidRefreshTokenRequiresReauthorizationAndKeepsTheRecord() throws Exception {
     TokenRecord stored = deviceRecord("at-1", "rt-1", 3600);
     InMemoryTokenStore store = new InMemoryTokenStore(stored);
