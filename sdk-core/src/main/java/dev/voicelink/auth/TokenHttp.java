@@ -33,8 +33,8 @@ final class TokenHttp {
     return (route, response) -> {
       if (response.priorResponse() != null) return null; // already retried once
       String sent = response.request().header("Authorization");
-      if (sent == null) return null;
-      tokens.invalidateAuthorization(sent);
+      // Another credential's 401 (another manager's token, the app's own) is not answered with ours.
+      if (sent == null || !tokens.invalidateAuthorization(sent)) return null;
       String fresh;
       try {
         fresh = TokenExchange.authorization(tokens.validRecord());

@@ -30,6 +30,8 @@ final class TokenKeeper {
   private final RefreshSchedule schedule; // guarded by lock
   private boolean loaded;
   private @Nullable TokenRecord current;
+  /** The record {@link #current} replaced: requests sent before a refresh still carry its token. */
+  private @Nullable TokenRecord replaced;
   private boolean unsaved;
   private State state = State.NO_TOKEN;
   private @Nullable ReauthorizationRequiredException reauthorization;
@@ -59,11 +61,18 @@ final class TokenKeeper {
   }
 
   /** As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected. */
-  void invalidateAuthorization(String rejected) {
+  /**
+   * Invalidates the current token if {@code rejected}, an {@code Authorization} value, carries it.
+   * Returns whether it carries this credential's current token or the one that token replaced: a
+   * request with any other credential is not this credential's to answer.
+   */
+  boolean invalidateAuthorization(String rejected) {
     synchronized (lock) {
       if (current != null && TokenExchange.authorization(current).equals(rejected)) {
         invalidateLocked(current.accessToken());
+        return true;
       }
+      return replaced != null && TokenExchange.authorization(replaced).equals(rejected);
     }
   }
 
@@ -83,6 +92,7 @@ final class TokenKeeper {
         loaded = true;
         reauthorization = null;
         install(record, false);
+        replaced = null; // a new sign-in: a 401 on the old one's token is not this one's to answer
         setState(State.VALID);
       }
     } finally {
@@ -98,6 +108,7 @@ final class TokenKeeper {
         generation++;
         loaded = true;
         current = null;
+        replaced = null;
         unsaved = false;
         reauthorization = null;
         setState(State.NO_TOKEN);
@@ -469,6 +480,7 @@ final class TokenKeeper {
     } else {
       remainingMillis = record.expiresAtEpochMillis() - nowMillis;
     }
+    if (current != null && !current.accessToken().equals(record.accessToken())) replaced = current;
     current = record;
     schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis, renewable);
   }

@@ -194,9 +194,12 @@ public final class TokenManager implements TokenSource {
     keeper.invalidate(rejectedToken);
   }
 
-  /** As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected. */
-  void invalidateAuthorization(String rejected) {
-    keeper.invalidateAuthorization(rejected);
+  /**
+   * As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected;
+   * whether it carried this credential's current token or the one before it.
+   */
+  boolean invalidateAuthorization(String rejected) {
+    return keeper.invalidateAuthorization(rejected);
   }
 
   /**

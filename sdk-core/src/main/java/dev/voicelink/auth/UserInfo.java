@@ -3,13 +3,16 @@ package dev.voicelink.auth;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.HttpFailure;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import okhttp3.Authenticator;
 import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
@@ -25,11 +28,20 @@ final class UserInfo extends BlockingCall<String> {
 
   private final HttpUrl endpoint;
   private final TokenSource tokens;
+  private final OkHttpClient http;
 
   UserInfo(ClientCore core, HttpUrl endpoint, TokenSource tokens) {
     super(core);
     this.endpoint = endpoint;
     this.tokens = tokens;
+    // OkHttp's cache keys on the address alone, so the app's cache would name the previous user; a
+    // 401 is answered here with this credential's fresh token, not by the app's authenticator with
+    // another one; a redirect would take the token to an address nobody configured.
+    this.http = core.http().newBuilder()
+        .cache(null)
+        .authenticator(Authenticator.NONE)
+        .followRedirects(false)
+        .build();
   }
 
   @Override protected String run() throws IOException, ServerRefusalException {
@@ -39,7 +51,7 @@ final class UserInfo extends BlockingCall<String> {
           .header("Authorization", "Bearer " + token)
           .header("Accept", "application/json")
           .build();
-      try (Response response = send(core.http().newCall(request))) {
+      try (Response response = send(http.newCall(request))) {
         if (response.code() == 401 && attempt == 1) {
           tokens.invalidate(token); // expired or revoked early: one more try with a fresh one
           continue;
@@ -50,6 +62,9 @@ final class UserInfo extends BlockingCall<String> {
   }
 
   private static String subject(Response response) throws IOException, AuthorizationException {
+    if (response.isRedirect()) {
+      throw HttpFailure.redirect(response, "userinfo requests", "the access token");
+    }
     int code = response.code();
     if (code == 401 || code == 403) {
       // RFC 6750 puts the error in the challenge; some servers put it in a JSON body instead

@@ -565,7 +565,12 @@ class TokenManagerTest {
   }
 
   @Test void authenticatorRetriesAStaleTokenWithTheCurrentOneWithoutRefreshing() throws Exception {
-    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    // at-0 went out on a request just before another thread refreshed it to at-1.
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-0", "rt-0", 3600)));
+    assertThat(manager.accessToken()).isEqualTo("at-0");
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(token("at-1", "rt-1", 3600, time.wallMillis() / 1000));
+    assertThat(manager.accessToken()).isEqualTo("at-1");
     try (MockWebServer api = new MockWebServer()) {
       api.enqueue(new MockResponse().setResponseCode(401));
       api.enqueue(new MockResponse().setBody("ok"));
@@ -577,6 +582,23 @@ class TokenManagerTest {
       }
       api.takeRequest();
       assertThat(api.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
+      assertThat(server.getRequestCount()).isEqualTo(1); // the refresh to at-1, none after the 401
+    }
+  }
+
+  @Test void authenticatorLeavesA401OnAnotherCredentialToItsCaller() throws Exception {
+    // Another manager's token, or the app's own: answering with this one's would send it elsewhere.
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
+    try (MockWebServer api = new MockWebServer()) {
+      api.enqueue(new MockResponse().setResponseCode(401));
+      api.enqueue(new MockResponse().setBody("ok"));
+      api.start();
+      OkHttpClient client = new OkHttpClient.Builder().authenticator(manager.authenticator()).build();
+      try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
+          .header("Authorization", "Bearer the-apps-own").build()).execute()) {
+        assertThat(response.code()).isEqualTo(401);
+      }
+      assertThat(api.getRequestCount()).isEqualTo(1);
       assertThat(server.getRequestCount()).isZero();
     }
   }

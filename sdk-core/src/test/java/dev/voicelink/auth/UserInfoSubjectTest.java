@@ -6,15 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.VoiceLinkLog;
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Cache;
+import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@link OAuthServer#subject}: who signed in, from the userinfo endpoint (OpenID Connect Core 5.3). */
 class UserInfoSubjectTest {
@@ -79,6 +84,51 @@ class UserInfoSubjectTest {
     assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("Bearer at-1");
     assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("Bearer at-2");
     assertThat(tokens.invalidated).containsExactly("at-1");
+  }
+
+  @Test void theAnswerIsNeverTakenFromTheAppsCache(@TempDir File cacheDir) throws Exception {
+    // OkHttp's cache keys on the address alone: the previous user's answer would name the next one.
+    VoiceLinkClient cached = VoiceLinkClient.builder().httpClient(new OkHttpClient.Builder()
+        .cache(new Cache(cacheDir, 1024 * 1024)).build()).build();
+    server.enqueue(json(200, "{\"sub\":\"alice\"}").setHeader("Cache-Control", "max-age=3600"));
+    server.enqueue(json(200, "{\"sub\":\"bob\"}").setHeader("Cache-Control", "max-age=3600"));
+    try {
+      assertThat(oauth.subject(cached, () -> "alices-token").execute()).isEqualTo("alice");
+      assertThat(oauth.subject(cached, () -> "bobs-token").execute()).isEqualTo("bob");
+      assertThat(server.getRequestCount()).isEqualTo(2);
+    } finally {
+      cached.close();
+    }
+  }
+
+  @Test void aRedirectOrA401IsNotAnsweredByTheAppsClient() throws Exception {
+    MockWebServer elsewhere = new MockWebServer();
+    elsewhere.enqueue(json(200, "{\"sub\":\"mallory\"}")); // a redirect followed ends at once
+    AtomicInteger authenticatorCalls = new AtomicInteger();
+    VoiceLinkClient app = VoiceLinkClient.builder().httpClient(new OkHttpClient.Builder()
+        .authenticator((route, response) -> {
+          authenticatorCalls.incrementAndGet();
+          return response.request().newBuilder().header("Authorization", "Bearer other").build();
+        }).build()).build();
+    try {
+      server.enqueue(new MockResponse().setResponseCode(307)
+          .setHeader("Location", elsewhere.url("/userinfo").toString()));
+      assertThatThrownBy(() -> oauth.subject(app, tokens).execute())
+          .isExactlyInstanceOf(IOException.class)
+          .hasMessage("HTTP 307, a redirect: userinfo requests are not sent on to another address,"
+              + " as the access token would go with them; configure the address the server names");
+      assertThat(elsewhere.getRequestCount()).isZero();
+
+      server.enqueue(new MockResponse().setResponseCode(401));
+      server.enqueue(new MockResponse().setResponseCode(401));
+      assertThatThrownBy(() -> oauth.subject(app, tokens).execute())
+          .isInstanceOf(AuthorizationException.class);
+      assertThat(authenticatorCalls).hasValue(0);
+      assertThat(server.getRequestCount()).isEqualTo(3); // the redirect, the 401, one fresh try
+    } finally {
+      app.close();
+      elsewhere.shutdown();
+    }
   }
 
   @Test void aTokenRefusedTwiceIsTheServersRefusal() {
