@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Backoff;
+import dev.voicelink.core.internal.Log;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeUnit;
  * Not thread-safe: its manager calls it under its lock.
  */
 final class RefreshSchedule {
+  private static final String TAG = "auth";
   static final long MIN_MARGIN_MILLIS = TimeUnit.MINUTES.toMillis(5);
   static final long MAX_MARGIN_MILLIS = TimeUnit.DAYS.toMillis(1);
 
@@ -27,11 +29,36 @@ final class RefreshSchedule {
   }
 
   /**
+   * Starts the schedule of {@code record} at {@code nowNanos}, when the servers' time is {@code
+   * nowWallMillis}; {@code fresh} means it was received just now.
+   */
+  void start(TokenRecord record, boolean fresh, boolean renewable, long nowNanos,
+      long nowWallMillis) {
+    long lifetimeMillis = TimeUnit.SECONDS.toMillis(record.expiresInSeconds());
+    long remainingMillis;
+    if (fresh) {
+      remainingMillis = lifetimeMillis;
+    } else if (record.receivedAtEpochMillis() - nowWallMillis > MIN_MARGIN_MILLIS) {
+      // Received well after "now": the device clock is behind (a restart before NTP, no real-time
+      // clock), so the token's age is unknown. It is served, and refreshed at its first use; one that
+      // cannot be renewed is served until a server rejects it. A clock behind by less misjudges the
+      // remaining life by less than the smallest refresh margin.
+      Log.warn(TAG, "the stored token was received after the device clock's now: the clock is"
+          + " behind, so the token is " + (renewable ? "refreshed at its first use"
+          : "served until a server rejects it"), null);
+      remainingMillis = renewable ? marginMillis(lifetimeMillis) : lifetimeMillis;
+    } else {
+      remainingMillis = record.expiresAtEpochMillis() - nowWallMillis;
+    }
+    start(nowNanos, lifetimeMillis, remainingMillis, renewable);
+  }
+
+  /**
    * Starts the schedule of a token with {@code lifetimeMillis} of which {@code remainingMillis} are
    * left at {@code nowNanos}. A token that cannot be {@code renewable} (no refresh token, no client
    * secret) is due only when it expires: asking early would only end in a refusal.
    */
-  void start(long nowNanos, long lifetimeMillis, long remainingMillis, boolean renewable) {
+  private void start(long nowNanos, long lifetimeMillis, long remainingMillis, boolean renewable) {
     remainingMillis = Math.max(0, Math.min(remainingMillis, lifetimeMillis));
     expiresAtNanos = nowNanos + TimeUnit.MILLISECONDS.toNanos(remainingMillis);
     refreshAtNanos = renewable

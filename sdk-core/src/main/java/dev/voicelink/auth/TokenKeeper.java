@@ -6,7 +6,6 @@ import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -260,7 +259,7 @@ final class TokenKeeper {
     }
     synchronized (lock) {
       // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
-      if (generation != started && !sameCredential(base, current)) return settleReplaced();
+      if (generation != started && !TokenRecord.sameCredential(base, current)) return settleReplaced();
       if (result.record != null) return settleSuccess(result.record);
       if (result.refusal != null) return settleRefusal(base, result.refusal);
       return settleTransient(base, result.failure, result.rotated);
@@ -281,16 +280,7 @@ final class TokenKeeper {
    */
   private boolean stillServes(@Nullable TokenRecord base, long now) {
     // caller holds lock
-    return sameCredential(base, current) && !schedule.isExpired(now);
-  }
-
-  /** Whether {@code a} and {@code b} are the same credential, so that refreshing one refreshes the other. */
-  private static boolean sameCredential(@Nullable TokenRecord a, @Nullable TokenRecord b) {
-    if (a == null || b == null) return false;
-    if (a == b) return true;
-    return a.grant() == b.grant() && a.clientId().equals(b.clientId())
-        && (a.refreshToken() != null ? a.refreshToken().equals(b.refreshToken())
-            : b.refreshToken() == null && a.accessToken().equals(b.accessToken()));
+    return TokenRecord.sameCredential(base, current) && !schedule.isExpired(now);
   }
 
   /**
@@ -338,7 +328,7 @@ final class TokenKeeper {
       inFlight = null;
       long now = clock.monotonicNanos();
       long delay = schedule.failed(now, failure);
-      if (rotated != null && sameCredential(base, current)) {
+      if (rotated != null && TokenRecord.sameCredential(base, current)) {
         // The access token and its expiry stay as they were; the next refresh uses the new refresh
         // token. Saved as a refreshed record is: a failed save is retried first by the next call.
         Log.warn(TAG, "the refresh answer could not be used (" + failure.getMessage() + "), but it"
@@ -462,32 +452,11 @@ final class TokenKeeper {
 
   /** Makes {@code record} current; {@code fresh} means it was received just now. */
   private void install(TokenRecord record, boolean fresh) {
-    long lifetimeMillis = TimeUnit.SECONDS.toMillis(record.expiresInSeconds());
-    long nowMillis = client.config.correctedClock().wallMillis();
     boolean renewable = record.refreshToken() != null || exchange.canObtainWithoutRecord();
-    long remainingMillis;
-    if (fresh) {
-      remainingMillis = lifetimeMillis;
-    } else if (record.receivedAtEpochMillis() - nowMillis > RefreshSchedule.MIN_MARGIN_MILLIS) {
-      // Received well after "now": the device clock is behind (a restart before NTP, no real-time
-      // clock), so the token's age is unknown. It is served, and refreshed at its first use; one that
-      // cannot be renewed is served until a server rejects it. A clock behind by less misjudges the
-      // remaining life by less than the smallest refresh margin.
-      Log.warn(TAG, "the stored token was received after the device clock's now: the clock is"
-          + " behind, so the token is " + (renewable ? "refreshed at its first use"
-          : "served until a server rejects it"), null);
-      remainingMillis = renewable ? schedule.marginMillis(lifetimeMillis) : lifetimeMillis;
-    } else {
-      remainingMillis = record.expiresAtEpochMillis() - nowMillis;
-    }
+    schedule.start(record, fresh, renewable, clock.monotonicNanos(),
+        client.config.correctedClock().wallMillis());
     if (current != null && !current.accessToken().equals(record.accessToken())) replaced = current;
     current = record;
-    schedule.start(clock.monotonicNanos(), lifetimeMillis, remainingMillis, renewable);
-  }
-
-  /** The refresh margin of a token that lives {@code lifetimeMillis}. */
-  long marginMillis(long lifetimeMillis) {
-    return schedule.marginMillis(lifetimeMillis); // only the schedule's final settings: no lock
   }
 
   private void setState(State next) {
@@ -499,22 +468,6 @@ final class TokenKeeper {
 
   private static IOException fromAppCode(Exception thrown) {
     return new IOException("the token request ended on an exception from app code: " + thrown, thrown);
-  }
-
-  /** A refresh failed while the token it would replace is still valid; never leaves this class. */
-  private static final class StillValid extends Exception {
-    final TokenRecord record;
-    final Exception failure;
-
-    StillValid(@Nullable TokenRecord record, Exception failure) {
-      if (record == null) throw new IllegalStateException("no record to serve");
-      this.record = record;
-      this.failure = failure;
-    }
-
-    @Override public synchronized Throwable fillInStackTrace() {
-      return this; // a control flow signal: no stack trace to take
-    }
   }
 
   @Override public String toString() {

@@ -104,6 +104,8 @@ public final class TokenManager implements TokenSource {
   private final ClientCore core;
   private final CredentialKind kind;
   private final TokenKeeper keeper;
+  /** The keeper's, guarded by its lock; only its final settings are read here. */
+  private final RefreshSchedule schedule;
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
@@ -111,10 +113,11 @@ public final class TokenManager implements TokenSource {
         ? new Dialect.Platform(builder.core)
         : Dialect.Standard.of(builder.server, builder.clientSecret, builder.scope), null);
     this.kind = new CredentialKind(builder.grant, builder.clientId, builder.server);
+    this.schedule = new RefreshSchedule(builder.marginMillis, builder.random);
     this.keeper = new TokenKeeper(client,
         new TokenExchange(client, builder.clientId, builder.clientSecret,
             builder.grant == TokenRecord.Grant.CLOUD && builder.clientSecret != null),
-        builder.store, kind, new RefreshSchedule(builder.marginMillis, builder.random),
+        builder.store, kind, schedule,
         new StateNotices(builder.listenerExecutor != null
             ? builder.listenerExecutor : builder.core.callbackExecutor()));
   }
@@ -277,7 +280,7 @@ public final class TokenManager implements TokenSource {
 
   /** The refresh margin of a token that lives {@code lifetimeMillis}. */
   long marginMillis(long lifetimeMillis) {
-    return keeper.marginMillis(lifetimeMillis);
+    return schedule.marginMillis(lifetimeMillis);
   }
 
   @Override public String toString() {

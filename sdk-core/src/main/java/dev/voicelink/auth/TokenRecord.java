@@ -213,6 +213,18 @@ public final class TokenRecord {
     return sum < receivedAtEpochMillis ? Long.MAX_VALUE : sum;
   }
 
+  /**
+   * Whether {@code a} and {@code b} are the same credential, so that refreshing one refreshes the
+   * other: the same grant and client, and the same refresh token (or access token, without one).
+   */
+  static boolean sameCredential(@Nullable TokenRecord a, @Nullable TokenRecord b) {
+    if (a == null || b == null) return false;
+    if (a == b) return true;
+    return a.grant == b.grant && a.clientId.equals(b.clientId)
+        && (a.refreshToken != null ? a.refreshToken.equals(b.refreshToken)
+            : b.refreshToken == null && a.accessToken.equals(b.accessToken));
+  }
+
   @Override public boolean equals(@Nullable Object other) {
     if (!(other instanceof TokenRecord)) return false;
     TokenRecord that = (TokenRecord) other;
