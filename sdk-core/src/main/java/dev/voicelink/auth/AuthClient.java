@@ -104,6 +104,13 @@ final class AuthClient {
     String verificationUri = json.string("verification_uri");
     String complete = null;
     if (dialect instanceof Dialect.Standard) {
+      if (verificationUri == null && json.string("verification_url") != null) {
+        // The draft's name, still sent by Google and by Azure AD's v1 endpoint.
+        verificationUri = json.string("verification_url");
+        tolerance.warnOnce("verification_url", "the device authorization answer names its page"
+            + " verification_url, not verification_uri (RFC 8628 section 3.2): read as"
+            + " verification_uri");
+      }
       complete = json.string("verification_uri_complete");
       if (complete != null && HttpUrl.parse(complete) == null) {
         tolerance.warnOnce("verification_uri_complete", "verification_uri_complete is not an http"

@@ -117,6 +117,25 @@ class StandardDeviceFlowTest {
     assertThat(code.link()).isEqualTo("https://login.example.com/activate?user_code=AB%20CD");
   }
 
+  @Test void theDraftsVerificationUrlIsReadAsVerificationUri() throws Exception {
+    script.enqueue(json(200, "{\"device_code\":\"d\",\"user_code\":\"ABCD\","
+        + "\"verification_url\":\"https://www.example.com/device\",\"expires_in\":1800,"
+        + "\"interval\":5}"));
+    DeviceCode code = publicClient().requestCode().execute();
+    assertThat(code.verificationUri()).isEqualTo("https://www.example.com/device");
+    assertThat(code.link()).isEqualTo("https://www.example.com/device?user_code=ABCD");
+    assertThat(logLines).contains("the device authorization answer names its page"
+        + " verification_url, not verification_uri (RFC 8628 section 3.2): read as verification_uri"
+        + " (docs/platform-assumptions.md)");
+
+    script.enqueue(json(200, "{\"device_code\":\"d\",\"user_code\":\"ABCD\","
+        + "\"verification_url\":\"http://www.example.com/device\",\"expires_in\":1800}"));
+    assertThatThrownBy(() -> publicClient().requestCode().execute())
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessage("malformed device authorization response (HTTP 200): verification_uri must be an"
+            + " https address (http only on a loopback host); was: http://www.example.com/device");
+  }
+
   @Test void whereTheUserSignsInMustBeHttps() throws Exception {
     // RFC 6749 3.1: the QR code must not lead to a page without TLS, where the user types a password.
     script.enqueue(json(200, "{\"device_code\":\"d\",\"user_code\":\"ABCD\","
