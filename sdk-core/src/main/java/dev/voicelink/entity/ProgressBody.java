@@ -1,13 +1,12 @@
 package dev.voicelink.entity;
 
 import dev.voicelink.core.Clock;
+import dev.voicelink.core.internal.ForwardingBody;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jspecify.annotations.Nullable;
-import okhttp3.MediaType;
 import okhttp3.RequestBody;
 import okio.Buffer;
 import okio.BufferedSink;
@@ -20,12 +19,11 @@ import okio.Okio;
  * one. Reports are coalesced: at most one delivery is queued on the executor at a time, and it
  * delivers the newest figure, so deliveries never overlap and a slow executor never piles them up.
  */
-final class ProgressBody extends RequestBody {
+final class ProgressBody extends ForwardingBody {
   static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final String TAG = "entity";
   private static final long NONE = -1;
 
-  private final RequestBody delegate;
   private final long total;
   private final Clock clock;
   private final Executor executor;
@@ -36,7 +34,7 @@ final class ProgressBody extends RequestBody {
 
   private ProgressBody(RequestBody delegate, long total, Clock clock, Executor executor,
       UploadProgressListener listener) {
-    this.delegate = delegate;
+    super(delegate);
     this.total = total;
     this.clock = clock;
     this.executor = executor;
@@ -51,16 +49,8 @@ final class ProgressBody extends RequestBody {
     return new ProgressBody(body, body.contentLength(), clock, executor, listener);
   }
 
-  @Override public @Nullable MediaType contentType() {
-    return delegate.contentType();
-  }
-
   @Override public long contentLength() {
     return total;
-  }
-
-  @Override public boolean isOneShot() {
-    return delegate.isOneShot();
   }
 
   @Override public void writeTo(BufferedSink sink) throws IOException {

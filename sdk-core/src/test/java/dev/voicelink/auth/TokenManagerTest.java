@@ -564,6 +564,22 @@ class TokenManagerTest {
     }
   }
 
+  /**
+   * The status a request carrying {@code authorization} ends with, through a client with {@code
+   * manager}'s authenticator, when {@code api} refuses it once with a 401 and would answer the next.
+   */
+  private static int refusedOnceThenAnswered(MockWebServer api, TokenManager manager,
+      String authorization) throws IOException {
+    api.enqueue(new MockResponse().setResponseCode(401));
+    api.enqueue(new MockResponse().setBody("ok"));
+    api.start();
+    OkHttpClient client = new OkHttpClient.Builder().authenticator(manager.authenticator()).build();
+    try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
+        .header("Authorization", authorization).build()).execute()) {
+      return response.code();
+    }
+  }
+
   @Test void authenticatorRetriesAStaleTokenWithTheCurrentOneWithoutRefreshing() throws Exception {
     // at-0 went out on a request just before another thread refreshed it to at-1.
     TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-0", "rt-0", 3600)));
@@ -572,14 +588,7 @@ class TokenManagerTest {
     script.enqueue(token("at-1", "rt-1", 3600, time.wallMillis() / 1000));
     assertThat(manager.accessToken()).isEqualTo("at-1");
     try (MockWebServer api = new MockWebServer()) {
-      api.enqueue(new MockResponse().setResponseCode(401));
-      api.enqueue(new MockResponse().setBody("ok"));
-      api.start();
-      OkHttpClient client = new OkHttpClient.Builder().authenticator(manager.authenticator()).build();
-      try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
-          .header("Authorization", "at-0").build()).execute()) {
-        assertThat(response.code()).isEqualTo(200);
-      }
+      assertThat(refusedOnceThenAnswered(api, manager, "at-0")).isEqualTo(200);
       api.takeRequest();
       assertThat(api.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
       assertThat(server.getRequestCount()).isEqualTo(1); // the refresh to at-1, none after the 401
@@ -590,14 +599,7 @@ class TokenManagerTest {
     // Another manager's token, or the app's own: answering with this one's would send it elsewhere.
     TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
     try (MockWebServer api = new MockWebServer()) {
-      api.enqueue(new MockResponse().setResponseCode(401));
-      api.enqueue(new MockResponse().setBody("ok"));
-      api.start();
-      OkHttpClient client = new OkHttpClient.Builder().authenticator(manager.authenticator()).build();
-      try (okhttp3.Response response = client.newCall(new Request.Builder().url(api.url("/x"))
-          .header("Authorization", "Bearer the-apps-own").build()).execute()) {
-        assertThat(response.code()).isEqualTo(401);
-      }
+      assertThat(refusedOnceThenAnswered(api, manager, "Bearer the-apps-own")).isEqualTo(401);
       assertThat(api.getRequestCount()).isEqualTo(1);
       assertThat(server.getRequestCount()).isZero();
     }

@@ -205,29 +205,13 @@ public final class HttpLogger implements Interceptor {
     return length < 0 ? "unknown-length" : length + "-byte";
   }
 
-  /**
-   * The request body as the app made it, with a copy of its first bytes taken on the way to the
-   * socket. Content type, length and one-shot-ness are the original's, so the wire is unchanged.
-   */
-  static final class CapturingBody extends RequestBody {
-    final RequestBody delegate;
+  /** The request body as the app made it, with a copy of its first bytes taken on the way to the socket. */
+  static final class CapturingBody extends ForwardingBody {
     final Buffer captured = new Buffer();
     long written;
 
     CapturingBody(RequestBody delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override public @Nullable MediaType contentType() {
-      return delegate.contentType();
-    }
-
-    @Override public long contentLength() throws IOException {
-      return delegate.contentLength();
-    }
-
-    @Override public boolean isOneShot() {
-      return delegate.isOneShot();
+      super(delegate);
     }
 
     @Override public void writeTo(BufferedSink sink) throws IOException {

@@ -1,14 +1,11 @@
 package dev.voicelink.core.internal;
 
 import java.io.IOException;
-import org.jspecify.annotations.Nullable;
 import okhttp3.Interceptor;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import okio.BufferedSink;
 
 /**
  * Clients for requests the server must see exactly as often as the SDK sends them, and only at the
@@ -57,28 +54,15 @@ public final class SendOnce {
    * The body as it is, but one-shot once the server answered 503: OkHttp repeats a request after
    * {@code Retry-After: 0} only when its body can be written again.
    */
-  private static final class Gate extends RequestBody {
-    private final RequestBody delegate;
+  private static final class Gate extends ForwardingBody {
     volatile boolean unavailable;
 
     Gate(RequestBody delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override public @Nullable MediaType contentType() {
-      return delegate.contentType();
-    }
-
-    @Override public long contentLength() throws IOException {
-      return delegate.contentLength();
+      super(delegate);
     }
 
     @Override public boolean isOneShot() {
       return unavailable;
-    }
-
-    @Override public void writeTo(BufferedSink sink) throws IOException {
-      delegate.writeTo(sink);
     }
   }
 }
