@@ -276,7 +276,24 @@ final class AuthClient {
           + "\" is not supported; expected " + bearer);
     }
     String refreshToken = json.string("refresh_token");
-    long expiresIn = expiresInSeconds(json, answerDialect);
+    boolean unrenewable = answerDialect instanceof Dialect.Standard && newGrant
+        && (refreshToken == null || refreshToken.isEmpty());
+    long expiresIn;
+    if (unrenewable && !json.has("expires_in")) {
+      // RFC 6749 section 5.1 leaves the lifetime to the server: GitHub's tokens that never expire
+      // come with neither. Ended after a default lifetime, the sign-in would need doing every hour.
+      tolerance.warnOnce("expires_in-none", "the token answer has neither expires_in nor"
+          + " refresh_token: the token is taken not to expire (" + MAX_EXPIRES_IN_SECONDS_READ
+          + " s), and is served until a server rejects it");
+      expiresIn = MAX_EXPIRES_IN_SECONDS_READ;
+    } else {
+      expiresIn = expiresInSeconds(json, answerDialect);
+      if (unrenewable) {
+        tolerance.warnOnce("refresh_token-missing", "the token answer has no refresh_token: the"
+            + " device must be authorized again when the token expires, in " + expiresIn + " s;"
+            + " servers such as Okta, Auth0 and Entra ID issue one only for the scope offline_access");
+      }
+    }
     long createdAtMillis = createdAtMillis(json);
     if (createdAtMillis > 0 && newGrant && !answer.hasServerDate) {
       config.correctedClock().observeServerTime(createdAtMillis);

@@ -227,6 +227,7 @@ final class DevicePoller implements Cancellable {
           pending(pollNumber, error);
           break;
         case "access_denied":
+        case "authorization_declined": // Azure AD's name for it
           Log.info(TAG, "the user refused the device");
           finish(DeviceFlowOutcome.ended(Kind.DENIED,
               new AuthorizationException(error, answer.message)));

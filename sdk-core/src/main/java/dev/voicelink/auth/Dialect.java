@@ -38,6 +38,11 @@ abstract class Dialect {
   /** The error that says the refresh token is void, so the user must authorize again. */
   abstract String refreshRefused();
 
+  /** Whether a refresh answered {@code error} says the refresh token is void. */
+  boolean refusesRefreshToken(@Nullable String error) {
+    return refreshRefused().equals(error);
+  }
+
   /** Whether a poll answered {@code error} means the device code is no longer good. */
   abstract boolean codeExpired(String error);
 
@@ -257,9 +262,17 @@ abstract class Dialect {
       return "invalid_grant";
     }
 
-    /** RFC 8628 section 3.5: {@code expired_token}; some servers say {@code invalid_grant}. */
+    /** RFC 6749 section 5.2, and GitHub's {@code bad_refresh_token} for one expired or used. */
+    @Override boolean refusesRefreshToken(@Nullable String error) {
+      return "invalid_grant".equals(error) || "bad_refresh_token".equals(error);
+    }
+
+    /**
+     * RFC 8628 section 3.5: {@code expired_token}; some servers say {@code invalid_grant}, Azure AD's
+     * v1 endpoint {@code code_expired}.
+     */
     @Override boolean codeExpired(String error) {
-      return error.equals("invalid_grant");
+      return error.equals("invalid_grant") || error.equals("code_expired");
     }
 
     @Override TokenRecord.Builder stamp(TokenRecord.Builder record, WireJson answer) {

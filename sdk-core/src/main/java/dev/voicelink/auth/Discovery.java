@@ -75,12 +75,15 @@ final class Discovery {
       failures.add(where + ": HTTP 200 with a JSON object that has no issuer");
       return null;
     }
-    if (!issuer.equals(documentIssuer)) {
+    if (!(documentIssuer instanceof String) || !sameIssuer(issuer, (String) documentIssuer)) {
       throw new MalformedResponseException("malformed server metadata at " + where + ": issuer "
           + (documentIssuer instanceof String ? "\"" + documentIssuer + "\"" : "is not a string, and")
-          + " must be " + issuer);
+          + " must be " + issuer + (String.valueOf(documentIssuer).contains("{")
+          ? " (a template, as a multi-tenant endpoint names it: discover the tenant's own issuer, or"
+              + " give the endpoints to OAuthServer.builder())" : ""));
     }
-    OAuthServer.Builder server = OAuthServer.builder().issuer(issuer);
+    // The document's own spelling: the tokens' iss claims, and the auth_id made from them, carry it.
+    OAuthServer.Builder server = OAuthServer.builder().issuer((String) documentIssuer);
     try {
       String token = string(json, "token_endpoint", where);
       if (token == null) {
@@ -104,6 +107,15 @@ final class Discovery {
       server.tokenEndpointAuthMethods(names);
     }
     return server.build();
+  }
+
+  /**
+   * Whether the document's issuer is the one configured: equal, or but for one trailing slash
+   * (Auth0's issuer ends with one, the address its console shows does not).
+   */
+  private static boolean sameIssuer(String configured, String document) {
+    return configured.equals(document) || configured.equals(document + "/")
+        || document.equals(configured + "/");
   }
 
   private static @Nullable String string(Map<?, ?> json, String name, String where)

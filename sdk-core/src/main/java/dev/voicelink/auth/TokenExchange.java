@@ -101,7 +101,7 @@ final class TokenExchange {
       answer = execute(credentials
           ? client.clientCredentialsCall(clientId, clientSecret)
           : client.refreshCall(dialect, base));
-      if (!credentials && dialect.refreshRefused().equals(answer.error) && !answer.isTransient()
+      if (!credentials && dialect.refusesRefreshToken(answer.error) && !answer.isTransient()
           && clientCredentials) {
         Log.info(TAG, "cloud refresh token refused; asking for a new token with the client secret");
         credentials = true;
@@ -132,7 +132,7 @@ final class TokenExchange {
       return new Result(record, null, null);
     }
     if (answer.isTransient()) return new Result(null, null, answer.transientFailure("token refresh"));
-    if (dialect.refreshRefused().equals(answer.error)) {
+    if (dialect.refusesRefreshToken(answer.error)) {
       return new Result(null, new ReauthorizationRequiredException(answer.error, answer.message), null);
     }
     return new Result(null, new AuthorizationException(answer.error, answer.message), null);

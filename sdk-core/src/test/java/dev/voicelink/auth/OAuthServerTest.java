@@ -120,6 +120,26 @@ class OAuthServerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  @Test void anIssuerThatDiffersByATrailingSlashIsTheDocumentsOwn() throws Exception {
+    server.enqueue(json(200, metadata(issuer).replaceFirst("\"issuer\":\"[^\"]*\"",
+        "\"issuer\":\"" + issuer + "/\"")));
+    OAuthServer discovered = OAuthServer.discover(client, issuer).execute();
+    // as the tokens' iss claims spell it
+    assertThat(discovered.issuer()).isEqualTo(issuer + "/");
+    assertThat(discovered.tokenEndpoint()).isEqualTo(issuer + "/oauth2/token");
+  }
+
+  @Test void aMultiTenantTemplateIssuerSaysWhatToDoInstead() {
+    server.enqueue(json(200, metadata(issuer).replaceFirst("\"issuer\":\"[^\"]*\"",
+        "\"issuer\":\"https://login.example.com/{tenantid}/v2.0\"")));
+    assertThatThrownBy(() -> OAuthServer.discover(client, issuer).execute())
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessage("malformed server metadata at " + issuer + "/.well-known/openid-configuration:"
+            + " issuer \"https://login.example.com/{tenantid}/v2.0\" must be " + issuer + " (a template,"
+            + " as a multi-tenant endpoint names it: discover the tenant's own issuer, or give the"
+            + " endpoints to OAuthServer.builder())");
+  }
+
   @Test void aDocumentWithoutTokenEndpointIsRefused() {
     server.enqueue(json(200, "{\"issuer\":\"" + issuer + "\"}"));
     assertThatThrownBy(() -> OAuthServer.discover(client, issuer).execute())

@@ -248,6 +248,45 @@ class StandardDeviceFlowTest {
     assertThat(((AuthorizationException) outcome.failure()).code()).isEqualTo("invalid_grant");
   }
 
+  @Test void azureAdsNamesForARefusalAndAnExpiredCodeAreRead() throws Exception {
+    assertThat(endWith(json(400, "{\"error\":\"authorization_declined\"}")).kind())
+        .isEqualTo(Kind.DENIED);
+  }
+
+  @Test void azureAdV1sExpiredCodeIsExpired() throws Exception {
+    assertThat(endWith(json(400, "{\"error\":\"code_expired\"}")).kind()).isEqualTo(Kind.EXPIRED);
+  }
+
+  @Test void aTokenWithNeitherExpiresInNorRefreshTokenIsTakenNotToExpire() throws Exception {
+    // GitHub's answer for a token that never expires.
+    script.enqueue(standardCode(null), json(200, "{\"access_token\":\"gho_secret\","
+        + "\"token_type\":\"bearer\",\"scope\":\"repo\"}"));
+    startFlow(publicClient());
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    TokenRecord record = events.await().token();
+    assertThat(record.expiresInSeconds()).isEqualTo(TimeUnit.DAYS.toSeconds(3650));
+    assertThat(logLines).contains("the token answer has neither expires_in nor refresh_token: the"
+        + " token is taken not to expire (315360000 s), and is served until a server rejects it"
+        + " (docs/platform-assumptions.md)");
+
+    TokenManager manager = TokenManager.builder(config, oauthServer()).deviceGrant("speaker-public")
+        .store(new InMemoryTokenStore(record)).build();
+    time.advance(30, TimeUnit.DAYS);
+    assertThat(manager.accessToken()).isEqualTo("gho_secret");
+    assertThat(script.arrivalsMillis()).hasSize(2); // the code and the poll: no refresh
+  }
+
+  @Test void aTokenWithoutARefreshTokenSaysTheSignInEndsWithIt() throws Exception {
+    script.enqueue(standardCode(null), json(200, "{\"access_token\":\"at-x\","
+        + "\"token_type\":\"Bearer\",\"expires_in\":3600}"));
+    startFlow(publicClient());
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().token().expiresInSeconds()).isEqualTo(3600);
+    assertThat(logLines).contains("the token answer has no refresh_token: the device must be"
+        + " authorized again when the token expires, in 3600 s; servers such as Okta, Auth0 and"
+        + " Entra ID issue one only for the scope offline_access (docs/platform-assumptions.md)");
+  }
+
   @Test void anotherErrorFails() throws Exception {
     DeviceFlowOutcome outcome = endWith(json(401, "{\"error\":\"invalid_client\"}"));
     assertThat(outcome.kind()).isEqualTo(Kind.FAILED);

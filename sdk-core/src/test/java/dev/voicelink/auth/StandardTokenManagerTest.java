@@ -127,6 +127,18 @@ class StandardTokenManagerTest {
     assertThat(store.load()).isNotNull(); // nothing is lost
   }
 
+  @Test void githubsBadRefreshTokenMeansReauthorizationRequiredToo() throws Exception {
+    // GitHub answers a refresh token that expired or was used already so, with HTTP 200.
+    TokenManager manager = publicManager(publicStore());
+    script.enqueue(json(200, "{\"error\":\"bad_refresh_token\",\"error_description\":\"The refresh"
+        + " token passed is incorrect or expired.\"}"));
+    assertThatThrownBy(() -> manager.refresh().execute())
+        .isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessage("bad_refresh_token: The refresh token passed is incorrect or expired.");
+    assertThat(manager.state()).isEqualTo(State.REAUTHORIZATION_REQUIRED);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
   @Test void aConfidentialDeviceClientRefreshesWithBasic() throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(
         standardRecord(OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC, "speaker-basic"));
