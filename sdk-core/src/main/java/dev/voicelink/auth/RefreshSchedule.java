@@ -67,7 +67,10 @@ final class RefreshSchedule {
     retryNotBeforeNanos = nowNanos;
   }
 
-  /** The refresh margin of a token that lives {@code lifetimeMillis}, as {@link TokenManager} says. */
+  /**
+   * The refresh margin of a token that lives {@code lifetimeMillis}, as {@link TokenManager} says.
+   * Reads only final settings: safe without the keeper's lock.
+   */
   long marginMillis(long lifetimeMillis) {
     long margin = fixedMarginMillis >= 0 ? fixedMarginMillis
         : Math.min(MAX_MARGIN_MILLIS, Math.max(lifetimeMillis / 10, MIN_MARGIN_MILLIS));

@@ -264,9 +264,11 @@ public final class TokenManager implements TokenSource {
 
   /**
    * An authenticator for HTTP 401 answers: if the failed request carried the current access token, it
-   * refreshes and retries once with the new one; if another thread already refreshed, it retries with
-   * the newer token without refreshing; after one retry it gives up (returns null), so a server that
-   * keeps answering 401 cannot cause a loop.
+   * refreshes and retries once with the new one; if it carried the token the current one replaced
+   * (another thread refreshed meanwhile), it retries with the current one without refreshing; after one
+   * retry it gives up (returns null), so a server that keeps answering 401 cannot cause a loop. A 401
+   * on a request that carried any other credential is returned as it is: this manager's token is not
+   * sent in its place. Thread-safe.
    */
   public Authenticator authenticator() {
     return TokenHttp.authenticator(this);

@@ -29,6 +29,10 @@ public abstract class ForwardingBody extends RequestBody {
     return delegate.isOneShot();
   }
 
+  @Override public boolean isDuplex() {
+    return delegate.isDuplex();
+  }
+
   @Override public void writeTo(BufferedSink sink) throws IOException {
     delegate.writeTo(sink);
   }

@@ -218,14 +218,14 @@ public final class Scrub {
     StringBuilder out = new StringBuilder(text.length());
     int n = text.length();
     int i = 0;
-    while (i < n && Character.isWhitespace(text.charAt(i))) i++;
+    while (i < n && isSpace(text.charAt(i))) i++;
     out.append(text, 0, i);
     boolean first = true;
     while (i < n) {
       int start = i;
       int slashes = -1;
       int at = -1;
-      for (; i < n && !Character.isWhitespace(text.charAt(i)); i++) {
+      for (; i < n && !isSpace(text.charAt(i)); i++) {
         char c = text.charAt(i);
         if (c == '@') {
           at = i;
@@ -242,7 +242,7 @@ public final class Scrub {
       }
       first = false;
       int spaces = i;
-      while (i < n && Character.isWhitespace(text.charAt(i))) i++;
+      while (i < n && isSpace(text.charAt(i))) i++;
       out.append(text, spaces, i);
     }
     return out.toString();
@@ -260,6 +260,11 @@ public final class Scrub {
     i++;
     while (i < end && text.charAt(i) == '/') i++;
     return i;
+  }
+
+  /** What {@code \\s} matches in the other patterns: ASCII spaces only, never a Unicode one. */
+  private static boolean isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
   }
 
   private static boolean isAsciiLetter(char c) {

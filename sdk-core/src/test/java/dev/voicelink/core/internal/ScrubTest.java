@@ -117,6 +117,9 @@ class ScrubTest {
         .isEqualTo("0;url=//‹redacted›@h.example/next");
     assertThat(Scrub.header("Location", "//u:s3cret@h.example/next"))
         .isEqualTo("//‹redacted›@h.example/next");
+    // a Unicode space in a password does not end the address, as it does not in the other patterns
+    assertThat(Scrub.header("Location", "https://u:pa\u2003ss@h.example/"))
+        .isEqualTo("https://‹redacted›@h.example/");
     assertThat(Scrub.header("Location", "https://h.example/p?q=1")).isEqualTo("https://h.example/p?q=1");
     assertThat(Scrub.header("Link", "<https://h.example/a>; rel=\"next\""))
         .isEqualTo("<https://h.example/a>; rel=\"next\"");
