@@ -5,6 +5,7 @@ import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.SkewCorrectedClock;
 import java.io.Closeable;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -88,6 +89,26 @@ public final class VoiceLinkClient implements Closeable {
    */
   @Override public void close() {
     core.close();
+  }
+
+  /**
+   * Waits until the work the client was doing when it closed has ended, or {@code timeout} has
+   * passed. A token refresh already sent is read to its end and its record saved, since the server
+   * voided the old refresh token when it answered; calls that {@link #close()} cancelled deliver
+   * their results. The SDK's threads are daemons: a JVM program that closes the client and then exits
+   * (a service's shutdown hook, a command-line tool) calls this first, so that a rotated record is
+   * not lost with them. It does not wait for the app's own executors. It blocks: not for Android's
+   * main thread.
+   *
+   * @return true if that work has ended, false if {@code timeout} passed first
+   * @throws IllegalStateException if the client is not closed yet
+   * @throws IllegalArgumentException if {@code timeout} is negative or {@code unit} is null
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    if (timeout < 0) throw new IllegalArgumentException("timeout must not be negative");
+    if (unit == null) throw new IllegalArgumentException("unit must not be null");
+    return core.awaitTermination(unit.toNanos(timeout));
   }
 
   /** True once {@link #close()} was called. */

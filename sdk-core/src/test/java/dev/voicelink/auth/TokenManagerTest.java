@@ -741,6 +741,38 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  @Test void awaitTerminationReturnsOnceTheRefreshAlreadySentIsSaved() throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    holdTheRotatedAnswer(arrived, answer);
+    VoiceLinkClient own = VoiceLinkClient.builder().authUrl(server.url("/").toString()).clock(time)
+        .build();
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = TokenManager.builder(own).deviceGrant("vl-speaker-01").store(store)
+        .random(new Random(3)).build();
+    manager.setRecord(deviceRecord("at-1", "rt-1", 60));
+    time.advance(59, TimeUnit.SECONDS);
+    assertThatThrownBy(() -> own.awaitTermination(1, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("awaitTermination waits for a closed client: call close() first");
+    Thread caller = new Thread(() -> {
+      try {
+        manager.accessToken();
+      } catch (Exception e) {
+        // the answer is what this test watches, in the store
+      }
+    });
+    caller.start();
+    assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
+
+    own.close();
+    assertThat(own.awaitTermination(0, TimeUnit.SECONDS)).as("the answer is still held").isFalse();
+    answer.countDown();
+    assertThat(own.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(store.load().refreshToken()).isEqualTo("rt-2");
+    caller.join(10_000);
+  }
+
   @Test void aSignOutWhileARefreshIsOnTheWireIsNotUndoneByItsAnswer() throws Exception {
     HeldRefresh held = new HeldRefresh();
 

@@ -269,6 +269,20 @@ public final class ClientCore {
     if (thrown != null) throw thrown;
   }
 
+  /**
+   * Waits up to {@code timeoutNanos} for the client's worker threads to finish what they were doing
+   * when it closed; whether they did.
+   */
+  public boolean awaitTermination(long timeoutNanos) throws InterruptedException {
+    synchronized (lock) {
+      if (!closed) {
+        throw new IllegalStateException("awaitTermination waits for a closed client: call close()"
+            + " first");
+      }
+    }
+    return io.awaitTermination(timeoutNanos, TimeUnit.NANOSECONDS);
+  }
+
   private static Error first(@Nullable Error first, Error next) {
     if (first == null) return next;
     first.addSuppressed(next);
