@@ -11,6 +11,7 @@ import static dev.voicelink.android.AgentConstants.KEY_SID;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
 import android.app.Activity;
+import android.content.pm.ApplicationInfo;
 import android.os.Bundle;
 import android.view.View;
 import dev.voicelink.android.Agent;
@@ -46,8 +47,8 @@ import org.jspecify.annotations.Nullable;
  * Agent with CMD_SYNC, CMD_QUERY_SYNC_STATUS, CMD_SET_PARAMS and a text CMD_WRITE, and show every event
  * as it arrives.
  *
- * <p>The config text comes from the intent extra {@link #EXTRA_CONFIG} when present (handy with {@code
- * adb shell am start --es}), else from the asset {@code voicelink.json}.
+ * <p>The config text comes from the intent extra {@link #EXTRA_CONFIG} when present in a debuggable
+ * build (handy with {@code adb shell am start --es}), else from the asset {@code voicelink.json}.
  */
 public final class MainActivity extends Activity {
   /** A config text that replaces the asset {@code voicelink.json}. */
@@ -177,7 +178,11 @@ public final class MainActivity extends Activity {
   }
 
   private String configText() throws IOException {
-    String extra = getIntent() == null ? null : getIntent().getStringExtra(EXTRA_CONFIG);
+    // The activity is exported: in a release build another app could start it with a config naming
+    // its own servers and receive the saved sign-in's tokens there.
+    boolean debuggable = (getApplicationInfo().flags & ApplicationInfo.FLAG_DEBUGGABLE) != 0;
+    String extra = !debuggable || getIntent() == null ? null
+        : getIntent().getStringExtra(EXTRA_CONFIG);
     if (extra != null) return extra;
     InputStream in = getAssets().open(CONFIG_ASSET);
     try {

@@ -41,7 +41,8 @@ class ApkIT {
         "targetSdkVersion:'35'",
         "uses-permission: name='android.permission.INTERNET'",
         "uses-permission: name='android.permission.ACCESS_NETWORK_STATE'",
-        "application-label:'VoiceLink Sample'");
+        "application-label:'VoiceLink Sample'",
+        "application-debuggable"); // the debug APK: MainActivity takes a config from an intent extra
     assertThat(badging).anySatisfy(line -> assertThat(line)
         .startsWith("launchable-activity: name='dev.voicelink.samples.app.MainActivity'"));
     assertThat(badging).filteredOn(line -> line.startsWith("uses-permission:")).hasSize(2);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import android.content.Intent;
+import android.content.pm.ApplicationInfo;
 import android.graphics.drawable.BitmapDrawable;
 import android.os.Build;
 import android.os.Looper;
@@ -47,6 +48,7 @@ import org.junit.Before;
 import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.robolectric.Robolectric;
+import org.robolectric.RuntimeEnvironment;
 import org.robolectric.RobolectricTestRunner;
 import org.robolectric.android.controller.ActivityController;
 import org.robolectric.annotation.LooperMode;
@@ -85,6 +87,8 @@ public final class MainActivityTest {
     backend.start(InetAddress.getLoopbackAddress(), 0);
     MainActivity.clockOverride = time;
     MainActivity.schedulerOverride = time;
+    // As in the debug APK (ApkIT checks its manifest): the config comes from the intent extra.
+    RuntimeEnvironment.getApplication().getApplicationInfo().flags |= ApplicationInfo.FLAG_DEBUGGABLE;
     FakeAndroidKeyStore.install();
     SampleProcess.end();
   }
@@ -416,6 +420,18 @@ public final class MainActivityTest {
         "Config error: login.appid is missing from the config: it is required because dynamic entities"
             + " cannot take effect without the application id; add \"login\": {\"appid\": \"<your appid>\"}");
     assertThat(button(MainActivity.TAG_AUTHORIZE).isEnabled()).isFalse();
+    assertThat(server.journal()).isEmpty();
+  }
+
+  @Test
+  public void aBuildThatIsNotDebuggableIgnoresTheConfigExtra() {
+    // The activity is exported: another app's config must not choose where the saved sign-in goes.
+    RuntimeEnvironment.getApplication().getApplicationInfo().flags &= ~ApplicationInfo.FLAG_DEBUGGABLE;
+    launch(config(server).replace("\"login\": {\"appid\": \"5f1a2b3c\"},\n", ""));
+
+    // The asset was read instead of the extra (whose config lacks login.appid); these unit tests
+    // package no assets, so reading it fails with the asset's name.
+    assertThat(text(MainActivity.TAG_STATUS)).isEqualTo("Config error: " + MainActivity.CONFIG_ASSET);
     assertThat(server.journal()).isEmpty();
   }
 
