@@ -83,12 +83,18 @@ public final class EncryptedTokenStore implements TokenStore {
   private static final Charset UTF_8 = Charset.forName("UTF-8");
 
   private static final long MAX_FILE_BYTES = 64 * 1024;
+  /**
+   * Saves in a row that a key fails with what may be a Keystore service failing for a moment, before
+   * the key is taken for broken (as some devices' keys stay after an update) and replaced.
+   */
+  static final int KEY_FAILURES_BEFORE_REPLACING = 3;
 
   private final File file;
   /** Shared with every other store instance on the same file in this process. */
   private final Object lock;
   /** Why the record just loaded was lost, to tell the listeners once the lock is released. */
   private @Nullable String lostReason; // guarded by lock
+  private int keyFailuresInARow; // guarded by lock
   private final KeyProvider keys;
   private final String name;
   private final SecureRandom random;
@@ -253,17 +259,23 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   private String encrypt(byte[] plain) throws IOException {
+    // caller holds lock
     try {
-      SecretKey key = keys.existingKey();
-      if (key == null) key = keys.createKey();
       Cipher cipher;
       try {
-        cipher = encryptingCipher(key);
-      } catch (GeneralSecurityException e) {
-        if (!keys.isLostForGood(e)) throw e;
-        // An invalidated Keystore key (the lock screen was removed): start over with a new one.
+        SecretKey key = keys.existingKey();
+        cipher = encryptingCipher(key != null ? key : keys.createKey());
+        keyFailuresInARow = 0;
+      } catch (GeneralSecurityException | RuntimeException e) {
+        boolean lost = e instanceof GeneralSecurityException
+            && keys.isLostForGood((GeneralSecurityException) e);
+        if (!lost && ++keyFailuresInARow < KEY_FAILURES_BEFORE_REPLACING) throw e;
+        // An invalidated key (the lock screen was removed), or one that failed save after save: the
+        // record this save replaces is the only one it could read, so a new key loses nothing, and
+        // without one no sign-in could be saved again.
         Log.warn(TAG, "token store " + name + ": its key is unusable (" + e.getClass().getSimpleName()
-            + "); making a new one", null);
+            + (lost ? "" : ", " + keyFailuresInARow + " saves in a row") + "); making a new one", null);
+        keyFailuresInARow = 0;
         keys.deleteKey();
         cipher = encryptingCipher(keys.createKey());
       }

@@ -282,6 +282,45 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.load()).isEqualTo(RECORD);
   }
 
+  @Test public void aKeyThatFailsSaveAfterSaveIsReplacedSoThatASignInCanBeSavedAgain() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    String saved = blob();
+    // Some devices' keys fail every operation after an update, with the types of a passing failure.
+    aesKeys.failWithChecked = new UnrecoverableKeyException("Failed to obtain information about key");
+    for (int save = 1; save < EncryptedTokenStore.KEY_FAILURES_BEFORE_REPLACING; save++) {
+      assertThatThrownBy(() -> store.save(RECORD)).isInstanceOf(IOException.class)
+          .hasMessageStartingWith("cannot encrypt the token record with");
+      assertThat(aesKeys.deleted).isZero();
+      assertThat(blob()).isEqualTo(saved);
+    }
+    aesKeys.failWithChecked = null;
+    aesKeys.key = new SecretKeySpec(new byte[5], "AES"); // still broken at Cipher.init
+    TokenRecord next = RECORD.newBuilder().accessToken("at-after-the-new-key").build();
+
+    store.save(next);
+
+    assertThat(aesKeys.deleted).isEqualTo(1);
+    assertThat(store.load()).isEqualTo(next);
+    assertThat(store.reauthorizationRequired()).isFalse();
+  }
+
+  @Test public void aSaveThatSucceedsStartsTheCountOfFailuresAgain() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    SecretKey key = aesKeys.key;
+    for (int round = 0; round < 2; round++) {
+      aesKeys.key = new SecretKeySpec(new byte[5], "AES");
+      for (int save = 1; save < EncryptedTokenStore.KEY_FAILURES_BEFORE_REPLACING; save++) {
+        assertThatThrownBy(() -> store.save(RECORD)).isInstanceOf(IOException.class);
+      }
+      aesKeys.key = key; // the Keystore is back
+      store.save(RECORD);
+    }
+    assertThat(aesKeys.deleted).isZero();
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
   @Test public void aKeyLostForGoodMeansReauthorizationAndItsRecordAndKeyDeleted() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
     store.save(RECORD);
