@@ -13,6 +13,8 @@ import java.nio.charset.Charset;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import javax.crypto.BadPaddingException;
@@ -47,7 +49,9 @@ import okio.Okio;
  * again. A Keystore that fails for a moment (its service restarting) is not that, though Android
  * reports it with the same exception types as a broken key: only a missing key, a failed
  * authentication tag and a key the system invalidated count as lost. Otherwise {@code load} and
- * {@code save} throw an {@link IOException} and keep the record and its key.
+ * {@code save} throw an {@link IOException} and keep the record and its key, until a key has failed
+ * {@value #KEY_FAILURES_BEFORE_REPLACING} saves in a row: that save makes a new key in its place and
+ * goes on with it.
  *
  * <p><b>Crash safety.</b> {@link #save} writes a temporary file, forces it to the storage device and
  * renames it over the record file (sdk-core's {@code FileTokenStore} does the same): a process killed
@@ -94,7 +98,8 @@ public final class EncryptedTokenStore implements TokenStore {
   private final Object lock;
   /** Why the record just loaded was lost, to tell the listeners once the lock is released. */
   private @Nullable String lostReason; // guarded by lock
-  private int keyFailuresInARow; // guarded by lock
+  /** Saves in a row whose key failed; shared, as the lock is, by the instances on the file. */
+  private final int[] keyFailuresInARow; // guarded by lock
   private final KeyProvider keys;
   private final String name;
   private final SecureRandom random;
@@ -104,9 +109,23 @@ public final class EncryptedTokenStore implements TokenStore {
   EncryptedTokenStore(File file, KeyProvider keys, String name, SecureRandom random) {
     this.file = file;
     this.lock = AtomicFiles.lockFor(file);
+    this.keyFailuresInARow = keyFailuresOf(lock);
     this.keys = keys;
     this.name = name;
     this.random = random;
+  }
+
+  private static final Map<Object, int[]> KEY_FAILURES = new WeakHashMap<>();
+
+  private static int[] keyFailuresOf(Object fileLock) {
+    synchronized (KEY_FAILURES) {
+      int[] count = KEY_FAILURES.get(fileLock);
+      if (count == null) {
+        count = new int[1];
+        KEY_FAILURES.put(fileLock, count);
+      }
+      return count;
+    }
   }
 
   /** The store named {@code default}. */
@@ -191,6 +210,7 @@ public final class EncryptedTokenStore implements TokenStore {
           new GCMParameterSpec(TAG_BITS, blob.substring(1, 1 + IV_BYTES).toByteArray()));
       cipher.updateAAD(associatedData());
       plain = cipher.doFinal(blob.substring(1 + IV_BYTES).toByteArray());
+      keyFailuresInARow[0] = 0;
     } catch (GeneralSecurityException e) {
       // Altered data or another key (AEADBadTagException, a BadPaddingException) and a key lost
       // for good never decrypt. Anything else (UnrecoverableKeyException, a bare
@@ -265,20 +285,25 @@ public final class EncryptedTokenStore implements TokenStore {
       try {
         SecretKey key = keys.existingKey();
         cipher = encryptingCipher(key != null ? key : keys.createKey());
-        keyFailuresInARow = 0;
       } catch (GeneralSecurityException | RuntimeException e) {
-        boolean lost = e instanceof GeneralSecurityException
-            && keys.isLostForGood((GeneralSecurityException) e);
-        if (!lost && ++keyFailuresInARow < KEY_FAILURES_BEFORE_REPLACING) throw e;
-        // An invalidated key (the lock screen was removed), or one that failed save after save: the
-        // record this save replaces is the only one it could read, so a new key loses nothing, and
-        // without one no sign-in could be saved again.
-        Log.warn(TAG, "token store " + name + ": its key is unusable (" + e.getClass().getSimpleName()
-            + (lost ? "" : ", " + keyFailuresInARow + " saves in a row") + "); making a new one", null);
-        keyFailuresInARow = 0;
-        keys.deleteKey();
-        cipher = encryptingCipher(keys.createKey());
+        if (e instanceof GeneralSecurityException && keys.isLostForGood((GeneralSecurityException) e)) {
+          // An invalidated key (the lock screen was removed): start over with a new one.
+          Log.warn(TAG, "token store " + name + ": its key is unusable ("
+              + e.getClass().getSimpleName() + "); making a new one", null);
+          keys.deleteKey();
+          cipher = encryptingCipher(keys.createKey());
+        } else if (++keyFailuresInARow[0] < KEY_FAILURES_BEFORE_REPLACING) {
+          throw e;
+        } else {
+          // A key that failed save after save, as some devices' keys do after a system update: no
+          // sign-in could be saved again with it. The new key takes its place only once it exists,
+          // so a Keystore that cannot make one either leaves the record for a later load.
+          Log.warn(TAG, "token store " + name + ": its key failed " + keyFailuresInARow[0]
+              + " saves in a row (" + e.getClass().getSimpleName() + "); making a new one", null);
+          cipher = encryptingCipher(keys.createKey());
+        }
       }
+      keyFailuresInARow[0] = 0;
       byte[] iv = cipher.getIV();
       if (iv == null || iv.length != IV_BYTES) {
         throw new GeneralSecurityException("the cipher chose no 12-byte IV");

@@ -300,9 +300,39 @@ public final class EncryptedTokenStoreTest {
 
     store.save(next);
 
-    assertThat(aesKeys.deleted).isEqualTo(1);
+    assertThat(aesKeys.deleted).as("replaced in place, never deleted first").isZero();
     assertThat(store.load()).isEqualTo(next);
     assertThat(store.reauthorizationRequired()).isFalse();
+  }
+
+  @Test public void aKeystoreThatCannotMakeANewKeyEitherLeavesTheRecordForALaterLoad()
+      throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    String saved = blob();
+    SecretKey key = aesKeys.key;
+    aesKeys.failWith = new ProviderException("Keystore operation failed"); // creating too
+    for (int save = 1; save <= EncryptedTokenStore.KEY_FAILURES_BEFORE_REPLACING; save++) {
+      assertThatThrownBy(() -> store.save(RECORD)).isInstanceOf(IOException.class);
+    }
+    assertThat(aesKeys.deleted).isZero();
+    assertThat(blob()).isEqualTo(saved);
+    aesKeys.failWith = null; // the Keystore is back
+    assertThat(aesKeys.key).isSameAs(key);
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
+  @Test public void theStoresOnOneFileCountTheKeysFailuresTogether() throws Exception {
+    EncryptedTokenStore agents = store(aesKeys);
+    EncryptedTokenStore apps = store(aesKeys);
+    agents.save(RECORD);
+    aesKeys.key = new SecretKeySpec(new byte[5], "AES");
+    for (int save = 1; save < EncryptedTokenStore.KEY_FAILURES_BEFORE_REPLACING; save++) {
+      EncryptedTokenStore either = save % 2 == 0 ? agents : apps;
+      assertThatThrownBy(() -> either.save(RECORD)).isInstanceOf(IOException.class);
+    }
+    agents.save(RECORD); // the third failure in a row on this file: a new key
+    assertThat(apps.load()).isEqualTo(RECORD);
   }
 
   @Test public void aSaveThatSucceedsStartsTheCountOfFailuresAgain() throws Exception {
@@ -475,6 +505,7 @@ public final class EncryptedTokenStoreTest {
     }
 
     @Override public SecretKey createKey() throws GeneralSecurityException {
+      if (failWith != null) throw failWith;
       KeyGenerator generator = KeyGenerator.getInstance("AES");
       generator.init(256);
       key = generator.generateKey();
