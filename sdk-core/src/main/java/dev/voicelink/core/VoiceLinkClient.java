@@ -93,9 +93,9 @@ public final class VoiceLinkClient implements Closeable {
 
   /**
    * Waits until the work the client was doing when it closed has ended, or {@code timeout} has
-   * passed. A token refresh already sent is read to its end and its record saved, since the server
-   * voided the old refresh token when it answered; calls that {@link #close()} cancelled deliver
-   * their results. The SDK's threads are daemons: a JVM program that closes the client and then exits
+   * passed: a token refresh already sent is read to its end and its record saved, since the server
+   * voided the old refresh token when it answered. The SDK's worker threads are daemons: a JVM
+   * program that closes the client and then exits
    * (a service's shutdown hook, a command-line tool) calls this first, so that a rotated record is
    * not lost with them. It does not wait for the app's own executors. It blocks: not for Android's
    * main thread.
