@@ -25,6 +25,8 @@ import okio.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The token lifecycle in the standard dialect (RFC 6749 sections 4.4 and 6): the exact wire. */
@@ -113,30 +115,20 @@ class StandardTokenManagerTest {
     assertThat(manager.refresh().execute().idToken()).isEqualTo("eyJ.id-2.sig");
   }
 
-  @Test void invalidGrantMeansReauthorizationRequired() throws Exception {
+  /** RFC 6749's invalid_grant, and GitHub's bad_refresh_token (in HTTP 200) for one expired or used. */
+  @ParameterizedTest @CsvSource({"400, invalid_grant", "200, bad_refresh_token"})
+  void aRefusedRefreshTokenMeansReauthorizationRequired(int status, String error) throws Exception {
     InMemoryTokenStore store = publicStore();
     TokenManager manager = publicManager(store);
-    script.enqueue(json(400, "{\"error\":\"invalid_grant\",\"error_description\":\"refresh token"
-        + " revoked\"}"));
+    script.enqueue(json(status, "{\"error\":\"" + error + "\",\"error_description\":\"refresh"
+        + " token revoked\"}"));
     assertThatThrownBy(() -> manager.refresh().execute())
         .isInstanceOf(ReauthorizationRequiredException.class)
-        .hasMessage("invalid_grant: refresh token revoked");
+        .hasMessage(error + ": refresh token revoked");
     assertThat(manager.state()).isEqualTo(State.REAUTHORIZATION_REQUIRED);
     assertThatThrownBy(manager::accessToken).isInstanceOf(ReauthorizationRequiredException.class);
     assertThat(server.getRequestCount()).isEqualTo(1);
     assertThat(store.load()).isNotNull(); // nothing is lost
-  }
-
-  @Test void githubsBadRefreshTokenMeansReauthorizationRequiredToo() throws Exception {
-    // GitHub answers a refresh token that expired or was used already so, with HTTP 200.
-    TokenManager manager = publicManager(publicStore());
-    script.enqueue(json(200, "{\"error\":\"bad_refresh_token\",\"error_description\":\"The refresh"
-        + " token passed is incorrect or expired.\"}"));
-    assertThatThrownBy(() -> manager.refresh().execute())
-        .isInstanceOf(ReauthorizationRequiredException.class)
-        .hasMessage("bad_refresh_token: The refresh token passed is incorrect or expired.");
-    assertThat(manager.state()).isEqualTo(State.REAUTHORIZATION_REQUIRED);
-    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   @Test void aConfidentialDeviceClientRefreshesWithBasic() throws Exception {
