@@ -59,9 +59,9 @@ final class TokenKeeper {
     }
   }
 
-  /** As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected. */
   /**
-   * Invalidates the current token if {@code rejected}, an {@code Authorization} value, carries it.
+   * As {@link #invalidate}, for the value of the {@code Authorization} header that was rejected:
+   * invalidates the current token if {@code rejected} carries it.
    * Returns whether it carries this credential's current token or the one that token replaced: a
    * request with any other credential is not this credential's to answer.
    */

@@ -262,7 +262,7 @@ public final class Scrub {
     return i;
   }
 
-  /** What {@code \\s} matches in the other patterns: ASCII spaces only, never a Unicode one. */
+  /** The spaces that the other patterns' {@code \s} matches: ASCII ones only, never a Unicode one. */
   private static boolean isSpace(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
   }
