@@ -44,8 +44,10 @@ import okio.Okio;
  * <p><b>Undecryptable data.</b> If the stored record cannot be decrypted or read (the key was
  * invalidated or wiped, a backup was restored to another device, the data was altered), {@link
  * #load()} returns null, {@link #reauthorizationRequired()} becomes true and the listeners are told;
- * it never throws for that. The unreadable record and its key are deleted, because nothing can ever
- * read them again; the next {@link #save} creates a fresh key. The device must run the device flow
+ * it never throws for that. An unreadable record and its key are deleted, because nothing can ever
+ * read them again; the next {@link #save} creates a fresh key. A record whose key is missing is kept:
+ * before API 31 the Keystore also says "no key" when its service cannot be reached, and a later load
+ * reads the record again; the next save replaces it. The device must run the device flow
  * again. A Keystore that fails for a moment (its service restarting) is not that, though Android
  * reports it with the same exception types as a broken key: only a missing key, a failed
  * authentication tag and a key the system invalidated count as lost. Otherwise {@code load} and
@@ -204,7 +206,11 @@ public final class EncryptedTokenStore implements TokenStore {
     byte[] plain;
     try {
       SecretKey key = keys.existingKey();
-      if (key == null) return undecryptable("its key is gone (wiped, or a backup from elsewhere)");
+      if (key == null) {
+        // Before API 31 the Keystore also answers "no key" when its service cannot be reached: the
+        // record is kept for a later load, and the next save replaces it with a new key anyway.
+        return lost("its key is gone (wiped, or a backup from elsewhere)", false);
+      }
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, key,
           new GCMParameterSpec(TAG_BITS, blob.substring(1, 1 + IV_BYTES).toByteArray()));
@@ -342,16 +348,23 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   private @Nullable TokenRecord undecryptable(String why) {
+    return lost(why, true);
+  }
+
+  /** Reports the record lost; {@code delete} it and its key when nothing can ever read them again. */
+  private @Nullable TokenRecord lost(String why, boolean delete) {
     String reason = "the stored device token of store " + name + " is lost: " + why
         + "; authorize the device again (DeviceAuthorizer, then TokenManager.setRecord)";
     Log.warn(TAG, reason, null);
-    if (file.exists() && !file.delete()) {
-      Log.warn(TAG, "token store " + name + ": cannot delete its unreadable record", null);
-    }
-    try {
-      keys.deleteKey();
-    } catch (GeneralSecurityException | RuntimeException e) {
-      Log.warn(TAG, "token store " + name + ": cannot delete its key: " + e, null);
+    if (delete) {
+      if (file.exists() && !file.delete()) {
+        Log.warn(TAG, "token store " + name + ": cannot delete its unreadable record", null);
+      }
+      try {
+        keys.deleteKey();
+      } catch (GeneralSecurityException | RuntimeException e) {
+        Log.warn(TAG, "token store " + name + ": cannot delete its key: " + e, null);
+      }
     }
     reauthorizationRequired = true;
     lostReason = reason;

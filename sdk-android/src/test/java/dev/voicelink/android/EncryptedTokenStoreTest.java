@@ -157,7 +157,19 @@ public final class EncryptedTokenStoreTest {
 
     assertThat(store.reauthorizationRequired()).isTrue();
     assertThat(reasons).singleElement().asString().contains("its key is gone");
-    assertThat(recordFile.exists()).isFalse();
+    assertThat(recordFile).as("kept: the key may only be out of reach").exists();
+  }
+
+  @Test public void aKeyTheKeystoreCouldNotFindForAMomentReadsTheRecordAgain() throws Exception {
+    // Before API 31, a Keystore service that cannot be reached answers "no key".
+    store(aesKeys).save(RECORD);
+    SecretKey key = aesKeys.key;
+    aesKeys.key = null;
+    assertThat(store(aesKeys).load()).isNull();
+
+    aesKeys.key = key;
+    assertThat(store(aesKeys).load()).isEqualTo(RECORD);
+    assertThat(aesKeys.deleted).isZero();
   }
 
   @Test public void listenersAreToldAfterTheFileLockIsReleased() throws Exception {
@@ -419,7 +431,6 @@ public final class EncryptedTokenStoreTest {
 
     assertThat(store.reauthorizationRequired()).isTrue();
     assertThat(reasons).singleElement().asString().contains("its key is gone");
-    assertThat(prefs.contains(RsaWrappedKeyProvider.WRAPPED_KEY)).isFalse();
     store.save(RECORD); // a fresh pair and key
     assertThat(pairs.created).isEqualTo(2);
     assertThat(store(wrapped(pairs)).load()).isEqualTo(RECORD);
