@@ -13,8 +13,8 @@ import java.nio.charset.Charset;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import javax.crypto.BadPaddingException;
@@ -117,7 +117,8 @@ public final class EncryptedTokenStore implements TokenStore {
     this.random = random;
   }
 
-  private static final Map<Object, int[]> KEY_FAILURES = new WeakHashMap<>();
+  /** Per file lock; never removed, as AtomicFiles keeps the locks themselves (few files). */
+  private static final Map<Object, int[]> KEY_FAILURES = new HashMap<>();
 
   private static int[] keyFailuresOf(Object fileLock) {
     synchronized (KEY_FAILURES) {

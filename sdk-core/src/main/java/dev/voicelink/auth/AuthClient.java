@@ -104,9 +104,10 @@ final class AuthClient {
     String verificationUri = json.string("verification_uri");
     String complete = null;
     if (dialect instanceof Dialect.Standard) {
-      if (verificationUri == null && json.string("verification_url") != null) {
+      String draftName = json.string("verification_url");
+      if (verificationUri == null && draftName != null) {
         // The draft's name, still sent by Google and by Azure AD's v1 endpoint.
-        verificationUri = json.string("verification_url");
+        verificationUri = draftName;
         tolerance.warnOnce("verification_url", "the device authorization answer names its page"
             + " verification_url, not verification_uri (RFC 8628 section 3.2): read as"
             + " verification_uri");
