@@ -155,7 +155,7 @@ public final class Agent {
       engine.execute(() -> manager.addListener(tokenListener));
     }
     this.network = new NetworkWatcher(builder.context, engine);
-    engine.start(network.start());
+    network.start();
     if (sharedClient != null) {
       try {
         sharedClient.track(destroyOnClientClose);

@@ -26,27 +26,38 @@ final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
     this.engine = engine;
   }
 
-  /** Registers and returns whether a network is up now. Without permission it assumes online. */
-  boolean start() {
-    if (connectivity == null) return true;
+  /**
+   * Starts the engine with whether a network is up now, then registers for changes. In this order a
+   * change that comes while registering reaches the engine after its start, never before it (which
+   * the start would then undo). Without permission it assumes online.
+   */
+  void start() {
+    engine.start(isOnline());
+    if (connectivity == null) return;
     try {
       NetworkRequest request = new NetworkRequest.Builder()
           .addCapability(NetworkCapabilities.NET_CAPABILITY_INTERNET)
           .build();
       connectivity.registerNetworkCallback(request, this);
       registered = true;
-      @SuppressWarnings("deprecation") // the API-21 way; its replacement needs API 23
-      NetworkInfo active = connectivity.getActiveNetworkInfo();
-      return active != null && active.isConnected();
     } catch (SecurityException e) {
       Log.warn(TAG, "no ACCESS_NETWORK_STATE permission: reconnecting ignores network changes", e);
-      return true;
     } catch (RuntimeException e) {
       // Android 11 and later refuse a callback once an app has filed too many
       // (TooManyRequestsException); the Agent works on, as without the permission.
       Log.warn(TAG, "the network callback was refused (" + e.getMessage() + "): reconnecting"
           + " ignores network changes", e);
-      return true;
+    }
+  }
+
+  private boolean isOnline() {
+    if (connectivity == null) return true;
+    try {
+      @SuppressWarnings("deprecation") // the API-21 way; its replacement needs API 23
+      NetworkInfo active = connectivity.getActiveNetworkInfo();
+      return active != null && active.isConnected();
+    } catch (SecurityException e) {
+      return true; // the registration that follows says so in the log
     }
   }
 

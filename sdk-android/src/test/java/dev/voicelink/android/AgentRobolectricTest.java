@@ -371,6 +371,22 @@ public final class AgentRobolectricTest {
     assertThat(shadow.getNetworkCallbacks()).isEmpty();
   }
 
+  @Config(shadows = NetworkDuringRegistrationConnectivityManager.class)
+  @Test public void aNetworkThatComesUpWhileTheAgentStartsIsFollowed() throws Exception {
+    connect();
+    android.net.ConnectivityManager connectivity = (android.net.ConnectivityManager)
+        RuntimeEnvironment.getApplication().getSystemService(android.content.Context.CONNECTIVITY_SERVICE);
+    org.robolectric.shadows.ShadowConnectivityManager shadow = Shadow.extract(connectivity);
+    int before = events.size();
+
+    // The network the callback heard of during the start goes: the Agent knows it had one.
+    shadow.getNetworkCallbacks().iterator().next()
+        .onLost(org.robolectric.shadows.ShadowNetwork.newInstance(1));
+
+    awaitEvent(EVENT_SERVER_DISCONNECTED, before);
+    agent.destroy();
+  }
+
   @Config(shadows = RefusingConnectivityManager.class)
   @Test public void anAgentWhoseNetworkCallbackIsRefusedStillConnects() throws Exception {
     connect();
