@@ -67,7 +67,9 @@ import okio.Okio;
  *
  * <p>Thread-safe; instances of one name in a process (an Agent's and the app's) take turns on its
  * file, so their saves never interleave. {@code load}, {@code save} and {@code clear} do file and
- * Keystore I/O: call them off the main thread (a token manager does).
+ * Keystore I/O: call them off the main thread (a token manager does). {@code create} does no I/O, so
+ * a store (and an Agent that makes one) may be made on the main thread under StrictMode; the first
+ * {@code load}, {@code save} or {@code clear} finds the file and the key.
  */
 public final class EncryptedTokenStore implements TokenStore {
   /** Told when stored data turned out to be undecryptable: the device must be authorized again. */
@@ -95,26 +97,66 @@ public final class EncryptedTokenStore implements TokenStore {
    */
   static final int KEY_FAILURES_BEFORE_REPLACING = 3;
 
-  private final File file;
-  /** Shared with every other store instance on the same file in this process. */
-  private final Object lock;
-  /** Why the record just loaded was lost, to tell the listeners once the lock is released. */
-  private @Nullable String lostReason; // guarded by lock
-  /** Saves in a row whose key failed; shared, as the lock is, by the instances on the file. */
-  private final int[] keyFailuresInARow; // guarded by lock
-  private final KeyProvider keys;
   private final String name;
   private final SecureRandom random;
   private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean reauthorizationRequired;
 
-  EncryptedTokenStore(File file, KeyProvider keys, String name, SecureRandom random) {
-    this.file = file;
-    this.lock = AtomicFiles.lockFor(file);
-    this.keyFailuresInARow = keyFailuresOf(lock);
-    this.keys = keys;
+  /** Finds the record file and the key, once, on the first load, save or clear. */
+  private final Place place;
+  private final Object opening = new Object();
+  private boolean opened; // guarded by opening
+  // Set once by open(), under opening; read only by a thread that called open() before.
+  private File file;
+  /** Shared with every other store instance on the same file in this process. */
+  private Object lock;
+  /** Saves in a row whose key failed; shared, as the lock is, by the instances on the file. */
+  private int[] keyFailuresInARow; // guarded by lock
+  private KeyProvider keys;
+  /** Why the record just loaded was lost, to tell the listeners once the lock is released. */
+  private @Nullable String lostReason; // guarded by lock
+
+  /**
+   * Where a store's record and key are. Finding them reads the disk (the no-backup directory is made
+   * on first use, the preferences file is read), which an app's main thread must not do: a store is
+   * often made there, and {@code create} only notes where to look.
+   */
+  interface Place {
+    File file();
+
+    KeyProvider keys();
+  }
+
+  EncryptedTokenStore(final File file, final KeyProvider keys, String name, SecureRandom random) {
+    this(new Place() {
+      @Override public File file() {
+        return file;
+      }
+
+      @Override public KeyProvider keys() {
+        return keys;
+      }
+    }, name, random);
+  }
+
+  private EncryptedTokenStore(Place place, String name, SecureRandom random) {
+    this.place = place;
     this.name = name;
     this.random = random;
+  }
+
+  /** Finds the file, the key and the file's lock, on the first call. */
+  private Object open() {
+    synchronized (opening) {
+      if (!opened) {
+        file = place.file();
+        keys = place.keys();
+        lock = AtomicFiles.lockFor(file);
+        keyFailuresInARow = keyFailuresOf(lock);
+        opened = true;
+      }
+      return lock;
+    }
   }
 
   /** Per file lock; never removed, as AtomicFiles keeps the locks themselves (few files). */
@@ -147,11 +189,19 @@ public final class EncryptedTokenStore implements TokenStore {
       throw new IllegalArgumentException("name must be 1 to 64 letters, digits, '.', '_' or '-'; "
           + "was: " + name);
     }
-    Context app = context.getApplicationContext() != null ? context.getApplicationContext() : context;
-    String id = PREFS_PREFIX + name;
-    SharedPreferences prefs = app.getSharedPreferences(id, Context.MODE_PRIVATE);
-    return new EncryptedTokenStore(new File(app.getNoBackupFilesDir(), id),
-        keyProviderFor(Build.VERSION.SDK_INT, app, prefs, id), name, new SecureRandom());
+    final Context app =
+        context.getApplicationContext() != null ? context.getApplicationContext() : context;
+    final String id = PREFS_PREFIX + name;
+    return new EncryptedTokenStore(new Place() {
+      @Override public File file() {
+        return new File(app.getNoBackupFilesDir(), id);
+      }
+
+      @Override public KeyProvider keys() {
+        return keyProviderFor(Build.VERSION.SDK_INT, app,
+            app.getSharedPreferences(id, Context.MODE_PRIVATE), id);
+      }
+    }, name, new SecureRandom());
   }
 
   /** The Keystore AES key on API 23+, the RSA-wrapped key below. The 23+ class is not loaded on 21. */
@@ -162,6 +212,7 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   KeyProvider keyProvider() {
+    open();
     return keys;
   }
 
@@ -186,7 +237,7 @@ public final class EncryptedTokenStore implements TokenStore {
   @Override public @Nullable TokenRecord load() throws IOException {
     TokenRecord record;
     String lost;
-    synchronized (lock) {
+    synchronized (open()) {
       record = loadLocked();
       lost = lostReason;
       lostReason = null;
@@ -241,7 +292,7 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   @Override public void save(TokenRecord record) throws IOException {
-    synchronized (lock) {
+    synchronized (open()) {
       saveLocked(record);
     }
   }
@@ -265,7 +316,7 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   @Override public void clear() throws IOException {
-    synchronized (lock) {
+    synchronized (open()) {
       clearLocked();
     }
   }

@@ -387,6 +387,19 @@ public final class AgentRobolectricTest {
     agent.destroy();
   }
 
+  @Test public void anAgentBuiltOnTheMainThreadReadsItsTokenStoreOnItsWorker() throws Exception {
+    DiskWatchingContext app = new DiskWatchingContext(RuntimeEnvironment.getApplication());
+    String building = Thread.currentThread().getName();
+
+    agent = Agent.builder(app, configText(), events::add)
+        .client(client = TestClients.forConfig(configText(), time)).build();
+    settle();
+
+    assertThat(app.diskCalls()).as("the default store was read").isNotEmpty()
+        .noneMatch(call -> call.endsWith(" on " + building));
+    agent.destroy();
+  }
+
   @Config(shadows = RefusingConnectivityManager.class)
   @Test public void anAgentWhoseNetworkCallbackIsRefusedStillConnects() throws Exception {
     connect();

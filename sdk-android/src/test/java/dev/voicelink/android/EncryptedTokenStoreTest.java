@@ -457,6 +457,20 @@ public final class EncryptedTokenStoreTest {
         Build.VERSION.SDK_INT >= 23 ? KeystoreAesKeyProvider.class : RsaWrappedKeyProvider.class);
   }
 
+  @Test public void createLeavesTheDiskAloneUntilTheFirstLoad() throws Exception {
+    DiskWatchingContext app = new DiskWatchingContext(RuntimeEnvironment.getApplication());
+    EncryptedTokenStore store = EncryptedTokenStore.create(app, "lazy");
+    assertThat(app.diskCalls()).as("disk calls by create").isEmpty();
+
+    assertThat(store.load()).isNull();
+
+    String here = " on " + Thread.currentThread().getName();
+    assertThat(app.diskCalls()).contains("getNoBackupFilesDir" + here);
+    if (Build.VERSION.SDK_INT < 23) {
+      assertThat(app.diskCalls()).contains("getSharedPreferences" + here); // the wrapped key's home
+    }
+  }
+
   @Test public void createChecksTheName() {
     assertThatThrownBy(() -> EncryptedTokenStore.create(RuntimeEnvironment.getApplication(), "a/b"))
         .isInstanceOf(IllegalArgumentException.class)
