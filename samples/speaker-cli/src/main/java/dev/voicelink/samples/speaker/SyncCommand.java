@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(name = "sync", mixinStandardHelpOptions = true,
     description = {"Uploads a dynamic entity resource (web API upload-resource) from a file of JSON"
         + " lines and prints its sid. With --wait, checks it from 10 s after the upload until it is"
-        + " processed.",
+        + " processed, which is when it takes effect: 5 minutes after the upload.",
         "On a terminal a progress bar shows how much is sent, the throughput and the time left.",
         "The account key comes from --account-key-file or the environment variable"
         + " VOICELINK_ACCOUNT_KEY, never from an argument."})
