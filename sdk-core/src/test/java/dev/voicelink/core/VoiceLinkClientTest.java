@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.EntityWebApi;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -158,31 +159,39 @@ class VoiceLinkClientTest {
   }
 
   @Test void aCallbackThatThrowsAnErrorOnCloseCannotCutTheCloseShort() throws Exception {
-    try (MockWebServer server = new MockWebServer()) {
-      server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
-      server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
-      server.start();
-      // A same-thread callback executor: close() runs the callbacks of the calls it cancels.
-      VoiceLinkClient client = VoiceLinkClient.builder().authUrl(server.url("/").toString())
-          .callbackExecutor(Runnable::run).build();
-      DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
-      AssertionError bug = new AssertionError("app bug in a callback");
-      List<CallResult<DeviceCode>> others = Collections.synchronizedList(new ArrayList<>());
-      authorizer.requestCode("SN-1").enqueue(result -> {
-        throw bug;
-      });
-      authorizer.requestCode("SN-2").enqueue(others::add);
-      server.takeRequest();
-      server.takeRequest(); // both exchanges are in flight
+    // The calls' threads wait in the app's interceptor, where a cancel cannot reach them, so the
+    // closing thread is the one that ends the calls and, on a same-thread callback executor, runs
+    // their callbacks. (A thread woken by the cancel from a socket read may end its call first.)
+    CountDownLatch entered = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    OkHttpClient app = new OkHttpClient.Builder().addInterceptor(chain -> {
+      entered.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        throw new java.io.InterruptedIOException();
+      }
+      return chain.proceed(chain.request());
+    }).build();
+    VoiceLinkClient client = VoiceLinkClient.builder().baseUrl("http://127.0.0.1:9/")
+        .httpClient(app).callbackExecutor(Runnable::run).build();
+    EntityWebApi api = EntityWebApi.builder(client).namespace("OS123")
+        .accountKey("0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a").build();
+    AssertionError bug = new AssertionError("app bug in a callback");
+    List<CallResult<CheckResult>> others = Collections.synchronizedList(new ArrayList<>());
+    api.checkResource("psn-1").enqueue(result -> {
+      throw bug;
+    });
+    api.checkResource("psn-2").enqueue(others::add);
+    assertThat(entered.await(10, TimeUnit.SECONDS)).as("both calls running").isTrue();
 
-      assertThatThrownBy(client::close).isSameAs(bug);
+    assertThatThrownBy(client::close).isSameAs(bug);
 
-      assertThat(others).as("the other call was still cancelled").hasSize(1);
-      assertThat(others.get(0).isCancelled()).isTrue();
-      OkHttpClient own = ClientCore.of(client).http();
-      assertThat(own.dispatcher().executorService().isShutdown()).as("and the client shut down").isTrue();
-      client.close(); // done already: nothing to do, nothing thrown
-    }
+    assertThat(others).as("the other call was still cancelled").hasSize(1);
+    assertThat(others.get(0).isCancelled()).isTrue();
+    release.countDown();
+    assertThat(client.awaitTermination(10, TimeUnit.SECONDS)).as("and the client shut down").isTrue();
+    client.close(); // done already: nothing to do, nothing thrown
   }
 
   @Test void closeLeavesTheAppsClientAndExecutorsAlone() throws Exception {
