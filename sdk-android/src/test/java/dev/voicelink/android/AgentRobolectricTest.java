@@ -341,11 +341,14 @@ public final class AgentRobolectricTest {
     assertThat(onMainThread).containsOnly(true);
   }
 
+  private static org.robolectric.shadows.ShadowConnectivityManager connectivity() {
+    return Shadow.extract(RuntimeEnvironment.getApplication()
+        .getSystemService(android.content.Context.CONNECTIVITY_SERVICE));
+  }
+
   @Test public void networkLossDisconnectsAndItsReturnReconnects() throws Exception {
     connect();
-    android.net.ConnectivityManager connectivity = (android.net.ConnectivityManager)
-        RuntimeEnvironment.getApplication().getSystemService(android.content.Context.CONNECTIVITY_SERVICE);
-    org.robolectric.shadows.ShadowConnectivityManager shadow = Shadow.extract(connectivity);
+    org.robolectric.shadows.ShadowConnectivityManager shadow = connectivity();
     assertThat(shadow.getNetworkCallbacks()).hasSize(1);
     android.net.ConnectivityManager.NetworkCallback callback =
         shadow.getNetworkCallbacks().iterator().next();
@@ -374,9 +377,7 @@ public final class AgentRobolectricTest {
   @Config(shadows = NetworkDuringRegistrationConnectivityManager.class)
   @Test public void aNetworkThatComesUpWhileTheAgentStartsIsFollowed() throws Exception {
     connect();
-    android.net.ConnectivityManager connectivity = (android.net.ConnectivityManager)
-        RuntimeEnvironment.getApplication().getSystemService(android.content.Context.CONNECTIVITY_SERVICE);
-    org.robolectric.shadows.ShadowConnectivityManager shadow = Shadow.extract(connectivity);
+    org.robolectric.shadows.ShadowConnectivityManager shadow = connectivity();
     int before = events.size();
 
     // The network the callback heard of during the start goes: the Agent knows it had one.
@@ -404,9 +405,7 @@ public final class AgentRobolectricTest {
   @Test public void anAgentWhoseNetworkCallbackIsRefusedStillConnects() throws Exception {
     connect();
 
-    android.net.ConnectivityManager connectivity = (android.net.ConnectivityManager)
-        RuntimeEnvironment.getApplication().getSystemService(android.content.Context.CONNECTIVITY_SERVICE);
-    org.robolectric.shadows.ShadowConnectivityManager shadow = Shadow.extract(connectivity);
+    org.robolectric.shadows.ShadowConnectivityManager shadow = connectivity();
     assertThat(shadow.getNetworkCallbacks()).isEmpty();
     assertThat(org.robolectric.shadows.ShadowLog.getLogsForTag("VoiceLink")).anyMatch(log ->
         log.msg.startsWith("[VoiceLinkAgent] the network callback was refused (Too many"
