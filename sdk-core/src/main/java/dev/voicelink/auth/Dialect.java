@@ -2,12 +2,10 @@ package dev.voicelink.auth;
 
 import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Form;
 import java.io.IOException;
-import java.io.UnsupportedEncodingException;
-import java.net.URLEncoder;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Credentials;
-import okhttp3.FormBody;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.Request;
@@ -78,7 +76,7 @@ abstract class Dialect {
       } catch (IOException e) {
         throw new AssertionError(e); // writing to a Buffer cannot fail
       }
-      RequestBody body = new FormBody.Builder()
+      RequestBody body = new Form()
           .add("client_id", clientId)
           .add("scope", SCOPE)
           .add("scope_data", scopeData.readUtf8())
@@ -225,7 +223,7 @@ abstract class Dialect {
     private Request post(HttpUrl url, String clientId, boolean clientFirst,
         @Nullable String... namesAndValues) {
       Request.Builder request = new Request.Builder().url(url).header("Accept", "application/json");
-      FormBody.Builder form = new FormBody.Builder();
+      Form form = new Form();
       if (clientFirst) addClient(request, form, clientId);
       for (int i = 0; i < namesAndValues.length; i += 2) {
         String value = namesAndValues[i + 1];
@@ -235,11 +233,11 @@ abstract class Dialect {
       return request.post(form.build()).build();
     }
 
-    private void addClient(Request.Builder request, FormBody.Builder form, String clientId) {
+    private void addClient(Request.Builder request, Form form, String clientId) {
       switch (authentication) {
         case CLIENT_SECRET_BASIC:
           request.header("Authorization",
-              Credentials.basic(formEncode(clientId), formEncode(clientSecret)));
+              Credentials.basic(Form.encode(clientId), Form.encode(clientSecret)));
           break;
         case CLIENT_SECRET_POST:
           form.add("client_id", clientId).add("client_secret", clientSecret);
@@ -247,14 +245,6 @@ abstract class Dialect {
         default:
           form.add("client_id", clientId);
           break;
-      }
-    }
-
-    private static String formEncode(@Nullable String value) {
-      try {
-        return URLEncoder.encode(value, "UTF-8");
-      } catch (UnsupportedEncodingException e) {
-        throw new AssertionError(e); // UTF-8 is always there
       }
     }
 

@@ -7,6 +7,7 @@ import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Form;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.RealCall;
 import dev.voicelink.core.internal.SendOnce;
@@ -16,7 +17,6 @@ import java.security.SecureRandom;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import okhttp3.FormBody;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -195,7 +195,7 @@ public final class EntityWebApi {
           + " it is, the platform decides");
     }
     Buffer head = new Buffer();
-    new FormBody.Builder()
+    new Form()
         .add("appid", appid)
         .add("res_name", name.value())
         .add("pers_param", persParam.toJson())
@@ -231,7 +231,7 @@ public final class EntityWebApi {
   }
 
   private CheckResult check(String sid, RealCall<?> call) throws IOException, WebApiException {
-    RequestBody body = new FormBody.Builder().add("sid", sid).build();
+    RequestBody body = new Form().add("sid", sid).build();
     RequestBody utf8 = RequestBody.create(bytes(body), FORM);
     try (Response response = call.send(client.newCall(post("entity/check-resource", utf8)))) {
       Envelope envelope = Envelope.read("check-resource", response, tolerance,

@@ -102,7 +102,7 @@ class StandardDeviceFlowTest {
     assertThat(request.getHeader("Accept")).isEqualTo("application/json");
     assertThat(request.getHeader("Authorization")).isNull();
     assertThat(request.getBody().readUtf8())
-        .isEqualTo("client_id=speaker-public&scope=profile%20voicelink.entities");
+        .isEqualTo("client_id=speaker-public&scope=profile+voicelink.entities");
 
     assertThat(code.link()).isEqualTo("https://login.example.com/activate?user_code=WDJB-MJHT");
     assertThat(code.verificationUri()).isEqualTo("https://login.example.com/activate");
