@@ -8,17 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.HttpDates;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.ClientCore;
 import java.io.IOException;
-import java.text.SimpleDateFormat;
 import java.util.Date;
-import java.util.Locale;
 import java.util.Random;
-import java.util.TimeZone;
 import java.util.concurrent.TimeUnit;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -345,7 +343,7 @@ class AuthToleranceTest {
     long answeredAt = time.wallMillis() + 2000; // the first poll, one interval after the code
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":"
         + (answeredAt + 3 * hour) / 1000)
-        .setHeader("Date", httpDate(answeredAt + hour)));
+        .setHeader("Date", HttpDates.format(answeredAt + hour)));
 
     assertThat(outcome.token().createdAtEpochSeconds()).isEqualTo((answeredAt + 3 * hour) / 1000);
     assertThat(ClientCore.of(config).correctedClock().offsetMillis())
@@ -400,11 +398,5 @@ class AuthToleranceTest {
   private TokenManager manager(TokenStore store) {
     return TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
         .random(new Random(3)).build();
-  }
-
-  private static String httpDate(long millis) {
-    SimpleDateFormat format = new SimpleDateFormat("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
-    format.setTimeZone(TimeZone.getTimeZone("GMT"));
-    return format.format(new Date(millis));
   }
 }

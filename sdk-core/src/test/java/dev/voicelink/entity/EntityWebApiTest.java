@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.CallResult;
+import dev.voicelink.core.HttpDates;
 import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VirtualTime;
@@ -32,7 +33,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import okhttp3.OkHttpClient;
-import okhttp3.internal.http.DatesKt;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
@@ -296,7 +296,7 @@ class EntityWebApiTest {
   @Test void deviceClockAnHourOffUploadsAfterOneCorrectiveRetry() throws Exception {
     long trueMillis = time.wallMillis();
     time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
-    String serverDate = DatesKt.toHttpDateString(new Date(trueMillis));
+    String serverDate = HttpDates.format(trueMillis);
     server.enqueue(envelope("10105", "checksum expired", "wapi1", null).setHeader("Date", serverDate));
     server.enqueue(uploaded("psn3").setHeader("Date", serverDate));
     server.enqueue(checked("psn3", 0, "ok").setHeader("Date", serverDate));
@@ -321,7 +321,7 @@ class EntityWebApiTest {
   @Test void aTimeRefusalWithANumericCodeIsSignedAgainToo() throws Exception {
     long trueMillis = time.wallMillis();
     time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
-    String serverDate = DatesKt.toHttpDateString(new Date(trueMillis));
+    String serverDate = HttpDates.format(trueMillis);
     server.enqueue(new MockResponse().setHeader("Date", serverDate).setBody(
         "{\"code\":10105,\"data\":null,\"desc\":\"checksum expired\",\"sid\":\"wapi1\"}"));
     server.enqueue(uploaded("psn3").setHeader("Date", serverDate));
@@ -334,7 +334,7 @@ class EntityWebApiTest {
   @Test void aTimeRefusalInAnHttp401IsSignedAgainAndOneWithoutSkewIsARefusal() throws Exception {
     long trueMillis = time.wallMillis();
     time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
-    String serverDate = DatesKt.toHttpDateString(new Date(trueMillis));
+    String serverDate = HttpDates.format(trueMillis);
     server.enqueue(envelope("10113", "X-CurTime is stale", "wapi1", null).setResponseCode(401)
         .setHeader("Date", serverDate));
     server.enqueue(uploaded("psn3").setHeader("Date", serverDate));
@@ -351,10 +351,10 @@ class EntityWebApiTest {
   }
 
   @Test void correctiveRetryHappensAtMostOnce() throws Exception {
-    String farFuture = DatesKt.toHttpDateString(new Date(time.wallMillis() + 7_200_000L));
+    String farFuture = HttpDates.format(time.wallMillis() + 7_200_000L);
     server.enqueue(envelope("10105", "checksum expired", "wapi1", null).setHeader("Date", farFuture));
     // The server's own clock then jumps as well: the retry is refused again, and surfaces.
-    String evenLater = DatesKt.toHttpDateString(new Date(time.wallMillis() + 14_400_000L));
+    String evenLater = HttpDates.format(time.wallMillis() + 14_400_000L);
     server.enqueue(envelope("10105", "checksum expired", "wapi2", null).setHeader("Date", evenLater));
     server.enqueue(uploaded("never"));
     assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
@@ -472,7 +472,7 @@ class EntityWebApiTest {
 
   @Test void aRetryAfterDateWithoutADateHeaderIsReadOnTheClientsClock() throws Exception {
     // MockWebServer sends no Date header; the client's clock, not the system's, says when "now" is.
-    String inFortySeconds = DatesKt.toHttpDateString(new Date(time.wallMillis() + 40_000));
+    String inFortySeconds = HttpDates.format(time.wallMillis() + 40_000);
     server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", inFortySeconds));
     assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
         .isInstanceOf(ServerBusyException.class)
@@ -744,7 +744,7 @@ class EntityWebApiTest {
     try {
       long trueMillis = time.wallMillis();
       time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
-      String date = DatesKt.toHttpDateString(new Date(trueMillis));
+      String date = HttpDates.format(trueMillis);
       server.enqueue(envelope("10105", "checksum expired", "w", null).setHeader("Date", date));
       server.enqueue(uploaded("psn10"));
       api.uploadResource(request().build()).execute();
