@@ -42,7 +42,7 @@ public final class ReferenceServer implements AutoCloseable {
   private final AuthState authState = new AuthState();
   private final ResourceStore resources;
   private final VerificationPage verificationPage;
-  private final MockWebServer server = new MockWebServer();
+  private final MockWebServer server = newMockWebServer();
   private final SpeechRecognizer recognizer;
   private volatile boolean started;
   private volatile @Nullable InteractionChannel interaction;
@@ -59,6 +59,31 @@ public final class ReferenceServer implements AutoCloseable {
     journal = new Journal(b.journalLimit);
     resources = new ResourceStore();
     verificationPage = new VerificationPage(console, authState, Router.VERIFY);
+  }
+
+  /**
+   * MockWebServer of another version than the OkHttp on the class path fails inside OkHttp's internal
+   * classes (an app on OkHttp 5 with this library's MockWebServer 4): say what to align instead.
+   */
+  private static MockWebServer newMockWebServer() {
+    try {
+      return new MockWebServer();
+    } catch (LinkageError e) {
+      throw new IllegalStateException("the reference server runs on MockWebServer"
+          + " (com.squareup.okhttp3:mockwebserver), which must be the version of OkHttp on the class"
+          + " path, OkHttp " + okHttpVersion() + ": add mockwebserver of that version, or import"
+          + " com.squareup.okhttp3:okhttp-bom (docs/getting-started.md, \"Apps on OkHttp 5\"); " + e,
+          e);
+    }
+  }
+
+  /** Read at run time: {@code OkHttp.VERSION} is a constant, which the compiler would copy in. */
+  private static String okHttpVersion() {
+    try {
+      return String.valueOf(Class.forName("okhttp3.OkHttp").getField("VERSION").get(null));
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return "(version unknown)";
+    }
   }
 
   public static Builder builder() {
