@@ -8,7 +8,9 @@ import org.jspecify.annotations.Nullable;
  * A control-flow signal inside the keeper; never thrown to the app.
  */
 final class StillValid extends Exception {
-  final TokenRecord record;
+  private static final long serialVersionUID = 1L;
+  /** Transient: a serialized exception must not carry the tokens. */
+  final transient TokenRecord record;
   final Exception failure;
 
   StillValid(@Nullable TokenRecord record, Exception failure) {

@@ -107,6 +107,7 @@ public final class SpeakerCli implements Runnable {
   }
 
   /** Runs {@code cli} (with its environment) with the given streams and returns its exit code. */
+  @SuppressWarnings("try") // the logging resource only routes the log while the command runs
   static int run(SpeakerCli cli, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(cli)
         .setOut(out)
