@@ -67,7 +67,7 @@ class ThirdPartySnippetsTest {
       assertThat(shown.poll(10, TimeUnit.SECONDS))
           .isEqualTo("WDJB-MJHT https://login.example.com/activate?user_code=WDJB-MJHT");
       assertThat(mock.takeRequest().getBody().readUtf8())
-          .isEqualTo("client_id=speaker-public&scope=profile%20voicelink.entities");
+          .isEqualTo("client_id=speaker-public&scope=profile+voicelink.entities");
       assertThat(mock.takeRequest(10, TimeUnit.SECONDS).getBody().readUtf8()).isEqualTo(
           "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=dc"
               + "&client_id=speaker-public");
