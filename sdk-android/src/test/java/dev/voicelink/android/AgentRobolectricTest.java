@@ -170,8 +170,11 @@ public final class AgentRobolectricTest {
 
   private AgentEvent connect() throws Exception {
     createAgent();
-    time.awaitScheduled(1);
-    return awaitEvent(EVENT_CONNECTED_TO_SERVER, 0);
+    AgentEvent connected = awaitEvent(EVENT_CONNECTED_TO_SERVER, 0);
+    // The worker posts EVENT_STATE (ready) after it, in a post of its own: once everything has
+    // settled, no news of the connection comes after a test's "before".
+    settle();
+    return connected;
   }
 
   private static AgentMessage contactsSync(String tag) {
