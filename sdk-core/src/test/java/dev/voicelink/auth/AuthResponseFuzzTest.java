@@ -11,6 +11,7 @@ import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -100,10 +101,27 @@ class AuthResponseFuzzTest {
       TokenRecord stored = store.load();
       assertThat(stored.newBuilder().refreshToken(OLD_REFRESH).build())
           .as("the stored record after a failed refresh").isEqualTo(old);
-      if (!OLD_REFRESH.equals(stored.refreshToken())) assertThat(bodyText).contains(stored.refreshToken());
+      if (!OLD_REFRESH.equals(stored.refreshToken())) {
+        assertThat(stored.refreshToken()).as("a refresh token the answer named")
+            .isIn(namedRefreshToken(body), bodyText.contains(stored.refreshToken())
+                ? stored.refreshToken() : null);
+      }
     }
     SecretScan.assertNotIn(manager.toString(), secrets, "TokenManager");
     SecretScan.assertNotIn(log.text(), secrets, "log");
+  }
+
+  /** The answer's refresh_token as JSON reads it (escapes decoded), or null. */
+  private static @Nullable Object namedRefreshToken(byte[] body) {
+    try {
+      com.squareup.moshi.JsonReader reader =
+          com.squareup.moshi.JsonReader.of(new okio.Buffer().write(body));
+      reader.setLenient(true);
+      Object value = reader.readJsonValue();
+      return value instanceof java.util.Map ? ((java.util.Map<?, ?>) value).get("refresh_token") : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   @FuzzTest
