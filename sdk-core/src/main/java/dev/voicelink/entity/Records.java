@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import okio.Buffer;
 import org.jspecify.annotations.Nullable;
@@ -103,6 +104,7 @@ final class Records {
             check(map, cursor, count, seen);
           }
         }
+        if (line.hasLoneSurrogate()) throw loneSurrogate(record, cursor.position(), count);
         textBytes += (count > 1 ? 1 : 0) + line.length;
         if (textBytes > maxBytes) {
           throw new InvalidResourceException("the resource text of " + name + " exceeds the maximum of "
@@ -116,6 +118,51 @@ final class Records {
       throw new InvalidResourceException("the resource " + name + " has no records", null, 0);
     }
     return textBytes;
+  }
+
+  /**
+   * The refusal of a record with a surrogate char that has no pair (often an emoji cut in half): UTF-8
+   * cannot carry it, and sending {@code ?} in its place would change the entity without a word.
+   */
+  private InvalidResourceException loneSurrogate(Object record, String position, int number) {
+    String fix = "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)";
+    if (record instanceof String) {
+      return new InvalidResourceException(position + " of " + name + " has a lone surrogate "
+          + loneSurrogateIn((String) record) + fix, null, number);
+    }
+    @SuppressWarnings("unchecked") // as in forEach
+    Map<String, String> map = (Map<String, String>) record;
+    int ordinal = 0;
+    for (Map.Entry<String, String> field : map.entrySet()) {
+      ordinal++;
+      String key = field.getKey();
+      String found = loneSurrogateIn(key);
+      if (found != null) {
+        return new InvalidResourceException(position + " of " + name + ": the name of field "
+            + ordinal + " has a lone surrogate " + found + fix, null, number);
+      }
+      String value = field.getValue();
+      found = value == null ? null : loneSurrogateIn(value);
+      if (found != null) {
+        return new InvalidResourceException(position + " of " + name + ": field " + key
+            + " has a lone surrogate " + found + fix, key, number);
+      }
+    }
+    throw new AssertionError("no lone surrogate in " + position);
+  }
+
+  /** Where {@code text}'s first unpaired surrogate is, e.g. {@code U+D83D at character 3}, or null. */
+  private static @Nullable String loneSurrogateIn(String text) {
+    for (int i = 0, n = text.length(); i < n; i++) {
+      char c = text.charAt(i);
+      if (!Character.isSurrogate(c)) continue;
+      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      return String.format(Locale.ROOT, "U+%04X at character %d", (int) c, i + 1);
+    }
+    return null;
   }
 
   /**

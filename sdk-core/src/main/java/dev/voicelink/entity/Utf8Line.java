@@ -7,8 +7,10 @@ import java.util.Map;
  * million records costs one array, not a String, a writer and a buffer per record.
  *
  * <p>Writes exactly the bytes the previous path wrote (okio's {@code writeUtf8}, Moshi's {@code
- * JsonWriter}), so the resource text and its Base64 are unchanged: a lone surrogate becomes {@code ?},
- * and JSON strings are escaped as Moshi escapes them. Not thread-safe: one per pass.
+ * JsonWriter}), so the resource text and its Base64 are unchanged: JSON strings are escaped as Moshi
+ * escapes them. A lone surrogate, which UTF-8 cannot carry, is written as {@code ?} as okio writes it,
+ * and {@link #hasLoneSurrogate()} tells the caller, who refuses the record. Not thread-safe: one per
+ * pass.
  */
 final class Utf8Line {
   private static final byte[] HEX = {
@@ -24,11 +26,18 @@ final class Utf8Line {
 
   byte[] bytes = new byte[256];
   int length;
+  private boolean loneSurrogate;
   /** The chars of the string being written: a loop over an array is faster than charAt. */
   private char[] chars = new char[64];
 
   void clear() {
     length = 0;
+    loneSurrogate = false;
+  }
+
+  /** Whether the text written since {@link #clear()} held a surrogate without its pair. */
+  boolean hasLoneSurrogate() {
+    return loneSurrogate;
   }
 
   private void require(long extra) {
@@ -168,10 +177,10 @@ final class Utf8Line {
 
   /**
    * UTF-8 of {@code c} (at least 0x80), pairing it with {@code next} if they form a surrogate pair;
-   * a lone surrogate is written as {@code ?}, as okio does. Returns the new position: 4 bytes written
-   * means {@code next} was used.
+   * a lone surrogate is written as {@code ?}, as okio does, and noted. Returns the new position: 4
+   * bytes written means {@code next} was used.
    */
-  private static int appendNonAscii(byte[] b, int p, char c, int next) {
+  private int appendNonAscii(byte[] b, int p, char c, int next) {
     if (c < 0x800) {
       b[p++] = (byte) (0xc0 | c >> 6);
       b[p++] = (byte) (0x80 | (c & 0x3f));
@@ -186,6 +195,7 @@ final class Utf8Line {
       b[p++] = (byte) (0x80 | ((codePoint >> 6) & 0x3f));
       b[p++] = (byte) (0x80 | (codePoint & 0x3f));
     } else {
+      loneSurrogate = true;
       b[p++] = '?';
     }
     return p;

@@ -8,6 +8,8 @@ import com.squareup.moshi.Moshi;
 import com.squareup.moshi.Types;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,9 +156,9 @@ class EncodingPathsTest {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < 200; i++) {
       Map<String, String> record = new LinkedHashMap<>();
-      record.put("name", "n" + randomText(1 + random.nextInt(12)));
-      if (i % 3 == 0) record.put("extra", random.nextBoolean() ? null : randomText(5));
-      record.put("alias", randomText(random.nextInt(8)));
+      record.put("name", "n" + unicodeText(1 + random.nextInt(12)));
+      if (i % 3 == 0) record.put("extra", random.nextBoolean() ? null : unicodeText(5));
+      record.put("alias", unicodeText(random.nextInt(8)));
       if (i > 0) text.append('\n');
       text.append(moshi(record));
       records.add(record);
@@ -202,7 +204,7 @@ class EncodingPathsTest {
       StringBuilder text = new StringBuilder();
       for (int i = 0; i < count; i++) {
         Map<String, String> record = new LinkedHashMap<>();
-        record.put("name", "\u5f20 " + i + randomText(random.nextInt(60)));
+        record.put("name", "\u5f20 " + i + unicodeText(random.nextInt(60)));
         record.put("alias", "?>" + i);
         records.add(record);
         if (i > 0) text.append('\n');
@@ -244,6 +246,47 @@ class EncodingPathsTest {
             + " needs one");
   }
 
+  @Test void aLoneSurrogateIsRefusedNamingTheRecordAndTheField() {
+    String cutEmoji = "Li Lei \ud83d"; // the first half of U+1F600
+    assertThatThrownBy(() -> ResourceEncoder.base64(CONTACTS, RecordSource.of(Arrays.asList(
+        record("Li Lei", ""), record("Han Meimei \ud83d\ude00", cutEmoji)))))
+        .isInstanceOf(InvalidResourceException.class)
+        .hasMessage("record 2 of OS123.contacts: field alias has a lone surrogate U+D83D at character 8;"
+            + " UTF-8 can only carry a surrogate pair (often an emoji was cut in half)")
+        .satisfies(e -> {
+          assertThat(((InvalidResourceException) e).field()).isEqualTo("alias");
+          assertThat(((InvalidResourceException) e).recordNumber()).isEqualTo(2);
+        });
+    Map<String, String> badKey = new LinkedHashMap<>();
+    badKey.put("name", "Li Lei");
+    badKey.put("alias", "");
+    badKey.put("x\ude00", "y");
+    assertThatThrownBy(() -> ResourceEncoder.base64(CONTACTS, RecordSource.of(Collections.singletonList(badKey))))
+        .hasMessage("record 1 of OS123.contacts: the name of field 3 has a lone surrogate U+DE00 at"
+            + " character 2; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)");
+    assertThatThrownBy(() -> ResourceEncoder.base64(CONTACTS,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}\n{\"name\":\"\ude00\ud83d\",\"alias\":\"\"}")))
+        .isInstanceOf(InvalidResourceException.class)
+        .hasMessage("record 2 of OS123.contacts has a lone surrogate U+DE00 at character 10; UTF-8 can"
+            + " only carry a surrogate pair (often an emoji was cut in half)");
+  }
+
+  @Test void surrogatePairsPassTheLoneSurrogateCheck() throws IOException {
+    String text = "{\"name\":\"\ud83d\ude00\",\"alias\":\"\udbff\udfff\"}";
+    assertThat(ResourceEncoder.base64(CONTACTS, RecordSource.fromText(text)))
+        .isEqualTo(ByteString.encodeUtf8(text).base64());
+    assertThat(ResourceEncoder.base64(CONTACTS, RecordSource.of(Collections.singletonList(
+        record("\ud83d\ude00", "\udbff\udfff")))))
+        .isEqualTo(ByteString.encodeUtf8(text).base64());
+  }
+
+  private static Map<String, String> record(String name, String alias) {
+    Map<String, String> record = new LinkedHashMap<>();
+    record.put("name", name);
+    record.put("alias", alias);
+    return record;
+  }
+
   /** What FormBody makes of a Base64 value. */
   private static String formValue(String base64) throws IOException {
     Buffer buffer = new Buffer();
@@ -261,7 +304,15 @@ class EncodingPathsTest {
 
   /** ASCII, controls, quotes, backslashes, 2- and 3-byte chars, pairs, lone surrogates, U+2028. */
   private String randomText(int length) {
-    String specials = "\"\\\n\r\t\b\f\u0000\u001f\u007f\u00e9\u5f20\u2028\u2029\ud800\udc00";
+    return randomText(length, "\"\\\n\r\t\b\f\u0000\u001f\u007f\u00e9\u5f20\u2028\u2029\ud800\udc00");
+  }
+
+  /** As {@link #randomText(int)} without lone surrogates: text that an upload accepts. */
+  private String unicodeText(int length) {
+    return randomText(length, "\"\\\n\r\t\b\f\u0000\u001f\u007f\u00e9\u5f20\u2028\u2029");
+  }
+
+  private String randomText(int length, String specials) {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < length; i++) {
       int kind = random.nextInt(4);

@@ -230,6 +230,9 @@ class BadInputTest {
       record.put(null, "x");
       api().uploadResource(upload(RecordSource.of(Collections.singletonList(record))).build()).execute();
     });
+    c.put("records (maps): half an emoji", () -> api().uploadResource(upload(RecordSource.of(
+        Collections.singletonList(record("Li Lei \ud83d", "")))).build()).execute());
+    c.put("records: a lone low surrogate", () -> uploadText("{\"name\":\"\ude00\",\"alias\":\"\"}"));
     c.put("records over the size limit", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).maxResourceBytes(64).build()
         .uploadResource(upload(RecordSource.fromText("{\"name\":\"" + repeat('x', 100) + "\",\"alias\":\"\"}")).build()).execute());
     // Web API client
