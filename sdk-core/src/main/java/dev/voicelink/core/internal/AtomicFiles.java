@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 /**
  * Replacing a small file so that a crash at any moment leaves the old content or the new one: a
  * sibling temporary file, written, forced to the device, renamed over the target (atomic within a
- * directory on POSIX file systems). Shared by the file token store and the Android token store.
+ * directory on POSIX file systems), and the directory forced too, so that the rename survives a power
+ * cut. Shared by the file token store and the Android token store.
  */
 public final class AtomicFiles {
   /** One monitor per file, shared by every store instance on it; never removed (few files). */
@@ -64,12 +65,17 @@ public final class AtomicFiles {
    * {@link #lockFor} the target while it does.
    */
   public static void replace(File target, byte[] bytes) throws IOException {
+    replace(target, bytes, DirectorySync.DEFAULT);
+  }
+
+  static void replace(File target, byte[] bytes, DirectorySync directorySync) throws IOException {
     synchronized (lockFor(target)) {
-      replaceLocked(target.getAbsoluteFile(), bytes);
+      replaceLocked(target.getAbsoluteFile(), bytes, directorySync);
     }
   }
 
-  private static void replaceLocked(File absolute, byte[] bytes) throws IOException {
+  private static void replaceLocked(File absolute, byte[] bytes, DirectorySync directorySync)
+      throws IOException {
     File dir = absolute.getParentFile();
     if (dir != null && !dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) {
       throw new IOException("cannot create the directory of " + absolute);
@@ -90,6 +96,10 @@ public final class AtomicFiles {
     if (!temp.renameTo(absolute)) {
       temp.delete();
       throw new IOException("cannot replace " + absolute);
+    }
+    if (dir != null && !directorySync.sync(dir)) {
+      Log.debug("auth", "the directory of " + absolute.getName() + " cannot be forced to the device;"
+          + " the new content survives a crash, a power cut may bring the old one back");
     }
   }
 
