@@ -264,7 +264,7 @@ public final class DeviceAuthorizer {
      * standard server. Required.
      */
     public Builder clientId(String clientId) {
-      this.clientId = Validate.identifier(clientId, "client_id");
+      this.clientId = Validate.clientId(clientId);
       return this;
     }
 

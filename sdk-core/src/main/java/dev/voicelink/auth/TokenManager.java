@@ -313,7 +313,7 @@ public final class TokenManager implements TokenSource {
      */
     public Builder deviceGrant(String clientId) {
       this.grant = TokenRecord.Grant.DEVICE;
-      this.clientId = Validate.identifier(clientId, "client_id");
+      this.clientId = Validate.clientId(clientId);
       this.clientSecret = null;
       return this;
     }
@@ -340,7 +340,7 @@ public final class TokenManager implements TokenSource {
      */
     public Builder cloudGrant(String clientId, String clientSecret) {
       this.grant = TokenRecord.Grant.CLOUD;
-      this.clientId = Validate.identifier(clientId, "client_id");
+      this.clientId = Validate.clientId(clientId);
       this.clientSecret = Validate.secret(clientSecret, "client_secret");
       return this;
     }

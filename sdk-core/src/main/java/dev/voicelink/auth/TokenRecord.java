@@ -342,7 +342,7 @@ public final class TokenRecord {
     }
 
     public Builder clientId(String clientId) {
-      this.clientId = Validate.identifier(clientId, "client_id");
+      this.clientId = Validate.clientId(clientId);
       return this;
     }
 

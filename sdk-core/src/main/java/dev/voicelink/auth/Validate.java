@@ -8,8 +8,21 @@ final class Validate {
   private Validate() {
   }
 
-  /** A console identifier ({@code client_id}, {@code device_id}): non-blank, printable, bounded. */
+  /** A console identifier ({@code device_id}): non-blank, printable, bounded, without spaces. */
   static String identifier(@Nullable String value, String field) {
+    return identifier(value, field, false);
+  }
+
+  /**
+   * A {@code client_id}: as {@link #identifier}, but a space inside is allowed: RFC 6749 appendix A.1
+   * makes a client identifier any printable ASCII, space included. A space at either end is a
+   * copy-and-paste slip, and is refused.
+   */
+  static String clientId(@Nullable String value) {
+    return identifier(value, "client_id", true);
+  }
+
+  private static String identifier(@Nullable String value, String field, boolean innerSpaces) {
     if (value == null || value.trim().isEmpty()) {
       throw new IllegalArgumentException(field + " must not be empty");
     }
@@ -17,11 +30,17 @@ final class Validate {
       throw new IllegalArgumentException(field + " must be at most " + MAX_IDENTIFIER_LENGTH
           + " characters; was " + value.length());
     }
+    if (innerSpaces && (value.charAt(0) == ' ' || value.charAt(value.length() - 1) == ' ')) {
+      throw new IllegalArgumentException(field + " must not start or end with a space; was: \""
+          + printable(value) + "\"");
+    }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
+      if (innerSpaces && c == ' ') continue;
       if (Character.isISOControl(c) || Character.isWhitespace(c)) {
-        throw new IllegalArgumentException(field + " must not contain spaces or control characters;"
-            + " was: \"" + printable(value) + "\"");
+        throw new IllegalArgumentException(field + (innerSpaces
+            ? " must not contain control characters or whitespace other than a space"
+            : " must not contain spaces or control characters") + "; was: \"" + printable(value) + "\"");
       }
     }
     return value;

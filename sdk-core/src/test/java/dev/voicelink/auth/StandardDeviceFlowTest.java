@@ -365,6 +365,36 @@ class StandardDeviceFlowTest {
     assertThat(authorizer.toString()).doesNotContain("s3cret");
   }
 
+  /** RFC 6749 appendix A.1: a client_id is any printable ASCII, a space included. */
+  @Test void aClientIdWithASpaceIsFormEncodedInTheBodyAndInBasic() throws Exception {
+    script.enqueue(standardCode(null), standardToken("Bearer"));
+    DeviceAuthorizer open = DeviceAuthorizer.builder(config, oauthServer("none"))
+        .clientId("Kitchen Speaker").build();
+    DeviceCode code = open.requestCode().execute();
+    assertThat(server.takeRequest().getBody().readUtf8()).isEqualTo("client_id=Kitchen+Speaker");
+    DeviceFlowOutcome outcome = poll(open, code);
+    assertThat(server.takeRequest().getBody().readUtf8()).isEqualTo("grant_type=" + DEVICE_GRANT
+        + "&device_code=dc-secret-9f8e7d&client_id=Kitchen+Speaker");
+    TokenRecord stored = TokenRecord.fromStorageJson(outcome.token().toStorageJson());
+    assertThat(stored.clientId()).isEqualTo("Kitchen Speaker");
+
+    script.enqueue(standardCode(null));
+    DeviceAuthorizer.builder(config, oauthServer("client_secret_basic")).clientId("Kitchen Speaker")
+        .clientSecret("s3cret").build().requestCode().execute();
+    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("Basic "
+        + okio.ByteString.encodeUtf8("Kitchen+Speaker:s3cret").base64());
+  }
+
+  @Test void aClientIdThatStartsOrEndsWithASpaceIsASlipAndRefused() {
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(config, oauthServer("none")).clientId("speaker "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("client_id must not start or end with a space; was: \"speaker \"");
+    assertThatThrownBy(() -> TokenRecord.builder().clientId("Kitchen\tSpeaker"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("client_id must not contain control characters or whitespace other than a space;"
+            + " was: \"Kitchen\\u0009Speaker\"");
+  }
+
   @Test void postWhenTheServerOffersOnlyPost() throws Exception {
     script.enqueue(standardCode(null), standardToken("Bearer"));
     DeviceAuthorizer authorizer = DeviceAuthorizer.builder(config, oauthServer("client_secret_post"))

@@ -54,7 +54,7 @@ class TokenRecordTest {
     assertThatThrownBy(() -> TokenRecord.builder().expiresInSeconds(-1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("expires_in must be 0 or more seconds; was: -1");
-    assertThatThrownBy(() -> TokenRecord.builder().clientId("vl speaker"))
-        .hasMessage("client_id must not contain spaces or control characters; was: \"vl speaker\"");
+    assertThatThrownBy(() -> TokenRecord.builder().clientId(" vl-speaker"))
+        .hasMessage("client_id must not start or end with a space; was: \" vl-speaker\"");
   }
 }

@@ -152,7 +152,8 @@ class BadInputTest {
     c.put("PlatformToolsClient without platform_url configured", () -> PlatformToolsClient.builder(VoiceLinkClient.builder().build()));
     // Device authorization
     c.put("client_id empty", () -> DeviceAuthorizer.builder(config).clientId(""));
-    c.put("client_id with a space", () -> DeviceAuthorizer.builder(config).clientId("vl speaker"));
+    c.put("client_id ending with a space", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01 "));
+    c.put("client_id with a line break", () -> DeviceAuthorizer.builder(config).clientId("vl\nspeaker"));
     c.put("DeviceAuthorizer without client_id", () -> DeviceAuthorizer.builder(config).build());
     c.put("device_id empty", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode("").execute());
     c.put("device_id with a line break", () -> DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build().requestCode("SN-1\nSN-2").execute());

@@ -176,8 +176,8 @@ class CliBadInputTest {
     // Sign-in
     c.put("login --auth-url without a scheme", new Case(() -> args(login(), "--auth-url",
         "auth.example.com"), noEnv));
-    c.put("login --client-id with a space", new Case(() -> args(login(), "--client-id", "vl speaker"),
-        noEnv));
+    c.put("login --client-id ending with a space", new Case(() -> args(login(), "--client-id",
+        "vl-speaker-01 "), noEnv));
     c.put("login --device-id with a space", new Case(() -> args(login(), "--device-id", "SN 0001"),
         noEnv));
     c.put("login --device-id of 300 characters", new Case(() -> args(login(), "--device-id",
