@@ -16,8 +16,8 @@ import okio.Okio;
  * then renames it over the token file. A rename within a directory is atomic on POSIX file systems, so
  * a process killed at any moment leaves the old record or the new one. The directory is forced to the
  * device too, so that the rename survives a power cut, where the platform can open a directory
- * (Linux, macOS; not Windows). The file is made readable and
- * writable by its owner only where the file system supports it.
+ * (Linux, macOS; not Windows). The file is made readable and writable by its owner only where the
+ * file system supports it.
  *
  * <p>Format (version 1), one JSON object; the client secret of a cloud credential is never stored:
  *

@@ -38,9 +38,10 @@ final class Validate {
       char c = value.charAt(i);
       if (innerSpaces && c == ' ') continue;
       if (Character.isISOControl(c) || Character.isWhitespace(c)) {
-        throw new IllegalArgumentException(field + (innerSpaces
+        String rule = innerSpaces
             ? " must not contain control characters or whitespace other than a space"
-            : " must not contain spaces or control characters") + "; was: \"" + printable(value) + "\"");
+            : " must not contain spaces or control characters";
+        throw new IllegalArgumentException(field + rule + "; was: \"" + printable(value) + "\"");
       }
     }
     return value;

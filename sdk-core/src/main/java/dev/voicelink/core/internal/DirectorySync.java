@@ -1,9 +1,6 @@
 package dev.voicelink.core.internal;
 
 import java.io.File;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Forces a directory's entries to the storage device (POSIX {@code fsync} of the directory), so that
@@ -11,7 +8,7 @@ import java.nio.file.StandardOpenOption;
  * durable, not the name that points at them. A speaker is unplugged at any moment; without this, the
  * token file could come back as the old record after the server had already rotated its refresh token.
  */
-public interface DirectorySync {
+interface DirectorySync {
   /**
    * Forces {@code dir}; false where the platform cannot open a directory (Windows, Android before
    * API 26, which lacks {@code java.nio.file}) or the file system refuses. Never throws: the rename
@@ -23,7 +20,7 @@ public interface DirectorySync {
   DirectorySync DEFAULT = new DirectorySync() {
     @Override public boolean sync(File dir) {
       try {
-        return Nio.force(dir);
+        return NioDirectories.force(dir);
       } catch (LinkageError e) {
         return false; // Android before API 26
       }
@@ -33,20 +30,4 @@ public interface DirectorySync {
       return "DirectorySync.DEFAULT";
     }
   };
-
-  /** Kept apart so that only this class refers to {@code java.nio.file}, which API 21 lacks. */
-  @GuardedApi
-  final class Nio {
-    private Nio() {
-    }
-
-    static boolean force(File dir) {
-      try (FileChannel channel = FileChannel.open(dir.toPath(), StandardOpenOption.READ)) {
-        channel.force(true);
-        return true;
-      } catch (IOException | UnsupportedOperationException | SecurityException e) {
-        return false;
-      }
-    }
-  }
 }
