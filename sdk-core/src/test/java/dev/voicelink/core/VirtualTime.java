@@ -146,9 +146,18 @@ public final class VirtualTime extends Clock implements Scheduler {
    * #awaitScheduled}) until code under test has scheduled its next task.
    */
   public void step(long millis) throws InterruptedException {
+    step(millis, 1);
+  }
+
+  /**
+   * As {@link #step(long)}, waiting until code under test has scheduled {@code tasks} tasks: a
+   * device flow's poll, for one, arms its deadline while it is out, and its answer schedules the wait
+   * before the next poll.
+   */
+  public void step(long millis, int tasks) throws InterruptedException {
     int before = scheduledCount();
     advance(millis, TimeUnit.MILLISECONDS);
-    awaitScheduled(before + 1);
+    awaitScheduled(before + tasks);
   }
 
   /** Runs the tasks that are due now without moving time. */
