@@ -89,7 +89,7 @@ class LeakScanFlowTest {
       time.awaitScheduled(before + 1);
       server.faults().on(Endpoint.TOKEN, Fault.status(503).times(1));
       time.advance(2, TimeUnit.SECONDS);
-      time.awaitScheduled(before + 2);
+      time.awaitScheduled(before + 3); // the first wait, the poll's deadline, the retry's wait
       new SimulatedTester(server).approve(code.userCode());
       time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
       CallResult<DeviceFlowOutcome> ended = outcomes.poll(10, TimeUnit.SECONDS);

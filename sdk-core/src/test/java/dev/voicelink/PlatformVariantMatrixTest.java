@@ -181,7 +181,7 @@ class PlatformVariantMatrixTest {
       long interval = pollInterval(variants);
       assertThat(code.intervalMillis()).isEqualTo(interval);
       tick(time, serverClock, interval);
-      time.awaitScheduled(scheduled + 2);
+      time.awaitScheduled(scheduled + 3); // the first wait, the poll's deadline, the next wait
       assertThat(flow.poll(10, TimeUnit.SECONDS)).isEqualTo("authorization_pending " + interval);
       new SimulatedTester(server).approve(code.userCode());
       tick(time, serverClock, interval);

@@ -184,7 +184,7 @@ public final class AgentVariantMatrixTest {
       time.awaitScheduled(scheduled + 1);
       DeviceCode code = codes.poll(10, TimeUnit.SECONDS);
       tick(code.intervalMillis());
-      time.awaitScheduled(scheduled + 2);
+      time.awaitScheduled(scheduled + 3); // the first wait, the poll's deadline, the next wait
       new SimulatedTester(server).approve(code.userCode());
       tick(code.intervalMillis());
       DeviceFlowOutcome outcome = ended.poll(10, TimeUnit.SECONDS).get();

@@ -51,8 +51,9 @@ import okhttp3.Response;
  * refused/reset, timeouts, 5xx, empty or unreadable bodies) do not end the flow but are retried with
  * a jittered backoff on top of the interval (or after the server's {@code Retry-After}, up to 60 s),
  * at most {@value #MAX_TRANSIENT_RETRIES} times in a row;
- * the flow ends by itself when {@code expires_in} has elapsed on the monotonic clock. Cancelling the
- * call stops the poll in flight and the wait before the next one.
+ * the flow ends by itself when {@code expires_in} has elapsed on the monotonic clock, cancelling a
+ * poll still out then (queued in the dispatcher, or waiting for an answer with no read timeout).
+ * Cancelling the call stops the poll in flight and the wait before the next one.
  *
  * <p>Immutable and thread-safe; one instance may run any number of flows. It holds no resources of
  * its own: make it once per {@code client_id} and keep it as long as its {@link VoiceLinkClient}.

@@ -47,6 +47,10 @@ final class DevicePoller implements Cancellable {
   private int polls;
   private int transientFailures;
   private @Nullable Call call;
+  /**
+   * The flow's one timer: the wait before the next poll (or the code request's retry), or, while a
+   * poll is out, its deadline, which cancels it.
+   */
   private @Nullable Cancellable wait;
   private @Nullable DeviceFlowOutcome outcome;
 
@@ -154,10 +158,16 @@ final class DevicePoller implements Cancellable {
   private void expire() {
     synchronized (lock) {
       if (outcome != null) return;
-      Log.info(TAG, "the user code expired after " + code.expiresInSeconds() + " s");
-      finish(DeviceFlowOutcome.ended(Kind.EXPIRED, null));
+      expired();
     }
     events.flush();
+  }
+
+  private void expired() {
+    // caller holds lock
+    Log.info(TAG, "the user code expired after " + code.expiresInSeconds() + " s"
+        + (call != null ? "; the poll still out is cancelled" : ""));
+    finish(DeviceFlowOutcome.ended(Kind.EXPIRED, null));
   }
 
   private void poll() {
@@ -165,13 +175,17 @@ final class DevicePoller implements Cancellable {
     final int pollNumber;
     synchronized (lock) {
       if (outcome != null) return;
-      if (clock.monotonicNanos() - deadlineNanos >= 0) {
+      long remainingNanos = deadlineNanos - clock.monotonicNanos();
+      if (remainingNanos <= 0) {
         next = null;
         pollNumber = 0;
       } else {
         pollNumber = ++polls;
         next = client.devicePollCall(clientId, code);
         call = next;
+        // Neither the dispatcher's queue nor a server that never answers (the app's client may have
+        // no read timeout) holds the flow past the deadline: there, expire() cancels the call.
+        wait = scheduler.schedule(this::expire, remainingNanos, TimeUnit.NANOSECONDS);
       }
     }
     if (next == null) {
@@ -195,6 +209,8 @@ final class DevicePoller implements Cancellable {
     synchronized (lock) {
       if (outcome != null) return;
       call = null;
+      // The answer came before the deadline: its timer goes, and a token in the answer is taken.
+      if (wait != null) wait.cancel();
       if (answer.hasToken()) {
         // The device code was exchanged: it is never polled again, whatever the answer held.
         try {
@@ -207,11 +223,18 @@ final class DevicePoller implements Cancellable {
         }
         return;
       }
+      String error = answer.error;
+      boolean onlyAnotherPoll = answer.isTransient() || "authorization_pending".equals(error)
+          || "slow_down".equals(error);
+      if (onlyAnotherPoll && clock.monotonicNanos() - deadlineNanos >= 0) {
+        // Came at the deadline, racing its timer: no next poll to announce, the code has expired.
+        expired();
+        return;
+      }
       if (answer.isTransient()) {
         retryPoll(pollNumber, answer.transientFailure("poll"));
         return;
       }
-      String error = answer.error;
       transientFailures = 0;
       if (client.dialect.codeExpired(error)) {
         Log.info(TAG, "the server no longer knows the device code (" + error + ")");

@@ -34,8 +34,11 @@ final class AuthServerScript extends Dispatcher {
   }
 
   @Override public MockResponse dispatch(RecordedRequest request) {
-    arrivalsMillis.add(TimeUnit.NANOSECONDS.toMillis(time.monotonicNanos() - startNanos));
     paths.add(request.getPath());
+    synchronized (arrivalsMillis) {
+      arrivalsMillis.add(TimeUnit.NANOSECONDS.toMillis(time.monotonicNanos() - startNanos));
+      arrivalsMillis.notifyAll();
+    }
     MockResponse next = responses.poll();
     return next != null ? next : new MockResponse().setResponseCode(500).setBody("unscripted");
   }
@@ -44,6 +47,20 @@ final class AuthServerScript extends Dispatcher {
   List<Long> arrivalsMillis() {
     synchronized (arrivalsMillis) {
       return new ArrayList<>(arrivalsMillis);
+    }
+  }
+
+  /** Blocks (up to 10 real seconds) until {@code count} requests have arrived. */
+  void awaitArrivals(int count) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    synchronized (arrivalsMillis) {
+      while (arrivalsMillis.size() < count) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("expected " + count + " requests, saw " + arrivalsMillis.size());
+        }
+        TimeUnit.NANOSECONDS.timedWait(arrivalsMillis, left);
+      }
     }
   }
 

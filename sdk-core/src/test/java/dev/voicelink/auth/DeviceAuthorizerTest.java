@@ -27,7 +27,12 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.EventListener;
 import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
@@ -111,6 +116,14 @@ class DeviceAuthorizerTest {
     return flow;
   }
 
+  /**
+   * Moves the clock to the next poll and waits until its answer was taken: the poll arms the code's
+   * deadline while it is out (one task), and its answer schedules the wait before the next (another).
+   */
+  private void stepPoll(long millis) throws InterruptedException {
+    time.step(millis, 2);
+  }
+
   private VoiceLinkCall<DeviceFlowOutcome> start(DeviceAuthorizer from) {
     VoiceLinkCall<DeviceFlowOutcome> flow = from.authorize("SN-0001-DEMO", events);
     flow.enqueue(events);
@@ -177,8 +190,8 @@ class DeviceAuthorizerTest {
     script.enqueue(deviceCode(2, 120), pending(), pending(),
         token("at-1", "rt-1", 8_640_000, CREATED_AT));
     startFlow();
-    time.step(2000);
-    time.step(2000);
+    stepPoll(2000);
+    stepPoll(2000);
     time.advance(2000, TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
 
@@ -211,7 +224,7 @@ class DeviceAuthorizerTest {
         + "\"expires_in\":60,\"device_code\":\"d\"}"), pending(), error("access_denied"));
     startFlow();
     assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
-    time.step(5000);
+    stepPoll(5000);
     assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
     time.advance(5000, TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.DENIED);
@@ -222,10 +235,10 @@ class DeviceAuthorizerTest {
     script.enqueue(deviceCode(2, 120), error("slow_down"), pending(), error("slow_down"), pending(),
         token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
-    time.step(2000);      // slow_down: 7 s from now on
-    time.step(7000);      // pending
-    time.step(7000);      // slow_down: 12 s
-    time.step(12000);     // pending
+    stepPoll(2000);      // slow_down: 7 s from now on
+    stepPoll(7000);      // pending
+    stepPoll(7000);      // slow_down: 12 s
+    stepPoll(12000);     // pending
     assertThat(time.pendingDelaysMillis()).containsExactly(12000L);
     time.advance(11999, TimeUnit.MILLISECONDS);
     assertThat(script.arrivalsMillis()).hasSize(5);
@@ -261,9 +274,9 @@ class DeviceAuthorizerTest {
   @Test void codeExpiresOnTheMonotonicClockWithoutAnotherPoll() throws Exception {
     script.enqueue(deviceCode(3, 10), pending(), pending(), pending());
     startFlow();
-    time.step(3000);
-    time.step(3000);
-    time.step(3000);                 // third poll at 9 s; the next would be at 12 s, after expiry
+    stepPoll(3000);
+    stepPoll(3000);
+    stepPoll(3000);                 // third poll at 9 s; the next would be at 12 s, after expiry
     assertThat(time.pendingDelaysMillis()).containsExactly(1000L);
     time.shiftWallClock(-86_400_000L); // a wall clock jump changes nothing
     time.advance(999, TimeUnit.MILLISECONDS);
@@ -281,8 +294,8 @@ class DeviceAuthorizerTest {
         json(503, "{\"error\":\"authorization_pending\"}"),
         json(401, "{\"error\":\"access_denied\"}"));
     startFlow();
-    time.step(2000);
-    time.step(2000);
+    stepPoll(2000);
+    stepPoll(2000);
     time.advance(2000, TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.DENIED);
     assertThat(events.calls).containsExactly("code WDJB-MJHT",
@@ -315,7 +328,7 @@ class DeviceAuthorizerTest {
     for (int i = 0; i < 8; i++) {
       long wait = time.pendingDelaysMillis().get(0);
       waits.add(wait);
-      time.step(wait);
+      stepPoll(wait);
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
@@ -339,7 +352,7 @@ class DeviceAuthorizerTest {
         json(200, "{\"device_code\":\"dc-1\",\"status\":\"pending\"}"),
         token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
-    time.step(2000);
+    stepPoll(2000);
     long retry = time.pendingDelaysMillis().get(0);
     assertThat(retry).isBetween(2000L, 3000L);
     time.advance(retry, TimeUnit.MILLISECONDS);
@@ -359,7 +372,7 @@ class DeviceAuthorizerTest {
     for (int i = 0; i < 3; i++) {
       long wait = time.pendingDelaysMillis().get(0);
       waits.add(wait);
-      time.step(wait);
+      stepPoll(wait);
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
@@ -378,8 +391,8 @@ class DeviceAuthorizerTest {
         json(429, "{\"error\":\"slow_down\"}"),
         token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
-    time.step(2000);
-    time.step(20_000);
+    stepPoll(2000);
+    stepPoll(20_000);
     time.advance(7000, TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
     assertThat(events.calls).containsExactly("code WDJB-MJHT", "poll 1 transient_failure 20000",
@@ -393,7 +406,7 @@ class DeviceAuthorizerTest {
       script.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "7"));
     }
     startFlow();
-    for (int i = 0; i < 8; i++) time.step(time.pendingDelaysMillis().get(0));
+    for (int i = 0; i < 8; i++) stepPoll(time.pendingDelaysMillis().get(0));
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
 
@@ -409,7 +422,7 @@ class DeviceAuthorizerTest {
     startFlow();
     int port = server.getPort();
     server.shutdown(); // nothing listens on the port any more
-    time.step(2000);
+    stepPoll(2000);
     assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
     try (MockWebServer back = new MockWebServer()) {
       back.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
@@ -424,7 +437,7 @@ class DeviceAuthorizerTest {
     authorizer = authorizer(http.newBuilder().readTimeout(200, TimeUnit.MILLISECONDS).build());
     script.enqueue(deviceCode(2, 600), hang(), token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
-    time.step(2000);
+    stepPoll(2000);
     assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
@@ -438,7 +451,7 @@ class DeviceAuthorizerTest {
     script.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
     for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      time.step(time.pendingDelaysMillis().get(0));
+      stepPoll(time.pendingDelaysMillis().get(0));
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).as("the 8th retry still happens").isEqualTo(Kind.AUTHORIZED);
@@ -451,7 +464,7 @@ class DeviceAuthorizerTest {
     }
     startFlow();
     for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      time.step(time.pendingDelaysMillis().get(0));
+      stepPoll(time.pendingDelaysMillis().get(0));
     }
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
@@ -470,8 +483,9 @@ class DeviceAuthorizerTest {
     while (events.outcome.get() == null) {
       int before = time.scheduledCount();
       time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
-      // The step either schedules the flow's next wait or ends it, on another thread: wait for one.
-      assertThat(time.awaitScheduledOr(before + 1, () -> events.outcome.get() != null, 10,
+      // The step either ends the flow or sends a poll, which arms the deadline and whose answer
+      // schedules the flow's next wait, on another thread: wait for one or the other.
+      assertThat(time.awaitScheduledOr(before + 2, () -> events.outcome.get() != null, 10,
           TimeUnit.SECONDS)).as("the flow's next wait or its outcome").isTrue();
     }
     assertThat(events.await().kind()).isEqualTo(Kind.EXPIRED);
@@ -479,10 +493,71 @@ class DeviceAuthorizerTest {
     assertThat(script.arrivalsMillis()).allMatch(t -> t < 5000L);
   }
 
+  /** A client that never gives up reading (as apps with streaming calls configure theirs). */
+  private OkHttpClient patientClient(CountDownLatch failedCalls) {
+    return http.newBuilder().readTimeout(0, TimeUnit.MILLISECONDS).eventListener(new EventListener() {
+      @Override public void callFailed(Call call, IOException e) {
+        failedCalls.countDown();
+      }
+    }).build();
+  }
+
+  @Test void aPollWithNoAnswerIsCancelledAtTheDeadline() throws Exception {
+    CountDownLatch failedCalls = new CountDownLatch(1);
+    authorizer = authorizer(patientClient(failedCalls));
+    script.enqueue(deviceCode(2, 5), hang());
+    startFlow();
+    time.advance(2000, TimeUnit.MILLISECONDS);     // poll 1 goes out; the server never answers
+    script.awaitArrivals(2);
+    time.advance(2999, TimeUnit.MILLISECONDS);
+    assertThat(events.outcome.get()).isNull();
+    assertThat(failedCalls.getCount()).as("the poll is still waiting for its answer").isEqualTo(1);
+    time.advance(1, TimeUnit.MILLISECONDS);        // expires_in after the code was received
+
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(outcome.failure()).isNull();
+    assertThat(failedCalls.await(10, TimeUnit.SECONDS)).as("the hung poll was cancelled").isTrue();
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome EXPIRED");
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void aPollQueuedBehindOtherCallsIsCancelledAtTheDeadline() throws Exception {
+    CountDownLatch failedCalls = new CountDownLatch(2);
+    OkHttpClient patient = patientClient(failedCalls);
+    patient.dispatcher().setMaxRequests(1);         // the app's dispatcher, saturated
+    authorizer = authorizer(patient);
+    script.enqueue(deviceCode(2, 5), hang());
+    startFlow();
+    Call stream = patient.newCall(new Request.Builder().url(server.url("/stream")).build());
+    stream.enqueue(new Callback() {
+      @Override public void onFailure(Call call, IOException e) {
+      }
+
+      @Override public void onResponse(Call call, Response response) {
+        response.close();
+      }
+    });
+    script.awaitArrivals(2);                        // the app's call holds the only slot
+    time.advance(2000, TimeUnit.MILLISECONDS);     // poll 1 waits in the dispatcher's queue
+    assertThat(patient.dispatcher().queuedCallsCount()).isEqualTo(1);
+    time.advance(3000, TimeUnit.MILLISECONDS);
+
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome EXPIRED");
+    stream.cancel();                                // the slot frees: the cancelled poll must not go
+    assertThat(failedCalls.await(10, TimeUnit.SECONDS)).as("both calls ended").isTrue();
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 0L);
+    assertThat(script.paths()).containsExactly("/oauth/ivs/device_code", "/stream");
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
   @Test void cancelDuringAWaitStopsAtOnceAndPollsNoMore() throws Exception {
     script.enqueue(deviceCode(2, 120), pending(), pending());
     VoiceLinkCall<DeviceFlowOutcome> flow = startFlow();
-    time.step(2000);
+    stepPoll(2000);
     flow.cancel();
     assertThat(events.awaitResult().isCancelled()).isTrue();
     assertThat(flow.isCancelled()).isTrue();
@@ -543,7 +618,8 @@ class DeviceAuthorizerTest {
         .clientId("vl-speaker-01").build());
     int waits = time.scheduledCount();
     time.advance(2000, TimeUnit.MILLISECONDS);
-    time.awaitScheduled(waits + 1); // the pending answer was read: its onPoll is queued
+    time.awaitScheduled(waits + 2); // the poll's deadline, then the pending answer's next wait:
+                                    // its onPoll is queued
     assertThat(queued).isNotEmpty();
     assertThat(events.calls).isEmpty();
 

@@ -51,12 +51,15 @@ class ReferenceServerAuthTest {
     server.close();
   }
 
-  /** Moves both clocks; runs the client's due tasks and waits for its next wait to be scheduled. */
+  /**
+   * Moves both clocks to the next poll, which runs it; waits until its answer schedules the next wait
+   * (the poll arms the code's deadline while it is out: the wait is the second task scheduled).
+   */
   private void tick(long millis, boolean expectNextWait) throws InterruptedException {
     int before = time.scheduledCount();
     serverClock.advance(millis, TimeUnit.MILLISECONDS);
     time.advance(millis, TimeUnit.MILLISECONDS);
-    if (expectNextWait) time.awaitScheduled(before + 1);
+    if (expectNextWait) time.awaitScheduled(before + 2);
   }
 
   private DeviceCode startFlow() throws InterruptedException {

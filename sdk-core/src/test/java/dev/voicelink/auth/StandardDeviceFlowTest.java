@@ -164,8 +164,8 @@ class StandardDeviceFlowTest {
     script.enqueue(standardCode(null), pending(), pending(), standardToken("Bearer"));
     startFlow(publicClient());
     assertThat(time.pendingDelaysMillis()).containsExactly(5000L);
-    time.step(5000);
-    time.step(5000);
+    stepPoll(5000);
+    stepPoll(5000);
     time.advance(5000, TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
 
@@ -206,7 +206,7 @@ class StandardDeviceFlowTest {
   @Test void pollsAtTheAdvertisedIntervalInSeconds() throws Exception {
     script.enqueue(standardCode(3), pending(), standardToken("bearer"));
     startFlow(publicClient());
-    time.step(3000);
+    stepPoll(3000);
     time.advance(3000, TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
     assertThat(script.arrivalsMillis()).containsExactly(0L, 3000L, 6000L);
@@ -216,10 +216,10 @@ class StandardDeviceFlowTest {
     script.enqueue(standardCode(null), error("slow_down"), pending(), error("slow_down"), pending(),
         standardToken("Bearer"));
     startFlow(publicClient());
-    time.step(5000);   // slow_down: 10 s from now on
-    time.step(10000);  // pending
-    time.step(10000);  // slow_down: 15 s
-    time.step(15000);  // pending
+    stepPoll(5000);   // slow_down: 10 s from now on
+    stepPoll(10000);  // pending
+    stepPoll(10000);  // slow_down: 15 s
+    stepPoll(15000);  // pending
     assertThat(time.pendingDelaysMillis()).containsExactly(15000L);
     time.advance(15000, TimeUnit.MILLISECONDS);
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
@@ -296,7 +296,7 @@ class StandardDeviceFlowTest {
   private DeviceFlowOutcome endWith(MockResponse poll) throws Exception {
     script.enqueue(standardCode(null), pending(), poll);
     startFlow(publicClient());
-    time.step(5000);
+    stepPoll(5000);
     time.advance(5000, TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
     assertThat(script.arrivalsMillis()).containsExactly(0L, 5000L, 10000L);
@@ -308,8 +308,8 @@ class StandardDeviceFlowTest {
         + "\"verification_uri\":\"https://login.example.com/activate\",\"expires_in\":12}"),
         pending(), pending());
     startFlow(publicClient());
-    time.step(5000);
-    time.step(5000);
+    stepPoll(5000);
+    stepPoll(5000);
     assertThat(time.pendingDelaysMillis()).containsExactly(2000L);
     time.advance(2000, TimeUnit.MILLISECONDS);
     DeviceFlowOutcome outcome = events.await();
@@ -428,6 +428,14 @@ class StandardDeviceFlowTest {
         + "&device_code=dc-secret-9f8e7d&client_id=speaker-post&client_secret=s3cret");
     assertThat(outcome.token().clientAuthentication())
         .isEqualTo(OAuthServer.ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
+  /**
+   * Moves the clock to the next poll and waits until its answer was taken: the poll arms the code's
+   * deadline while it is out (one task), and its answer schedules the wait before the next (another).
+   */
+  private void stepPoll(long millis) throws InterruptedException {
+    time.step(millis, 2);
   }
 
   /** A blocking poll that the virtual clock lets through its first wait. */

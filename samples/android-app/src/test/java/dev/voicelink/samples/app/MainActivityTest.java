@@ -385,7 +385,10 @@ public final class MainActivityTest {
     awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
     advanceToNextTask("the first poll");
     awaitUi(() -> server.journal().count("/oauth/ivs/token") >= 1, "the first poll");
-    awaitUi(() -> !time.pendingDelaysMillis().isEmpty(), "the wait before the next poll");
+    // While the poll is out, the task pending is its deadline; once the screen shows its answer, the
+    // task pending is the wait before the next poll.
+    awaitUi(() -> text(MainActivity.TAG_STATUS).contains("(poll 1: authorization_pending)")
+        && !time.pendingDelaysMillis().isEmpty(), "the wait before the next poll");
 
     controller.pause().stop().destroy();
     controller = null;
