@@ -33,6 +33,7 @@ import okhttp3.EventListener;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
@@ -552,6 +553,40 @@ class DeviceAuthorizerTest {
     assertThat(script.arrivalsMillis()).containsExactly(0L, 0L);
     assertThat(script.paths()).containsExactly("/oauth/ivs/device_code", "/stream");
     assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void aPendingAnswerThatComesAtTheDeadlineEndsTheFlowUnannounced() throws Exception {
+    // The clock passes the deadline while the answer is on its way, before the deadline's timer has
+    // run: the scheduler is a virtual clock of its own, which the test holds back.
+    VirtualTime timers = new VirtualTime();
+    CountDownLatch answer = new CountDownLatch(1);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        MockResponse scripted = script.dispatch(request);
+        if (request.getPath().equals("/oauth/ivs/token")) {
+          assertThat(answer.await(10, TimeUnit.SECONDS)).as("the test lets the answer go").isTrue();
+        }
+        return scripted;
+      }
+    });
+    VoiceLinkClient config = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .httpClient(http).clock(time).scheduler(timers).build();
+    script.enqueue(deviceCode(2, 5), pending());
+    start(DeviceAuthorizer.builder(config).clientId("vl-speaker-01").build());
+    timers.awaitScheduled(1);                      // the wait before poll 1
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    timers.advance(2000, TimeUnit.MILLISECONDS);   // poll 1 goes out and arms the deadline, 3 s on
+    script.awaitArrivals(2);
+    assertThat(timers.pendingDelaysMillis()).containsExactly(3000L);
+    time.advance(3000, TimeUnit.MILLISECONDS);     // the deadline, its timer not yet run
+    answer.countDown();
+
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(events.calls).as("no poll announced that will not come")
+        .containsExactly("code WDJB-MJHT", "outcome EXPIRED");
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L);
+    assertThat(timers.pendingDelaysMillis()).as("the deadline's timer is cancelled").isEmpty();
   }
 
   @Test void cancelDuringAWaitStopsAtOnceAndPollsNoMore() throws Exception {
