@@ -19,7 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,14 +62,14 @@ class VerificationPageBrowserTest {
   }
 
   ReferenceServer server;
-  WebDriver browser;
-  /** Chromium's user data directory; JUnit deletes it after each test. */
-  @TempDir Path profile;
+  /** One browser for the class: starting Chromium is most of a test's time. */
+  static WebDriver browser;
+  /** Chromium's user data directory; JUnit deletes it after the class. */
+  @TempDir static Path profile;
 
-  @BeforeEach void start() throws IOException {
+  @BeforeAll static void startBrowser() {
     assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(),
         "browser test skipped: install Debian packages chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)");
-    server = ReferenceServer.builder().clock(ServerClock.manual(AuthFlowTest.T0)).build().start();
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.getPath());
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM);
@@ -80,8 +82,23 @@ class VerificationPageBrowserTest {
     browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(10));
   }
 
-  @AfterEach void stop() throws IOException {
+  @AfterAll static void stopBrowser() {
     if (browser != null) browser.quit();
+  }
+
+  /**
+   * A server of its own for each test, and a browser as if new: cookies are per host, not per port,
+   * so the last test's session cookie would otherwise reach this test's server; no emulated screen.
+   */
+  @BeforeEach void start() throws IOException {
+    server = ReferenceServer.builder().clock(ServerClock.manual(AuthFlowTest.T0)).build().start();
+    ChromeDriver chrome = (ChromeDriver) browser;
+    chrome.executeCdpCommand("Network.clearBrowserCookies", new HashMap<>());
+    chrome.executeCdpCommand("Emulation.clearDeviceMetricsOverride", new HashMap<>());
+    browser.get("about:blank");
+  }
+
+  @AfterEach void stop() throws IOException {
     if (server != null) server.close();
   }
 
@@ -134,7 +151,7 @@ class VerificationPageBrowserTest {
   void assertFitsAPhone(String page) {
     assertThat((Long) script("return window.innerWidth;")).isEqualTo((long) PHONE_WIDTH);
     assertNoHorizontalScroll(page);
-    List<WebElement> controls = browser.findElements(By.cssSelector("input:not([type=hidden]), button"));
+    List<WebElement> controls = controlsNow();
     assertThat(controls).as("controls on %s", page).allSatisfy(control -> {
       assertThat(control.getSize().getHeight()).as("%s height on %s", control.getAttribute("id"), page)
           .isGreaterThanOrEqualTo(48);
@@ -147,6 +164,19 @@ class VerificationPageBrowserTest {
         .as("resources loaded by %s", page).asList().isEmpty();
     assertThat(browser.getPageSource().replace("<link rel=\"icon\" href=\"data:,\">", ""))
         .doesNotContain("<script", "<link", "src=", "url(", "@import");
+  }
+
+  /**
+   * The page's controls, without the implicit wait: the page is there (the caller found its text), and
+   * on a result page with none, waiting for one would only cost the 10 s.
+   */
+  List<WebElement> controlsNow() {
+    browser.manage().timeouts().implicitlyWait(Duration.ZERO);
+    try {
+      return browser.findElements(By.cssSelector("input:not([type=hidden]), button"));
+    } finally {
+      browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(10));
+    }
   }
 
   /** The page down to its last element, as a PNG (phones leave the rest of the screen blank). */
