@@ -105,11 +105,10 @@ public final class EncryptedTokenStore implements TokenStore {
   /** Finds the record file and the key, once, on the first load, save or clear. */
   private final Place place;
   private final Object opening = new Object();
-  private boolean opened; // guarded by opening
   // Set once by open(), under opening; read only by a thread that called open() before.
   private File file;
-  /** Shared with every other store instance on the same file in this process. */
-  private Object lock;
+  /** Shared with every other store instance on the same file in this process; null until open. */
+  private @Nullable Object lock; // guarded by opening
   /** Saves in a row whose key failed; shared, as the lock is, by the instances on the file. */
   private int[] keyFailuresInARow; // guarded by lock
   private KeyProvider keys;
@@ -148,14 +147,16 @@ public final class EncryptedTokenStore implements TokenStore {
   /** Finds the file, the key and the file's lock, on the first call. */
   private Object open() {
     synchronized (opening) {
-      if (!opened) {
+      Object fileLock = lock;
+      if (fileLock == null) {
+        // Set last: if finding the file or the key throws, the next call tries again.
         file = place.file();
         keys = place.keys();
-        lock = AtomicFiles.lockFor(file);
-        keyFailuresInARow = keyFailuresOf(lock);
-        opened = true;
+        fileLock = AtomicFiles.lockFor(file);
+        keyFailuresInARow = keyFailuresOf(fileLock);
+        lock = fileLock;
       }
-      return lock;
+      return fileLock;
     }
   }
 
