@@ -47,6 +47,11 @@ class VerificationPageBrowserTest {
   static final int DESKTOP_WIDTH = 1280;
   static final int DESKTOP_HEIGHT = 800;
   static final File DOCS = new File("../docs");
+  /**
+   * How long a lookup waits for its element: a form submit navigates asynchronously, and on a loaded
+   * machine the next page's elements appear a moment after click() returns (the assertions stay exact).
+   */
+  static final Duration IMPLICIT_WAIT = Duration.ofSeconds(10);
   /** Every screenshot docs/reference-server.md shows, and the width it is taken at. */
   static final Map<String, Integer> SCREENSHOTS = new LinkedHashMap<>();
 
@@ -77,9 +82,7 @@ class VerificationPageBrowserTest {
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--user-data-dir=" + profile);
     browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).build(), options);
-    // A form submit navigates asynchronously: on a loaded machine the next page's elements appear
-    // a moment after click() returns, so lookups wait for them (the assertions stay exact).
-    browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(10));
+    browser.manage().timeouts().implicitlyWait(IMPLICIT_WAIT);
   }
 
   @AfterAll static void stopBrowser() {
@@ -168,14 +171,14 @@ class VerificationPageBrowserTest {
 
   /**
    * The page's controls, without the implicit wait: the page is there (the caller found its text), and
-   * on a result page with none, waiting for one would only cost the 10 s.
+   * on a result page with none, waiting for one would only cost the {@link #IMPLICIT_WAIT}.
    */
   List<WebElement> controlsNow() {
     browser.manage().timeouts().implicitlyWait(Duration.ZERO);
     try {
       return browser.findElements(By.cssSelector("input:not([type=hidden]), button"));
     } finally {
-      browser.manage().timeouts().implicitlyWait(Duration.ofSeconds(10));
+      browser.manage().timeouts().implicitlyWait(IMPLICIT_WAIT);
     }
   }
 

@@ -25,9 +25,5 @@ interface DirectorySync {
         return false; // Android before API 26
       }
     }
-
-    @Override public String toString() {
-      return "DirectorySync.DEFAULT";
-    }
   };
 }
