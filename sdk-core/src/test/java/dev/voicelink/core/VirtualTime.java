@@ -68,14 +68,21 @@ public final class VirtualTime extends Clock implements Scheduler {
     }
   }
 
-  /** Delays (from now) of the tasks still waiting, soonest first, in milliseconds. */
+  /** Delays (from now) of the tasks still waiting, soonest first, in milliseconds (rounded down). */
   public List<Long> pendingDelaysMillis() {
+    List<Long> result = new ArrayList<>();
+    for (long nanos : pendingDelaysNanos()) result.add(TimeUnit.NANOSECONDS.toMillis(nanos));
+    return result;
+  }
+
+  /** Delays (from now) of the tasks still waiting, soonest first, in nanoseconds. */
+  public List<Long> pendingDelaysNanos() {
     synchronized (lock) {
       List<Task> sorted = new ArrayList<>(queue);
       java.util.Collections.sort(sorted);
       List<Long> result = new ArrayList<>();
       for (Task task : sorted) {
-        if (!task.cancelled) result.add(TimeUnit.NANOSECONDS.toMillis(task.dueNanos - nowNanos));
+        if (!task.cancelled) result.add(task.dueNanos - nowNanos);
       }
       return result;
     }

@@ -60,7 +60,7 @@ abstract class AuthCommand implements Callable<Integer> {
       prepare(); // local input (secrets, token files) is read before anything is sent
       VoiceLinkClient client;
       try {
-        VoiceLinkClient.Builder builder = VoiceLinkClient.builder().httpLogging(parent.httpLogging());
+        VoiceLinkClient.Builder builder = parent.clientBuilder();
         if (issuer == null) builder.authUrl(authUrl);
         client = builder.build();
       } catch (IllegalArgumentException e) {

@@ -38,8 +38,7 @@ final class CheckCommand implements Callable<Integer> {
     return EntityCommands.run(output, () -> {
       String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
           "VOICELINK_ACCOUNT_KEY", parent.env);
-      try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl)
-          .httpLogging(parent.httpLogging()).build()) {
+      try (VoiceLinkClient client = parent.clientBuilder().baseUrl(baseUrl).build()) {
         EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
             .build();
         CheckResult result = api.checkResource(sid).execute();

@@ -2,6 +2,8 @@ package dev.voicelink.samples.speaker;
 
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.HttpLogLevel;
+import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.ReferenceServer;
 import java.io.Console;
 import java.io.OutputStream;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -62,6 +65,16 @@ public final class SpeakerCli implements Runnable {
     return verbose ? HttpLogLevel.BODY : HttpLogLevel.NONE;
   }
 
+  /**
+   * Where every subcommand's client starts: this CLI's clock, scheduler and HTTP logging. The
+   * subcommand adds its addresses, builds the client and closes it before it returns.
+   */
+  VoiceLinkClient.Builder clientBuilder() {
+    VoiceLinkClient.Builder builder = VoiceLinkClient.builder().clock(clock).httpLogging(httpLogging());
+    if (scheduler != null) builder.scheduler(scheduler);
+    return builder;
+  }
+
   /** The process environment; tests pass their own. */
   Map<String, String> env = System.getenv();
   /**
@@ -71,6 +84,11 @@ public final class SpeakerCli implements Runnable {
   boolean terminal = stdoutIsTerminal();
   /** The clock of the SDK and of the progress bar; tests pass a controllable one. */
   Clock clock = Clock.system();
+  /**
+   * Where the SDK's waits run (sync --wait's checks); tests pass one that agrees with {@link
+   * #clock}. Null: each client's own, on the system clock.
+   */
+  @Nullable Scheduler scheduler;
   /** The reference servers that {@code demo} started, so that tests can read their journals. */
   final List<ReferenceServer> embeddedServers = new ArrayList<>();
 

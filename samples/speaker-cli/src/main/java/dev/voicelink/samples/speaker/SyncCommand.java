@@ -131,8 +131,7 @@ final class SyncCommand implements Callable<Integer> {
           .mainField(fields.get(0))
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
-      try (VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(baseUrl).clock(parent.clock)
-          .httpLogging(parent.httpLogging()).build()) {
+      try (VoiceLinkClient client = parent.clientBuilder().baseUrl(baseUrl).build()) {
         return upload(client, accountKey, maxResourceBytes, definition, owner, output);
       }
     });

@@ -4,7 +4,6 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
-import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.PlatformToolsClient;
@@ -81,8 +80,7 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       ResourceName name = ResourceName.parse(resourceName);
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
       long maxResourceBytes = limit.bytes();
-      VoiceLinkClient.Builder platform = VoiceLinkClient.builder().platformUrl(platformUrl)
-          .httpLogging(parent.httpLogging());
+      VoiceLinkClient.Builder platform = parent.clientBuilder().platformUrl(platformUrl);
       if (authUrl == null) {
         final String token = readToken(tokenFile);
         try (VoiceLinkClient voiceLink = platform.build()) {
@@ -96,7 +94,7 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       String unwritable = AuthCommand.tokenFileProblem(tokenFile); // a refresh rotates the token
       if (unwritable != null) throw new IllegalArgumentException(unwritable);
       OkHttpClient http = new OkHttpClient();
-      try (VoiceLinkClient auth = authClient(authUrl, http, parent.httpLogging())) {
+      try (VoiceLinkClient auth = authClient(parent.clientBuilder(), authUrl, http)) {
         TokenRecord before = readRecord(tokenFile);
         TokenManager manager = TokenManager.builder(auth).store(new FileTokenStore(tokenFile)).build();
         try (VoiceLinkClient voiceLink = platform
@@ -132,10 +130,11 @@ final class UploadEntitiesCommand implements Callable<Integer> {
     return client.uploadEntities(dimension, name, records, appid).execute();
   }
 
-  private static VoiceLinkClient authClient(String authUrl, OkHttpClient http, HttpLogLevel logging) {
+  private static VoiceLinkClient authClient(VoiceLinkClient.Builder builder, String authUrl,
+      OkHttpClient http) {
     try {
       // --verbose shows the token refresh too, not only the upload
-      return VoiceLinkClient.builder().authUrl(authUrl).httpClient(http).httpLogging(logging).build();
+      return builder.authUrl(authUrl).httpClient(http).build();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           e.getMessage().replace("auth_url", "--auth-url (or VOICELINK_AUTH_URL)"), e);

@@ -1,10 +1,14 @@
 package dev.voicelink.samples.speaker;
 
+import static java.util.concurrent.TimeUnit.MINUTES;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.voicelink.core.VirtualTime;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.Account;
 import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import java.io.File;
@@ -13,7 +17,14 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +35,8 @@ class EntityCommandsTest {
   private final StringWriter err = new StringWriter();
   @TempDir File dir;
   ReferenceServer server;
+  private static final long START = 1_763_712_000_000L;
+  private final VirtualTime time = new VirtualTime(START);
 
   @AfterEach void tearDown() throws IOException {
     if (server != null) server.close();
@@ -65,23 +78,37 @@ class EntityCommandsTest {
     assertThat(out.toString() + err).doesNotContain(DefaultConsole.ACCOUNT_KEY);
   }
 
-  @Test void syncWaitPrintsTheProcessedResult() throws Exception {
-    // 30x: the 10 real seconds before the first check are 5 server minutes, so it is in effect.
-    start(ServerClock.scaled(30));
-    assertThat(run(sync("{\"name\":\"张三\",\"alias\":\"\"}", "--json", "--wait"))).as(err.toString())
-        .isZero();
+  @Test void syncWaitChecksFromTenSecondsAfterTheUploadUntilItIsInEffect() throws Exception {
+    List<Long> waits = new ArrayList<>();
+    int exit = syncOnVirtualTime(waits, "--json", "--wait");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(waits.get(0)).as("the first check, by the 10-second rule").isEqualTo(SECONDS.toNanos(10));
+    List<Long> checkedAt = new ArrayList<>();
+    long waited = 0;
+    for (long wait : waits) checkedAt.add(waited += wait);
+    assertThat(checkedAt.subList(0, checkedAt.size() - 1)).as("checks before the upload takes effect")
+        .allMatch(at -> at < MINUTES.toNanos(5));
+    assertThat(waited).as("the last check, the first once the upload is 5 minutes old")
+        .isGreaterThanOrEqualTo(MINUTES.toNanos(5));
+    List<RecordedCall> checks = server.journal().calls("/check-resource");
+    assertThat(checks).hasSize(waits.size());
     String[] lines = out.toString().split("\\R");
     assertThat(lines).hasSize(2);
-    assertThat(lines[0]).startsWith("{\"sid\":\"psn");
-    assertThat(lines[1]).matches("\\{\"sid\":\"psn[^\"]+\",\"error\":0,\"reply\":\"in effect since"
-        + " [^\"]+\",\"in_effect_at\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"}");
+    String sid = lines[0].replaceAll("\\{\"sid\":\"(psn[^\"]+)\".*", "$1");
+    assertThat(lines[0]).matches("\\{\"sid\":\"psn[^\"]+\",\"csid\":\"[^\"]+\"}");
+    assertThat(lines[1]).matches("\\{\"sid\":\"" + sid + "\",\"error\":0,\"reply\":\"in effect since"
+        + " [^\"]+\",\"in_effect_at\":\"" + Pattern.quote(EntityCommands.iso(START + 300_000)) + "\"}");
   }
 
   @Test void syncWaitThatTimesOutSaysSoOnStderrAndInItsLastJsonLine() throws Exception {
-    // Real time on both sides: the one check, 10 s after the upload, finds it still processing.
-    start(ServerClock.system());
-    assertThat(run(sync("{\"name\":\"张三\",\"alias\":\"\"}", "--json", "--wait", "--timeout", "10")))
-        .isEqualTo(ExitCodes.FAILURE);
+    List<Long> waits = new ArrayList<>();
+    int exit = syncOnVirtualTime(waits, "--json", "--wait", "--timeout", "10");
+
+    assertThat(exit).isEqualTo(ExitCodes.FAILURE);
+    assertThat(waits).as("one check, 10 s after the upload, finds it still processing")
+        .containsExactly(SECONDS.toNanos(10));
+    assertThat(server.journal().calls("/check-resource")).hasSize(1);
     String[] lines = out.toString().split("\\R");
     assertThat(lines).hasSize(3);
     String sid = lines[0].replaceAll("\\{\"sid\":\"(psn[^\"]+)\".*", "$1");
@@ -91,6 +118,41 @@ class EntityCommandsTest {
         + " --sid " + sid + "'";
     assertThat(lines[2]).isEqualTo("{\"status\":\"failed\",\"message\":\"" + why + "\"}");
     assertThat(err.toString()).isEqualTo("speaker-cli: " + why + System.lineSeparator());
+  }
+
+  /**
+   * Runs {@code sync} with {@code more} on virtual time shared by the device and the server: each
+   * wait the command schedules passes as soon as it is scheduled, and its length in nanoseconds goes
+   * to {@code waits}. A check runs inside the step that ends its wait, so when a step leaves nothing
+   * scheduled, the command has its answer.
+   */
+  private int syncOnVirtualTime(List<Long> waits, String... more) throws Exception {
+    start(ServerClock.manual(START));
+    SpeakerCli cli = new SpeakerCli();
+    cli.clock = time;
+    cli.scheduler = time;
+    String[] args = sync("{\"name\":\"张三\",\"alias\":\"\"}", more);
+    ExecutorService cliThread = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> exit = cliThread.submit(
+          () -> SpeakerCli.run(cli, new PrintWriter(out, true), new PrintWriter(err, true), args));
+      time.awaitScheduled(1);
+      long elapsedNanos = 0;
+      for (List<Long> pending = time.pendingDelaysNanos(); !pending.isEmpty();
+          pending = time.pendingDelaysNanos()) {
+        assertThat(waits).as("the waits so far (the SDK bounds the checks)").hasSizeLessThan(100);
+        long wait = pending.get(0);
+        waits.add(wait);
+        elapsedNanos += wait;
+        // the server's clock first: the check runs within the device's step
+        long serverNow = START + TimeUnit.NANOSECONDS.toMillis(elapsedNanos);
+        server.clock().advance(serverNow - server.clock().nowMillis(), TimeUnit.MILLISECONDS);
+        time.advance(wait, TimeUnit.NANOSECONDS);
+      }
+      return exit.get(10, SECONDS);
+    } finally {
+      cliThread.shutdownNow();
+    }
   }
 
   @Test void missingFieldIsInvalidInputAndNothingIsSent() throws Exception {
