@@ -62,13 +62,12 @@ final class DemoSetup {
         .build()
         .start()) {
       options.cli.embeddedServers.add(server);
-      VoiceLinkClient client = VoiceLinkClient.builder()
+      VoiceLinkClient client = options.cli.clientBuilder()
           .authUrl(server.authUrl())
           .platformUrl(server.platformUrl())
           .baseUrl(server.baseUrl())
           .clock(time)
           .scheduler(time)
-          .httpLogging(options.cli.httpLogging())
           .build();
       demo = new DemoSession(out, server, time, client, tokens, options.speed, options.interactive);
       try {
