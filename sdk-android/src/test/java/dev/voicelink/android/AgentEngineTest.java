@@ -186,6 +186,35 @@ class AgentEngineTest {
     assertThat(h.backend.checks).containsExactly("psn-from-yesterday");
   }
 
+  @Test void aQueryThatFailsRepliesWithItsErrorCodeAndMayBeSentAgain() throws Exception {
+    h.startConnected();
+    String query = "{\"sid\":\"psn-from-yesterday\",\"tag\":\"q\"}";
+
+    h.backend.checkFailure = new IOException("connection reset");
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, query, null));
+    Event dropped = h.expect(EVENT_CMD_RETURN);
+    assertThat(dropped.arg1).isEqualTo(CMD_QUERY_SYNC_STATUS);
+    assertThat(dropped.arg2).isEqualTo(ERROR_NETWORK);
+    assertThat(dropped.info).isEqualTo("CMD_QUERY_SYNC_STATUS failed: connection reset");
+    assertThat(dropped.data).containsOnly(entry(KEY_SYNC_DTYPE, SYNC_DATA_QUERY),
+        entry(KEY_SID, "psn-from-yesterday"), entry(KEY_TAG, "q"));
+
+    h.backend.checkFailure = new ServerRefusalException("10105", "invalid checksum", null);
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, query, null));
+    Event refused = h.expect(EVENT_CMD_RETURN);
+    assertThat(refused.arg2).isEqualTo(ERROR_SERVER_REFUSED);
+    assertThat(refused.data).containsEntry(KEY_CODE, "10105").containsEntry(KEY_DESC, "invalid checksum")
+        .doesNotContainKey(KEY_RESULT);
+
+    h.backend.checkFailure = null;
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, query, null));
+    Event answered = h.expect(EVENT_CMD_RETURN);
+    assertThat(answered.arg2).isEqualTo(0);
+    assertThat(answered.data).containsKey(KEY_RESULT);
+    assertThat(h.backend.checks).hasSize(3);
+    h.expectNoEvent();
+  }
+
   @Test void queryWithoutSidNamesIt() throws Exception {
     h.startConnected();
 

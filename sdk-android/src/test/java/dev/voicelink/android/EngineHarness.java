@@ -205,6 +205,7 @@ final class EngineHarness implements AutoCloseable {
     final BlockingQueue<String> checks = new LinkedBlockingQueue<>();
     volatile @Nullable CountDownLatch uploadGate;
     volatile @Nullable Exception uploadFailure;
+    volatile @Nullable Exception checkFailure;
     int sids;
 
     @Override public VoiceLinkCall<String> upload(SyncRequest request) {
@@ -232,6 +233,9 @@ final class EngineHarness implements AutoCloseable {
     @Override public VoiceLinkCall<String> check(String sid) {
       return call(() -> {
         checks.add(sid);
+        Exception failure = checkFailure;
+        if (failure instanceof IOException) throw (IOException) failure;
+        if (failure instanceof ServerRefusalException) throw (ServerRefusalException) failure;
         return "{\"sid\":\"" + sid + "\",\"csid\":\"c1\",\"reply\":\"processed\",\"error\":0}";
       });
     }
