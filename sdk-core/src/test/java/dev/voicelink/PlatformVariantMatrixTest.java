@@ -22,6 +22,7 @@ import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
 import dev.voicelink.entity.PlatformToolsClient;
+import dev.voicelink.entity.PlatformUploadException;
 import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadReceipt;
@@ -119,6 +120,9 @@ class PlatformVariantMatrixTest {
     }
     if (variants.contains(PlatformVariant.UPLOAD_ENTITIES_CODE)) {
       expected.add("WARN entity upload_entities answered HTTP 200 with code 0");
+    }
+    if (variants.contains(PlatformVariant.UPLOAD_ENTITIES_TOKEN_401)) {
+      expected.add("WARN entity upload_entities answered HTTP 401: the token was refused");
     }
     // the envelope's sid, or the csid at the top
     if (variants.contains(PlatformVariant.NO_CSID) || variants.contains(PlatformVariant.IDS_AT_TOP_LEVEL)) {
@@ -271,6 +275,32 @@ class PlatformVariantMatrixTest {
       assertThat(userSid).startsWith("psn").isNotEqualTo(clientSid);
       assertThat(server.journal().calls("/tools/upload_entities")).hasSize(2)
           .allSatisfy(call -> assertThat(call.responseStatus()).isEqualTo(200));
+
+      // A token the platform no longer takes, though the device holds it as valid. A 401 refuses the
+      // token, not the upload: it goes once more with a fresh token. A 400 is a refusal like any other.
+      TokenManager revoked = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+          .store(new InMemoryTokenStore(second.newBuilder().accessToken("at-the-platform-revoked").build()))
+          .build();
+      PlatformToolsClient revokedTools = PlatformToolsClient.builder(config).userTokens(revoked).build();
+      RecordSource hanMeimei = RecordSource.fromText("{\"name\":\"Han Meimei\",\"alias\":\"\"}");
+      if (variants.contains(PlatformVariant.UPLOAD_ENTITIES_TOKEN_401)) {
+        assertThat(revokedTools.uploadEntities(contacts, hanMeimei, null).execute()).startsWith("psn");
+        List<RecordedCall> uploads = server.journal().calls("/tools/upload_entities");
+        assertThat(uploads).extracting(RecordedCall::responseStatus).containsExactly(200, 200, 401, 200);
+        assertThat(uploads.get(2).header("Authorization")).isEqualTo("at-the-platform-revoked");
+        assertThat(uploads.get(3).header("Authorization")).isEqualTo(revoked.record().accessToken())
+            .isNotEqualTo("at-the-platform-revoked");
+        assertThat(uploads.get(3).body()).isEqualTo(uploads.get(2).body());
+      } else {
+        assertThatThrownBy(() -> revokedTools.uploadEntities(contacts, hanMeimei, null).execute())
+            .isInstanceOfSatisfying(PlatformUploadException.class, e -> {
+              assertThat(e.httpStatus()).isEqualTo(400);
+              assertThat(e.code()).isEqualTo("40103");
+            });
+        assertThat(server.journal().calls("/tools/upload_entities"))
+            .extracting(RecordedCall::responseStatus).containsExactly(200, 200, 400);
+        assertThat(revoked.record().accessToken()).isEqualTo("at-the-platform-revoked");
+      }
 
       assertEverythingSentIsExact(server.journal().snapshot());
       scan = LeakScan.of(server);

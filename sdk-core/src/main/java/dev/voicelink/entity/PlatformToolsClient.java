@@ -139,17 +139,44 @@ public final class PlatformToolsClient {
     RequestBody body = StreamingBody.create(JSON, head.readByteString(), checker.readBy(call),
         records, tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
     String token = tokens.accessToken();
-    call.checkNotCancelled();
-    Request request = new Request.Builder()
-        .url(config.platformEndpoint("tools/upload_entities"))
-        .header("Authorization", token)
-        .post(body)
-        .build();
-    try (Response response = call.send(uploadHttp.newCall(request))) {
-      String sid = readResponse(response);
-      Log.info(TAG, "upload_entities " + name + " (" + dimension.platformType() + "): sid " + sid);
-      return sid;
+    for (boolean first = true; ; first = false) {
+      call.checkNotCancelled();
+      Request request = new Request.Builder()
+          .url(config.platformEndpoint("tools/upload_entities"))
+          .header("Authorization", token)
+          .post(body)
+          .build();
+      String fresh = null;
+      try (Response response = call.send(uploadHttp.newCall(request))) {
+        if (response.code() == 401) fresh = afterTokenRefused(response, tokens, first);
+        if (fresh == null) {
+          String sid = readResponse(response);
+          Log.info(TAG, "upload_entities " + name + " (" + dimension.platformType() + "): sid " + sid);
+          return sid;
+        }
+      }
+      token = fresh;
     }
+  }
+
+  /**
+   * A 401 (not shown in spec 4.7) refuses the token, so the platform did not take the upload: the
+   * source is told, and the first refusal is sent once more when the source has a fresh token. Not
+   * when OkHttp already sent it again (the app's authenticator answered the 401): that one stands.
+   *
+   * @return the token to send the upload again with, or null to read {@code response} as the answer
+   */
+  private @Nullable String afterTokenRefused(Response response, TokenSource tokens, boolean first)
+      throws IOException, ServerRefusalException {
+    String refused = response.request().header("Authorization");
+    if (refused == null) return null;
+    tokens.invalidate(refused);
+    if (!first || response.priorResponse() != null) return null;
+    String fresh = tokens.accessToken();
+    if (fresh.equals(refused)) return null; // a source that cannot refresh
+    tolerance.warnOnce("upload_entities-401", "upload_entities answered HTTP 401: the token was"
+        + " refused, so the upload was not taken; it is sent once more with a fresh token");
+    return fresh;
   }
 
   private TokenSource tokensFor(Dimension dimension) {

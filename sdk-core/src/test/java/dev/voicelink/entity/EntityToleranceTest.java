@@ -8,10 +8,13 @@ import static dev.voicelink.entity.WireAssertions.form;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the entity endpoints may answer where the spec leaves the detail open (the web API's success
- * code, where 4.8's fields sit in the envelope, the body of an upload_entities 200), the namespace
+ * code, where 4.8's fields sit in the envelope, the body of an upload_entities 200, a 401 from
+ * upload_entities), the namespace
  * rule the spec does not make, and the strict rules that stay strict. See
  * docs/platform-assumptions.md.
  */
@@ -270,5 +274,65 @@ class EntityToleranceTest {
     assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
         .isExactlyInstanceOf(PlatformUploadException.class)
         .hasMessage("0: bad (sid ptu1)");
+  }
+
+  // upload_entities (spec 4.7 shows a refusal as a 400): a 401 refuses the token, not the upload
+
+  /** A source like a token manager's: a refused current token is replaced by a fresh one. */
+  private static final class RotatingTokens implements TokenSource {
+    final List<String> invalidated = new ArrayList<>();
+    private int current = 1;
+
+    @Override public synchronized String accessToken() {
+      return "user-token-" + current;
+    }
+
+    @Override public synchronized void invalidate(String rejectedToken) {
+      invalidated.add(rejectedToken);
+      if (rejectedToken.equals(accessToken())) current++;
+    }
+  }
+
+  private static final String TOKEN_REFUSED = "{\"code\":\"40103\",\"message\":\"the token is"
+      + " unknown or has expired\"}";
+
+  @Test void a401IsSentOnceMoreWithAFreshToken() throws Exception {
+    enqueue(body(401, TOKEN_REFUSED), body(200, "{\"sid\":\"ptu1\"}"));
+    RotatingTokens tokens = new RotatingTokens();
+
+    assertThat(PlatformToolsClient.builder(config).userTokens(tokens).build()
+        .uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute()).isEqualTo("ptu1");
+    RecordedRequest refused = server.takeRequest();
+    RecordedRequest again = server.takeRequest();
+    assertThat(refused.getHeader("Authorization")).isEqualTo("user-token-1");
+    assertThat(again.getHeader("Authorization")).isEqualTo("user-token-2");
+    assertThat(again.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
+    assertThat(tokens.invalidated).containsExactly("user-token-1");
+    assertThat(log.warnings()).containsExactly("WARN entity upload_entities answered HTTP 401: the"
+        + " token was refused, so the upload was not taken; it is sent once more with a fresh token"
+        + " (docs/platform-assumptions.md)");
+  }
+
+  @Test void aSecond401EndsTheUploadAndTheSourceKnowsBothTokens() throws Exception {
+    enqueue(body(401, TOKEN_REFUSED), body(401, TOKEN_REFUSED), body(200, "{\"sid\":\"ptu1\"}"));
+    RotatingTokens tokens = new RotatingTokens();
+
+    assertThatThrownBy(() -> PlatformToolsClient.builder(config).userTokens(tokens).build()
+        .uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
+        .isExactlyInstanceOf(PlatformUploadException.class)
+        .hasMessage("40103: the token is unknown or has expired")
+        .extracting(e -> ((PlatformUploadException) e).httpStatus()).isEqualTo(401);
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(tokens.invalidated).containsExactly("user-token-1", "user-token-2");
+  }
+
+  @Test void a401IsNotSentAgainWithTheSameToken() throws Exception {
+    enqueue(body(401, TOKEN_REFUSED), body(200, "{\"sid\":\"ptu1\"}"));
+
+    assertThatThrownBy(() -> tools().uploadEntities(contacts, RecordSource.fromText(TEXT), null).execute())
+        .isExactlyInstanceOf(PlatformUploadException.class)
+        .hasMessage("40103: the token is unknown or has expired");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(log.warnings()).isEmpty();
   }
 }

@@ -3,9 +3,12 @@ package dev.voicelink.entity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
@@ -108,6 +111,35 @@ class PlatformToolsClientTest {
     RecordedRequest again = server.takeRequest();
     assertThat(again.getHeader("Authorization")).isEqualTo("user-token-2");
     assertThat(again.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
+  }
+
+  @Test void anUploadTheAppsAuthenticatorSentAgainIsNotSentAThirdTime() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(401));
+    server.enqueue(new MockResponse().setResponseCode(401)
+        .setBody("{\"code\":\"40103\",\"message\":\"the token is unknown or has expired\"}"));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    List<String> invalidated = new ArrayList<>();
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString())
+        .httpClient(new OkHttpClient.Builder().authenticator((route, response) ->
+            response.priorResponse() != null ? null
+                : response.request().newBuilder().header("Authorization", "user-token-2").build()).build())
+        .build()).userTokens(new TokenSource() {
+          @Override public String accessToken() {
+            return "user-token";
+          }
+
+          @Override public void invalidate(String rejectedToken) {
+            invalidated.add(rejectedToken);
+          }
+        }).build();
+
+    assertThatThrownBy(() -> client.uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute())
+        .isInstanceOfSatisfying(PlatformUploadException.class,
+            e -> assertThat(e.httpStatus()).isEqualTo(401));
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(invalidated).containsExactly("user-token-2");
   }
 
   @Test void anUploadAnsweredBusyWithoutAWaitIsNotSentAgainByTheHttpClient() throws Exception {

@@ -6,7 +6,8 @@ import okhttp3.mockwebserver.MockResponse;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The platform tools upload (spec 4.7, 5.2, 7.2.1): 200 {@code {sid}} or 400 {@code {code, message, sid}}.
+ * The platform tools upload (spec 4.7, 5.2, 7.2.1): 200 {@code {sid}} or 400 {@code {code, message, sid}}
+ * (401 for a token it does not take, with {@link PlatformVariant#UPLOAD_ENTITIES_TOKEN_401}).
  * The token must fit the type: a device-flow token (user and device) for {@code user} and
  * {@code device}, a cloud token for {@code client}; the resource's account needs the dynamic-entity
  * permission (spec 1.7), as on the web API.
@@ -47,7 +48,10 @@ final class PlatformToolsService {
       return refuse(TOKEN_SCHEME, "Authorization must be the raw token, without a Bearer prefix", sid);
     }
     AuthState.TokenGrant grant = auth.validAccessToken(token, call.now);
-    if (grant == null) return refuse(BAD_TOKEN, "the token is unknown or has expired", sid);
+    if (grant == null) {
+      return refuse(console.has(PlatformVariant.UPLOAD_ENTITIES_TOKEN_401) ? 401 : 400, BAD_TOKEN,
+          "the token is unknown or has expired", sid);
+    }
     Map<String, Object> body = Json.parseObject(call.body);
     if (body == null) return refuse(BAD_BODY, "body must be a JSON object", sid);
     Object type = body.get("type");
@@ -102,6 +106,10 @@ final class PlatformToolsService {
   }
 
   private static MockResponse refuse(String code, String message, String sid) {
-    return HttpCall.json(400, Json.obj("code", code, "message", message, "sid", sid));
+    return refuse(400, code, message, sid);
+  }
+
+  private static MockResponse refuse(int status, String code, String message, String sid) {
+    return HttpCall.json(status, Json.obj("code", code, "message", message, "sid", sid));
   }
 }

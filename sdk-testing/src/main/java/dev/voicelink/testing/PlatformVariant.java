@@ -123,6 +123,12 @@ public enum PlatformVariant {
    */
   UPLOAD_ENTITIES_CODE("upload-entities-code"),
   /**
+   * upload_entities refuses a token it does not take (unknown, expired or revoked) with HTTP 401
+   * instead of 400; the body stays {@code {code, message, sid}} (spec 4.7 and 7.2.1 show 400 for
+   * every failure).
+   */
+  UPLOAD_ENTITIES_TOKEN_401("upload-entities-token-401"),
+  /**
    * The {@code data} of web API answers has no {@code csid}; the envelope's {@code sid} identifies the
    * call (spec 4.8: where the fields sit in the envelope is not shown).
    */

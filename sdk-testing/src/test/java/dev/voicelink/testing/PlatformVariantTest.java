@@ -394,6 +394,18 @@ class PlatformVariantTest {
         .containsEntry("message", "success");
   }
 
+  @Test void uploadEntitiesRefusesATokenItDoesNotTakeWith401() throws IOException {
+    Map<String, Object> unknown = Collections.singletonMap("access_token", "at-unknown");
+    Wire.Answer reference = uploadSongs(unknown);
+    assertThat(reference.status).isEqualTo(400);
+    on(PlatformVariant.UPLOAD_ENTITIES_TOKEN_401);
+    Wire.Answer refused = uploadSongs(unknown);
+    assertThat(refused.status).isEqualTo(401);
+    assertThat(refused.json()).containsOnlyKeys("code", "message", "sid").containsEntry("code", "40103")
+        .containsEntry("message", "the token is unknown or has expired");
+    assertThat(uploadSongs(platform.cloudToken()).status).as("a token it takes").isEqualTo(200);
+  }
+
   @Test void noCsidLeavesItOutOfEveryAnswersData() throws IOException {
     on(PlatformVariant.NO_CSID);
     Wire.Answer upload = platform.upload(DefaultConsole.SONGS, "{\"appid\":\"" + DefaultConsole.APPID
@@ -444,7 +456,8 @@ class PlatformVariantTest {
             + " no-expires-in, fractional-expires-in, no-token-type, token-type-capitalised,"
             + " no-rotation, success-code-0, success-code-numeric, web-api-refusals-400,"
             + " web-api-refusals-by-kind, refusal-codes-numeric, extra-fields, auth-errors-200,"
-            + " auth-errors-401, auth-errors-503, upload-entities-code, no-csid, ids-at-top-level,"
+            + " auth-errors-401, auth-errors-503, upload-entities-code, upload-entities-token-401,"
+            + " no-csid, ids-at-top-level,"
             + " numbers-as-text;"
             + " was: seconds");
     assertThat(Console.defaults().getVariants()).isEmpty();
