@@ -319,6 +319,10 @@ class AgentBadInputTest {
     c.put("config of two objects", new Case(null, false,
         "{\"login\":{\"appid\":\"5f1a2b3c\"}} {}"));
     c.put("config that is an array", new Case(null, false, "[{\"login\":{\"appid\":\"5f1a2b3c\"}}]"));
+    c.put("config with the entity section twice", new Case(null, false,
+        "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
+            + "\"entity\":{\"namespace\":\"OS123\",\"account_key\":\"" + ACCOUNT_KEY + "\"},"
+            + "\"entity\":{\"namespace\":\"OS124\",\"account_key\":\"" + ACCOUNT_KEY + "\"}}"));
     c.put("config without server.base_url", new Case(null, false,
         "{\"login\":{\"appid\":\"5f1a2b3c\"}} // base_url forgotten"));
     c.put("config server.base_url ftp", new Case(null, false,
@@ -396,6 +400,7 @@ class AgentBadInputTest {
             thrown = e;
           }
           assertThat(thrown).as("refused").isInstanceOf(IllegalArgumentException.class);
+          assertThat(thrown.getMessage()).as("message").doesNotContain(ACCOUNT_KEY);
           outcome = thrown.getClass().getSimpleName() + ": " + thrown.getMessage();
         } else {
           BlockingQueue<EngineHarness.Event> queue = bad.offline ? offlineEvents : events;
