@@ -29,8 +29,6 @@ final class AuthClient {
   private static final int MIN_USEFUL_POLLS = 3;
   /** The lifetime of a token whose answer has no {@code expires_in}. */
   static final long DEFAULT_EXPIRES_IN_SECONDS = 3600;
-  /** A token lifetime beyond ten years cannot be seconds: it is read as milliseconds. */
-  static final long MAX_EXPIRES_IN_SECONDS_READ = TimeUnit.DAYS.toSeconds(3650);
   /** {@code created_at} values from this one on cannot be epoch seconds (the year 5138). */
   private static final double MIN_CREATED_AT_MILLIS = 1e11;
   /** Plausible creation times: 2001-09-09 to 2100-01-01, in epoch seconds. */
@@ -284,9 +282,9 @@ final class AuthClient {
       // RFC 6749 section 5.1 leaves the lifetime to the server: GitHub's tokens that never expire
       // come with neither. Ended after a default lifetime, the sign-in would need doing every hour.
       tolerance.warnOnce("expires_in-none", "the token answer has neither expires_in nor"
-          + " refresh_token: the token is taken not to expire (" + MAX_EXPIRES_IN_SECONDS_READ
+          + " refresh_token: the token is taken not to expire (" + TokenRecord.MAX_EXPIRES_IN_SECONDS
           + " s), and is served until a server rejects it");
-      expiresIn = MAX_EXPIRES_IN_SECONDS_READ;
+      expiresIn = TokenRecord.MAX_EXPIRES_IN_SECONDS;
     } else {
       expiresIn = expiresInSeconds(json, answerDialect);
       if (unrenewable) {
@@ -330,14 +328,14 @@ final class AuthClient {
           "malformed token record: expires_in must be a number of seconds");
     }
     if (json.isText("expires_in")) warnText("token expires_in", value);
-    if (value > MAX_EXPIRES_IN_SECONDS_READ && answerDialect instanceof Dialect.Standard) {
+    if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS && answerDialect instanceof Dialect.Standard) {
       // RFC 6749 section 5.1: seconds. A server that means "never expires" is held to ten years.
       tolerance.warnOnce("expires_in-long", "token expires_in " + format(value) + " s is more than"
-          + " 10 years: read as " + MAX_EXPIRES_IN_SECONDS_READ + " s");
-      return MAX_EXPIRES_IN_SECONDS_READ;
+          + " 10 years: read as " + TokenRecord.MAX_EXPIRES_IN_SECONDS + " s");
+      return TokenRecord.MAX_EXPIRES_IN_SECONDS;
     }
-    if (value > MAX_EXPIRES_IN_SECONDS_READ) {
-      long seconds = Math.min(MAX_EXPIRES_IN_SECONDS_READ, (long) (value / 1000));
+    if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS) {
+      long seconds = Math.min(TokenRecord.MAX_EXPIRES_IN_SECONDS, (long) (value / 1000));
       tolerance.warnOnce("expires_in-ms", "token expires_in " + format(value) + " is more than 10"
           + " years in seconds: read as milliseconds, " + seconds + " s");
       return seconds;

@@ -7,6 +7,7 @@ import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.RealCall;
+import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -279,7 +280,7 @@ public final class DeviceAuthorizer {
      */
     public Builder clientSecret(String clientSecret) {
       requireStandard("clientSecret");
-      this.clientSecret = Validate.secret(clientSecret, "client_secret");
+      this.clientSecret = Redact.checkSecret(clientSecret, "client_secret");
       return this;
     }
 

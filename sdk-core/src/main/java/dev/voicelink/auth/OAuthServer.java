@@ -225,6 +225,11 @@ public final class OAuthServer {
    */
   static HttpUrl endpoint(@Nullable String value, String field) {
     if (value == null || value.isEmpty()) throw new IllegalArgumentException(field + " must not be empty");
+    if (!value.equals(value.trim())) {
+      // OkHttp would drop it, but an issuer is compared as written with the one its metadata names
+      throw new IllegalArgumentException(field + " must not start or end with whitespace; was: \""
+          + Validate.printable(Scrub.address(value)) + "\"");
+    }
     HttpUrl url = HttpUrl.parse(value);
     if (url == null) {
       throw new IllegalArgumentException(field + " must be an https address; was: " + Scrub.address(value));

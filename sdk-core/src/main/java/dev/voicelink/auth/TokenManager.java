@@ -4,6 +4,7 @@ import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -329,7 +330,7 @@ public final class TokenManager implements TokenSource {
     public Builder deviceGrant(String clientId, String clientSecret) {
       requireStandard("deviceGrant(clientId, clientSecret)");
       deviceGrant(clientId);
-      this.clientSecret = Validate.secret(clientSecret, "client_secret");
+      this.clientSecret = Redact.checkSecret(clientSecret, "client_secret");
       return this;
     }
 
@@ -341,7 +342,7 @@ public final class TokenManager implements TokenSource {
     public Builder cloudGrant(String clientId, String clientSecret) {
       this.grant = TokenRecord.Grant.CLOUD;
       this.clientId = Validate.clientId(clientId);
-      this.clientSecret = Validate.secret(clientSecret, "client_secret");
+      this.clientSecret = Redact.checkSecret(clientSecret, "client_secret");
       return this;
     }
 

@@ -19,6 +19,13 @@ import org.jspecify.annotations.Nullable;
  * tokens.
  */
 public final class TokenRecord {
+  /**
+   * The longest lifetime a record holds: ten years. A platform token answer that says more cannot
+   * mean seconds and is read as milliseconds; a standard server's is capped here.
+   */
+  static final long MAX_EXPIRES_IN_SECONDS = TimeUnit.DAYS.toSeconds(3650);
+  /** 9999-12-31T23:59:59Z: the bound of the record's times, which its stored form can carry. */
+  static final long LAST_EPOCH_SECOND = 253_402_300_799L;
   /** How a record was obtained, which decides where and how it is refreshed. */
   public enum Grant {
     /** Device authorization (spec 4.3); refreshed at {@code {auth_url}/oauth/ivs/token} (4.4). */
@@ -371,28 +378,34 @@ public final class TokenRecord {
       return this;
     }
 
+    /**
+     * The token's lifetime, at most 10 years (315360000 s, the longest the SDK reads from a token
+     * answer): a record that said more could be saved but not read back.
+     */
     public Builder expiresInSeconds(long expiresInSeconds) {
-      if (expiresInSeconds < 0) {
-        throw new IllegalArgumentException("expires_in must be 0 or more seconds; was: "
-            + expiresInSeconds);
+      if (expiresInSeconds < 0 || expiresInSeconds > MAX_EXPIRES_IN_SECONDS) {
+        throw new IllegalArgumentException("expires_in must be 0 to " + MAX_EXPIRES_IN_SECONDS
+            + " seconds (10 years); was: " + expiresInSeconds);
       }
       this.expiresInSeconds = expiresInSeconds;
       return this;
     }
 
+    /** When the server made the token, 0 for unknown; up to the end of the year 9999. */
     public Builder createdAtEpochSeconds(long createdAtEpochSeconds) {
-      if (createdAtEpochSeconds < 0) {
-        throw new IllegalArgumentException("created_at must be 0 or more epoch seconds; was: "
-            + createdAtEpochSeconds);
+      if (createdAtEpochSeconds < 0 || createdAtEpochSeconds > LAST_EPOCH_SECOND) {
+        throw new IllegalArgumentException("created_at must be 0 to " + LAST_EPOCH_SECOND
+            + " epoch seconds (the year 9999); was: " + createdAtEpochSeconds);
       }
       this.createdAtEpochSeconds = createdAtEpochSeconds;
       return this;
     }
 
+    /** When the device received the token; up to the end of the year 9999. */
     public Builder receivedAtEpochMillis(long receivedAtEpochMillis) {
-      if (receivedAtEpochMillis < 0) {
-        throw new IllegalArgumentException("receivedAtEpochMillis must be 0 or more; was: "
-            + receivedAtEpochMillis);
+      if (receivedAtEpochMillis < 0 || receivedAtEpochMillis > LAST_EPOCH_SECOND * 1000 + 999) {
+        throw new IllegalArgumentException("receivedAtEpochMillis must be 0 to "
+            + (LAST_EPOCH_SECOND * 1000 + 999) + " (the year 9999); was: " + receivedAtEpochMillis);
       }
       this.receivedAtEpochMillis = receivedAtEpochMillis;
       return this;

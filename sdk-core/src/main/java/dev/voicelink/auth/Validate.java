@@ -47,13 +47,6 @@ final class Validate {
     return value;
   }
 
-  /** A secret: non-blank; never echoed in the message. */
-  static String secret(@Nullable String value, String field) {
-    if (value == null || value.trim().isEmpty()) {
-      throw new IllegalArgumentException(field + " must not be empty");
-    }
-    return value;
-  }
 
   /**
    * Refuses {@code setting} of a builder ({@code owner}) that speaks the platform's dialect.
@@ -91,7 +84,8 @@ final class Validate {
     return value;
   }
 
-  private static String printable(String value) {
+  /** {@code value} with its control characters (a line break, a tab) written as escapes. */
+  static String printable(String value) {
     StringBuilder result = new StringBuilder();
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);

@@ -267,10 +267,7 @@ public final class ChecksumSigner implements Interceptor {
 
     /** The account key from the console's entity keys page. Kept in this signer only. */
     public Builder accountKey(String accountKey) {
-      if (accountKey == null || accountKey.trim().isEmpty()) {
-        throw new IllegalArgumentException("accountKey must not be empty");
-      }
-      this.key = new LocalKey(accountKey);
+      this.key = new LocalKey(Redact.checkSecret(accountKey, "accountKey"));
       return this;
     }
 

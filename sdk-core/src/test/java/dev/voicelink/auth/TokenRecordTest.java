@@ -31,6 +31,22 @@ class TokenRecordTest {
         .hasMessage("client_id is missing");
   }
 
+  @Test void everyRecordTheBuilderTakesIsReadBackFromStorage() throws Exception {
+    // the largest values the builder takes: a record that said more could be saved, never loaded
+    TokenRecord longest = record("at-1", "rt-1").newBuilder().expiresInSeconds(315_360_000L)
+        .createdAtEpochSeconds(253_402_300_799L).receivedAtEpochMillis(253_402_300_799_999L).build();
+    assertThat(TokenRecord.fromStorageJson(longest.toStorageJson())).isEqualTo(longest);
+    assertThatThrownBy(() -> TokenRecord.builder().expiresInSeconds(Long.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expires_in must be 0 to 315360000 seconds (10 years); was: " + Long.MAX_VALUE);
+    assertThatThrownBy(() -> TokenRecord.builder().createdAtEpochSeconds(253_402_300_800L))
+        .hasMessage("created_at must be 0 to 253402300799 epoch seconds (the year 9999); was:"
+            + " 253402300800");
+    assertThatThrownBy(() -> TokenRecord.builder().receivedAtEpochMillis(Long.MAX_VALUE))
+        .hasMessage("receivedAtEpochMillis must be 0 to 253402300799999 (the year 9999); was: "
+            + Long.MAX_VALUE);
+  }
+
   @Test void toStringShowsFingerprintsOnly() {
     TokenRecord record = record("at-7c1e9d2b5a", "rt-0f4a8e3c6d");
     assertThat(record.toString())
@@ -53,7 +69,7 @@ class TokenRecordTest {
         .isInstanceOf(IllegalStateException.class).hasMessage("access_token is required");
     assertThatThrownBy(() -> TokenRecord.builder().expiresInSeconds(-1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("expires_in must be 0 or more seconds; was: -1");
+        .hasMessage("expires_in must be 0 to 315360000 seconds (10 years); was: -1");
     assertThatThrownBy(() -> TokenRecord.builder().clientId(" vl-speaker"))
         .hasMessage("client_id must not start or end with a space; was: \" vl-speaker\"");
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
+import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.TestFactory;
 class BadInputTest {
   static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
   static final String KEY = "0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a";
+  static final String CLIENT_SECRET = "cs-9f2e4d6b8a0c1e3f";
 
   static final MockWebServer server = new MockWebServer();
   /** Counts every request the SDK started, including those that never reached a server. */
@@ -163,12 +165,16 @@ class BadInputTest {
     // Tokens
     c.put("TokenManager deviceGrant client_id empty", () -> TokenManager.builder(config).deviceGrant(""));
     c.put("TokenManager cloudGrant client_secret empty", () -> TokenManager.builder(config).cloudGrant("vl-backend", ""));
+    c.put("TokenManager cloudGrant client_secret read from a file with its line break", () -> TokenManager.builder(config).cloudGrant("vl-backend", CLIENT_SECRET + "\n"));
+    c.put("OAuthServer issuer with a line break after it", () -> OAuthServer.discover(config, "https://id.example.com/realms/speakers\n"));
     c.put("TokenManager negative refresh margin", () -> TokenManager.builder(config).refreshMargin(-1, TimeUnit.SECONDS));
     c.put("TokenManager refresh margin without a unit", () -> TokenManager.builder(config).refreshMargin(1, null));
     c.put("TokenManager access token before any device authorization", () -> TokenManager.builder(config).deviceGrant("vl-speaker-01").store(new InMemoryTokenStore()).build().accessToken());
     c.put("TokenManager.setRecord(null)", () -> TokenManager.builder(config).deviceGrant("vl-speaker-01").store(new InMemoryTokenStore()).build().setRecord(null));
     c.put("TokenRecord access_token empty", () -> TokenRecord.builder().accessToken(""));
     c.put("TokenRecord negative expires_in", () -> TokenRecord.builder().expiresInSeconds(-1));
+    c.put("TokenRecord expires_in Long.MAX_VALUE (\"never expires\")",
+        () -> TokenRecord.builder().expiresInSeconds(Long.MAX_VALUE));
     c.put("TokenRecord without access_token", () -> TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("vl-speaker-01").expiresInSeconds(60).build());
     c.put("token file that is not JSON", () -> {
       File file = new File(dir, "garbage-token.json");
@@ -241,6 +247,7 @@ class BadInputTest {
     c.put("namespace with a space", () -> EntityWebApi.builder(config).namespace("OS 123"));
     c.put("account key empty", () -> EntityWebApi.builder(config).accountKey(""));
     c.put("account key only spaces", () -> EntityWebApi.builder(config).accountKey("   "));
+    c.put("account key read from a file with its line break", () -> EntityWebApi.builder(config).accountKey(KEY + "\n"));
     c.put("EntityWebApi without account key", () -> EntityWebApi.builder(config).namespace("OS123").build());
     c.put("EntityWebApi with both account key and checksum source", () -> EntityWebApi.builder(config).namespace("OS123").accountKey(KEY).checksumSource((nonce, curTime) -> "0").build());
     c.put("ChecksumSigner with both checksum source and account key", () -> ChecksumSigner.builder().namespace("OS123").checksumSource((nonce, curTime) -> "0").accountKey(KEY).build());
@@ -295,7 +302,8 @@ class BadInputTest {
           .isNotInstanceOf(ClassCastException.class)
           .isNotInstanceOf(IndexOutOfBoundsException.class)
           .isNotInstanceOf(AssertionError.class);
-      assertThat(thrown.getMessage()).as("message").isNotBlank();
+      assertThat(thrown.getMessage()).as("message").isNotBlank().doesNotContain(KEY)
+          .doesNotContain(CLIENT_SECRET);
       assertThat(started.get() - before).as("requests started").isZero();
       assertThat(server.getRequestCount()).as("requests received").isZero();
       synchronized (table) {

@@ -5,7 +5,8 @@ import okio.ByteString;
 
 /**
  * Shows a secret as a short fingerprint so that two log lines can be matched without revealing it:
- * {@code secret("abc")} is {@code "‹secret ba7816bf›"}, the first 8 hex digits of its SHA-256.
+ * {@code secret("abc")} is {@code "‹secret ba7816bf›"}, the first 8 hex digits of its SHA-256. Checks
+ * secrets without showing them.
  */
 public final class Redact {
   private Redact() {
@@ -15,6 +16,30 @@ public final class Redact {
     if (secret == null) return "‹none›";
     if (secret.isEmpty()) return "‹empty›";
     return "‹secret " + fingerprint(secret) + "›";
+  }
+
+  /**
+   * Checks a secret the app passes in ({@code field} names it in the message, which never shows the
+   * value): not empty, no whitespace at either end and no control character. A line break read with
+   * a key from a file would otherwise be signed or sent with it, and refused by the server with no
+   * hint why.
+   */
+  public static String checkSecret(@Nullable String value, String field) {
+    if (value == null || value.trim().isEmpty()) {
+      throw new IllegalArgumentException(field + " must not be empty");
+    }
+    if (Character.isWhitespace(value.charAt(0))
+        || Character.isWhitespace(value.charAt(value.length() - 1))) {
+      throw new IllegalArgumentException(field + " must not start or end with whitespace (a line"
+          + " break read with it from a file, say); the value is not shown");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.isISOControl(value.charAt(i))) {
+        throw new IllegalArgumentException(field + " must not contain control characters; the value"
+            + " is not shown");
+      }
+    }
+    return value;
   }
 
   /** The first 8 hex digits of the SHA-256 of {@code secret}. */
