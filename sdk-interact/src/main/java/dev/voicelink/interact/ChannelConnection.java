@@ -81,6 +81,8 @@ final class ChannelConnection {
   private int nextSeq = 1;
   /** Identifies the socket of the current attempt so that news from an older one is ignored. */
   private int generation;
+  /** Whether the current attempt's socket was upgraded: before, closing it must cancel the call. */
+  private boolean upgraded;
 
   ChannelConnection(ClientCore config, TokenSource tokens, Listener listener, Backoff backoff,
       int pingIntervalSeconds, long greetingTimeoutMillis, long resultTimeoutMillis) {
@@ -88,11 +90,16 @@ final class ChannelConnection {
     // A redirect would open the user's session at an address nobody configured, perhaps over ws://,
     // and a 401 from there would void a good token. A 401 is answered here, with one refreshed
     // token, not by an authenticator on the app's client.
-    this.client = config.http().newBuilder()
+    OkHttpClient.Builder channelClient = config.http().newBuilder()
         .pingInterval(pingIntervalSeconds, TimeUnit.SECONDS)
         .followRedirects(false)
-        .authenticator(Authenticator.NONE)
-        .build();
+        .authenticator(Authenticator.NONE);
+    if (config.http().readTimeoutMillis() == 0) {
+      // OkHttp reads an upgraded socket without a timeout; the read timeout bounds only the wait
+      // for the upgrade's answer, which an app client without one would leave unbounded.
+      channelClient.readTimeout(greetingTimeoutMillis, TimeUnit.MILLISECONDS);
+    }
+    this.client = channelClient.build();
     this.tokens = tokens;
     this.listener = listener;
     this.reconnectBackoff = backoff;
@@ -174,6 +181,7 @@ final class ChannelConnection {
   /** Closes the socket and stops reconnecting; returns false if it was closed already. */
   boolean close() {
     WebSocket toClose;
+    boolean wasUpgraded;
     synchronized (lock) {
       if (state == State.CLOSED) return false;
       state = State.CLOSED;
@@ -183,8 +191,15 @@ final class ChannelConnection {
       deadlines.cancelAll();
       toClose = socket;
       socket = null;
+      wasUpgraded = upgraded;
     }
-    if (toClose != null) toClose.close(NORMAL_CLOSURE, "closed by client");
+    if (toClose != null && wasUpgraded) {
+      toClose.close(NORMAL_CLOSURE, "closed by client");
+    } else if (toClose != null) {
+      // Before its upgrade, a socket's close() only queues a close frame and the upgrade goes on:
+      // a late answer would open the user's session on the server after all.
+      toClose.cancel();
+    }
     return true;
   }
 
@@ -238,6 +253,7 @@ final class ChannelConnection {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
       HttpLogger.logUpgrade(config.httpLogging(), request);
+      upgraded = false;
       socket = client.newWebSocket(request, new SocketListener(attemptGeneration, token));
     }
   }
@@ -380,6 +396,7 @@ final class ChannelConnection {
       String limit = ChannelDeadlines.describe(deadlines.greetingMillis);
       synchronized (lock) {
         if (attemptGeneration != generation || state != State.CONNECTING) return;
+        upgraded = true;
         deadlines.armGreeting(() -> greetingFailed(attemptGeneration, webSocket,
             "no \"connected\" message within " + limit + " of the upgrade"));
       }

@@ -258,7 +258,8 @@ public final class InteractionChannel implements Closeable {
     /**
      * How long the server may take, once the socket is open, to send its {@code connected} message
      * (default 10 s). Past it the attempt ends with {@link Disconnect.Cause#PROTOCOL} and the channel
-     * tries again like after any other failure.
+     * tries again like after any other failure. When the app's {@code OkHttpClient} has no read
+     * timeout, it also bounds the wait for the upgrade's answer ({@link Disconnect.Cause#NETWORK}).
      */
     public Builder greetingTimeout(long timeout, TimeUnit unit) {
       this.greetingTimeoutMillis = positiveMillis("greetingTimeout", timeout, unit);

@@ -26,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import okhttp3.WebSocket;
@@ -33,6 +34,7 @@ import okhttp3.WebSocketListener;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
 import okio.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -398,6 +400,41 @@ class InteractionChannelTest {
       assertThat(server.getRequestCount()).isEqualTo(2);
       assertThat(time.pendingDelaysMillis()).as("the greeting cancelled its deadline").isEmpty();
     }
+  }
+
+  @Test void closingBeforeTheUpgradeIsAnsweredCancelsTheUpgrade() throws Exception {
+    server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
+    CountDownLatch noCallLeft = new CountDownLatch(1);
+    Dispatcher dispatcher = new Dispatcher();
+    dispatcher.setIdleCallback(noCallLeft::countDown);
+    OkHttpClient app = new OkHttpClient.Builder().dispatcher(dispatcher).readTimeout(0, TimeUnit.SECONDS)
+        .build();
+    channel = channelBuilder(VoiceLinkClient.builder().httpClient(app).scheduler(time))
+        .greetingTimeout(1, TimeUnit.DAYS).build();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(server.takeRequest(10, TimeUnit.SECONDS)).as("the upgrade request").isNotNull();
+    assertThat(dispatcher.runningCallsCount()).isEqualTo(1);
+
+    channel.close();
+
+    // A close frame queued on a socket still upgrading would leave the call waiting for its answer.
+    assertThat(noCallLeft.await(10, TimeUnit.SECONDS)).as("the upgrade call ended").isTrue();
+    assertThat(events).isEmpty();
+  }
+
+  @Test void anUnansweredUpgradeEndsAtTheGreetingTimeoutWhenTheAppsClientHasNoReadTimeout()
+      throws Exception {
+    server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
+    OkHttpClient app = new OkHttpClient.Builder().readTimeout(0, TimeUnit.SECONDS).build();
+    // OkHttp's read timeout runs on real time: a short greeting timeout keeps the test short.
+    channel = channelBuilder(VoiceLinkClient.builder().httpClient(app).scheduler(time))
+        .greetingTimeout(300, TimeUnit.MILLISECONDS).maxReconnectAttempts(0).build();
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(nextEvent()).isEqualTo("disconnected NETWORK reconnecting=false");
+    assertThat(app.readTimeoutMillis()).as("the app's client").isZero();
   }
 
   @Test void theGreetingTimeoutCanBeSetAndIsCheckedAtOnce() throws Exception {
