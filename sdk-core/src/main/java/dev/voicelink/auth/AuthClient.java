@@ -27,6 +27,12 @@ final class AuthClient {
   static final long MIN_INTERVAL_MILLIS = 1000;
   /** Fewer polls than this within a user code's life suggest an interval in another unit. */
   private static final int MIN_USEFUL_POLLS = 3;
+  /**
+   * How long an authorization answer may stay silent when the app's client sets no read timeout:
+   * its answers are small and immediate, and a read timeout fires only on silence, so an answer on
+   * its way is still read to its end.
+   */
+  static final long SILENCE_LIMIT_MILLIS = 30_000;
   /** The lifetime of a token whose answer has no {@code expires_in}. */
   static final long DEFAULT_EXPIRES_IN_SECONDS = 3600;
   /** {@code created_at} values from this one on cannot be epoch seconds (the year 5138). */
@@ -54,15 +60,25 @@ final class AuthClient {
     // is not followed (a 307 would carry the refresh token, the device code or the client secret in
     // its body to wherever it points), and a 401 is the server refusing the client (RFC 6749 section
     // 5.2), not a token for an app's authenticator on the shared OkHttpClient to answer.
-    this.http = SendOnce.client(config.http()).newBuilder()
-        .authenticator(Authenticator.NONE)
-        .build();
+    OkHttpClient.Builder authHttp = SendOnce.client(config.http()).newBuilder()
+        .authenticator(Authenticator.NONE);
+    if (config.http().readTimeoutMillis() == 0) {
+      // An app client without a read timeout (one that streams) would let a server that stops
+      // answering hold a refresh, and every caller waiting for a token, for ever.
+      authHttp.readTimeout(SILENCE_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+    this.http = authHttp.build();
     // A refresh already sent must end with its answer read and saved, even when the client closes
     // (which cancels every exchange on the SDK's dispatcher) or the app's client has a call timeout:
     // the server voids the old refresh token when it answers. A dispatcher of its own keeps it out
     // of that cancel (it starts no thread for a blocking call); the read timeout still bounds it.
     this.refreshHttp = http.newBuilder().dispatcher(new Dispatcher())
         .callTimeout(0, TimeUnit.MILLISECONDS).build();
+  }
+
+  /** The read timeout of the refreshes (and of every authorization request they derive from); for tests. */
+  int refreshReadTimeoutMillis() {
+    return refreshHttp.readTimeoutMillis();
   }
 
   Call deviceCodeCall(String clientId, @Nullable String deviceId) {

@@ -96,6 +96,17 @@ class TokenManagerTest {
     states.awaitExactly(State.VALID, State.REFRESHING, State.VALID);
   }
 
+  @Test void anAppClientWithoutAReadTimeoutStillBoundsTheSilenceOfAuthorizationAnswers() {
+    ClientCore streaming = ClientCore.of(VoiceLinkClient.builder().authUrl("https://auth.example/")
+        .httpClient(new OkHttpClient.Builder().readTimeout(0, TimeUnit.SECONDS).build()).build());
+    assertThat(new AuthClient(streaming, new Dialect.Platform(streaming), null)
+        .refreshReadTimeoutMillis()).isEqualTo(30_000);
+    ClientCore patient = ClientCore.of(VoiceLinkClient.builder().authUrl("https://auth.example/")
+        .httpClient(new OkHttpClient.Builder().readTimeout(90, TimeUnit.SECONDS).build()).build());
+    assertThat(new AuthClient(patient, new Dialect.Platform(patient), null)
+        .refreshReadTimeoutMillis()).as("the app's own read timeout").isEqualTo(90_000);
+  }
+
   @Test void defaultMarginIsTheLargerOfTenPercentAndFiveMinutesAtMostHalfTheLife() {
     TokenManager manager = deviceManager(new InMemoryTokenStore());
     assertThat(manager.marginMillis(TimeUnit.SECONDS.toMillis(8_640_000)))
