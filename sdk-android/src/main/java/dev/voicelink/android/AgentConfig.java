@@ -147,6 +147,7 @@ public final class AgentConfig {
    * never exposed.
    */
   public @Nullable Object value(String dottedPath) {
+    if (dottedPath == null) throw new IllegalArgumentException("dottedPath must not be null");
     Object current = root;
     for (String part : dottedPath.split("\\.", -1)) {
       if (!(current instanceof Map)) return null;

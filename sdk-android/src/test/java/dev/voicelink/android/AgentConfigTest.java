@@ -25,6 +25,8 @@ class AgentConfigTest {
     assertThat(config.value("entity.namespace")).isEqualTo("OS123");
     assertThat(config.value("global.scene")).isEqualTo("main");
     assertThat(config.toString()).doesNotContain(KEY);
+    assertThatThrownBy(() -> config.value(null)).isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessage("dottedPath must not be null");
   }
 
   @Test void valuesAreUnmodifiableAtEveryDepth() {

@@ -29,6 +29,11 @@ public class ServerRefusalException extends Exception {
   }
 
   private static String message(String code, String description, @Nullable String sid) {
+    // An app's own token source or test fake makes these too: a null is its mistake, named here.
+    if (code == null) throw new IllegalArgumentException("code must not be null");
+    if (description == null) {
+      throw new IllegalArgumentException("description must not be null; give \"\" for none");
+    }
     StringBuilder result = new StringBuilder().append(code);
     if (!description.isEmpty()) result.append(": ").append(description);
     if (sid != null) result.append(" (sid ").append(sid).append(')');

@@ -155,8 +155,12 @@ public final class EntityDiagnostics {
       return this;
     }
 
-    /** The upload's pers_param. */
+    /** The upload's pers_param (as given to the upload; not an activation one). */
     public Builder uploadedWith(@Nullable PersParam uploadedWith) {
+      if (uploadedWith != null && uploadedWith.isActivation()) {
+        throw new IllegalArgumentException("uploadedWith is the upload's pers_param, such as"
+            + " PersParam.user(authId); was " + uploadedWith);
+      }
       this.uploadedWith = uploadedWith;
       return this;
     }

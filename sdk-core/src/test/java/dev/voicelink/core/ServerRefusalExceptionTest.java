@@ -1,6 +1,9 @@
 package dev.voicelink.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.AuthorizationException;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,5 +18,15 @@ class ServerRefusalExceptionTest {
 
   @Test void sidAndDescriptionAreOptional() {
     assertThat(new ServerRefusalException("access_denied", "", null)).hasMessage("access_denied");
+  }
+
+  @Test void aNullCodeOrDescriptionIsNamedNotANullPointer() {
+    // as an app's own token source may make one: new AuthorizationException(error, e.getMessage())
+    assertThatThrownBy(() -> new AuthorizationException("invalid_grant", null))
+        .isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessage("description must not be null; give \"\" for none");
+    assertThatThrownBy(() -> new ServerRefusalException(null, "refused", null))
+        .isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessage("code must not be null");
   }
 }

@@ -7,6 +7,7 @@ import static dev.voicelink.entity.EntityDiagnostics.Cause.FIELDS_MISMATCH;
 import static dev.voicelink.entity.EntityDiagnostics.Cause.MISSING_NAMESPACE_PREFIX;
 import static dev.voicelink.entity.EntityDiagnostics.Cause.PERS_PARAM_NOT_SET;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +48,17 @@ class EntityDiagnosticsTest {
         .causes()).isEmpty();
     assertThat(custom.activation(PersParam.activation().custom("family", "f-02").build()).build()
         .causes()).containsExactly(DIMENSION_MISMATCH);
+  }
+
+  @Test void theTwoPersParamsCannotBeSwapped() {
+    assertThatThrownBy(() -> healthy().uploadedWith(PersParam.activation().user().build()))
+        .isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessage("uploadedWith is the upload's pers_param, such as PersParam.user(authId); was"
+            + " activation pers_param {\"uid\":\"\"}");
+    assertThatThrownBy(() -> healthy().activation(PersParam.user(AUTH_ID)))
+        .isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("activation must be built with PersParam.activation(); was upload"
+            + " pers_param ");
   }
 
   @Test void causesCarryRemedies() {

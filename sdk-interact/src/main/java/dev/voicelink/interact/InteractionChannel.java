@@ -198,6 +198,8 @@ public final class InteractionChannel implements Closeable {
    * Builds an {@link InteractionChannel}. Setters check their argument at once. Not thread-safe.
    */
   public static final class Builder {
+    /** OkHttp's limit: the interval in milliseconds fits an int. */
+    private static final int MAX_PING_INTERVAL_SECONDS = Integer.MAX_VALUE / 1000;
     private final ClientCore config;
     private final TokenSource tokens;
     private @Nullable Listener listener;
@@ -243,14 +245,18 @@ public final class InteractionChannel implements Closeable {
         throw new IllegalArgumentException("reconnect backoff needs 0 < baseDelay <= maxDelay");
       }
       if (unit == null) throw new IllegalArgumentException("unit must not be null");
-      this.baseDelayMillis = unit.toMillis(baseDelay);
-      this.maxDelayMillis = unit.toMillis(maxDelay);
+      // the backoff counts in milliseconds: a shorter delay is one
+      this.baseDelayMillis = Math.max(1, unit.toMillis(baseDelay));
+      this.maxDelayMillis = Math.max(1, unit.toMillis(maxDelay));
       return this;
     }
 
-    /** Keep-alive ping interval; 0 turns pings off (default 30 s). */
+    /** Keep-alive ping interval; 0 turns pings off (default 30 s). At most 2147483 s (OkHttp's). */
     public Builder pingIntervalSeconds(int seconds) {
-      if (seconds < 0) throw new IllegalArgumentException("pingIntervalSeconds must be >= 0");
+      if (seconds < 0 || seconds > MAX_PING_INTERVAL_SECONDS) {
+        throw new IllegalArgumentException("pingIntervalSeconds must be 0 to "
+            + MAX_PING_INTERVAL_SECONDS + "; was: " + seconds);
+      }
       this.pingIntervalSeconds = seconds;
       return this;
     }

@@ -463,6 +463,11 @@ class InteractionChannelTest {
     assertThatThrownBy(() -> channelBuilder().resultTimeout(-1, TimeUnit.SECONDS))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("resultTimeout must be positive; was: -1");
+    // a delay shorter than the backoff's millisecond is one millisecond, not a failure at build()
+    InteractionChannel clamped = channelBuilder().reconnectBackoff(500, 2000, TimeUnit.MICROSECONDS)
+        .build();
+    assertThat(clamped.state()).isEqualTo(InteractionChannel.State.IDLE);
+    clamped.close();
   }
 
   @Test void anUnreadableFirstMessageEndsTheAttemptAtOnce() throws Exception {

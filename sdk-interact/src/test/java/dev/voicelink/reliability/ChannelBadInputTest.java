@@ -50,6 +50,7 @@ class ChannelBadInputTest {
     c.put("channel reconnect backoff cap below base", () -> channel().reconnectBackoff(2, 1, TimeUnit.SECONDS));
     c.put("channel reconnect backoff without a unit", () -> channel().reconnectBackoff(1, 2, null));
     c.put("channel negative ping interval", () -> channel().pingIntervalSeconds(-1));
+    c.put("channel ping interval beyond OkHttp's limit", () -> channel().pingIntervalSeconds(Integer.MAX_VALUE));
     c.put("channel greeting timeout 0", () -> channel().greetingTimeout(0, TimeUnit.SECONDS));
     c.put("channel greeting timeout without a unit", () -> channel().greetingTimeout(10, null));
     c.put("channel result timeout 0", () -> channel().resultTimeout(0, TimeUnit.SECONDS));
