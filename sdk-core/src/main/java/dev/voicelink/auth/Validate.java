@@ -47,7 +47,6 @@ final class Validate {
     return value;
   }
 
-
   /**
    * Refuses {@code setting} of a builder ({@code owner}) that speaks the platform's dialect.
    *
