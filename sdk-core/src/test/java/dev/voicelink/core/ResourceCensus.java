@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -20,13 +21,16 @@ import java.util.concurrent.TimeUnit;
  * <p>Shared with the Android module's tests through the test-jar.
  */
 public final class ResourceCensus {
-  /** Threads the SDK starts: the client's, the Agent's, and OkHttp's dispatcher and socket threads. */
+  /**
+   * Threads the SDK starts: the client's, the Agent's, and OkHttp's dispatcher and socket threads
+   * (a task runner's thread running a WebSocket task bears such a name too, and is not counted).
+   */
   private static final String[] SDK_THREADS = {"voicelink-", "OkHttp Dispatcher", "OkHttp http",
       "OkHttp WebSocket", "OkHttp ws"};
 
   /**
    * Live threads, less OkHttp's and MockWebServer's task runners: one pool per library for the whole
-   * process, shared by every client, whose idle threads end after 60 s.
+   * process, shared by every client, whose idle threads end after 60 s (told by their stacks).
    */
   public final int threads;
   public final List<String> threadNames;
@@ -35,13 +39,9 @@ public final class ResourceCensus {
   public final long fileDescriptors;
   public final long heapBytes;
 
-  private ResourceCensus(List<String> threadNames, Set<Thread> sdkThreads, long fileDescriptors,
-      long heapBytes) {
-    int own = 0;
-    for (String name : threadNames) {
-      if (!name.endsWith("TaskRunner")) own++;
-    }
-    this.threads = own;
+  private ResourceCensus(int threads, List<String> threadNames, Set<Thread> sdkThreads,
+      long fileDescriptors, long heapBytes) {
+    this.threads = threads;
     this.threadNames = threadNames;
     this.sdkThreads = sdkThreads.size();
     this.sdkThreadSet = sdkThreads;
@@ -78,9 +78,27 @@ public final class ResourceCensus {
       fds = now;
     }
     List<String> names = new ArrayList<>();
-    for (Thread thread : Thread.getAllStackTraces().keySet()) names.add(thread.getName());
+    int threads = 0;
+    for (Map.Entry<Thread, StackTraceElement[]> live : Thread.getAllStackTraces().entrySet()) {
+      names.add(live.getKey().getName());
+      if (!isTaskRunner(live.getKey(), live.getValue())) threads++;
+    }
     java.util.Collections.sort(names);
-    return new ResourceCensus(names, new HashSet<>(sdkThreads()), fds, retainedHeap());
+    return new ResourceCensus(threads, names, new HashSet<>(sdkThreads()), fds, retainedHeap());
+  }
+
+  /**
+   * Whether a thread belongs to OkHttp's task runner (MockWebServer's is one too): one pool for the
+   * whole process, not the SDK's. Idle, it is named for the pool; while it runs a task it bears the
+   * task's name ("OkHttp ConnectionPool connection closer", "OkHttp WebSocket … writer"), and its
+   * stack says whose it is.
+   */
+  private static boolean isTaskRunner(Thread thread, StackTraceElement[] stack) {
+    if (thread.getName().endsWith("TaskRunner")) return true;
+    for (StackTraceElement frame : stack) {
+      if (frame.getClassName().startsWith("okhttp3.internal.concurrent.TaskRunner")) return true;
+    }
+    return false;
   }
 
   /** The SDK threads alive now that were not at {@code baseline}. */
@@ -94,7 +112,9 @@ public final class ResourceCensus {
 
   public static List<Thread> sdkThreads() {
     List<Thread> found = new ArrayList<>();
-    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+    for (Map.Entry<Thread, StackTraceElement[]> live : Thread.getAllStackTraces().entrySet()) {
+      Thread thread = live.getKey();
+      if (isTaskRunner(thread, live.getValue())) continue;
       for (String prefix : SDK_THREADS) {
         if (thread.getName().startsWith(prefix) && thread.isAlive()) {
           found.add(thread);
