@@ -67,7 +67,7 @@ public final class VoiceLinkClient implements Closeable {
         .addNetworkInterceptor(new ServerDateInterceptor(corrected));
     if (builder.httpLogging != HttpLogLevel.NONE) {
       // Last network interceptor: it logs what goes over the wire, after every header is set.
-      derived.addNetworkInterceptor(new HttpLogger(builder.httpLogging));
+      derived.addNetworkInterceptor(new HttpLogger(builder.httpLogging, builder.clock));
     }
     this.core = new ClientCore(builder.authUrl, builder.platformUrl, builder.baseUrl,
         derived.build(), builder.httpClient == null, builder.clock, corrected,

@@ -1,5 +1,6 @@
 package dev.voicelink.core.internal;
 
+import dev.voicelink.core.Clock;
 import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkLog.Level;
 import java.io.IOException;
@@ -36,9 +37,12 @@ public final class HttpLogger implements Interceptor {
   private static final Charset UTF_8 = Charset.forName("UTF-8");
 
   private final HttpLogLevel level;
+  /** The client's clock: a call's time in the log is measured as every wait of the SDK is. */
+  private final Clock clock;
 
-  public HttpLogger(HttpLogLevel level) {
+  public HttpLogger(HttpLogLevel level, Clock clock) {
     this.level = level;
+    this.clock = clock;
   }
 
   @Override public Response intercept(Chain chain) throws IOException {
@@ -60,7 +64,7 @@ public final class HttpLogger implements Interceptor {
       capture = new CapturingBody(body);
       request = request.newBuilder().method(request.method(), capture).build();
     }
-    long start = System.nanoTime();
+    long start = clock.monotonicNanos();
     Response response;
     try {
       response = chain.proceed(request);
@@ -70,7 +74,7 @@ public final class HttpLogger implements Interceptor {
           + Scrub.url(request.url()));
       throw e;
     }
-    long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    long tookMillis = TimeUnit.NANOSECONDS.toMillis(clock.monotonicNanos() - start);
     logRequestBody(request, capture);
 
     ResponseBody responseBody = response.body();
