@@ -222,20 +222,23 @@ final class EngineHarness implements AutoCloseable {
           throw new IOException("interrupted", e);
         }
       }
-      Exception failure = uploadFailure;
-      if (failure instanceof IOException) throw (IOException) failure;
-      if (failure instanceof ServerRefusalException) throw (ServerRefusalException) failure;
+      throwIfSet(uploadFailure);
       synchronized (this) {
         return "psn0000" + (++sids);
       }
     }
 
+    /** Throws {@code failure}, the answer a test set, if there is one. */
+    private static void throwIfSet(@Nullable Exception failure)
+        throws IOException, ServerRefusalException {
+      if (failure instanceof IOException) throw (IOException) failure;
+      if (failure instanceof ServerRefusalException) throw (ServerRefusalException) failure;
+    }
+
     @Override public VoiceLinkCall<String> check(String sid) {
       return call(() -> {
         checks.add(sid);
-        Exception failure = checkFailure;
-        if (failure instanceof IOException) throw (IOException) failure;
-        if (failure instanceof ServerRefusalException) throw (ServerRefusalException) failure;
+        throwIfSet(checkFailure);
         return "{\"sid\":\"" + sid + "\",\"csid\":\"c1\",\"reply\":\"processed\",\"error\":0}";
       });
     }

@@ -26,6 +26,7 @@ public final class TokenRecord {
   static final long MAX_EXPIRES_IN_SECONDS = TimeUnit.DAYS.toSeconds(3650);
   /** 9999-12-31T23:59:59Z: the bound of the record's times, which its stored form can carry. */
   static final long LAST_EPOCH_SECOND = 253_402_300_799L;
+  static final long LAST_EPOCH_MILLI = LAST_EPOCH_SECOND * 1000 + 999;
   /** How a record was obtained, which decides where and how it is refreshed. */
   public enum Grant {
     /** Device authorization (spec 4.3); refreshed at {@code {auth_url}/oauth/ivs/token} (4.4). */
@@ -403,9 +404,9 @@ public final class TokenRecord {
 
     /** When the device received the token; up to the end of the year 9999. */
     public Builder receivedAtEpochMillis(long receivedAtEpochMillis) {
-      if (receivedAtEpochMillis < 0 || receivedAtEpochMillis > LAST_EPOCH_SECOND * 1000 + 999) {
-        throw new IllegalArgumentException("receivedAtEpochMillis must be 0 to "
-            + (LAST_EPOCH_SECOND * 1000 + 999) + " (the year 9999); was: " + receivedAtEpochMillis);
+      if (receivedAtEpochMillis < 0 || receivedAtEpochMillis > LAST_EPOCH_MILLI) {
+        throw new IllegalArgumentException("receivedAtEpochMillis must be 0 to " + LAST_EPOCH_MILLI
+            + " (the year 9999); was: " + receivedAtEpochMillis);
       }
       this.receivedAtEpochMillis = receivedAtEpochMillis;
       return this;

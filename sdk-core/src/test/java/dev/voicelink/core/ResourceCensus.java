@@ -79,12 +79,13 @@ public final class ResourceCensus {
     }
     List<String> names = new ArrayList<>();
     int threads = 0;
-    for (Map.Entry<Thread, StackTraceElement[]> live : Thread.getAllStackTraces().entrySet()) {
-      names.add(live.getKey().getName());
-      if (!isTaskRunner(live.getKey(), live.getValue())) threads++;
+    Map<Thread, StackTraceElement[]> live = Thread.getAllStackTraces();
+    for (Map.Entry<Thread, StackTraceElement[]> thread : live.entrySet()) {
+      names.add(thread.getKey().getName());
+      if (!isTaskRunner(thread.getKey(), thread.getValue())) threads++;
     }
     java.util.Collections.sort(names);
-    return new ResourceCensus(threads, names, new HashSet<>(sdkThreads()), fds, retainedHeap());
+    return new ResourceCensus(threads, names, new HashSet<>(sdkThreads(live)), fds, retainedHeap());
   }
 
   /**
@@ -111,10 +112,14 @@ public final class ResourceCensus {
   }
 
   public static List<Thread> sdkThreads() {
+    return sdkThreads(Thread.getAllStackTraces());
+  }
+
+  private static List<Thread> sdkThreads(Map<Thread, StackTraceElement[]> live) {
     List<Thread> found = new ArrayList<>();
-    for (Map.Entry<Thread, StackTraceElement[]> live : Thread.getAllStackTraces().entrySet()) {
-      Thread thread = live.getKey();
-      if (isTaskRunner(thread, live.getValue())) continue;
+    for (Map.Entry<Thread, StackTraceElement[]> entry : live.entrySet()) {
+      Thread thread = entry.getKey();
+      if (isTaskRunner(thread, entry.getValue())) continue;
       for (String prefix : SDK_THREADS) {
         if (thread.getName().startsWith(prefix) && thread.isAlive()) {
           found.add(thread);

@@ -26,9 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What the entity endpoints may answer where the spec leaves the detail open (the web API's success
  * code, where 4.8's fields sit in the envelope, the body of an upload_entities 200, a 401 from
- * upload_entities), the namespace
- * rule the spec does not make, and the strict rules that stay strict. See
- * docs/platform-assumptions.md.
+ * upload_entities), the namespace rule the spec does not make, and the strict rules that stay
+ * strict. See docs/platform-assumptions.md.
  */
 class EntityToleranceTest {
   private final MockWebServer server = new MockWebServer();
