@@ -167,8 +167,8 @@ public final class AgentLifecycleTest {
       }
       ResourceCensus after = census();
       // Counted among the threads started since `before`, not as a difference of totals: the SDK
-      // threads alive at `before` (other test classes' idle pools, in the shared test JVM) end when
-      // their keep-alive runs out, during these cycles too, and each would hide one left here.
+      // threads alive at `before` (the earlier tests' idle pools) end when their keep-alive runs
+      // out, during these cycles too, and each would hide one left here.
       Map<String, Integer> left = kinds(after.newSdkThreads(before));
       // Read once they were counted: no thread idle since the cycles started can have timed out.
       boolean withinKeepAlive = System.nanoTime() - started < POOL_KEEP_ALIVE_NANOS;
