@@ -4,6 +4,7 @@ import static dev.voicelink.android.AgentConstants.EVENT_CONNECTED_TO_SERVER;
 import static dev.voicelink.android.AgentConstants.EVENT_ERROR;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import android.util.Log;
 import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.core.ResourceCensus;
@@ -32,6 +33,7 @@ import org.robolectric.RobolectricTestRunner;
 import org.robolectric.RuntimeEnvironment;
 import org.robolectric.annotation.Config;
 import org.robolectric.annotation.LooperMode;
+import org.robolectric.shadows.ShadowLog;
 
 /**
  * An Agent may live as long as a screen: 1,000 Agents created, connected to the interaction channel
@@ -86,16 +88,34 @@ public final class AgentLifecycleTest {
     server.close();
   }
 
-  /** A census of the process, the reference server's journal of calls emptied first. */
+  /** A census of the process, the test's own records emptied first ({@link #clearRecords}). */
   private static ResourceCensus census() throws InterruptedException {
-    server.journal().clear();
+    clearRecords();
     return ResourceCensus.take();
   }
 
   /** A census once the threads started since {@code before} ended. */
   private static ResourceCensus census(ResourceCensus before) throws InterruptedException {
-    server.journal().clear();
+    clearRecords();
     return ResourceCensus.take(before);
+  }
+
+  /**
+   * Empties what the test environment keeps of the cycles, which the census would otherwise count as
+   * the SDK's heap: the reference server's journal of calls, and Robolectric's copy of every Logcat
+   * line (one INFO line per connect; on a device Logcat lives outside the app's process). The
+   * cycles are healthy ones, so the SDK must have logged no warning or error since the last census.
+   */
+  private static void clearRecords() {
+    List<String> warnings = new ArrayList<>();
+    for (ShadowLog.LogItem line : ShadowLog.getLogsForTag(LogcatSink.TAG)) {
+      if (line.type >= Log.WARN) {
+        warnings.add(line.msg + (line.throwable == null ? "" : " (" + line.throwable + ")"));
+      }
+    }
+    assertThat(warnings).as("the SDK's warnings and errors in Logcat").isEmpty();
+    ShadowLog.clear();
+    server.journal().clear();
   }
 
   /** Creates an Agent, waits for EVENT_CONNECTED_TO_SERVER, and returns it still running. */
