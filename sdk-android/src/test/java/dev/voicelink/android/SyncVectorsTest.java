@@ -24,7 +24,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The shared conformance vectors for CMD_SYNC (../shared/conformance/vectors.json): each one's data,
+ * The conformance vectors for CMD_SYNC (conformance/vectors.json): each one's data,
  * from the connected user and the configured appid, becomes exactly the vector's web API form on the
  * wire, or is refused before sending, naming the vector's field.
  */

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-/** The shared conformance vectors for CMD_WRITE params (../shared/conformance/vectors.json). */
+/** The conformance vectors for CMD_WRITE params (conformance/vectors.json). */
 class WriteParamsVectorsTest {
   @TestFactory List<DynamicTest> everyVectorParsesOrFailsNamingItsField() throws IOException {
     List<DynamicTest> tests = new ArrayList<>();

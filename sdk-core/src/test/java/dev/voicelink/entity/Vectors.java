@@ -3,13 +3,17 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.Moshi;
 import com.squareup.moshi.Types;
-import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import okio.BufferedSource;
 import okio.Okio;
 
-/** The shared conformance vectors, read from {@code ../shared/conformance/vectors.json} beside the repository. */
+/**
+ * The conformance vectors, the repository's one copy (conformance/vectors.json), which the build
+ * puts on the test class path as {@code /conformance/vectors.json}.
+ */
 final class Vectors {
   private static Map<String, Object> all;
 
@@ -18,15 +22,16 @@ final class Vectors {
 
   static synchronized Map<String, Object> all() throws IOException {
     if (all == null) {
-      // Tests run from the module directory; the repository root is one level up.
-      File file = new File("../../shared/conformance/vectors.json").getCanonicalFile();
-      if (!file.isFile()) {
-        throw new AssertionError("conformance vectors not found at " + file
-            + ": clone the shared/ folder beside the repository");
+      InputStream in = Vectors.class.getResourceAsStream("/conformance/vectors.json");
+      if (in == null) {
+        throw new AssertionError("/conformance/vectors.json is not on the test class path: the"
+            + " module's pom.xml adds conformance/ as a test resource");
       }
       JsonAdapter<Map<String, Object>> adapter = new Moshi.Builder().build()
           .adapter(Types.newParameterizedType(Map.class, String.class, Object.class));
-      all = adapter.fromJson(Okio.buffer(Okio.source(file)));
+      try (BufferedSource source = Okio.buffer(Okio.source(in))) {
+        all = adapter.fromJson(source);
+      }
     }
     return all;
   }

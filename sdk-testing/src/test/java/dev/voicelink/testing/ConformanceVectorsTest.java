@@ -1,13 +1,10 @@
 package dev.voicelink.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
@@ -22,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The server side of the shared conformance vectors (a copy lives in test resources for fresh clones). */
+/** The server side of the conformance vectors (conformance/vectors.json, on the test class path). */
 class ConformanceVectorsTest {
   ReferenceServer server;
   Map<String, Object> vectors;
@@ -44,12 +41,6 @@ class ConformanceVectorsTest {
   @SuppressWarnings("unchecked")
   List<Map<String, Object>> list(String key) {
     return (List<Map<String, Object>>) vectors.get(key);
-  }
-
-  @Test void copyMatchesTheSharedFileWhenPresent() throws IOException {
-    File shared = new File("../../shared/conformance/vectors.json");
-    assumeTrue(shared.isFile(), "no ../shared/conformance/vectors.json beside this checkout; the copy is used alone");
-    assertThat(Json.parse(new String(Files.readAllBytes(shared.toPath()), StandardCharsets.UTF_8))).isEqualTo(vectors);
   }
 
   @Test void checksumVectorsAreAcceptedAndAnyOtherChecksumIsNot() throws IOException {
