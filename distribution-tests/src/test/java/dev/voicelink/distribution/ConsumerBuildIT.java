@@ -14,9 +14,14 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -24,6 +29,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
 
 /**
  * Builds projects that know VoiceLink only by its published coordinates (src/consumers/), in their own Maven
@@ -125,6 +131,120 @@ class ConsumerBuildIT {
           .contains("AndroidManifest.xml", "classes.jar", "proguard.txt");
     }
     assertOursCameFromTheStagingRepository();
+  }
+
+  /**
+   * docs/building.md tells a user how to take the libraries from this checkout: one {@code install}
+   * command. Every dependency line that README.md and docs/getting-started.md show must then resolve
+   * from what that command installs and nothing else of ours: the artifacts of the modules it names
+   * and of those it builds with them ({@code -am}), taken from the staging repository.
+   */
+  @Test void everyDocumentedDependencyLineResolvesFromWhatTheCheckoutInstallPuts() throws Exception {
+    Set<String> installed = installedByTheDocumentedCommand();
+    Path repo = Distribution.workDir("checkout-install").resolve("repository");
+    String ours = GROUP.replace('.', '/') + "/";
+    for (Map.Entry<String, Path> f : filesUnder(Distribution.stagingRepo()).entrySet()) {
+      String path = f.getKey();
+      if (!path.startsWith(ours) || !installed.contains(path.substring(ours.length()).split("/")[0])) {
+        continue;
+      }
+      Path target = repo.resolve(path);
+      Files.createDirectories(target.getParent());
+      Files.copy(f.getValue(), target);
+    }
+
+    Set<String> managed = new LinkedHashSet<>();
+    Map<String, String> dependencies = new LinkedHashMap<>();
+    for (String page : new String[] {"README.md", "docs/getting-started.md"}) {
+      for (DependencyLinesIT.Line line : DependencyLinesIT.lines(page)) {
+        if (line.type.equals("platform") || line.configuration.equals("import")) {
+          managed.add(line.artifactId);
+        } else {
+          String packaging = Distribution.text(Distribution.readXml(
+              Distribution.staged(line.artifactId, "", "pom")), "packaging");
+          String type = packaging.isEmpty() ? "jar" : packaging;
+          boolean test = line.configuration.startsWith("test");
+          dependencies.merge(line.artifactId + ":" + type, test ? "test" : "compile",
+              (a, b) -> a.equals("compile") || b.equals("compile") ? "compile" : "test");
+        }
+      }
+    }
+    assertThat(dependencies.keySet()).as("the pages show these lines")
+        .contains("voicelink-core:jar", "voicelink-android:aar", "voicelink-fixtures:jar");
+
+    StringBuilder pom = new StringBuilder("<project><modelVersion>4.0.0</modelVersion>"
+        + "<groupId>com.example</groupId><artifactId>documented-lines</artifactId><version>1</version>"
+        + "<dependencyManagement><dependencies>");
+    for (String bom : managed) {
+      pom.append(dependency(bom, "pom", "import"));
+    }
+    pom.append("</dependencies></dependencyManagement><dependencies>");
+    for (Map.Entry<String, String> d : dependencies.entrySet()) {
+      String[] artifactAndType = d.getKey().split(":");
+      pom.append(dependency(artifactAndType[0], artifactAndType[1], d.getValue()));
+    }
+    pom.append("</dependencies></project>\n");
+    Path project = Distribution.workDir("documented-lines");
+    Files.write(project.resolve("pom.xml"), pom.toString().getBytes(StandardCharsets.UTF_8));
+
+    Distribution.MavenRun run = Distribution.maven(project, project.resolve("build.log"), 10,
+        "-s", settings.toString(), "-Dmaven.repo.local=" + repo,
+        "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:resolve");
+    assertThat(run.exitCode).as("the documented lines resolve from what " + installed
+        + " installed; " + run.tail()).isZero();
+  }
+
+  private static String dependency(String artifactId, String type, String scope) {
+    return "<dependency><groupId>" + GROUP + "</groupId><artifactId>" + artifactId
+        + "</artifactId><version>" + version() + "</version><type>" + type + "</type><scope>" + scope
+        + "</scope></dependency>";
+  }
+
+  /**
+   * The artifactIds of the published modules that docs/building.md's install command builds: those
+   * it names with {@code -pl}, and with {@code -am} the reactor modules they depend on, in any scope.
+   */
+  private static Set<String> installedByTheDocumentedCommand() throws Exception {
+    String page = new String(Files.readAllBytes(root().resolve("docs/building.md")),
+        StandardCharsets.UTF_8);
+    Matcher command = Pattern.compile("(?m)^\\./mvnw .*\\binstall\\b.*$").matcher(page);
+    assertThat(command.find()).as("docs/building.md shows the install command").isTrue();
+    String line = command.group();
+    Matcher list = Pattern.compile("-pl (\\S+)").matcher(line);
+    assertThat(list.find()).as(line + " names its modules").isTrue();
+    assertThat(line).as(line + " builds what they depend on").contains(" -am");
+
+    Map<String, String> artifactOfFolder = new LinkedHashMap<>();
+    Map<String, Distribution.Module> byArtifact = new LinkedHashMap<>();
+    for (Distribution.Module m : Distribution.modules()) {
+      artifactOfFolder.put(m.folder, m.artifactId);
+      byArtifact.put(m.artifactId, m);
+    }
+    Deque<String> todo = new ArrayDeque<>();
+    for (String folder : list.group(1).split(",")) {
+      assertThat(artifactOfFolder).as("-pl " + folder + " is a module").containsKey(folder);
+      todo.add(artifactOfFolder.get(folder));
+    }
+    Set<String> built = new LinkedHashSet<>();
+    while (!todo.isEmpty()) {
+      String artifactId = todo.remove();
+      if (!built.add(artifactId)) continue;
+      Element pom = Distribution.readXml(root().resolve(byArtifact.get(artifactId).folder)
+          .resolve("pom.xml"));
+      Element deps = Distribution.child(pom, "dependencies");
+      if (deps == null) continue;
+      for (Element d : Distribution.children(deps, "dependency")) {
+        String dependency = Distribution.text(d, "artifactId");
+        if (GROUP.equals(Distribution.text(d, "groupId")) && byArtifact.containsKey(dependency)) {
+          todo.add(dependency);
+        }
+      }
+    }
+    Set<String> published = new LinkedHashSet<>();
+    for (Distribution.Module m : Distribution.publishedModules()) {
+      if (built.contains(m.artifactId)) published.add(m.artifactId);
+    }
+    return published;
   }
 
   /** "g:a:type:version:scope" of each line that dependency:list wrote. */
