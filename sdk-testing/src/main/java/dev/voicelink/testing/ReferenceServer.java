@@ -3,6 +3,9 @@ package dev.voicelink.testing;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import okhttp3.mockwebserver.MockWebServer;
 import org.jspecify.annotations.Nullable;
 
@@ -44,9 +47,16 @@ public final class ReferenceServer implements AutoCloseable {
   private final VerificationPage verificationPage;
   private final MockWebServer server = newMockWebServer();
   private final SpeechRecognizer recognizer;
+  private final ServerConnections connections;
+  private final long keepAliveMillis;
+  private final IdleClose idleClose;
+  /** Stops the sweeps of idle connections; null when there are none. */
+  private volatile @Nullable Runnable stopIdleSweeps;
   private volatile boolean started;
   private volatile @Nullable InteractionChannel interaction;
   private volatile @Nullable Router router;
+  /** How often a server whose clock runs by itself looks for connections idle for the timeout. */
+  private static final long IDLE_SWEEP_MILLIS = 50;
   /** How long {@link #close()} lets interaction clients answer the server's close frame. */
   private static final long CLOSE_HANDSHAKE_MILLIS = 2_000;
 
@@ -59,6 +69,9 @@ public final class ReferenceServer implements AutoCloseable {
     journal = new Journal(b.journalLimit);
     resources = new ResourceStore();
     verificationPage = new VerificationPage(console, authState, Router.VERIFY);
+    keepAliveMillis = b.keepAliveMillis;
+    idleClose = b.idleClose;
+    connections = new ServerConnections(clock, keepAliveMillis, idleClose);
   }
 
   /**
@@ -93,7 +106,20 @@ public final class ReferenceServer implements AutoCloseable {
   /** Starts serving. Returns this for chaining. */
   public synchronized ReferenceServer start() throws IOException {
     if (started) throw new IllegalStateException("already started");
-    server.setServerSocketFactory(new CallerAddresses());
+    server.setServerSocketFactory(connections);
+    if (keepAliveMillis > 0 && idleClose == IdleClose.WHEN_IDLE) {
+      stopIdleSweeps = clock.onAdvance(connections::sweep);
+      if (stopIdleSweeps == null) {
+        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+          Thread thread = new Thread(runnable, "reference-server-idle-sweep");
+          thread.setDaemon(true);
+          return thread;
+        });
+        sweeper.scheduleWithFixedDelay(connections::sweep, IDLE_SWEEP_MILLIS, IDLE_SWEEP_MILLIS,
+            TimeUnit.MILLISECONDS);
+        stopIdleSweeps = sweeper::shutdownNow;
+      }
+    }
     server.setBodyLimit(MAX_BODY_BYTES); // beyond it MockWebServer reads and drops: see HttpCall.bodyCutOff
     server.start(bindAddress, port);
     String base = origin();
@@ -110,7 +136,7 @@ public final class ReferenceServer implements AutoCloseable {
           okhttp3.mockwebserver.RecordedRequest request) throws InterruptedException {
         // MockWebServer keeps every request for takeRequest(), which this server never calls: its
         // journal is the record. Left there, a long-running server would grow by each request.
-        while (server.takeRequest(0, java.util.concurrent.TimeUnit.NANOSECONDS) != null) {
+        while (server.takeRequest(0, TimeUnit.NANOSECONDS) != null) {
           // dropped
         }
         return routing.dispatch(request);
@@ -134,6 +160,8 @@ public final class ReferenceServer implements AutoCloseable {
   }
 
   @Override public void close() throws IOException {
+    Runnable stopSweeps = stopIdleSweeps;
+    if (stopSweeps != null) stopSweeps.run();
     Router routing = router;
     if (routing != null) routing.releaseHeld();
     if (interaction != null) {
@@ -202,6 +230,32 @@ public final class ReferenceServer implements AutoCloseable {
     return faults;
   }
 
+  /** The keep-alive timeout in milliseconds, 0 when idle connections stay open; and when they close. */
+  long keepAliveMillis() {
+    return keepAliveMillis;
+  }
+
+  IdleClose idleClose() {
+    return idleClose;
+  }
+
+  /**
+   * Kept-alive connections the server closed because they were idle for its {@linkplain
+   * Builder#keepAliveTimeout keep-alive timeout}, either way {@link IdleClose} says.
+   */
+  public int idleConnectionsClosed() {
+    return connections.closedIdle();
+  }
+
+  /**
+   * Requests that arrived on a connection idle for the keep-alive timeout and were dropped with it,
+   * unread ({@link IdleClose#AS_REQUEST_ARRIVES}): requests a client sent and the server never
+   * processed. They are not in the {@link #journal()}.
+   */
+  public int requestsDroppedIdle() {
+    return connections.droppedRequests();
+  }
+
   /** The last one-time code "texted" to this phone by the verification page; null if none was sent. */
   public @Nullable String lastSmsCode(String phone) {
     return verificationPage.lastSmsCode(phone);
@@ -228,8 +282,32 @@ public final class ReferenceServer implements AutoCloseable {
     private int port;
     private @Nullable SpeechRecognizer recognizer;
     private int journalLimit = Integer.MAX_VALUE;
+    private long keepAliveMillis;
+    private IdleClose idleClose = IdleClose.WHEN_IDLE;
 
     Builder() {
+    }
+
+    /**
+     * Closes a kept-alive connection once it has been idle for {@code timeout} on the server's clock,
+     * as servers, proxies and NATs do (Node's HTTP server after 5 s, nginx after 75 s, load balancers
+     * after about a minute), at the moment {@code how} says. Default: connections stay open until the
+     * client closes them.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is below 1 ms, or {@code unit} or {@code how}
+     *     is null
+     */
+    public Builder keepAliveTimeout(long timeout, TimeUnit unit, IdleClose how) {
+      if (unit == null) throw new IllegalArgumentException("unit must not be null");
+      if (how == null) throw new IllegalArgumentException("how must not be null");
+      long millis = unit.toMillis(timeout);
+      if (millis < 1) {
+        throw new IllegalArgumentException("keepAliveTimeout must be at least 1 ms; was: " + timeout + " "
+            + unit);
+      }
+      this.keepAliveMillis = millis;
+      this.idleClose = how;
+      return this;
     }
 
     /**

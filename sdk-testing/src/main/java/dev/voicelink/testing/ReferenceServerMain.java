@@ -8,6 +8,8 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 
@@ -88,19 +90,22 @@ public final class ReferenceServerMain {
     StringBuilder variants = new StringBuilder();
     for (PlatformVariant v : PlatformVariant.values()) variants.append(variants.length() == 0 ? "" : "|").append(v.flag());
     return "usage: java -jar voicelink-reference-server.jar [--port N] [--bind ADDRESS] [--console console.json]"
-        + " [--clock-scale F] [--variant NAME[,NAME...]]...\n  variants: " + variants;
+        + " [--clock-scale F] [--variant NAME[,NAME...]]... [--keep-alive-timeout MS [--idle-close "
+        + flag(IdleClose.WHEN_IDLE) + "|" + flag(IdleClose.AS_REQUEST_ARRIVES) + "]]\n  variants: " + variants;
   }
 
   /** Calls the standalone server keeps in its journal: it may run for days. */
   static final int JOURNAL_LIMIT = 10_000;
 
-  private static final List<String> OPTIONS =
-      Arrays.asList("--port", "--bind", "--console", "--variant", "--clock-scale");
+  private static final List<String> OPTIONS = Arrays.asList("--port", "--bind", "--console",
+      "--variant", "--clock-scale", "--keep-alive-timeout", "--idle-close");
 
   static ReferenceServer fromArgs(String[] args) {
     ReferenceServer.Builder b = ReferenceServer.builder().journalLimit(JOURNAL_LIMIT);
     Console console = null;
     List<PlatformVariant> variants = new ArrayList<>();
+    long keepAliveMillis = 0;
+    IdleClose idleClose = null;
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       if (!OPTIONS.contains(option)) throw new IllegalArgumentException("unknown option " + option);
@@ -140,13 +145,45 @@ public final class ReferenceServerMain {
             throw new IllegalArgumentException("--clock-scale must be a positive number; was: " + value);
           }
           break;
+        case "--keep-alive-timeout":
+          try {
+            keepAliveMillis = Long.parseLong(value);
+          } catch (NumberFormatException e) {
+            keepAliveMillis = -1;
+          }
+          if (keepAliveMillis < 1) {
+            throw new IllegalArgumentException("--keep-alive-timeout must be a number of milliseconds, 1 or"
+                + " more; was: " + value);
+          }
+          break;
+        case "--idle-close":
+          idleClose = idleClose(value);
+          break;
         default:
           throw new IllegalArgumentException("unknown option " + option);
       }
     }
+    if (keepAliveMillis > 0) {
+      b.keepAliveTimeout(keepAliveMillis, TimeUnit.MILLISECONDS,
+          idleClose == null ? IdleClose.WHEN_IDLE : idleClose);
+    } else if (idleClose != null) {
+      throw new IllegalArgumentException("--idle-close needs --keep-alive-timeout");
+    }
     if (console == null) console = Console.defaults();
     for (PlatformVariant v : variants) console.setVariant(v, true);
     return b.console(console).build();
+  }
+
+  private static IdleClose idleClose(String value) {
+    for (IdleClose how : IdleClose.values()) {
+      if (flag(how).equals(value)) return how;
+    }
+    throw new IllegalArgumentException("--idle-close must be " + flag(IdleClose.WHEN_IDLE) + " or "
+        + flag(IdleClose.AS_REQUEST_ARRIVES) + "; was: " + value);
+  }
+
+  private static String flag(IdleClose how) {
+    return how.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   static void describe(ReferenceServer server, PrintStream out) {
@@ -156,6 +193,11 @@ public final class ReferenceServerMain {
     out.println("  platform_url  " + server.platformUrl());
     out.println("  base_url      " + server.baseUrl());
     out.println("  verification  " + server.verificationUri());
+    if (server.keepAliveMillis() > 0) {
+      out.println("  keep-alive    idle connections closed after " + server.keepAliveMillis() + " ms, "
+          + (server.idleClose() == IdleClose.WHEN_IDLE ? "when the time is up"
+              : "as the next request arrives (it is dropped unread)"));
+    }
     if (!c.getVariants().isEmpty()) {
       StringBuilder flags = new StringBuilder();
       for (PlatformVariant v : c.getVariants()) flags.append(flags.length() == 0 ? "" : ", ").append(v.flag());

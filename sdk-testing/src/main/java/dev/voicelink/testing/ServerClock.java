@@ -1,7 +1,10 @@
 package dev.voicelink.testing;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The reference server's idea of "now". Every time rule of the platform (user-code expiry, token expiry,
@@ -28,6 +31,14 @@ public abstract class ServerClock {
     throw new IllegalStateException("advance() needs a clock made by ServerClock.manual(...); this one is " + this);
   }
 
+  /**
+   * Runs {@code listener} after each {@link #advance}, on the advancing thread, until the returned
+   * task is run. A clock that is not manual moves by itself, never calls it, and returns null.
+   */
+  @Nullable Runnable onAdvance(Runnable listener) {
+    return null;
+  }
+
   /** A clock that stands still until {@link #advance(long, TimeUnit)} moves it. */
   public static ServerClock manual(long startEpochMillis) {
     return new Manual(startEpochMillis);
@@ -48,6 +59,7 @@ public abstract class ServerClock {
 
   static final class Manual extends ServerClock {
     private final AtomicLong now;
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     Manual(long start) {
       now = new AtomicLong(start);
@@ -60,6 +72,12 @@ public abstract class ServerClock {
     @Override public void advance(long amount, TimeUnit unit) {
       if (amount < 0) throw new IllegalArgumentException("amount must be >= 0; was: " + amount);
       now.addAndGet(unit.toMillis(amount));
+      for (Runnable listener : listeners) listener.run();
+    }
+
+    @Override Runnable onAdvance(Runnable listener) {
+      listeners.add(listener);
+      return () -> listeners.remove(listener);
     }
 
     @Override public String toString() {

@@ -196,7 +196,7 @@ final class WebApiService {
       return refused(WebApiCodes.STALE_TIME, "X-CurTime " + curTime + " is more than 5 minutes away from the server time "
           + call.now / 1000L, callId);
     }
-    String caller = CallerAddresses.current();
+    String caller = ServerConnections.caller();
     if (caller == null) caller = defaultCallerIp;
     if (account.ipWhitelistEnabled() && !account.ipWhitelist().contains(caller)) {
       return refused(WebApiCodes.IP_NOT_ALLOWED, "illegal IP: " + caller + " is not in the IP whitelist",
