@@ -54,7 +54,7 @@ public final class StandardAuthServer implements AutoCloseable {
   /** How a server is configured. Immutable. */
   public record Settings(int port, Duration deviceCodeTimeToLive, Duration accessTokenTimeToLive,
       Duration refreshTokenTimeToLive, Duration interval, boolean deviceUserInfo, boolean rememberConsent,
-      boolean rotateRefreshTokens) {}
+      boolean rotateRefreshTokens, Duration keepAliveTimeout) {}
 
   /** Configures a server; every setting has a default. Not thread-safe. */
   public static final class Builder {
@@ -66,8 +66,21 @@ public final class StandardAuthServer implements AutoCloseable {
     private boolean deviceUserInfo = true;
     private boolean rememberConsent;
     private boolean rotateRefreshTokens = true;
+    private Duration keepAliveTimeout;
 
     private Builder() {}
+
+    /**
+     * How long Tomcat keeps an idle kept-alive connection open (its connector's {@code keepAliveTimeout}).
+     * Its poller looks for idle connections about once a second, so a connection is closed up to a second
+     * after the timeout, as Node's is. Default: Tomcat's, 20 seconds.
+     */
+    public Builder keepAliveTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "keepAliveTimeout");
+      if (timeout.toMillis() < 1) throw new IllegalArgumentException("keepAliveTimeout must be 1 ms or more: " + timeout);
+      this.keepAliveTimeout = timeout;
+      return this;
+    }
 
     /** The port on 127.0.0.1; 0 (the default) takes a free one. */
     public Builder port(int port) {
@@ -133,7 +146,7 @@ public final class StandardAuthServer implements AutoCloseable {
     /** Starts the server; it answers when this returns. */
     public StandardAuthServer start() {
       return new StandardAuthServer(new Settings(port, deviceCodeTimeToLive, accessTokenTimeToLive,
-          refreshTokenTimeToLive, interval, deviceUserInfo, rememberConsent, rotateRefreshTokens));
+          refreshTokenTimeToLive, interval, deviceUserInfo, rememberConsent, rotateRefreshTokens, keepAliveTimeout));
     }
 
     private static Duration positiveSeconds(String name, Duration value) {
@@ -176,6 +189,9 @@ public final class StandardAuthServer implements AutoCloseable {
     Connector connector = new Connector();
     connector.setPort(settings.port());
     connector.setProperty("address", "127.0.0.1");
+    if (settings.keepAliveTimeout() != null) {
+      connector.setProperty("keepAliveTimeout", Long.toString(settings.keepAliveTimeout().toMillis()));
+    }
     tomcat.setConnector(connector);
     Context context = tomcat.addContext("", baseDir.toString());
     if (context instanceof StandardContext standard) {

@@ -60,7 +60,7 @@ final class AuthClient {
     // is not followed (a 307 would carry the refresh token, the device code or the client secret in
     // its body to wherever it points), and a 401 is the server refusing the client (RFC 6749 section
     // 5.2), not a token for an app's authenticator on the shared OkHttpClient to answer.
-    OkHttpClient.Builder authHttp = SendOnce.client(config.http()).newBuilder()
+    OkHttpClient.Builder authHttp = SendOnce.client(config, config.http()).newBuilder()
         .authenticator(Authenticator.NONE);
     if (config.http().readTimeoutMillis() == 0) {
       // An app client without a read timeout (one that streams) would let a server that stops

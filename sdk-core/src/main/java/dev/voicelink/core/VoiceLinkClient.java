@@ -34,12 +34,13 @@ import okhttp3.OkHttpClient;
  *
  * <p><b>What it owns.</b> One OkHttp client, derived from the app's with {@link
  * OkHttpClient#newBuilder()} when one is given (so the app's connection pool and dispatcher are
- * shared), one scheduler thread ({@code voicelink-scheduler}) that keeps the time of the SDK's waits,
+ * shared), a connection pool of its own for the requests that must not be sent twice (on which no
+ * connection idle for a second or more is used: servers close idle connections), one scheduler thread ({@code voicelink-scheduler}) that keeps the time of the SDK's waits,
  * and a pool of worker threads ({@code voicelink-io}) for its blocking work, including what a wait
  * does when it ends (so a slow check never delays a poll); threads start when first needed and
  * are daemons. {@link #close()} cancels every call still running, closes the interaction channels
- * made from this client, stops those threads, and, when the SDK made its own OkHttp client, shuts
- * its dispatcher down and evicts its connections. What the app passed in (its OkHttp client, its
+ * made from this client, stops those threads, closes the connections of its own pool, and, when the
+ * SDK made its own OkHttp client, shuts its dispatcher down and evicts its connections. What the app passed in (its OkHttp client, its
  * executors, its scheduler) is never shut down: the app's connection pool keeps its connections.
  *
  * <p><b>Threading.</b> Immutable once built and safe to share between threads. Asynchronous results

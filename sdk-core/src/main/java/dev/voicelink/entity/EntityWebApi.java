@@ -84,7 +84,7 @@ public final class EntityWebApi {
     this.signer = signerBuilder.build();
     // Uploads and checks alike: the checks of awaitProcessed are counted, and a redirect would take
     // the signature, and an upload's records, to another address.
-    this.client = SendOnce.client(config.http().newBuilder().addInterceptor(signer).build());
+    this.client = SendOnce.client(config, config.http().newBuilder().addInterceptor(signer).build());
     this.maxResourceBytes = builder.maxResourceBytes;
   }
 

@@ -58,7 +58,7 @@ public final class PlatformToolsClient {
 
   private PlatformToolsClient(Builder builder) {
     this.config = builder.config;
-    this.uploadHttp = SendOnce.client(config.http());
+    this.uploadHttp = SendOnce.client(config, config.http());
     this.userTokens = builder.userTokens;
     this.deviceTokens = builder.deviceTokens;
     this.cloudTokens = builder.cloudTokens;

@@ -65,6 +65,8 @@ class FaultMatrixTest {
   static final long CELL_BOUND_MILLIS = 30_000;
   static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
   static final long NOW_SECONDS = 1_763_712_000L;
+  /** How long the server of the idle-close cells keeps an idle connection: Node's default. */
+  static final long IDLE_CLOSE_MILLIS = 5_000;
 
   enum Target {
     DEVICE_CODE("device_code", "`POST /oauth/ivs/device_code` (DeviceAuthorizer.start)"),
@@ -96,7 +98,8 @@ class FaultMatrixTest {
     EMPTY_BODY("HTTP 200, empty body"),
     TRUNCATED_JSON("HTTP 200, truncated JSON"),
     HTML_ERROR_PAGE("HTTP 502 HTML error page"),
-    WRONG_CONTENT_TYPE("HTTP 200 text/html (captive portal)");
+    WRONG_CONTENT_TYPE("HTTP 200 text/html (captive portal)"),
+    IDLE_CLOSE("kept-alive connection closed as the request arrives, after 5 s idle");
 
     final String label;
 
@@ -111,6 +114,8 @@ class FaultMatrixTest {
     String outcome = "";
     int attempts;
     int reached;
+    /** Requests the server dropped unread, their connection closed as they arrived. */
+    int dropped;
     boolean tokenKept = true;
     boolean recovered;
     long realMillis;
@@ -185,6 +190,7 @@ class FaultMatrixTest {
       body.run(cell, row);
       row.realMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       row.reached = cell.reached.get();
+      row.dropped = cell.dropped.get();
     } finally {
       Thread.setDefaultUncaughtExceptionHandler(previous);
     }
@@ -199,7 +205,16 @@ class FaultMatrixTest {
     // a pooled connection dropped it): a GET that changes nothing on the server.
     assertThat(row.reached).as("requests the server saw: none sent again behind the SDK's back")
         .isLessThanOrEqualTo(target == Target.INTERACT ? 2 * row.attempts : row.attempts);
-    if (retries(target) && fault != Fault.WRONG_CONTENT_TYPE || target == Target.INTERACT) {
+    if (fault == Fault.IDLE_CLOSE) {
+      // A connection the server closed while it sat idle is no fault of the request's: it succeeds,
+      // at the first attempt, and nothing is sent on a connection the server is closing but an
+      // upgrade, a GET that OkHttp sends again on a new one.
+      assertThat(row.outcome).as("outcome").doesNotStartWith("throws").doesNotContain("FAILED")
+          .doesNotStartWith("failure").doesNotStartWith("gave up");
+      assertThat(row.attempts).as("requests made").isEqualTo(1);
+      assertThat(row.dropped).as("requests sent on a connection the server was closing")
+          .isLessThanOrEqualTo(target == Target.INTERACT ? 1 : 0);
+    } else if (retries(target) && fault != Fault.WRONG_CONTENT_TYPE || target == Target.INTERACT) {
       assertThat(row.attempts).as("transient faults are retried up to the bound")
           .isEqualTo(maxAttempts(target));
     }
@@ -236,6 +251,10 @@ class FaultMatrixTest {
     final Map<Target, AtomicInteger> sent = new ConcurrentHashMap<>();
     /** Requests of the endpoint under test that reached the server while it was faulty. */
     final AtomicInteger reached = new AtomicInteger();
+    /** Of those, the ones dropped unread by {@link Fault#IDLE_CLOSE}. */
+    final AtomicInteger dropped = new AtomicInteger();
+    /** When the server last answered, on the cell's clock: connections idle since then. */
+    volatile long answeredAtMillis;
     volatile boolean faulty = true;
     final AtomicInteger tokens = new AtomicInteger();
     final OkHttpClient app;
@@ -249,9 +268,16 @@ class FaultMatrixTest {
       server.setDispatcher(new Dispatcher() {
         @Override public MockResponse dispatch(RecordedRequest request) {
           Target endpoint = endpointOf(request.getPath(), request.getBody().clone().readUtf8());
-          if (!faulty || endpoint != target) return normal(endpoint);
+          if (!faulty || endpoint != target) return answered(normal(endpoint));
           reached.incrementAndGet();
-          return faultResponse(endpoint);
+          if (fault != Fault.IDLE_CLOSE) return faultResponse(endpoint);
+          if (request.getSequenceNumber() > 0
+              && time.wallMillis() - answeredAtMillis >= IDLE_CLOSE_MILLIS) {
+            // The server closed the connection as the request arrived, without reading it.
+            dropped.incrementAndGet();
+            return new MockResponse().setSocketPolicy(SocketPolicy.DISCONNECT_AFTER_REQUEST);
+          }
+          return answered(normal(endpoint));
         }
       });
       server.start();
@@ -272,6 +298,29 @@ class FaultMatrixTest {
       } else {
         target_ = live;
       }
+    }
+
+    private MockResponse answered(MockResponse response) {
+      answeredAtMillis = time.wallMillis();
+      return response;
+    }
+
+    /**
+     * For {@link Fault#IDLE_CLOSE}: leaves a kept-alive connection to the server idle for as long as
+     * the server keeps one, in the pool the endpoint under test takes its connections from: the SDK's
+     * own for its once-only requests (primed with another of them), the app's for the upgrade.
+     */
+    void leaveAnIdleConnection() throws Exception {
+      if (fault != Fault.IDLE_CLOSE) return;
+      if (target == Target.INTERACT) {
+        app.newCall(new Request.Builder().url(server.url("/")).build()).execute().close();
+      } else if (target == Target.DEVICE_CODE) {
+        TokenManager.builder(live).cloudGrant("vl-backend", "cs-matrix-secret")
+            .store(new InMemoryTokenStore()).build().accessToken();
+      } else {
+        authorizer(live).requestCode("SN-0001-DEMO").execute();
+      }
+      time.advance(IDLE_CLOSE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private VoiceLinkClient config(String url) {
@@ -411,6 +460,7 @@ class FaultMatrixTest {
     // -------------------------------------------------------------------------------------------
 
     void run(Row row) throws Exception {
+      leaveAnIdleConnection();
       switch (target) {
         case DEVICE_CODE: deviceCode(row); break;
         case TOKEN_POLL: tokenPoll(row); break;
@@ -468,7 +518,10 @@ class FaultMatrixTest {
           .store(store).build();
       row.outcome = outcomeOf(() -> manager.accessToken()) + "; state " + manager.state();
       row.attempts = sent(Target.REFRESH);
-      row.tokenKept = stored.equals(store.load());
+      // Kept: the record from before, or, after a refresh that went through, the rotated one.
+      TokenRecord kept = store.load();
+      row.tokenKept = stored.equals(kept) || row.outcome.startsWith("returned at-") && kept != null
+          && kept.refreshToken() != null && kept.refreshToken().matches("rt-\\d+");
       faulty = false;
       TokenManager after = TokenManager.builder(live).deviceGrant("vl-speaker-01").store(store)
           .build();

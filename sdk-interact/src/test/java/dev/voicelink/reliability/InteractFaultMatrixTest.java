@@ -46,6 +46,7 @@ class InteractFaultMatrixTest {
   }
 
   static void interact(Cell cell, Row row) throws Exception {
+    cell.leaveAnIdleConnection();
     TokenSource tokens = () -> "at-device";
     ChannelListener listener = new ChannelListener(cell.time);
     InteractionChannel channel = InteractSeams.seeded(quiet(InteractionChannel.builder(cell.target_,

@@ -41,6 +41,7 @@ public final class ClientCore {
   private final Executor callbackExecutor;
   private final HttpLogLevel httpLogging;
   private final ThreadPoolExecutor io;
+  private final ConnectionIdleness onceOnly;
 
   private final Object lock = new Object();
   private final Set<RealCall<?>> calls = Collections.newSetFromMap(new IdentityHashMap<RealCall<?>, Boolean>());
@@ -60,6 +61,7 @@ public final class ClientCore {
     this.correctedClock = correctedClock;
     this.callbackExecutor = callbackExecutor;
     this.httpLogging = httpLogging;
+    this.onceOnly = new ConnectionIdleness(deviceClock);
     // Unbounded like OkHttp's dispatcher: each thread serves one call at a time, and idle threads
     // end after a minute, so a client that is not used holds none.
     this.io = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
@@ -125,6 +127,14 @@ public final class ClientCore {
   /** {@code {platform_url}/<path>}, for example {@code platformEndpoint("tools/upload_entities")}. */
   public HttpUrl platformEndpoint(String path) {
     return platformUrl().newBuilder().addPathSegments(path).build();
+  }
+
+  /**
+   * The connections of the requests that must not be sent twice ({@link SendOnce}): a pool of the
+   * client's own, whose connections it times.
+   */
+  ConnectionIdleness onceOnlyConnections() {
+    return onceOnly;
   }
 
   /** The client's OkHttp client; services derive theirs from it with {@code newBuilder()}. */
@@ -291,6 +301,8 @@ public final class ClientCore {
 
   /** Stops the threads and the HTTP client that the client made; runs nothing of the app's. */
   private void shutDown() {
+    // On a worker, not the closing thread: closing a TLS connection writes its close_notify.
+    io.execute(onceOnly::evictAll);
     io.shutdown();
     if (ownScheduler != null) ownScheduler.shutdown();
     if (ownsHttp) {

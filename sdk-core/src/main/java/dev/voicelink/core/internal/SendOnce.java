@@ -6,15 +6,32 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okio.BufferedSink;
 
 /**
  * Clients for requests the server must see exactly as often as the SDK sends them, and only at the
  * address it sends them to: polls keep their interval, a refresh is not replayed with a refresh
  * token already used, an upload the server may have processed is not sent again. Left to itself,
  * OkHttp sends a request again after a dropped connection, at once after a 503 with {@code
- * Retry-After: 0}, and on to wherever a 3xx points, with its body and every header but {@code
- * Authorization}: the device code, a refresh token or client secret, the user's records, the web
- * API's signature.
+ * Retry-After: 0} or a 408, and on to wherever a 3xx points, with its body and every header but
+ * {@code Authorization}: the device code, a refresh token or client secret, the user's records, the
+ * web API's signature.
+ *
+ * <p>Two rules keep every request once-only and still survive the commonest failure there is, a
+ * kept-alive connection that the server, a proxy or a NAT closed while it sat idle (docs/reliability.md,
+ * "Connections that servers close"):
+ *
+ * <ul>
+ *   <li>A request is repeated only while not a byte of its body has been written: its body turns
+ *       one-shot the moment OkHttp starts writing it, and OkHttp repeats no one-shot body. What is
+ *       left is what never reached a server: a connection that could not be made (OkHttp then tries
+ *       the host's next address), an HTTP/2 connection the server had already shut down, and a
+ *       pooled connection this client would not use (next rule).
+ *   <li>A connection that has been idle for {@link ConnectionIdleness#LIMIT_MILLIS} or longer is
+ *       never used: a server may be closing it as the request goes out, and the request would be
+ *       lost unseen or, read, could not be told from one the server processed. Such a connection is
+ *       closed before anything is written, and the request goes out on another.
+ * </ul>
  *
  * <p>A body can still be written again for a refusal the SDK or the app answers: a checksum signed
  * again, a 401 answered by the app's authenticator.
@@ -23,46 +40,84 @@ public final class SendOnce {
   private SendOnce() {
   }
 
-  /** {@code client} without silent retries, without redirects, handing a 503 to the caller. */
-  public static OkHttpClient client(OkHttpClient client) {
-    return client.newBuilder()
-        .retryOnConnectionFailure(false)
+  /**
+   * {@code client} on the connections of {@code core} that carry once-only requests, repeating a
+   * request only before its body is written, without redirects.
+   */
+  public static OkHttpClient client(ClientCore core, OkHttpClient client) {
+    ConnectionIdleness idleness = core.onceOnlyConnections();
+    OkHttpClient.Builder once = client.newBuilder()
+        .connectionPool(idleness.pool())
+        .retryOnConnectionFailure(true)
         .followRedirects(false)
         .addInterceptor(SendOnce::gate)
-        .addNetworkInterceptor(SendOnce::markUnavailable)
-        .build();
-  }
-
-  /** The innermost application interceptor: what it passes on is what OkHttp would repeat. */
-  private static Response gate(Interceptor.Chain chain) throws IOException {
-    Request request = chain.request();
-    RequestBody body = request.body();
-    if (body == null || body.isOneShot()) return chain.proceed(request);
-    Gate gate = new Gate(body);
-    return chain.proceed(request.newBuilder().method(request.method(), gate).tag(Gate.class, gate)
-        .build());
-  }
-
-  private static Response markUnavailable(Interceptor.Chain chain) throws IOException {
-    Response response = chain.proceed(chain.request());
-    Gate gate = chain.request().tag(Gate.class);
-    if (gate != null && response.code() == 503) gate.unavailable = true;
-    return response;
+        .addNetworkInterceptor(SendOnce::reopenAfterRefusal);
+    // First of the network interceptors: a connection refused here was never written to, and the
+    // app's network interceptors (a logger) see only what goes out.
+    once.networkInterceptors().add(0, idleness);
+    return once.build();
   }
 
   /**
-   * The body as it is, but one-shot once the server answered 503: OkHttp repeats a request after
-   * {@code Retry-After: 0} only when its body can be written again.
+   * The innermost application interceptor: what it passes on is what OkHttp may repeat, until the
+   * body is written. A request stopped before a stale connection is sent again on another, at most
+   * once for each connection the pool can hold.
    */
-  private static final class Gate extends ForwardingBody {
-    volatile boolean unavailable;
+  private static Response gate(Interceptor.Chain chain) throws IOException {
+    Request request = chain.request();
+    RequestBody body = request.body();
+    Request once = request;
+    if (body != null && !body.isOneShot()) {
+      OnceWritten gated = new OnceWritten(body);
+      once = request.newBuilder().method(request.method(), gated).tag(OnceWritten.class, gated).build();
+    }
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return chain.proceed(once);
+      } catch (ConnectionIdleness.NotSentException e) {
+        if (attempt > ConnectionIdleness.MAX_IDLE_CONNECTIONS) throw e;
+      }
+    }
+  }
 
-    Gate(RequestBody delegate) {
+  /**
+   * Lets OkHttp follow up an answer that says the server did not act on the request: a 401 or 407
+   * that an authenticator answers, a 408 (the server gave up waiting for the request: HAProxy writes
+   * one on a kept-alive connection it closes) and a 421 (the wrong server for it).
+   */
+  private static Response reopenAfterRefusal(Interceptor.Chain chain) throws IOException {
+    Response response = chain.proceed(chain.request());
+    OnceWritten body = chain.request().tag(OnceWritten.class);
+    if (body != null) {
+      switch (response.code()) {
+        case 401:
+        case 407:
+        case 408:
+        case 421:
+          body.written = false;
+          break;
+        default:
+          break;
+      }
+    }
+    return response;
+  }
+
+  /** The body as it is, but one-shot from the moment it is first written. */
+  private static final class OnceWritten extends ForwardingBody {
+    volatile boolean written;
+
+    OnceWritten(RequestBody delegate) {
       super(delegate);
     }
 
     @Override public boolean isOneShot() {
-      return unavailable;
+      return written;
+    }
+
+    @Override public void writeTo(BufferedSink sink) throws IOException {
+      written = true;
+      delegate.writeTo(sink);
     }
   }
 }

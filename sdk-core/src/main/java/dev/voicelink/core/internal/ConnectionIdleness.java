@@ -1,0 +1,197 @@
+package dev.voicelink.core.internal;
+
+import dev.voicelink.core.Clock;
+import java.io.IOException;
+import java.net.Socket;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import okhttp3.Connection;
+import okhttp3.ConnectionPool;
+import okhttp3.Interceptor;
+import okhttp3.MediaType;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+import okio.BufferedSource;
+import okio.ForwardingSource;
+import okio.Okio;
+
+/**
+ * The connections that carry a client's once-only requests ({@link SendOnce}), and how long each has
+ * been idle on the client's clock. As a network interceptor it refuses a connection idle for {@link
+ * #LIMIT_MILLIS} or more: it closes it before writing a byte and throws {@link NotSentException}, and
+ * the request goes out on another connection.
+ *
+ * <p>Servers, proxies and NATs close kept-alive connections that sit idle: Node's HTTP server after 5
+ * s (a second or so later in fact), Gunicorn after 2 s, nginx after 75 s, load balancers after about a
+ * minute, carriers' NATs after minutes. A request sent as the close crosses it is lost, or read and
+ * answered by nothing; the client cannot tell which, so it must not send it again. A connection
+ * younger than the shortest of those closes cannot be one. The SDK's requests come in bursts (a
+ * refresh, then an upload) and then rest: the pool keeps connections no longer than the limit, so
+ * this client holds none between bursts.
+ *
+ * <p>The pool is this client's own, not the app's: every exchange on it passes here, so the idle
+ * time is known. Thread-safe.
+ */
+public final class ConnectionIdleness implements Interceptor {
+  /**
+   * How long a connection may have been idle and still carry a request: below the shortest idle
+   * timeout of common servers (Gunicorn's 2 s), with room for the close to travel.
+   */
+  public static final long LIMIT_MILLIS = 1000;
+  /** Connections the pool keeps idle; a request skips at most this many stale ones. */
+  static final int MAX_IDLE_CONNECTIONS = 5;
+
+  private final Clock clock;
+  private final ConnectionPool pool =
+      new ConnectionPool(MAX_IDLE_CONNECTIONS, LIMIT_MILLIS, TimeUnit.MILLISECONDS);
+  private final Map<Connection, Idleness> idleness = new WeakHashMap<>();
+
+  ConnectionIdleness(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The pool of these connections. */
+  ConnectionPool pool() {
+    return pool;
+  }
+
+  /**
+   * Thrown before a request is written when its connection was idle too long: nothing of it was
+   * sent, so it may go out on another connection.
+   */
+  static final class NotSentException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NotSentException(long idleMillis) {
+      super("a kept-alive connection idle for " + idleMillis + " ms was closed before sending on it");
+    }
+  }
+
+  @Override public Response intercept(Chain chain) throws IOException {
+    Connection connection = chain.connection();
+    if (connection == null) return chain.proceed(chain.request()); // not a network interceptor
+    long now = clock.monotonicNanos();
+    Exchange exchange = null;
+    long idleNanos;
+    synchronized (idleness) {
+      Idleness known = idleness.get(connection);
+      idleNanos = known == null || known.exchanges > 0 ? 0 : now - known.idleSinceNanos;
+      if (idleNanos >= TimeUnit.MILLISECONDS.toNanos(LIMIT_MILLIS)) {
+        idleness.remove(connection);
+      } else {
+        if (known == null) {
+          known = new Idleness();
+          idleness.put(connection, known);
+        }
+        known.exchanges++;
+        exchange = new Exchange(known);
+      }
+    }
+    if (exchange == null) {
+      closeQuietly(connection.socket());
+      throw new NotSentException(TimeUnit.NANOSECONDS.toMillis(idleNanos));
+    }
+    Response response;
+    try {
+      response = chain.proceed(chain.request());
+    } catch (IOException | RuntimeException | Error e) {
+      ended(exchange);
+      throw e;
+    }
+    ResponseBody body = response.body();
+    if (body == null) {
+      ended(exchange);
+      return response;
+    }
+    return response.newBuilder().body(new EndsExchange(body, exchange)).build();
+  }
+
+  /** Number of connections whose idleness is known; for tests. */
+  int trackedConnections() {
+    synchronized (idleness) {
+      return idleness.size();
+    }
+  }
+
+  /** Closes the idle connections, as the client that made them closes. */
+  void evictAll() {
+    pool.evictAll();
+  }
+
+  private void ended(Exchange exchange) {
+    long now = clock.monotonicNanos();
+    synchronized (idleness) {
+      if (exchange.ended) return;
+      exchange.ended = true;
+      if (--exchange.connection.exchanges == 0) exchange.connection.idleSinceNanos = now;
+    }
+  }
+
+  private static void closeQuietly(Socket socket) {
+    try {
+      socket.close();
+    } catch (IOException ignored) {
+      // it is being dropped anyway
+    }
+  }
+
+  /** A connection's exchanges in progress, and since when it has had none; guarded by the map. */
+  private static final class Idleness {
+    int exchanges;
+    long idleSinceNanos;
+  }
+
+  /** One exchange on a connection: in progress until its answer's body is closed or read to its end. */
+  private static final class Exchange {
+    final Idleness connection;
+    /** Guarded by the map. */
+    boolean ended;
+
+    Exchange(Idleness connection) {
+      this.connection = connection;
+    }
+  }
+
+  /** The answer's body as it is; closing or exhausting it ends its exchange. */
+  private final class EndsExchange extends ResponseBody {
+    private final ResponseBody delegate;
+    private final BufferedSource source;
+
+    EndsExchange(ResponseBody delegate, Exchange exchange) {
+      this.delegate = delegate;
+      this.source = Okio.buffer(new ForwardingSource(delegate.source()) {
+        @Override public long read(Buffer sink, long byteCount) throws IOException {
+          long read;
+          try {
+            read = super.read(sink, byteCount);
+          } catch (IOException e) {
+            ended(exchange);
+            throw e;
+          }
+          if (read == -1) ended(exchange);
+          return read;
+        }
+
+        @Override public void close() throws IOException {
+          ended(exchange);
+          super.close();
+        }
+      });
+    }
+
+    @Override public @Nullable MediaType contentType() {
+      return delegate.contentType();
+    }
+
+    @Override public long contentLength() {
+      return delegate.contentLength();
+    }
+
+    @Override public BufferedSource source() {
+      return source;
+    }
+  }
+}
