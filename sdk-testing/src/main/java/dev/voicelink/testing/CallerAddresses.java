@@ -12,7 +12,7 @@ import javax.net.ServerSocketFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Who is calling (spec 5.4: the IP whitelist checks the caller's IP). MockWebServer does not tell a
+ * Who is calling (protocol 5.4: the IP whitelist checks the caller's IP). MockWebServer does not tell a
  * dispatcher the peer of a request, so the server's sockets note their peer's address on the thread
  * that reads from them: the thread that then handles the request read.
  */
