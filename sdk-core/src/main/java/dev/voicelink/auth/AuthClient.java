@@ -140,7 +140,7 @@ final class AuthClient {
     }
     String userCode = json.string("user_code");
     String deviceCode = json.string("device_code");
-    // Read as every other number of an answer is (ARCHITECTURE 3.7): text and fractions too.
+    // Read as every other number of an answer is (docs/platform-assumptions.md#numbers-as-text): text and fractions too.
     double expiresInRead = json.decimal("expires_in");
     long expiresIn = Double.isNaN(expiresInRead) ? Long.MIN_VALUE : (long) expiresInRead;
     if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", expiresInRead);

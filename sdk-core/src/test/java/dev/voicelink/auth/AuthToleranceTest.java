@@ -346,7 +346,7 @@ class AuthToleranceTest {
 
   @Test void createdAtNeverOverridesTheDateHeader() throws Exception {
     // A new grant whose Date says the device is 1 h behind and whose created_at says 3 h: the
-    // header, the server's own clock at the answer, is the one the SDK learns (ARCHITECTURE 3.1).
+    // header, the server's own clock at the answer, is the one the SDK learns (docs/platform-assumptions.md#token-created-at).
     long hour = TimeUnit.HOURS.toMillis(1);
     long answeredAt = time.wallMillis() + 2000; // the first poll, one interval after the code
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":"

@@ -19,7 +19,7 @@ import okio.ByteString;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The interaction channel (ARCHITECTURE 3.5, docs/interaction-channel.md): a WebSocket authenticated by a
+ * The interaction channel (docs/interaction-channel.md): a WebSocket authenticated by a
  * device-flow access token. Text writes are matched against the dynamic entities in effect for their
  * pers_param; audio writes are counted and handed to the {@link SpeechRecognizer}.
  */
