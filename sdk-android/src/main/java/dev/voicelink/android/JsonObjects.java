@@ -30,7 +30,7 @@ final class JsonObjects {
   }
 
   /**
-   * Checks an activation {@code pers_param} text (spec 4.10) as {@link PersParam#parseActivation}
+   * Checks an activation {@code pers_param} text (protocol 4.10) as {@link PersParam#parseActivation}
    * does, which the interaction channel applies too. {@code name} (ending in {@code pers_param}) says
    * in errors where it came from.
    */

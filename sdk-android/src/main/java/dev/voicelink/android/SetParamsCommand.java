@@ -33,7 +33,7 @@ final class SetParamsCommand {
 
   /**
    * The {@code pers_param} of a voice write that names none: the last CMD_SET_PARAMS, else the
-   * config's; null when there is none or it was cleared. Text writes never get one (spec 4.10).
+   * config's; null when there is none or it was cleared. Text writes never get one (protocol 4.10).
    */
   @Nullable String audioPersParam() {
     if (persParam == null) return configured;

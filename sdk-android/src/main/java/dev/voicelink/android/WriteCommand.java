@@ -58,7 +58,7 @@ final class WriteCommand {
     }
     String persParam = request.persParam;
     if (persParam == null && !request.isText()) {
-      // Set-params and the config's audioparams activate entities for voice only (spec 4.10).
+      // Set-params and the config's audioparams activate entities for voice only (protocol 4.10).
       persParam = setParams.audioPersParam();
     }
     int seq;

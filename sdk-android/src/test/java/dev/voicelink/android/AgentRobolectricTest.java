@@ -235,7 +235,7 @@ public final class AgentRobolectricTest {
   }
 
   /**
-   * Third-party accounts (spec 5.1.3): a {@link TokenManager} of a standard OAuth 2.0 server is the
+   * Third-party accounts (protocol 5.1.3): a {@link TokenManager} of a standard OAuth 2.0 server is the
    * Agent's token source as the platform's is. Its record has expired, so the Agent's first access
    * token comes from a refresh at that server (RFC 6749 section 6), and the channel opens with it.
    */

@@ -7,7 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.util.Map;
 
 /**
- * Fuzzes the CMD_WRITE params text ({@code data_type=text,pers_param={"g":"a,b=c"}}, spec 4.10).
+ * Fuzzes the CMD_WRITE params text ({@code data_type=text,pers_param={"g":"a,b=c"}}, protocol 4.10).
  * Property: the pairs, or IllegalArgumentException whose message says which param is at fault; a JSON
  * object value keeps its commas and {@code =}.
  */

@@ -18,7 +18,7 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
 
-/** The wire side of the authorization service (spec 4.1, 4.3–4.6): requests and their answers. */
+/** The wire side of the authorization service (protocol 4.1, 4.3–4.6): requests and their answers. */
 final class AuthClient {
   private static final long MAX_BODY_BYTES = 64 * 1024;
   /** The user code may not be valid longer than this; a larger value is a malformed answer. */
@@ -100,9 +100,9 @@ final class AuthClient {
 
   /**
    * Reads a device_code answer; throws on refusal, and {@link MalformedResponseException} naming the
-   * field for a device code answer (one with a {@code device_code}) that breaks spec 2.1.
+   * field for a device code answer (one with a {@code device_code}) that breaks protocol 2.1.
    *
-   * <p>The unit of {@code interval} is not stated (spec 8). Unless the app set it, a value below {@code
+   * <p>The unit of {@code interval} is not stated (protocol 8). Unless the app set it, a value below {@code
    * expires_in} is seconds (the public samples: 2 with 120) and one that is not, which cannot be
    * seconds, is milliseconds. Polls are never closer than {@link #MIN_INTERVAL_MILLIS}.
    */
@@ -140,7 +140,7 @@ final class AuthClient {
     }
     String userCode = json.string("user_code");
     String deviceCode = json.string("device_code");
-    // Read as every other number of an answer is (ARCHITECTURE 3.7): text and fractions too.
+    // Read as every other number of an answer is (docs/platform-assumptions.md#numbers-as-text): text and fractions too.
     double expiresInRead = json.decimal("expires_in");
     long expiresIn = Double.isNaN(expiresInRead) ? Long.MIN_VALUE : (long) expiresInRead;
     if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", expiresInRead);
@@ -170,7 +170,7 @@ final class AuthClient {
             ? intervalUnit == TimeUnit.MILLISECONDS : interval >= expiresIn;
         double exact = millis ? interval : interval * 1000;
         intervalMillis = Math.max(MIN_INTERVAL_MILLIS, Math.round(exact));
-        // Spec 2.1 shows an integer: a fraction or a number sent as text is read, and said once.
+        // Protocol 2.1 shows an integer: a fraction or a number sent as text is read, and said once.
         if (json.isText("interval")) warnText("device_code interval", interval);
         if (interval != Math.rint(interval)) {
           tolerance.warnOnce("interval-fraction", "device_code interval " + format(interval)
@@ -254,11 +254,11 @@ final class AuthClient {
 
   /**
    * Builds the record of a token answer ({@link Answer#hasToken()}), throwing {@link
-   * MalformedResponseException} naming the field when it breaks spec 2.2.
+   * MalformedResponseException} naming the field when it breaks protocol 2.2.
    *
    * <p>{@code expires_in} is seconds; a missing one means {@link #DEFAULT_EXPIRES_IN_SECONDS}, a
    * fraction is rounded down, and a value beyond ten years is read as milliseconds from the platform
-   * (spec 8 states no unit) and as ten years from a standard server (RFC 6749: seconds). {@code created_at}
+   * (protocol 8 states no unit) and as ten years from a standard server (RFC 6749: seconds). {@code created_at}
    * is epoch seconds, or milliseconds when it cannot be seconds; one outside 2001–2100 is ignored. It
    * corrects the clock only for the answer to a new grant ({@code newGrant}: a refresh answer's may be
    * the time of the original grant) that carries no {@code Date} header, which is always preferred.
@@ -270,7 +270,7 @@ final class AuthClient {
 
   /**
    * As {@link #tokenRecord(Answer, TokenRecord.Grant, String, boolean)} for an answer of {@code
-   * answerDialect}. Its {@code token_type} must be {@code Bearer}, in any case (spec 2.2: always
+   * answerDialect}. Its {@code token_type} must be {@code Bearer}, in any case (protocol 2.2: always
    * {@code bearer}); a missing one is read as that, with a warning.
    */
   TokenRecord tokenRecord(Answer answer, Dialect answerDialect, TokenRecord.Grant grant,
@@ -280,7 +280,7 @@ final class AuthClient {
     if (json == null || accessToken == null || accessToken.isEmpty()) {
       throw new MalformedResponseException("malformed token record: access_token is missing");
     }
-    // Spec 2.2: always bearer; RFC 6749 section 7.1 and what the SDK sends: Bearer, in any case.
+    // Protocol 2.2: always bearer; RFC 6749 section 7.1 and what the SDK sends: Bearer, in any case.
     String bearer = answerDialect instanceof Dialect.Standard ? "Bearer" : "bearer";
     String tokenType = json.string("token_type");
     if (tokenType == null || tokenType.isEmpty()) {

@@ -3,7 +3,7 @@ package dev.voicelink.auth;
 import dev.voicelink.core.ServerRefusalException;
 
 /**
- * The authorization service refused a request: its error record (spec 2.3) carried the {@linkplain
+ * The authorization service refused a request: its error record (protocol 2.3) carried the {@linkplain
  * #code() error code} (for example {@code access_denied}, {@code expired_token}, {@code
  * invalid_client}) and, when present, its {@linkplain #description() message}. The authorization
  * service returns no {@code sid}.

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 import okhttp3.Response;
 
 /**
- * Signs a device in with the OAuth 2.0 device authorization grant (spec 4.1–4.3, 5.1).
+ * Signs a device in with the OAuth 2.0 device authorization grant (protocol 4.1–4.3, 5.1).
  *
  * <ol>
  *   <li>{@link #requestCode(String)} asks the service for a user code and a device code.
@@ -30,7 +30,7 @@ import okhttp3.Response;
  *
  * <p><b>Two dialects, one flow.</b> {@link #builder(VoiceLinkClient)} speaks the platform's
  * authorization service. {@link #builder(VoiceLinkClient, OAuthServer)} speaks standard OAuth 2.0 to
- * a third-party account's server (RFC 8628; spec 5.1.3): the request carries {@code client_id} and
+ * a third-party account's server (RFC 8628; protocol 5.1.3): the request carries {@code client_id} and
  * the {@linkplain Builder#scope scope} (no device_id: use {@link #requestCode()} and {@link
  * #authorize(DeviceFlowListener)}), everything is form-encoded, a client with a {@linkplain
  * Builder#clientSecret secret} authenticates with HTTP Basic or in the form as the server supports,
@@ -110,7 +110,7 @@ public final class DeviceAuthorizer {
   }
 
   /**
-   * Requests a device authorization for {@code deviceId} (spec 4.1): one HTTP call. The call fails
+   * Requests a device authorization for {@code deviceId} (protocol 4.1): one HTTP call. The call fails
    * with an {@link AuthorizationException} if the service refused (for example an unknown
    * device_id), with an {@link IOException} on a transport failure or an answer that is not a device
    * authorization.

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 
 /**
- * The answer to a device authorization request (spec 2.1): what to show the user, and the device code
+ * The answer to a device authorization request (protocol 2.1): what to show the user, and the device code
  * to poll with.
  *
  * <p>Show the user {@link #userCode()} and {@link #link()}; the link is {@code

@@ -15,7 +15,7 @@ import okio.Buffer;
 /**
  * How one dialect of OAuth writes its requests and names its errors; everything else (polling,
  * reading answers, the token lifecycle) is the same engine for both. {@link Platform} is the
- * platform's authorization service (spec 4.1–4.6); {@link Standard} is RFC 8628 and RFC 6749, all
+ * platform's authorization service (protocol 4.1–4.6); {@link Standard} is RFC 8628 and RFC 6749, all
  * form-encoded, with the client authenticated as none, Basic or post.
  */
 abstract class Dialect {

@@ -16,7 +16,7 @@ import okhttp3.Response;
 
 /**
  * A standard OAuth 2.0 authorization server (Keycloak, Auth0, Okta, Spring Authorization Server, ...)
- * that signs devices in for the spec's third-party account variant (spec 5.1.3): its endpoints and the
+ * that signs devices in for the spec's third-party account variant (protocol 5.1.3): its endpoints and the
  * client authentication methods it supports. Give it to {@link DeviceAuthorizer#builder(VoiceLinkClient,
  * OAuthServer)} and {@link TokenManager#builder(VoiceLinkClient, OAuthServer)}: the device flow and the
  * token lifecycle then speak standard OAuth 2.0 (RFC 8628, RFC 6749) instead of the platform's dialect.

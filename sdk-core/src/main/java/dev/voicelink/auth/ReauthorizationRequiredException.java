@@ -1,7 +1,7 @@
 package dev.voicelink.auth;
 
 /**
- * The refresh token was refused ({@code invalid_refresh_token}, spec 3.2): the user must authorize
+ * The refresh token was refused ({@code invalid_refresh_token}, protocol 3.2): the user must authorize
  * the device again with a new device flow. The stored record is kept until the app replaces or clears
  * it, so a transient server bug cannot erase a sign-in.
  *

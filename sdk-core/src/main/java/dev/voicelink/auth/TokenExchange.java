@@ -22,7 +22,7 @@ final class TokenExchange {
     /**
      * With a failure only: the refreshed record with the new refresh token of an answer that could
      * not be read otherwise, and its old access token. The server may have voided the old refresh
-     * token already (spec 3.2), so the new one must be kept.
+     * token already (protocol 3.2), so the new one must be kept.
      */
     final @Nullable TokenRecord rotated;
 

@@ -15,7 +15,7 @@ import okhttp3.Interceptor;
 
 /**
  * Keeps one credential's token alive: hands out a valid access token, refreshes it ahead of expiry,
- * rotates and persists the refresh token, and reports its state to listeners (spec 3.2, 4.4–4.6).
+ * rotates and persists the refresh token, and reports its state to listeners (protocol 3.2, 4.4–4.6).
  *
  * <pre>{@code
  * TokenManager tokens = TokenManager.builder(client)
@@ -60,7 +60,7 @@ import okhttp3.Interceptor;
  *
  * <p><b>Dialects.</b> {@link #builder(VoiceLinkClient)} keeps platform credentials; {@link
  * #builder(VoiceLinkClient, OAuthServer)} keeps those of a standard OAuth 2.0 server (the third-party
- * account variant, spec 5.1.3), refreshed there as RFC 6749 section 6 says: form-encoded, with {@code
+ * account variant, protocol 5.1.3), refreshed there as RFC 6749 section 6 says: form-encoded, with {@code
  * client_id} for a public client or the client's authentication, {@code invalid_grant} meaning
  * re-authorization required, and an answer without a new refresh token keeping the old one. Every
  * record names its dialect and token endpoint, so a manager that only reads its store ({@code
@@ -176,7 +176,7 @@ public final class TokenManager implements TokenSource {
 
   /**
    * A call that refreshes now, whatever the expiry, and ends with the new record after saving it:
-   * the refresh token grant (spec 4.4, 4.6), or the client credentials grant (4.5) for a cloud
+   * the refresh token grant (protocol 4.4, 4.6), or the client credentials grant (4.5) for a cloud
    * credential that holds no refresh token. Joins a refresh already in flight. Fails with {@link
    * NotSignedInException}, {@link ReauthorizationRequiredException}, another {@link
    * AuthorizationException}, or an {@link IOException} when the refresh failed, even while {@link
@@ -335,7 +335,7 @@ public final class TokenManager implements TokenSource {
     }
 
     /**
-     * A cloud credential (client credentials, spec 4.5): obtained and refreshed at {@code
+     * A cloud credential (client credentials, protocol 4.5): obtained and refreshed at {@code
      * oauth/token}, or at a standard server's token endpoint (RFC 6749 section 4.4: for a vendor's
      * backend). The secret is kept in memory only; it is never stored, logged or printed.
      */

@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A token record issued by the authorization service (spec 2.2), plus what the SDK needs to keep it
+ * A token record issued by the authorization service (protocol 2.2), plus what the SDK needs to keep it
  * alive: which grant it came from, for which {@code client_id}, and when it was received.
  *
  * <p>{@code expires_in} is seconds and {@code created_at} epoch seconds, as the SDK read them from the
@@ -29,9 +29,9 @@ public final class TokenRecord {
   static final long LAST_EPOCH_MILLI = LAST_EPOCH_SECOND * 1000 + 999;
   /** How a record was obtained, which decides where and how it is refreshed. */
   public enum Grant {
-    /** Device authorization (spec 4.3); refreshed at {@code {auth_url}/oauth/ivs/token} (4.4). */
+    /** Device authorization (protocol 4.3); refreshed at {@code {auth_url}/oauth/ivs/token} (4.4). */
     DEVICE("device"),
-    /** Client credentials, a cloud token (spec 4.5); refreshed at {@code {auth_url}/oauth/token} (4.6). */
+    /** Client credentials, a cloud token (protocol 4.5); refreshed at {@code {auth_url}/oauth/token} (4.6). */
     CLOUD("cloud");
 
     private final String wireName;
@@ -59,7 +59,7 @@ public final class TokenRecord {
    * {@linkplain #tokenEndpoint() token endpoint}, form-encoded, RFC 6749 section 6).
    */
   public enum Dialect {
-    /** The platform's authorization service (spec 4.1–4.6). */
+    /** The platform's authorization service (protocol 4.1–4.6). */
     PLATFORM("platform"),
     /** A standard OAuth 2.0 server (RFC 6749, RFC 8628): the third-party account variant. */
     STANDARD("standard");

@@ -3,8 +3,8 @@ package dev.voicelink.entity;
 import okio.ByteString;
 
 /**
- * The platform's user dimension for a user who signed in with a third-party account (spec 5.1.3):
- * an {@code auth_id} (spec 2.4: 32 lowercase letters and digits, one-to-one with the end user)
+ * The platform's user dimension for a user who signed in with a third-party account (protocol 5.1.3):
+ * an {@code auth_id} (protocol 2.4: 32 lowercase letters and digits, one-to-one with the end user)
  * derived from the identity that account's server gives.
  *
  * <p>The derivation is the lowercase hex MD5 of the UTF-8 bytes of {@code issuer + "\n" + subject}.

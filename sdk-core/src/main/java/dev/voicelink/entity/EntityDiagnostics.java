@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Reads the record source once. Not thread-safe; use one per diagnosis.
  */
 public final class EntityDiagnostics {
-  /** A known cause (spec 7.3) and what to do about it. */
+  /** A known cause (protocol 7.3) and what to do about it. */
   public enum Cause {
     MISSING_NAMESPACE_PREFIX("res_name lacks the namespace prefix",
         "write it as <namespace>.<name>, e.g. OS123.contacts; the namespace is on the console's entity"

@@ -213,7 +213,7 @@ public final class EntityWebApi {
    * IOException} on a transport failure or a malformed response.
    *
    * @throws IllegalArgumentException if {@code sid} is empty or does not begin with {@code psn}, as
-   *     an upload's sid does (spec 4.9)
+   *     an upload's sid does (protocol 4.9)
    */
   public VoiceLinkCall<CheckResult> checkResource(final String sid) {
     if (sid == null || sid.trim().isEmpty()) {

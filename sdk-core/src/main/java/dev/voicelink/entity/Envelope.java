@@ -22,9 +22,9 @@ import okhttp3.ResponseBody;
  */
 final class Envelope {
   static final String SUCCESS = "00000";
-  /** Also read as success (spec 7.2.3 does not show the code); logged once. */
+  /** Also read as success (protocol 7.2.3 does not show the code); logged once. */
   static final String ALSO_SUCCESS = "0";
-  /** Spec 4.9: the sid of an upload, the one check-resource takes, begins with it. */
+  /** Protocol 4.9: the sid of an upload, the one check-resource takes, begins with it. */
   static final String UPLOAD_SID_PREFIX = "psn";
 
   final String code;
@@ -171,7 +171,7 @@ final class Envelope {
 
   /**
    * {@code data.field}; where {@code data} is null or lacks it, the envelope's top-level {@code
-   * field} (spec 4.8 does not show where an operation's fields sit).
+   * field} (protocol 4.8 does not show where an operation's fields sit).
    */
   private @Nullable Object dataField(String field) throws IOException {
     if (inData(field)) return ((Map<?, ?>) data).get(field);

@@ -67,7 +67,7 @@ public final class PersParam {
   }
 
   /**
-   * Reads an activation {@code pers_param} from its JSON text (spec 4.10), for example one kept in an
+   * Reads an activation {@code pers_param} from its JSON text (protocol 4.10), for example one kept in an
    * app's configuration or received in a command: one JSON object of strings naming at least one
    * level. {@code appid} and {@code uid} may be empty (the platform fills them in) or name the owner
    * ({@code uid} as an {@code auth_id}); any other key is a custom dimension name (see {@link

@@ -160,7 +160,7 @@ public final class PlatformToolsClient {
   }
 
   /**
-   * A 401 (not shown in spec 4.7) refuses the token, so the platform did not take the upload: the
+   * A 401 (not shown in protocol 4.7) refuses the token, so the platform did not take the upload: the
    * source is told, and the first refusal is sent once more when the source has a fresh token. Not
    * when OkHttp already sent it again (the app's authenticator answered the 401): that one stands.
    *
@@ -202,7 +202,7 @@ public final class PlatformToolsClient {
   /**
    * A 2xx with a {@code sid} is success whatever else it holds (a platform may add {@code code} and
    * {@code message}); a 2xx without one is an error, typed if it carries a {@code code}. Any other
-   * status is a refusal with the {@code code}, {@code message} and {@code sid} of spec 7.2.1.
+   * status is a refusal with the {@code code}, {@code message} and {@code sid} of protocol 7.2.1.
    */
   private String readResponse(Response response) throws IOException, PlatformUploadException {
     if (response.isRedirect()) {

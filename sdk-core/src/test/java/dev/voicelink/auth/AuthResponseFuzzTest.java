@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Fuzzes what the authorization service answers: the device_code answer (spec 2.1), token answers of the
+ * Fuzzes what the authorization service answers: the device_code answer (protocol 2.1), token answers of the
  * refresh and client-credentials grants (2.2, 2.3) and the stored form of a token record. Each input runs
  * the real request-and-parse path over an in-process transport. Property: a value or the documented
  * error (IOException, AuthorizationException), never another exception, never a secret in a message,
@@ -97,7 +97,7 @@ class AuthResponseFuzzTest {
     } catch (ServerRefusalException | IOException e) {
       SecretScan.assertNotIn(e, secrets);
       // The record is kept; an unusable answer that still names a new refresh token has voided the
-      // old one (spec 3.2), so that one is kept with the current access token.
+      // old one (protocol 3.2), so that one is kept with the current access token.
       TokenRecord stored = store.load();
       assertThat(stored.newBuilder().refreshToken(OLD_REFRESH).build())
           .as("the stored record after a failed refresh").isEqualTo(old);

@@ -93,7 +93,7 @@ class AuthToleranceTest {
         + "\"refresh_token\":\"rt-1\"" + fields + "}");
   }
 
-  // interval (spec 2.1, 8: unit not stated)
+  // interval (protocol 2.1, 8: unit not stated)
 
   @Test void anIntervalNotBelowExpiresInIsMilliseconds() throws Exception {
     script.enqueue(deviceCode(1000, 30), pending(), token("at-1", "rt-1", 3600, 1_763_712_000L));
@@ -214,7 +214,7 @@ class AuthToleranceTest {
     assertThat(time.pendingDelaysMillis()).isEmpty();
   }
 
-  // token_type of a token (spec 2.2: always bearer)
+  // token_type of a token (protocol 2.2: always bearer)
 
   @Test void aMissingTokenTypeIsBearerAndSaidOnce() throws Exception {
     DeviceFlowOutcome outcome = authorizeWith(json(200, "{\"access_token\":\"at-1\","
@@ -245,7 +245,7 @@ class AuthToleranceTest {
     assertThat(script.arrivalsMillis()).hasSize(2);
   }
 
-  // expires_in of a token (spec 2.2, 8: "documented as seconds")
+  // expires_in of a token (protocol 2.2, 8: "documented as seconds")
 
   @Test void aMissingExpiresInGetsTheDefaultLifetime() throws Exception {
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"created_at\":1763712000"));
@@ -313,7 +313,7 @@ class AuthToleranceTest {
         + " 10 years in seconds: read as milliseconds, 8640000 s (docs/platform-assumptions.md)");
   }
 
-  // created_at (spec 2.2: "epoch-based number")
+  // created_at (protocol 2.2: "epoch-based number")
 
   @Test void createdAtInMillisecondsIsReadAsMilliseconds() throws Exception {
     long serverMillis = time.wallMillis() + TimeUnit.HOURS.toMillis(2); // the device is behind
@@ -346,7 +346,7 @@ class AuthToleranceTest {
 
   @Test void createdAtNeverOverridesTheDateHeader() throws Exception {
     // A new grant whose Date says the device is 1 h behind and whose created_at says 3 h: the
-    // header, the server's own clock at the answer, is the one the SDK learns (ARCHITECTURE 3.1).
+    // header, the server's own clock at the answer, is the one the SDK learns (docs/platform-assumptions.md#token-created-at).
     long hour = TimeUnit.HOURS.toMillis(1);
     long answeredAt = time.wallMillis() + 2000; // the first poll, one interval after the code
     DeviceFlowOutcome outcome = authorizeWith(tokenAnswer(",\"expires_in\":3600,\"created_at\":"
@@ -369,7 +369,7 @@ class AuthToleranceTest {
     assertThat(manager.record().createdAtEpochSeconds()).isEqualTo(time.wallMillis() / 1000 + 7200);
   }
 
-  // refresh_token (spec 2.2, 3.2; RFC 6749 section 6)
+  // refresh_token (protocol 2.2, 3.2; RFC 6749 section 6)
 
   @Test void aRefreshWithoutRefreshTokenKeepsTheStoredOne() throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(record("at-1", "rt-1"));

@@ -68,7 +68,7 @@ class EntityToleranceTest {
         .setBody(json);
   }
 
-  // The web API's success code (spec 2.6, 7.2.3: not shown)
+  // The web API's success code (protocol 2.6, 7.2.3: not shown)
 
   @Test void successCodeZeroAsTextIsSuccess() throws Exception {
     enqueue(envelope("0", "success", "wapi1", "{\"sid\":\"psn1\",\"csid\":\"c1\"}"),
@@ -118,7 +118,7 @@ class EntityToleranceTest {
         .hasMessage("malformed upload-resource response: data.sid is missing (sid wapi2)");
   }
 
-  // Where 4.8's sid and csid sit in the envelope (spec 4.8: not shown)
+  // Where 4.8's sid and csid sit in the envelope (protocol 4.8: not shown)
 
   @Test void csidMayBeTheEnvelopesSid() throws Exception {
     enqueue(envelope("00000", "success", "wapi1", "{\"sid\":\"psn1\"}"),
@@ -187,7 +187,7 @@ class EntityToleranceTest {
     assertThat(log.warnings()).isEmpty();
   }
 
-  // The namespace of res_name (spec 2.5.6, 5.3: not said to be the signing one)
+  // The namespace of res_name (protocol 2.5.6, 5.3: not said to be the signing one)
 
   @Test void anotherNamespaceIsSentWithAWarning() throws Exception {
     ResourceDefinition skill = ResourceDefinition.builder().name("SK777.contacts")
@@ -226,7 +226,7 @@ class EntityToleranceTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  // upload_entities (spec 4.7): a 2xx with a sid is success, unless a code besides it says otherwise
+  // upload_entities (protocol 4.7): a 2xx with a sid is success, unless a code besides it says otherwise
 
   private PlatformToolsClient tools() {
     return PlatformToolsClient.builder(config).userTokens(() -> "user-token").build();
@@ -275,7 +275,7 @@ class EntityToleranceTest {
         .hasMessage("0: bad (sid ptu1)");
   }
 
-  // upload_entities (spec 4.7 shows a refusal as a 400): a 401 refuses the token, not the upload
+  // upload_entities (protocol 4.7 shows a refusal as a 400): a 401 refuses the token, not the upload
 
   /** A source like a token manager's: a refused current token is replaced by a fresh one. */
   private static final class RotatingTokens implements TokenSource {

@@ -14,7 +14,7 @@ class PersParamTest {
     assertThat(read.isActivation()).isTrue();
     assertThat(read.dimension()).isNull();
     assertThat(read.toJson()).isEqualTo("{\"family\":\"f-01\",\"uid\":\"\",\"appid\":\"\"}");
-    // The pair an upload named (spec 4.10): an explicit owner instead of the one the platform fills in.
+    // The pair an upload named (protocol 4.10): an explicit owner instead of the one the platform fills in.
     assertThat(PersParam.parseActivation("{\"uid\":\"" + AUTH_ID + "\",\"appid\":\"5f1a2b3c\"}")
         .entries()).containsExactly(
             entry("uid", AUTH_ID),

@@ -12,7 +12,7 @@ import okio.Buffer;
 import okio.ByteString;
 
 /**
- * Fuzzes resource records (spec 2.5) through the public API only: {@link RecordSource#fromText} and
+ * Fuzzes resource records (protocol 2.5) through the public API only: {@link RecordSource#fromText} and
  * {@link RecordSource#fromFile} checked by {@link ResourceEncoder}. Property: the size of the resource
  * text, or the documented errors ({@link InvalidResourceException} naming the record, IOException for
  * unreadable bytes), never another exception; text and file of the same bytes agree; what is accepted

@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * Fuzzes what the entity services answer: the web API envelope {@code {code, data, desc, sid}} of
- * upload-resource and check-resource (spec 2.6, 4.8, 4.9) and the platform tools upload answer (4.7).
+ * upload-resource and check-resource (protocol 2.6, 4.8, 4.9) and the platform tools upload answer (4.7).
  * Each input runs the real signed call over an in-process transport. Property: a value or the documented
  * error (IOException, WebApiException, PlatformUploadException), never another exception, never the
  * account key or a token in a message or the log.

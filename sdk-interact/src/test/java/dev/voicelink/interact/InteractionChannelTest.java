@@ -524,7 +524,7 @@ class InteractionChannelTest {
     assertThatThrownBy(() -> channel.writeText("hello", "{\"uid\":\"\"} {}"))
         .hasMessage("pers_param must be the text of a JSON object such as {\"uid\":\"\"};"
             + " was: {\"uid\":\"\"} {}");
-    // Well-formed JSON that the platform would refuse only later, with an error event (spec 4.10).
+    // Well-formed JSON that the platform would refuse only later, with an error event (protocol 4.10).
     assertThatThrownBy(() -> channel.writeText("hello", "{}"))
         .hasMessage("pers_param must name at least one level (appid, uid or a custom dimension):"
             + " an empty one activates nothing");

@@ -6,7 +6,7 @@ import java.util.logging.Logger;
 import okhttp3.mockwebserver.MockResponse;
 import org.jspecify.annotations.Nullable;
 
-/** The authorization service: spec 4.1, 4.3–4.6 and 7.1. */
+/** The authorization service: protocol 4.1, 4.3–4.6 and 7.1. */
 final class AuthService {
   static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
   /** RFC 8628 section 3.2: the poll interval of a device code answer that gives none. */
@@ -32,7 +32,7 @@ final class AuthService {
   }
 
   /**
-   * An error record's status: 400 in the reference reading, 200, 401 or 503 in the variants (spec 7.1
+   * An error record's status: 400 in the reference reading, 200, 401 or 503 in the variants (protocol 7.1
    * shows no statuses).
    */
   private MockResponse withErrorStatus(MockResponse response) {
@@ -211,7 +211,7 @@ final class AuthService {
         console.getAccessTokenLifetimeSeconds(), console.getRefreshTokenLifetimeSeconds()), true);
   }
 
-  /** The token record of spec 2.2, in the units of the console's variants. */
+  /** The token record of protocol 2.2, in the units of the console's variants. */
   private MockResponse tokenRecord(AuthState.TokenGrant t, boolean withRefreshToken) {
     long expiresInMillis = t.accessExpiresAt - t.createdAt;
     Map<String, Object> record = Json.obj();

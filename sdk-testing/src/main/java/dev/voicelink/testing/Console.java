@@ -88,7 +88,7 @@ public final class Console {
     if (!deviceIds.containsKey(client.clientId())) deviceIds.put(client.clientId(), new LinkedHashSet<String>());
   }
 
-  /** Imports a device ID for a client, as on the console's device ID page (spec 4.1.1). */
+  /** Imports a device ID for a client, as on the console's device ID page (protocol 4.1.1). */
   public synchronized void importDeviceId(String clientId, String deviceId) {
     requireNonEmpty("deviceId", deviceId);
     Set<String> ids = deviceIds.get(clientId);
@@ -101,7 +101,7 @@ public final class Console {
     if (ids != null) ids.remove(deviceId);
   }
 
-  /** Adds a phone number to the tester whitelist (spec 4.2.3). */
+  /** Adds a phone number to the tester whitelist (protocol 4.2.3). */
   public synchronized void addTesterPhone(String phone) {
     requireNonEmpty("phone", phone);
     testerPhones.add(phone);

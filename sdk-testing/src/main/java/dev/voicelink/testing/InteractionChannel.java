@@ -19,7 +19,7 @@ import okio.ByteString;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The interaction channel (ARCHITECTURE 3.5, docs/interaction-channel.md): a WebSocket authenticated by a
+ * The interaction channel (docs/interaction-channel.md): a WebSocket authenticated by a
  * device-flow access token. Text writes are matched against the dynamic entities in effect for their
  * pers_param; audio writes are counted and handed to the {@link SpeechRecognizer}.
  */
@@ -231,13 +231,13 @@ final class InteractionChannel {
       return message(Json.obj("type", "error", "seq", seq, "code", code, "desc", desc));
     }
 
-    /** pers_param → the (resource, owner) pairs it activates (spec 4.10); IllegalArgumentException if invalid. */
+    /** pers_param → the (resource, owner) pairs it activates (protocol 4.10); IllegalArgumentException if invalid. */
     private List<Target> targets(@Nullable String persParam) {
       if (persParam == null) return Collections.emptyList();
       Map<String, Object> p = Json.parseObject(persParam);
       if (p == null) throw new IllegalArgumentException("pers_param must be a JSON object");
       if (p.isEmpty()) {
-        // spec 4.10 activates by naming each level; an object without one names nothing
+        // protocol 4.10 activates by naming each level; an object without one names nothing
         throw new IllegalArgumentException("pers_param must name at least one level (appid, uid or a custom"
             + " dimension): an empty one activates nothing");
       }
@@ -262,7 +262,7 @@ final class InteractionChannel {
           default:
             if (e.getKey().equals(EntityDefinition.APPLICATION) || e.getKey().equals(EntityDefinition.USER)
                 || e.getKey().equals(EntityDefinition.DEVICE)) {
-              // spec 4.10 activates the application and user levels by appid and uid, custom ones by name
+              // protocol 4.10 activates the application and user levels by appid and uid, custom ones by name
               throw new IllegalArgumentException("pers_param key " + e.getKey() + " is not a custom dimension;"
                   + " use appid or uid (device-level resources are not activated)");
             }

@@ -6,11 +6,11 @@ import okhttp3.mockwebserver.MockResponse;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The platform tools upload (spec 4.7, 5.2, 7.2.1): 200 {@code {sid}} or 400 {@code {code, message, sid}}
+ * The platform tools upload (protocol 4.7, 5.2, 7.2.1): 200 {@code {sid}} or 400 {@code {code, message, sid}}
  * (401 for a token it does not take, with {@link PlatformVariant#UPLOAD_ENTITIES_TOKEN_401}).
  * The token must fit the type: a device-flow token (user and device) for {@code user} and
  * {@code device}, a cloud token for {@code client}; the resource's account needs the dynamic-entity
- * permission (spec 1.7), as on the web API.
+ * permission (protocol 1.7), as on the web API.
  */
 final class PlatformToolsService {
   static final String BAD_CONTENT_TYPE = "40001";
@@ -78,7 +78,7 @@ final class PlatformToolsService {
     }
     Account account = console.account(def.namespace());
     if (account == null || !account.dynamicEntityPermission()) {
-      // Spec 1.7: the dynamic entity HTTP interfaces, this one included, need the permission.
+      // Protocol 1.7: the dynamic entity HTTP interfaces, this one included, need the permission.
       return refuse(NO_PERMISSION, "no permission: dynamic entities are not enabled for namespace "
           + def.namespace(), sid);
     }

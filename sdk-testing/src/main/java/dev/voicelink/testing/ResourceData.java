@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Decodes and checks resource data (spec 2.5) against its definition. */
+/** Decodes and checks resource data (protocol 2.5) against its definition. */
 final class ResourceData {
   /** A refusal: the web API code and a description naming what is wrong. */
   static final class Invalid extends Exception {
@@ -30,7 +30,7 @@ final class ResourceData {
   /** Base64 text of UTF-8 JSON lines → records (only the defined fields kept). */
   static List<Map<String, String>> decode(String base64, EntityDefinition def) throws Invalid {
     String notBase64 = "data is not valid Base64 (standard alphabet, = padding, no line breaks)";
-    // Java's decoder takes a missing = padding; Base64 as spec 2.5 means it (RFC 4648) has it.
+    // Java's decoder takes a missing = padding; Base64 as protocol 2.5 means it (RFC 4648) has it.
     if (base64.length() % 4 != 0) throw new Invalid(WebApiCodes.BASE64, notBase64);
     byte[] bytes;
     try {

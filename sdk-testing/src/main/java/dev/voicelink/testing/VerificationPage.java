@@ -7,7 +7,7 @@ import okhttp3.mockwebserver.MockResponse;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The user verification page (spec 4.2): phone login with a one-time SMS code, then Authorize / Refuse.
+ * The user verification page (protocol 4.2): phone login with a one-time SMS code, then Authorize / Refuse.
  * Plain HTML forms, no scripts, no external assets; the login session travels in a hidden form field.
  *
  * <p>Made for the phone that scans the device's QR code: one column that fills a phone's width and
@@ -140,7 +140,7 @@ final class VerificationPage {
   }
 
   /**
-   * Spec 4.2.3: a tester's phone must be on the whitelist, or authorization fails. Checked when the
+   * Protocol 4.2.3: a tester's phone must be on the whitelist, or authorization fails. Checked when the
    * code is sent, at sign-in and at the decision, so that a number taken off the list meanwhile
    * authorizes nothing.
    */

@@ -11,7 +11,7 @@ import okhttp3.mockwebserver.MockResponse;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The dynamic-entity web API (spec 4.8, 4.9, 5.3, 5.4, 7.2). Checks run in a fixed order: request shape,
+ * The dynamic-entity web API (protocol 4.8, 4.9, 5.3, 5.4, 7.2). Checks run in a fixed order: request shape,
  * the four headers, namespace, checksum, CurTime window, IP whitelist, permission, then the parameters.
  * Every answer is the envelope {@code {code, data, desc, sid}} with HTTP 200 (a refusal's status and
  * code type change with {@link PlatformVariant#WEB_API_REFUSALS_HTTP_400}, {@link
@@ -93,7 +93,7 @@ final class WebApiService {
     return success(withCsid(Json.obj("sid", u.sid), callId), callId);
   }
 
-  /** pers_param → the owner of the data, consistent with the resource's dimension (spec 2.4). */
+  /** pers_param → the owner of the data, consistent with the resource's dimension (protocol 2.4). */
   private static String owner(String persParam, EntityDefinition def, Account account)
       throws ResourceData.Invalid {
     Map<String, Object> p = Json.parseObject(persParam);
@@ -233,7 +233,7 @@ final class WebApiService {
   }
 
   /**
-   * A refusal: HTTP 200 and the code as text, as spec 2.6 types it; HTTP 400, a status by kind and a
+   * A refusal: HTTP 200 and the code as text, as protocol 2.6 types it; HTTP 400, a status by kind and a
    * numeric code in their variants.
    */
   private MockResponse refuse(String code, String desc, String callId) {

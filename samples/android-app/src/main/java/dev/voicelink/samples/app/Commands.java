@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The params and data texts of the commands the sample sends (spec 4.10). */
+/** The params and data texts of the commands the sample sends (protocol 4.10). */
 final class Commands {
   /** Activates the user-level resources; uid left empty is filled from the connection. */
   static final String USER_PERS_PARAM = "{\"uid\":\"\"}";

@@ -11,7 +11,7 @@ import okhttp3.HttpUrl;
  * cfg style: JSON that may start with a byte-order mark and may hold comments). The text is parsed
  * and checked by {@link AgentConfig}; the sample requires the addresses and the device identity on
  * top, and reads its own {@code sample.*} keys. With {@code sample.issuer} the device signs in at that
- * standard OAuth 2.0 server (third-party accounts, spec 5.1.3) instead of the platform: then neither
+ * standard OAuth 2.0 server (third-party accounts, protocol 5.1.3) instead of the platform: then neither
  * {@code server.auth_url} nor {@code auth.device_id} is needed, and {@code sample.scope} is the scope
  * it asks for.
  *

@@ -249,7 +249,7 @@ public final class MainActivityTest {
   }
 
   /**
-   * Third-party accounts (spec 5.1.3): with {@code sample.issuer} the sample signs the device in at that
+   * Third-party accounts (protocol 5.1.3): with {@code sample.issuer} the sample signs the device in at that
    * standard OAuth 2.0 server (RFC 8628), and the Agent takes its token from the token manager of that
    * server. The server here answers with a token the reference server knows, as a manufacturer's
    * server would hand out one the platform accepts.
