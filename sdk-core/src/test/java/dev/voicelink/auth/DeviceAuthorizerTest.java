@@ -20,6 +20,7 @@ import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.SkewCorrectedClock;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -419,10 +420,22 @@ class DeviceAuthorizerTest {
   }
 
   @Test void connectionRefusedIsTransient() throws Exception {
-    script.enqueue(deviceCode(2, 600));
-    startFlow();
-    int port = server.getPort();
-    server.shutdown(); // nothing listens on the port any more
+    // A server on a port of its choosing, which it may take again once closed: its connections, which
+    // the device closes after the server did, leave that port waiting only for a server that reuses it.
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    try (MockWebServer first = new MockWebServer()) {
+      first.setDispatcher(script);
+      first.start(port);
+      authorizer = DeviceAuthorizer.builder(VoiceLinkClient.builder()
+          .authUrl(first.url("/").toString()).httpClient(http).clock(time).scheduler(time).build())
+          .clientId("vl-speaker-01").random(new Random(7)).build();
+      script.enqueue(deviceCode(2, 600));
+      startFlow();
+      first.shutdown(); // nothing listens on the port any more
+    }
     stepPoll(2000);
     assertThat(events.calls.get(1)).startsWith("poll 1 transient_failure ");
     try (MockWebServer back = new MockWebServer()) {
