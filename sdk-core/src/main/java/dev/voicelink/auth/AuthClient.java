@@ -44,17 +44,17 @@ final class AuthClient {
   final ClientCore config;
   final Tolerance tolerance = new Tolerance("auth");
   /** The dialect of the device flow and of new client-credentials tokens. */
-  final Dialect dialect;
+  final OAuthDialect dialect;
   private final OkHttpClient http;
   private final OkHttpClient refreshHttp;
   /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
   private final @Nullable TimeUnit intervalUnit;
 
-  AuthClient(ClientCore config, Dialect dialect, @Nullable TimeUnit intervalUnit) {
+  AuthClient(ClientCore config, OAuthDialect dialect, @Nullable TimeUnit intervalUnit) {
     this.config = config;
     this.dialect = dialect;
     // RFC 8628 section 3.2: a standard server's interval is seconds.
-    this.intervalUnit = intervalUnit == null && dialect instanceof Dialect.Standard
+    this.intervalUnit = intervalUnit == null && dialect instanceof StandardDialect
         ? TimeUnit.SECONDS : intervalUnit;
     // Every request the server sees is one the flow scheduled, at the address configured: a redirect
     // is not followed (a 307 would carry the refresh token, the device code or the client secret in
@@ -90,7 +90,7 @@ final class AuthClient {
   }
 
   /** The refresh of {@code record} in {@code recordDialect}, the dialect it was issued in. */
-  Call refreshCall(Dialect recordDialect, TokenRecord record) {
+  Call refreshCall(OAuthDialect recordDialect, TokenRecord record) {
     return refreshHttp.newCall(recordDialect.refresh(record));
   }
 
@@ -117,7 +117,7 @@ final class AuthClient {
     }
     String verificationUri = json.string("verification_uri");
     String complete = null;
-    if (dialect instanceof Dialect.Standard) {
+    if (dialect instanceof StandardDialect) {
       String draftName = json.string("verification_url");
       if (verificationUri == null && draftName != null) {
         // The draft's name, still sent by Google and by Azure AD's v1 endpoint.
@@ -152,7 +152,7 @@ final class AuthClient {
     long intervalMillis = 0;
     if (verificationUri == null || verificationUri.isEmpty()) {
       problem = "verification_uri is missing";
-    } else if (dialect instanceof Dialect.Standard && !OAuthServer.isSecureOrUnparsed(verificationUri)) {
+    } else if (dialect instanceof StandardDialect && !OAuthServer.isSecureOrUnparsed(verificationUri)) {
       problem = "verification_uri must be an https address (http only on a loopback host); was: "
           + Scrub.address(verificationUri);
     } else if (userCode == null || userCode.isEmpty()) {
@@ -273,7 +273,7 @@ final class AuthClient {
    * answerDialect}. Its {@code token_type} must be {@code Bearer}, in any case (protocol 2.2: always
    * {@code bearer}); a missing one is read as that, with a warning.
    */
-  TokenRecord tokenRecord(Answer answer, Dialect answerDialect, TokenRecord.Grant grant,
+  TokenRecord tokenRecord(Answer answer, OAuthDialect answerDialect, TokenRecord.Grant grant,
       String clientId, boolean newGrant) throws IOException {
     WireJson json = answer.json;
     String accessToken = json == null ? null : json.string("access_token");
@@ -281,7 +281,7 @@ final class AuthClient {
       throw new MalformedResponseException("malformed token record: access_token is missing");
     }
     // Protocol 2.2: always bearer; RFC 6749 section 7.1 and what the SDK sends: Bearer, in any case.
-    String bearer = answerDialect instanceof Dialect.Standard ? "Bearer" : "bearer";
+    String bearer = answerDialect instanceof StandardDialect ? "Bearer" : "bearer";
     String tokenType = json.string("token_type");
     if (tokenType == null || tokenType.isEmpty()) {
       tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as " + bearer);
@@ -291,7 +291,7 @@ final class AuthClient {
           + "\" is not supported; expected " + bearer);
     }
     String refreshToken = json.string("refresh_token");
-    boolean unrenewable = answerDialect instanceof Dialect.Standard && newGrant
+    boolean unrenewable = answerDialect instanceof StandardDialect && newGrant
         && (refreshToken == null || refreshToken.isEmpty());
     long expiresIn;
     if (unrenewable && !json.has("expires_in")) {
@@ -330,7 +330,7 @@ final class AuthClient {
     tolerance.warnOnce("number-text", what + " is a number sent as text: read as " + format(value));
   }
 
-  private long expiresInSeconds(WireJson json, Dialect answerDialect)
+  private long expiresInSeconds(WireJson json, OAuthDialect answerDialect)
       throws MalformedResponseException {
     if (!json.has("expires_in")) {
       tolerance.warnOnce("expires_in-missing", "the token answer has no expires_in: the token is"
@@ -344,7 +344,7 @@ final class AuthClient {
           "malformed token record: expires_in must be a number of seconds");
     }
     if (json.isText("expires_in")) warnText("token expires_in", value);
-    if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS && answerDialect instanceof Dialect.Standard) {
+    if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS && answerDialect instanceof StandardDialect) {
       // RFC 6749 section 5.1: seconds. A server that means "never expires" is held to ten years.
       tolerance.warnOnce("expires_in-long", "token expires_in " + format(value) + " s is more than"
           + " 10 years: read as " + TokenRecord.MAX_EXPIRES_IN_SECONDS + " s");

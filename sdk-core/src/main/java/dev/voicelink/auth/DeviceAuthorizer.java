@@ -74,12 +74,12 @@ public final class DeviceAuthorizer {
   private final Random random;
   private final boolean standard;
 
-  private DeviceAuthorizer(Builder builder, Dialect dialect) {
+  private DeviceAuthorizer(Builder builder, OAuthDialect dialect) {
     this.core = builder.core;
     this.client = new AuthClient(builder.core, dialect, builder.intervalUnit);
     this.clientId = builder.clientId;
     this.random = builder.random;
-    this.standard = dialect instanceof Dialect.Standard;
+    this.standard = dialect instanceof StandardDialect;
   }
 
   /**
@@ -240,9 +240,9 @@ public final class DeviceAuthorizer {
   }
 
   @Override public String toString() {
-    Dialect dialect = client.dialect;
-    return "DeviceAuthorizer{client_id=" + clientId + (dialect instanceof Dialect.Standard
-        ? ", device_authorization_endpoint=" + ((Dialect.Standard) dialect).deviceEndpoint()
+    OAuthDialect dialect = client.dialect;
+    return "DeviceAuthorizer{client_id=" + clientId + (dialect instanceof StandardDialect
+        ? ", device_authorization_endpoint=" + ((StandardDialect) dialect).deviceEndpoint()
         : ", auth_url=" + core.authUrl()) + "}";
   }
 
@@ -334,12 +334,12 @@ public final class DeviceAuthorizer {
      */
     public DeviceAuthorizer build() {
       if (clientId == null) throw new IllegalStateException("client_id is required");
-      if (server == null) return new DeviceAuthorizer(this, new Dialect.Platform(core));
+      if (server == null) return new DeviceAuthorizer(this, new PlatformDialect(core));
       if (server.deviceAuthorizationUrl() == null) {
         throw new IllegalStateException("the server has no device_authorization_endpoint: "
             + server.describe());
       }
-      return new DeviceAuthorizer(this, Dialect.Standard.of(server, clientSecret, scope));
+      return new DeviceAuthorizer(this, StandardDialect.of(server, clientSecret, scope));
     }
   }
 }

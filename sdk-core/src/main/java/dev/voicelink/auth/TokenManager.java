@@ -111,8 +111,8 @@ public final class TokenManager implements TokenSource {
   private TokenManager(Builder builder) {
     this.core = builder.core;
     AuthClient client = new AuthClient(builder.core, builder.server == null
-        ? new Dialect.Platform(builder.core)
-        : Dialect.Standard.of(builder.server, builder.clientSecret, builder.scope), null);
+        ? new PlatformDialect(builder.core)
+        : StandardDialect.of(builder.server, builder.clientSecret, builder.scope), null);
     this.kind = new CredentialKind(builder.grant, builder.clientId, builder.server);
     this.schedule = new RefreshSchedule(builder.marginMillis, builder.random);
     this.keeper = new TokenKeeper(client,

@@ -1,0 +1,102 @@
+package dev.voicelink.auth;
+
+import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Form;
+import java.io.IOException;
+import org.jspecify.annotations.Nullable;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okio.Buffer;
+
+/** The platform's dialect: fixed paths under {@code auth_url}, JSON token requests. */
+final class PlatformDialect extends OAuthDialect {
+  static final String DEVICE_CODE_PATH = "oauth/ivs/device_code";
+  static final String DEVICE_TOKEN_PATH = "oauth/ivs/token";
+  static final String CLOUD_TOKEN_PATH = "oauth/token";
+  static final String SCOPE = "user_ivs_all";
+  /** As the spec writes it (4.3–4.6): no charset parameter; JSON is UTF-8 by definition. */
+  private static final MediaType JSON = MediaType.get("application/json");
+
+  private final ClientCore core;
+
+  PlatformDialect(ClientCore core) {
+    this.core = core;
+  }
+
+  @Override TokenRecord.Dialect kind() {
+    return TokenRecord.Dialect.PLATFORM;
+  }
+
+  @Override Request deviceCode(String clientId, @Nullable String deviceId) {
+    if (deviceId == null) throw new IllegalStateException("device_id is required");
+    Buffer scopeData = new Buffer();
+    try {
+      JsonWriter writer = JsonWriter.of(scopeData);
+      writer.beginObject().name(SCOPE).beginObject().name("device_id").value(deviceId)
+          .endObject().endObject().close();
+    } catch (IOException e) {
+      throw new AssertionError(e); // writing to a Buffer cannot fail
+    }
+    RequestBody body = new Form()
+        .add("client_id", clientId)
+        .add("scope", SCOPE)
+        .add("scope_data", scopeData.readUtf8())
+        .build();
+    return post(core.authEndpoint(DEVICE_CODE_PATH), body);
+  }
+
+  @Override Request poll(String clientId, DeviceCode code) {
+    return post(core.authEndpoint(DEVICE_TOKEN_PATH), json(
+        "client_id", clientId,
+        "grant_type", DEVICE_CODE_GRANT,
+        "device_code", code.deviceCode()));
+  }
+
+  @Override Request refresh(TokenRecord record) {
+    String path = record.grant() == TokenRecord.Grant.DEVICE ? DEVICE_TOKEN_PATH : CLOUD_TOKEN_PATH;
+    return post(core.authEndpoint(path), json(
+        "grant_type", "refresh_token",
+        "refresh_token", record.refreshToken()));
+  }
+
+  @Override Request clientCredentials(String clientId, String clientSecret) {
+    return post(core.authEndpoint(CLOUD_TOKEN_PATH), json(
+        "client_id", clientId,
+        "client_secret", clientSecret,
+        "grant_type", "client_credentials"));
+  }
+
+  @Override String refreshRefused() {
+    return "invalid_refresh_token";
+  }
+
+  @Override boolean codeExpired(String error) {
+    return false;
+  }
+
+  @Override TokenRecord.Builder stamp(TokenRecord.Builder record, WireJson answer) {
+    return record;
+  }
+
+  private static Request post(HttpUrl url, RequestBody body) {
+    return new Request.Builder().url(url).post(body).build();
+  }
+
+  private static RequestBody json(@Nullable String... namesAndValues) {
+    Buffer buffer = new Buffer();
+    try {
+      JsonWriter writer = JsonWriter.of(buffer);
+      writer.beginObject();
+      for (int i = 0; i < namesAndValues.length; i += 2) {
+        writer.name(namesAndValues[i]).value(namesAndValues[i + 1]);
+      }
+      writer.endObject().close();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+    return RequestBody.create(buffer.readByteString(), JSON);
+  }
+}
