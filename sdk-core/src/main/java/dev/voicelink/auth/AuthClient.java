@@ -101,12 +101,23 @@ final class AuthClient {
   /**
    * Reads a device_code answer; throws on refusal, and {@link MalformedResponseException} naming the
    * field for a device code answer (one with a {@code device_code}) that breaks protocol 2.1.
-   *
-   * <p>The unit of {@code interval} is not stated (protocol 8). Unless the app set it, a value below {@code
-   * expires_in} is seconds (the public samples: 2 with 120) and one that is not, which cannot be
-   * seconds, is milliseconds. Polls are never closer than {@link #MIN_INTERVAL_MILLIS}.
    */
   DeviceCode readDeviceCode(Response response) throws IOException, AuthorizationException {
+    WireJson json = deviceAuthorization(response);
+    try {
+      return deviceCode(json);
+    } catch (MalformedField e) {
+      throw new MalformedResponseException("malformed device authorization response (HTTP "
+          + response.code() + "): " + e.getMessage());
+    }
+  }
+
+  /**
+   * The object of a device authorization answer. A refusal is thrown as the server's error; an
+   * answer that is neither a refusal nor a device code, as a failure worth asking again for.
+   */
+  private WireJson deviceAuthorization(Response response)
+      throws IOException, AuthorizationException {
     Answer answer = read(response, "device_code");
     if (answer.error != null && !answer.isTransient()) {
       throw new AuthorizationException(answer.error, answer.message);
@@ -115,8 +126,35 @@ final class AuthClient {
     if (json == null || answer.problem != null || answer.error != null || !response.isSuccessful()) {
       throw answer.transientFailure("device authorization");
     }
+    return json;
+  }
+
+  /**
+   * The device code of an answer. Every field is read, and a reading other than the reference one
+   * said, before the first field that breaks protocol 2.1 ends it: a server's log of deviations is
+   * the same whether its answer failed or not.
+   */
+  private DeviceCode deviceCode(WireJson json) throws MalformedField {
+    String verificationUri = verificationUri(json);
+    String complete = verificationUriComplete(json);
+    long expiresIn = codeExpiresIn(json);
+    checkVerificationUri(verificationUri);
+    String userCode = present(json.string("user_code"), "user_code");
+    String deviceCode = present(json.string("device_code"), "device_code");
+    if (expiresIn <= 0 || expiresIn > MAX_EXPIRES_IN_SECONDS) {
+      throw new MalformedField("expires_in must be a positive number of seconds");
+    }
+    long intervalMillis = intervalMillis(json, expiresIn);
+    try {
+      return new DeviceCode(verificationUri, complete, userCode, intervalMillis, expiresIn,
+          deviceCode, config.deviceClock().monotonicNanos());
+    } catch (IllegalArgumentException e) {
+      throw new MalformedField(e.getMessage());
+    }
+  }
+
+  private @Nullable String verificationUri(WireJson json) {
     String verificationUri = json.string("verification_uri");
-    String complete = null;
     if (dialect instanceof StandardDialect) {
       String draftName = json.string("verification_url");
       if (verificationUri == null && draftName != null) {
@@ -126,6 +164,13 @@ final class AuthClient {
             + " verification_url, not verification_uri (RFC 8628 section 3.2): read as"
             + " verification_uri");
       }
+    }
+    return verificationUri;
+  }
+
+  private @Nullable String verificationUriComplete(WireJson json) {
+    String complete = null;
+    if (dialect instanceof StandardDialect) {
       complete = json.string("verification_uri_complete");
       if (complete != null && HttpUrl.parse(complete) == null) {
         tolerance.warnOnce("verification_uri_complete", "verification_uri_complete is not an http"
@@ -138,70 +183,83 @@ final class AuthClient {
         complete = null;
       }
     }
-    String userCode = json.string("user_code");
-    String deviceCode = json.string("device_code");
-    // Read as every other number of an answer is (docs/platform-assumptions.md#numbers-as-text): text and fractions too.
-    double expiresInRead = json.decimal("expires_in");
-    long expiresIn = Double.isNaN(expiresInRead) ? Long.MIN_VALUE : (long) expiresInRead;
-    if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", expiresInRead);
-    if (expiresIn > 0 && expiresIn != expiresInRead) {
+    return complete;
+  }
+
+  private void checkVerificationUri(@Nullable String verificationUri) throws MalformedField {
+    present(verificationUri, "verification_uri");
+    if (dialect instanceof StandardDialect && !OAuthServer.isSecureOrUnparsed(verificationUri)) {
+      throw new MalformedField("verification_uri must be an https address (http only on a loopback"
+          + " host); was: " + Scrub.address(verificationUri));
+    }
+  }
+
+  private static String present(@Nullable String value, String field) throws MalformedField {
+    if (value == null || value.isEmpty()) throw new MalformedField(field + " is missing");
+    return value;
+  }
+
+  /**
+   * The device code's {@code expires_in}, read as every other number of an answer is
+   * (docs/platform-assumptions.md#numbers-as-text): text and fractions too; {@link Long#MIN_VALUE}
+   * if it is no number. The caller checks its range in its turn, after the fields before it.
+   */
+  private long codeExpiresIn(WireJson json) {
+    double read = json.decimal("expires_in");
+    long expiresIn = Double.isNaN(read) ? Long.MIN_VALUE : (long) read;
+    if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", read);
+    if (expiresIn > 0 && expiresIn != read) {
       tolerance.warnOnce("device-expires_in-fraction", "device_code expires_in "
-          + format(expiresInRead) + " is not a whole number: read as " + expiresIn + " s");
+          + format(read) + " is not a whole number: read as " + expiresIn + " s");
     }
-    String problem = null;
-    long intervalMillis = 0;
-    if (verificationUri == null || verificationUri.isEmpty()) {
-      problem = "verification_uri is missing";
-    } else if (dialect instanceof StandardDialect && !OAuthServer.isSecureOrUnparsed(verificationUri)) {
-      problem = "verification_uri must be an https address (http only on a loopback host); was: "
-          + Scrub.address(verificationUri);
-    } else if (userCode == null || userCode.isEmpty()) {
-      problem = "user_code is missing";
-    } else if (deviceCode == null || deviceCode.isEmpty()) {
-      problem = "device_code is missing";
-    } else if (expiresIn <= 0 || expiresIn > MAX_EXPIRES_IN_SECONDS) {
-      problem = "expires_in must be a positive number of seconds";
-    } else if (json.has("interval")) {
-      double interval = json.decimal("interval");
-      if (Double.isNaN(interval) || interval < 0) {
-        problem = "interval must be a number, 0 or more";
-      } else if (interval > 0) {
-        boolean millis = intervalUnit != null
-            ? intervalUnit == TimeUnit.MILLISECONDS : interval >= expiresIn;
-        double exact = millis ? interval : interval * 1000;
-        intervalMillis = Math.max(MIN_INTERVAL_MILLIS, Math.round(exact));
-        // Protocol 2.1 shows an integer: a fraction or a number sent as text is read, and said once.
-        if (json.isText("interval")) warnText("device_code interval", interval);
-        if (interval != Math.rint(interval)) {
-          tolerance.warnOnce("interval-fraction", "device_code interval " + format(interval)
-              + " is not a whole number: polls every " + intervalMillis + " ms");
-        }
-        if (exact >= expiresIn * 1000.0) {
-          problem = "interval " + format(interval) + (millis ? " ms" : " s")
-              + " must be shorter than expires_in " + expiresIn + " s";
-        } else if (millis && intervalUnit == null) {
-          tolerance.warnOnce("interval-ms", "device_code interval " + format(interval)
-              + " is not below expires_in " + expiresIn + ", so it cannot be seconds: read as"
-              + " milliseconds (polls every " + intervalMillis + " ms)");
-        } else if (intervalUnit == null && exact * MIN_USEFUL_POLLS > expiresIn * 1000.0) {
-          // Seconds is the cautious reading, but milliseconds below expires_in look the same.
-          tolerance.warnOnce("interval-few-polls", "device_code interval " + format(interval)
-              + " read as seconds leaves time for " + (long) (expiresIn * 1000.0 / exact)
-              + " poll(s) before the code expires in " + expiresIn + " s; if the server means"
-              + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)");
-        }
-      }
+    return expiresIn;
+  }
+
+  /**
+   * The wait between polls in milliseconds, or 0 for the default. The unit of {@code interval} is
+   * not stated (protocol 8). Unless the app or the dialect set it, a value below {@code expires_in}
+   * is seconds (the public samples: 2 with 120) and one that is not, which cannot be seconds, is
+   * milliseconds. Polls are never closer than {@link #MIN_INTERVAL_MILLIS}.
+   */
+  private long intervalMillis(WireJson json, long expiresIn) throws MalformedField {
+    if (!json.has("interval")) return 0;
+    double interval = json.decimal("interval");
+    if (Double.isNaN(interval) || interval < 0) {
+      throw new MalformedField("interval must be a number, 0 or more");
     }
-    if (problem == null) {
-      try {
-        return new DeviceCode(verificationUri, complete, userCode, intervalMillis, expiresIn,
-            deviceCode, config.deviceClock().monotonicNanos());
-      } catch (IllegalArgumentException e) {
-        problem = e.getMessage();
-      }
+    if (interval == 0) return 0;
+    boolean millis = intervalUnit != null
+        ? intervalUnit == TimeUnit.MILLISECONDS : interval >= expiresIn;
+    double exact = millis ? interval : interval * 1000;
+    long intervalMillis = Math.max(MIN_INTERVAL_MILLIS, Math.round(exact));
+    // Protocol 2.1 shows an integer: a fraction or a number sent as text is read, and said once.
+    if (json.isText("interval")) warnText("device_code interval", interval);
+    if (interval != Math.rint(interval)) {
+      tolerance.warnOnce("interval-fraction", "device_code interval " + format(interval)
+          + " is not a whole number: polls every " + intervalMillis + " ms");
     }
-    throw new MalformedResponseException("malformed device authorization response (HTTP "
-        + response.code() + "): " + problem);
+    if (exact >= expiresIn * 1000.0) {
+      throw new MalformedField("interval " + format(interval) + (millis ? " ms" : " s")
+          + " must be shorter than expires_in " + expiresIn + " s");
+    }
+    if (intervalUnit == null) warnOfUnit(interval, millis, exact, intervalMillis, expiresIn);
+    return intervalMillis;
+  }
+
+  /** Says once which unit the rule took an {@code interval} in, when the other was as likely. */
+  private void warnOfUnit(double interval, boolean millis, double exact, long intervalMillis,
+      long expiresIn) {
+    if (millis) {
+      tolerance.warnOnce("interval-ms", "device_code interval " + format(interval)
+          + " is not below expires_in " + expiresIn + ", so it cannot be seconds: read as"
+          + " milliseconds (polls every " + intervalMillis + " ms)");
+    } else if (exact * MIN_USEFUL_POLLS > expiresIn * 1000.0) {
+      // Seconds is the cautious reading, but milliseconds below expires_in look the same.
+      tolerance.warnOnce("interval-few-polls", "device_code interval " + format(interval)
+          + " read as seconds leaves time for " + (long) (expiresIn * 1000.0 / exact)
+          + " poll(s) before the code expires in " + expiresIn + " s; if the server means"
+          + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)");
+    }
   }
 
   /** Reads a token endpoint answer, whatever its status. Never throws for what the server said. */
@@ -391,6 +449,18 @@ final class AuthClient {
   static String format(double value) {
     return value == Math.rint(value) && Math.abs(value) < 9.0e15
         ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  /**
+   * A field of a device authorization answer that breaks protocol 2.1: its message names the field,
+   * and {@link #readDeviceCode} the answer.
+   */
+  static final class MalformedField extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    MalformedField(String message) {
+      super(message);
+    }
   }
 
   /** What the server answered, read whatever the HTTP status. */
