@@ -3,7 +3,6 @@ package dev.voicelink.auth;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
-import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
@@ -12,7 +11,6 @@ import org.jspecify.annotations.Nullable;
 import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Dispatcher;
-import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
@@ -47,15 +45,13 @@ final class AuthClient {
   final OAuthDialect dialect;
   private final OkHttpClient http;
   private final OkHttpClient refreshHttp;
-  /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
+  /** The unit of {@code interval}, as the app or the dialect says; null: by the rule of intervalMillis. */
   private final @Nullable TimeUnit intervalUnit;
 
   AuthClient(ClientCore config, OAuthDialect dialect, @Nullable TimeUnit intervalUnit) {
     this.config = config;
     this.dialect = dialect;
-    // RFC 8628 section 3.2: a standard server's interval is seconds.
-    this.intervalUnit = intervalUnit == null && dialect instanceof StandardDialect
-        ? TimeUnit.SECONDS : intervalUnit;
+    this.intervalUnit = intervalUnit != null ? intervalUnit : dialect.intervalUnit();
     // Every request the server sees is one the flow scheduled, at the address configured: a redirect
     // is not followed (a 307 would carry the refresh token, the device code or the client secret in
     // its body to wherever it points), and a 401 is the server refusing the client (RFC 6749 section
@@ -135,8 +131,8 @@ final class AuthClient {
    * the same whether its answer failed or not.
    */
   private DeviceCode deviceCode(WireJson json) throws MalformedField {
-    String verificationUri = verificationUri(json);
-    String complete = verificationUriComplete(json);
+    String verificationUri = dialect.verificationUri(json, tolerance);
+    String complete = dialect.verificationUriComplete(json, tolerance);
     long expiresIn = codeExpiresIn(json);
     checkVerificationUri(verificationUri);
     String userCode = present(json.string("user_code"), "user_code");
@@ -153,45 +149,8 @@ final class AuthClient {
     }
   }
 
-  private @Nullable String verificationUri(WireJson json) {
-    String verificationUri = json.string("verification_uri");
-    if (dialect instanceof StandardDialect) {
-      String draftName = json.string("verification_url");
-      if (verificationUri == null && draftName != null) {
-        // The draft's name, still sent by Google and by Azure AD's v1 endpoint.
-        verificationUri = draftName;
-        tolerance.warnOnce("verification_url", "the device authorization answer names its page"
-            + " verification_url, not verification_uri (RFC 8628 section 3.2): read as"
-            + " verification_uri");
-      }
-    }
-    return verificationUri;
-  }
-
-  private @Nullable String verificationUriComplete(WireJson json) {
-    String complete = null;
-    if (dialect instanceof StandardDialect) {
-      complete = json.string("verification_uri_complete");
-      if (complete != null && HttpUrl.parse(complete) == null) {
-        tolerance.warnOnce("verification_uri_complete", "verification_uri_complete is not an http"
-            + " address: the link is made from verification_uri");
-        complete = null;
-      } else if (complete != null && !OAuthServer.isSecureOrUnparsed(complete)) {
-        // RFC 6749 3.1: where the user signs in is TLS-protected; the QR code must not lead elsewhere.
-        tolerance.warnOnce("verification_uri_complete-http", "verification_uri_complete is not an"
-            + " https address: the link is made from verification_uri");
-        complete = null;
-      }
-    }
-    return complete;
-  }
-
   private void checkVerificationUri(@Nullable String verificationUri) throws MalformedField {
-    present(verificationUri, "verification_uri");
-    if (dialect instanceof StandardDialect && !OAuthServer.isSecureOrUnparsed(verificationUri)) {
-      throw new MalformedField("verification_uri must be an https address (http only on a loopback"
-          + " host); was: " + Scrub.address(verificationUri));
-    }
+    dialect.checkVerificationUri(present(verificationUri, "verification_uri"));
   }
 
   private static String present(@Nullable String value, String field) throws MalformedField {

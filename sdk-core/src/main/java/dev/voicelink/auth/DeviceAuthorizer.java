@@ -72,14 +72,12 @@ public final class DeviceAuthorizer {
   private final AuthClient client;
   private final String clientId;
   private final Random random;
-  private final boolean standard;
 
   private DeviceAuthorizer(Builder builder, OAuthDialect dialect) {
     this.core = builder.core;
     this.client = new AuthClient(builder.core, dialect, builder.intervalUnit);
     this.clientId = builder.clientId;
     this.random = builder.random;
-    this.standard = dialect instanceof StandardDialect;
   }
 
   /**
@@ -121,7 +119,7 @@ public final class DeviceAuthorizer {
    */
   public VoiceLinkCall<DeviceCode> requestCode(String deviceId) {
     final String id = Validate.identifier(deviceId, "device_id");
-    requireDialect(false);
+    client.dialect.checkDeviceId(true);
     return codeCall(id);
   }
 
@@ -133,7 +131,7 @@ public final class DeviceAuthorizer {
    *     device_id
    */
   public VoiceLinkCall<DeviceCode> requestCode() {
-    requireDialect(true);
+    client.dialect.checkDeviceId(false);
     return codeCall(null);
   }
 
@@ -175,7 +173,7 @@ public final class DeviceAuthorizer {
   public VoiceLinkCall<DeviceFlowOutcome> authorize(String deviceId, DeviceFlowListener listener) {
     Validate.identifier(deviceId, "device_id");
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    requireDialect(false);
+    client.dialect.checkDeviceId(true);
     return new FlowCall(deviceId, null, listener);
   }
 
@@ -188,19 +186,8 @@ public final class DeviceAuthorizer {
    */
   public VoiceLinkCall<DeviceFlowOutcome> authorize(DeviceFlowListener listener) {
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    requireDialect(true);
+    client.dialect.checkDeviceId(false);
     return new FlowCall(null, null, listener);
-  }
-
-  private void requireDialect(boolean wantStandard) {
-    if (wantStandard && !standard) {
-      throw new IllegalStateException("the platform's device flow needs a device_id: call"
-          + " requestCode(deviceId) or authorize(deviceId, listener)");
-    }
-    if (!wantStandard && standard) {
-      throw new IllegalStateException("a standard OAuth 2.0 server takes no device_id: call"
-          + " requestCode() or authorize(listener)");
-    }
   }
 
   /** One device flow: a {@link DevicePoller} run as a call. */
@@ -240,10 +227,8 @@ public final class DeviceAuthorizer {
   }
 
   @Override public String toString() {
-    OAuthDialect dialect = client.dialect;
-    return "DeviceAuthorizer{client_id=" + clientId + (dialect instanceof StandardDialect
-        ? ", device_authorization_endpoint=" + ((StandardDialect) dialect).deviceEndpoint()
-        : ", auth_url=" + core.authUrl()) + "}";
+    return "DeviceAuthorizer{client_id=" + clientId + ", " + client.dialect.deviceCodeAddress()
+        + "}";
   }
 
   /** Builds a {@link DeviceAuthorizer}. Not thread-safe. */

@@ -3,7 +3,9 @@ package dev.voicelink.auth;
 import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Form;
+import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -17,7 +19,7 @@ final class PlatformDialect extends OAuthDialect {
   static final String DEVICE_TOKEN_PATH = "oauth/ivs/token";
   static final String CLOUD_TOKEN_PATH = "oauth/token";
   static final String SCOPE = "user_ivs_all";
-  /** As the spec writes it (4.3–4.6): no charset parameter; JSON is UTF-8 by definition. */
+  /** As protocol 4.3–4.6 write it: no charset parameter; JSON is UTF-8 by definition. */
   private static final MediaType JSON = MediaType.get("application/json");
 
   private final ClientCore core;
@@ -67,6 +69,36 @@ final class PlatformDialect extends OAuthDialect {
         "client_id", clientId,
         "client_secret", clientSecret,
         "grant_type", "client_credentials"));
+  }
+
+  /** Protocol 4.1: the code is asked for one device, which the service knows by its device_id. */
+  @Override void checkDeviceId(boolean given) {
+    if (!given) {
+      throw new IllegalStateException("the platform's device flow needs a device_id: call"
+          + " requestCode(deviceId) or authorize(deviceId, listener)");
+    }
+  }
+
+  @Override String deviceCodeAddress() {
+    return "auth_url=" + core.authUrl();
+  }
+
+  /** Protocol 8: not stated. */
+  @Override @Nullable TimeUnit intervalUnit() {
+    return null;
+  }
+
+  /** Protocol 2.1 names the page verification_uri, and nothing else; 4.2.1 makes the link of it. */
+  @Override @Nullable String verificationUri(WireJson answer, Tolerance tolerance) {
+    return answer.string("verification_uri");
+  }
+
+  @Override @Nullable String verificationUriComplete(WireJson answer, Tolerance tolerance) {
+    return null;
+  }
+
+  /** Protocol 4.2: the page is the platform's own, and 5.3.3 lets its interfaces use http too. */
+  @Override void checkVerificationUri(String verificationUri) {
   }
 
   @Override String refreshRefused() {

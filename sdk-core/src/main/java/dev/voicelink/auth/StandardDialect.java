@@ -1,6 +1,9 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Form;
+import dev.voicelink.core.internal.Scrub;
+import dev.voicelink.core.internal.Tolerance;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Credentials;
 import okhttp3.HttpUrl;
@@ -52,10 +55,6 @@ final class StandardDialect extends OAuthDialect {
     return issuer;
   }
 
-  @Nullable HttpUrl deviceEndpoint() {
-    return deviceEndpoint;
-  }
-
   @Override TokenRecord.Dialect kind() {
     return TokenRecord.Dialect.STANDARD;
   }
@@ -81,6 +80,64 @@ final class StandardDialect extends OAuthDialect {
 
   @Override Request clientCredentials(String clientId, String secret) {
     return post(tokenEndpoint, clientId, false, "grant_type", "client_credentials", "scope", scope);
+  }
+
+  /** RFC 8628 section 3.1: the client_id (and the scope) say who asks; a device has no other name. */
+  @Override void checkDeviceId(boolean given) {
+    if (given) {
+      throw new IllegalStateException("a standard OAuth 2.0 server takes no device_id: call"
+          + " requestCode() or authorize(listener)");
+    }
+  }
+
+  @Override String deviceCodeAddress() {
+    return "device_authorization_endpoint=" + deviceEndpoint;
+  }
+
+  /** RFC 8628 section 3.2: seconds. */
+  @Override TimeUnit intervalUnit() {
+    return TimeUnit.SECONDS;
+  }
+
+  @Override @Nullable String verificationUri(WireJson answer, Tolerance tolerance) {
+    String verificationUri = answer.string("verification_uri");
+    String draftName = answer.string("verification_url");
+    if (verificationUri == null && draftName != null) {
+      // The draft's name, still sent by Google and by Azure AD's v1 endpoint.
+      tolerance.warnOnce("verification_url", "the device authorization answer names its page"
+          + " verification_url, not verification_uri (RFC 8628 section 3.2): read as"
+          + " verification_uri");
+      return draftName;
+    }
+    return verificationUri;
+  }
+
+  /**
+   * RFC 8628 section 3.3.1: the code in the link spares the user typing it. One that is no address,
+   * or leads to a page without TLS, gives way to verification_uri.
+   */
+  @Override @Nullable String verificationUriComplete(WireJson answer, Tolerance tolerance) {
+    String complete = answer.string("verification_uri_complete");
+    if (complete != null && HttpUrl.parse(complete) == null) {
+      tolerance.warnOnce("verification_uri_complete", "verification_uri_complete is not an http"
+          + " address: the link is made from verification_uri");
+      return null;
+    }
+    if (complete != null && !OAuthServer.isSecureOrUnparsed(complete)) {
+      // RFC 6749 3.1: where the user signs in is TLS-protected; the QR code must not lead elsewhere.
+      tolerance.warnOnce("verification_uri_complete-http", "verification_uri_complete is not an"
+          + " https address: the link is made from verification_uri");
+      return null;
+    }
+    return complete;
+  }
+
+  /** RFC 6749 section 3.1: the user types a password on that page, so it is TLS-protected. */
+  @Override void checkVerificationUri(String verificationUri) throws AuthClient.MalformedField {
+    if (!OAuthServer.isSecureOrUnparsed(verificationUri)) {
+      throw new AuthClient.MalformedField("verification_uri must be an https address (http only on a"
+          + " loopback host); was: " + Scrub.address(verificationUri));
+    }
   }
 
   /**
