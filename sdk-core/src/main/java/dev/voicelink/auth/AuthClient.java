@@ -274,11 +274,12 @@ final class AuthClient {
    * MalformedResponseException} naming the field when it breaks protocol 2.2.
    *
    * <p>{@code expires_in} is seconds; a missing one means {@link #DEFAULT_EXPIRES_IN_SECONDS}, a
-   * fraction is rounded down, and a value beyond ten years is read as milliseconds from the platform
-   * (protocol 8 states no unit) and as ten years from a standard server (RFC 6749: seconds). {@code created_at}
-   * is epoch seconds, or milliseconds when it cannot be seconds; one outside 2001–2100 is ignored. It
-   * corrects the clock only for the answer to a new grant ({@code newGrant}: a refresh answer's may be
-   * the time of the original grant) that carries no {@code Date} header, which is always preferred.
+   * fraction is rounded down, and a value beyond ten years is read as the dialect reads it; the
+   * dialect also decides what an answer to a new grant without a refresh token means, and spells
+   * {@code token_type}, which must be {@code bearer} in any case. {@code created_at} is epoch
+   * seconds, or milliseconds when it cannot be seconds; one outside 2001–2100 is ignored. It corrects
+   * the clock only for the answer to a new grant ({@code newGrant}: a refresh answer's may be the
+   * time of the original grant) that carries no {@code Date} header, which is always preferred.
    */
   TokenRecord tokenRecord(Answer answer, TokenRecord.Grant grant, String clientId, boolean newGrant)
       throws IOException {
@@ -287,8 +288,7 @@ final class AuthClient {
 
   /**
    * As {@link #tokenRecord(Answer, TokenRecord.Grant, String, boolean)} for an answer of {@code
-   * answerDialect}. Its {@code token_type} must be {@code Bearer}, in any case (protocol 2.2: always
-   * {@code bearer}); a missing one is read as that, with a warning.
+   * answerDialect}, which reads the parts its dialect reads its own way.
    */
   TokenRecord tokenRecord(Answer answer, OAuthDialect answerDialect, TokenRecord.Grant grant,
       String clientId, boolean newGrant) throws IOException {
@@ -297,35 +297,12 @@ final class AuthClient {
     if (json == null || accessToken == null || accessToken.isEmpty()) {
       throw new MalformedResponseException("malformed token record: access_token is missing");
     }
-    // Protocol 2.2: always bearer; RFC 6749 section 7.1 and what the SDK sends: Bearer, in any case.
-    String bearer = answerDialect instanceof StandardDialect ? "Bearer" : "bearer";
-    String tokenType = json.string("token_type");
-    if (tokenType == null || tokenType.isEmpty()) {
-      tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as " + bearer);
-      tokenType = bearer;
-    } else if (!tokenType.equalsIgnoreCase("bearer")) {
-      throw new MalformedResponseException("malformed token record: token_type \"" + tokenType
-          + "\" is not supported; expected " + bearer);
-    }
+    String tokenType = tokenType(json, answerDialect.bearer());
     String refreshToken = json.string("refresh_token");
-    boolean unrenewable = answerDialect instanceof StandardDialect && newGrant
-        && (refreshToken == null || refreshToken.isEmpty());
-    long expiresIn;
-    if (unrenewable && !json.has("expires_in")) {
-      // RFC 6749 section 5.1 leaves the lifetime to the server: GitHub's tokens that never expire
-      // come with neither. Ended after a default lifetime, the sign-in would need doing every hour.
-      tolerance.warnOnce("expires_in-none", "the token answer has neither expires_in nor"
-          + " refresh_token: the token is taken not to expire (" + TokenRecord.MAX_EXPIRES_IN_SECONDS
-          + " s), and is served until a server rejects it");
-      expiresIn = TokenRecord.MAX_EXPIRES_IN_SECONDS;
-    } else {
-      expiresIn = expiresInSeconds(json, answerDialect);
-      if (unrenewable) {
-        tolerance.warnOnce("refresh_token-missing", "the token answer has no refresh_token: the"
-            + " device must be authorized again when the token expires, in " + expiresIn + " s;"
-            + " servers such as Okta, Auth0 and Entra ID issue one only for the scope offline_access");
-      }
-    }
+    boolean renewable = refreshToken != null && !refreshToken.isEmpty();
+    long expiresIn = newGrant && !renewable
+        ? answerDialect.lifetimeWithoutRefreshToken(json, this)
+        : expiresInSeconds(json, answerDialect);
     long createdAtMillis = createdAtMillis(json);
     if (createdAtMillis > 0 && newGrant && !answer.hasServerDate) {
       config.correctedClock().observeServerTime(createdAtMillis);
@@ -335,19 +312,43 @@ final class AuthClient {
         .clientId(clientId)
         .tokenType(tokenType)
         .accessToken(accessToken)
-        .refreshToken(refreshToken == null || refreshToken.isEmpty() ? null : refreshToken)
+        .refreshToken(renewable ? refreshToken : null)
         .expiresInSeconds(expiresIn)
         .createdAtEpochSeconds(createdAtMillis / 1000)
         .receivedAtEpochMillis(config.correctedClock().wallMillis())
         .build();
   }
 
-  /** A number the spec shows as a JSON number, sent as a string: said once, for the first field. */
+  /**
+   * The answer's {@code token_type}: {@code bearer} in any case, or, missing, {@code bearer} as the
+   * dialect spells it, with a warning.
+   */
+  private String tokenType(WireJson json, String bearer) throws MalformedResponseException {
+    String tokenType = json.string("token_type");
+    if (tokenType == null || tokenType.isEmpty()) {
+      tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as " + bearer);
+      return bearer;
+    }
+    if (!tokenType.equalsIgnoreCase("bearer")) {
+      throw new MalformedResponseException("malformed token record: token_type \"" + tokenType
+          + "\" is not supported; expected " + bearer);
+    }
+    return tokenType;
+  }
+
+  /**
+   * A number protocol 2.1 and 2.2 show as a JSON number, sent as a string: said once, for the first
+   * field.
+   */
   private void warnText(String what, double value) {
     tolerance.warnOnce("number-text", what + " is a number sent as text: read as " + format(value));
   }
 
-  private long expiresInSeconds(WireJson json, OAuthDialect answerDialect)
+  /**
+   * A token answer's {@code expires_in} in seconds: {@link #DEFAULT_EXPIRES_IN_SECONDS} when missing,
+   * a fraction rounded down, and a value beyond ten years as {@code answerDialect} reads it.
+   */
+  long expiresInSeconds(WireJson json, OAuthDialect answerDialect)
       throws MalformedResponseException {
     if (!json.has("expires_in")) {
       tolerance.warnOnce("expires_in-missing", "the token answer has no expires_in: the token is"
@@ -361,17 +362,8 @@ final class AuthClient {
           "malformed token record: expires_in must be a number of seconds");
     }
     if (json.isText("expires_in")) warnText("token expires_in", value);
-    if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS && answerDialect instanceof StandardDialect) {
-      // RFC 6749 section 5.1: seconds. A server that means "never expires" is held to ten years.
-      tolerance.warnOnce("expires_in-long", "token expires_in " + format(value) + " s is more than"
-          + " 10 years: read as " + TokenRecord.MAX_EXPIRES_IN_SECONDS + " s");
-      return TokenRecord.MAX_EXPIRES_IN_SECONDS;
-    }
     if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS) {
-      long seconds = Math.min(TokenRecord.MAX_EXPIRES_IN_SECONDS, (long) (value / 1000));
-      tolerance.warnOnce("expires_in-ms", "token expires_in " + format(value) + " is more than 10"
-          + " years in seconds: read as milliseconds, " + seconds + " s");
-      return seconds;
+      return answerDialect.expiresInBeyondTenYears(value, tolerance);
     }
     long seconds = (long) value;
     if (seconds != value) {

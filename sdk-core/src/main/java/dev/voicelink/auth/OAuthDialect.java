@@ -55,6 +55,25 @@ abstract class OAuthDialect {
   /** Refuses a {@code verification_uri} that this dialect does not show the user. */
   abstract void checkVerificationUri(String verificationUri) throws AuthClient.MalformedField;
 
+  /**
+   * {@code token_type} as this dialect spells it: what an answer without one is read as, and what a
+   * message about another one expects.
+   */
+  abstract String bearer();
+
+  /**
+   * The lifetime in seconds of a new grant's token whose answer has no refresh token, read with
+   * {@code reader} ({@link AuthClient#expiresInSeconds} is the reading of any other answer).
+   */
+  abstract long lifetimeWithoutRefreshToken(WireJson answer, AuthClient reader)
+      throws MalformedResponseException;
+
+  /**
+   * The lifetime in seconds of a token whose {@code expires_in} is more than ten years ({@link
+   * TokenRecord#MAX_EXPIRES_IN_SECONDS}) in seconds, said once to {@code tolerance}.
+   */
+  abstract long expiresInBeyondTenYears(double expiresIn, Tolerance tolerance);
+
   /** The error that says the refresh token is void, so the user must authorize again. */
   abstract String refreshRefused();
 

@@ -101,6 +101,29 @@ final class PlatformDialect extends OAuthDialect {
   @Override void checkVerificationUri(String verificationUri) {
   }
 
+  /** Protocol 2.2: always {@code bearer}. */
+  @Override String bearer() {
+    return "bearer";
+  }
+
+  /** Protocol 2.2 and 3.2: every answer carries a refresh token; one without is read as any other. */
+  @Override long lifetimeWithoutRefreshToken(WireJson answer, AuthClient reader)
+      throws MalformedResponseException {
+    return reader.expiresInSeconds(answer, this);
+  }
+
+  /**
+   * Protocol 8 documents seconds, but its samples run past a day in seconds
+   * (docs/platform-assumptions.md#token-expires-in): more than ten years cannot be seconds, so it is
+   * milliseconds.
+   */
+  @Override long expiresInBeyondTenYears(double expiresIn, Tolerance tolerance) {
+    long seconds = Math.min(TokenRecord.MAX_EXPIRES_IN_SECONDS, (long) (expiresIn / 1000));
+    tolerance.warnOnce("expires_in-ms", "token expires_in " + AuthClient.format(expiresIn)
+        + " is more than 10 years in seconds: read as milliseconds, " + seconds + " s");
+    return seconds;
+  }
+
   @Override String refreshRefused() {
     return "invalid_refresh_token";
   }

@@ -174,6 +174,38 @@ final class StandardDialect extends OAuthDialect {
     }
   }
 
+  /** RFC 6749 section 7.1 and what the SDK sends: {@code Bearer}. */
+  @Override String bearer() {
+    return "Bearer";
+  }
+
+  /**
+   * RFC 6749 section 5.1 makes the refresh token optional, and leaves the lifetime to the server:
+   * GitHub's tokens that never expire come with neither. Ended after a default lifetime, the sign-in
+   * would need doing every hour. A token that does expire ends the sign-in with it, which is said.
+   */
+  @Override long lifetimeWithoutRefreshToken(WireJson answer, AuthClient reader)
+      throws MalformedResponseException {
+    if (!answer.has("expires_in")) {
+      reader.tolerance.warnOnce("expires_in-none", "the token answer has neither expires_in nor"
+          + " refresh_token: the token is taken not to expire (" + TokenRecord.MAX_EXPIRES_IN_SECONDS
+          + " s), and is served until a server rejects it");
+      return TokenRecord.MAX_EXPIRES_IN_SECONDS;
+    }
+    long expiresIn = reader.expiresInSeconds(answer, this);
+    reader.tolerance.warnOnce("refresh_token-missing", "the token answer has no refresh_token: the"
+        + " device must be authorized again when the token expires, in " + expiresIn + " s;"
+        + " servers such as Okta, Auth0 and Entra ID issue one only for the scope offline_access");
+    return expiresIn;
+  }
+
+  /** RFC 6749 section 5.1: seconds. A server that means "never expires" is held to ten years. */
+  @Override long expiresInBeyondTenYears(double expiresIn, Tolerance tolerance) {
+    tolerance.warnOnce("expires_in-long", "token expires_in " + AuthClient.format(expiresIn)
+        + " s is more than 10 years: read as " + TokenRecord.MAX_EXPIRES_IN_SECONDS + " s");
+    return TokenRecord.MAX_EXPIRES_IN_SECONDS;
+  }
+
   @Override String refreshRefused() {
     return "invalid_grant";
   }
