@@ -41,6 +41,7 @@ final class TokenExchange {
   }
 
   private final AuthClient client;
+  /** Where platform records are refreshed, whatever the manager's own dialect. */
   private final OAuthDialect platform;
   private final @Nullable String clientId;
   private final @Nullable String clientSecret;
@@ -50,8 +51,7 @@ final class TokenExchange {
   TokenExchange(AuthClient client, @Nullable String clientId, @Nullable String clientSecret,
       boolean clientCredentials) {
     this.client = client;
-    this.platform = client.dialect instanceof PlatformDialect
-        ? client.dialect : new PlatformDialect(client.config);
+    this.platform = new PlatformDialect(client.config);
     this.clientId = clientId;
     this.clientSecret = clientSecret;
     this.clientCredentials = clientCredentials;
