@@ -17,8 +17,6 @@ import okhttp3.Request;
 abstract class OAuthDialect {
   static final String DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
-  abstract TokenRecord.Dialect kind();
-
   /** The device authorization request; {@code deviceId} is the platform's only. */
   abstract Request deviceCode(String clientId, @Nullable String deviceId);
 

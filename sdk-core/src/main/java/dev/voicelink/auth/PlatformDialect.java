@@ -28,10 +28,6 @@ final class PlatformDialect extends OAuthDialect {
     this.core = core;
   }
 
-  @Override TokenRecord.Dialect kind() {
-    return TokenRecord.Dialect.PLATFORM;
-  }
-
   @Override Request deviceCode(String clientId, @Nullable String deviceId) {
     if (deviceId == null) throw new IllegalStateException("device_id is required");
     Buffer scopeData = new Buffer();

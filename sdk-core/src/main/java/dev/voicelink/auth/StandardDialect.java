@@ -51,14 +51,6 @@ final class StandardDialect extends OAuthDialect {
         record.scope());
   }
 
-  @Nullable String issuer() {
-    return issuer;
-  }
-
-  @Override TokenRecord.Dialect kind() {
-    return TokenRecord.Dialect.STANDARD;
-  }
-
   @Override Request deviceCode(String clientId, @Nullable String deviceId) {
     if (deviceEndpoint == null) {
       throw new IllegalStateException("the server has no device_authorization_endpoint");
