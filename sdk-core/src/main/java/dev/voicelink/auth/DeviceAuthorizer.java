@@ -7,7 +7,6 @@ import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.RealCall;
-import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -234,16 +233,15 @@ public final class DeviceAuthorizer {
   /** Builds a {@link DeviceAuthorizer}. Not thread-safe. */
   public static final class Builder {
     private final ClientCore core;
-    private final @Nullable OAuthServer server;
+    private final DialectSettings settings;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
-    private @Nullable String scope;
     private Random random = new Random();
     private @Nullable TimeUnit intervalUnit;
 
     Builder(ClientCore core, @Nullable OAuthServer server) {
       this.core = core;
-      this.server = server;
+      this.settings = new DialectSettings(server, "DeviceAuthorizer");
     }
 
     /**
@@ -264,8 +262,8 @@ public final class DeviceAuthorizer {
      * @throws IllegalStateException if this builder speaks the platform's dialect
      */
     public Builder clientSecret(String clientSecret) {
-      requireStandard("clientSecret");
-      this.clientSecret = Redact.checkSecret(clientSecret, "client_secret");
+      settings.requireStandard("clientSecret");
+      this.clientSecret = Validate.clientSecret(clientSecret);
       return this;
     }
 
@@ -278,13 +276,8 @@ public final class DeviceAuthorizer {
      * @throws IllegalStateException if this builder speaks the platform's dialect
      */
     public Builder scope(String scope) {
-      requireStandard("scope");
-      this.scope = Validate.scope(scope);
+      settings.scope(scope);
       return this;
-    }
-
-    private void requireStandard(String setting) {
-      Validate.standardOnly(server != null, setting, "DeviceAuthorizer");
     }
 
     /**
@@ -319,12 +312,12 @@ public final class DeviceAuthorizer {
      */
     public DeviceAuthorizer build() {
       if (clientId == null) throw new IllegalStateException("client_id is required");
-      if (server == null) return new DeviceAuthorizer(this, new PlatformDialect(core));
-      if (server.deviceAuthorizationUrl() == null) {
+      OAuthServer server = settings.server;
+      if (server != null && server.deviceAuthorizationUrl() == null) {
         throw new IllegalStateException("the server has no device_authorization_endpoint: "
             + server.describe());
       }
-      return new DeviceAuthorizer(this, StandardDialect.of(server, clientSecret, scope));
+      return new DeviceAuthorizer(this, settings.dialect(core, clientSecret));
     }
   }
 }
