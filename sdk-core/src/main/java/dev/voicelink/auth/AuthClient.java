@@ -45,7 +45,7 @@ final class AuthClient {
   final OAuthDialect dialect;
   private final OkHttpClient http;
   private final OkHttpClient refreshHttp;
-  /** The unit of {@code interval}, as the app or the dialect says; null: by the rule of intervalMillis. */
+  /** The unit of {@code interval} as the app or the dialect says it; null: intervalMillis decides. */
   private final @Nullable TimeUnit intervalUnit;
 
   AuthClient(ClientCore config, OAuthDialect dialect, @Nullable TimeUnit intervalUnit) {
@@ -126,9 +126,9 @@ final class AuthClient {
   }
 
   /**
-   * The device code of an answer. Every field is read, and a reading other than the reference one
-   * said, before the first field that breaks protocol 2.1 ends it: a server's log of deviations is
-   * the same whether its answer failed or not.
+   * The device code of an answer. The address and {@code expires_in} are read, and their deviations
+   * said, before any field is checked, so that they are said even when another field ends the answer;
+   * the interval is read once the fields before it (protocol 2.1) have passed.
    */
   private DeviceCode deviceCode(WireJson json) throws MalformedField {
     String verificationUri = dialect.verificationUri(json, tolerance);
@@ -205,7 +205,10 @@ final class AuthClient {
     return intervalMillis;
   }
 
-  /** Says once which unit the rule took an {@code interval} in, when the other was as likely. */
+  /**
+   * Says once how the rule read an {@code interval} of no stated unit, when the reading is not the
+   * samples' (seconds) or may not be what the server meant.
+   */
   private void warnOfUnit(double interval, boolean millis, double exact, long intervalMillis,
       long expiresIn) {
     if (millis) {

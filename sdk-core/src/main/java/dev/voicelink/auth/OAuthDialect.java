@@ -67,8 +67,8 @@ abstract class OAuthDialect {
       throws MalformedResponseException;
 
   /**
-   * The lifetime in seconds of a token whose {@code expires_in} is more than ten years ({@link
-   * TokenRecord#MAX_EXPIRES_IN_SECONDS}) in seconds, said once to {@code tolerance}.
+   * The lifetime in seconds of a token whose {@code expires_in}, taken as seconds, is more than ten
+   * years ({@link TokenRecord#MAX_EXPIRES_IN_SECONDS}); the reading is said once to {@code tolerance}.
    */
   abstract long expiresInBeyondTenYears(double expiresIn, Tolerance tolerance);
 
