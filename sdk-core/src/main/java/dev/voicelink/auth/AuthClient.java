@@ -3,7 +3,6 @@ package dev.voicelink.auth;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
-import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
@@ -12,7 +11,6 @@ import org.jspecify.annotations.Nullable;
 import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Dispatcher;
-import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
@@ -44,18 +42,16 @@ final class AuthClient {
   final ClientCore config;
   final Tolerance tolerance = new Tolerance("auth");
   /** The dialect of the device flow and of new client-credentials tokens. */
-  final Dialect dialect;
+  final OAuthDialect dialect;
   private final OkHttpClient http;
   private final OkHttpClient refreshHttp;
-  /** The unit the app says {@code interval} is in; null: decided by the rule (see readDeviceCode). */
+  /** The unit of {@code interval} as the app or the dialect says it; null: intervalMillis decides. */
   private final @Nullable TimeUnit intervalUnit;
 
-  AuthClient(ClientCore config, Dialect dialect, @Nullable TimeUnit intervalUnit) {
+  AuthClient(ClientCore config, OAuthDialect dialect, @Nullable TimeUnit intervalUnit) {
     this.config = config;
     this.dialect = dialect;
-    // RFC 8628 section 3.2: a standard server's interval is seconds.
-    this.intervalUnit = intervalUnit == null && dialect instanceof Dialect.Standard
-        ? TimeUnit.SECONDS : intervalUnit;
+    this.intervalUnit = intervalUnit != null ? intervalUnit : dialect.intervalUnit();
     // Every request the server sees is one the flow scheduled, at the address configured: a redirect
     // is not followed (a 307 would carry the refresh token, the device code or the client secret in
     // its body to wherever it points), and a 401 is the server refusing the client (RFC 6749 section
@@ -90,7 +86,7 @@ final class AuthClient {
   }
 
   /** The refresh of {@code record} in {@code recordDialect}, the dialect it was issued in. */
-  Call refreshCall(Dialect recordDialect, TokenRecord record) {
+  Call refreshCall(OAuthDialect recordDialect, TokenRecord record) {
     return refreshHttp.newCall(recordDialect.refresh(record));
   }
 
@@ -101,12 +97,23 @@ final class AuthClient {
   /**
    * Reads a device_code answer; throws on refusal, and {@link MalformedResponseException} naming the
    * field for a device code answer (one with a {@code device_code}) that breaks protocol 2.1.
-   *
-   * <p>The unit of {@code interval} is not stated (protocol 8). Unless the app set it, a value below {@code
-   * expires_in} is seconds (the public samples: 2 with 120) and one that is not, which cannot be
-   * seconds, is milliseconds. Polls are never closer than {@link #MIN_INTERVAL_MILLIS}.
    */
   DeviceCode readDeviceCode(Response response) throws IOException, AuthorizationException {
+    WireJson json = deviceAuthorization(response);
+    try {
+      return deviceCode(json);
+    } catch (MalformedField e) {
+      throw new MalformedResponseException("malformed device authorization response (HTTP "
+          + response.code() + "): " + e.getMessage());
+    }
+  }
+
+  /**
+   * The object of a device authorization answer. A refusal is thrown as the server's error; an
+   * answer that is neither a refusal nor a device code, as a failure worth asking again for.
+   */
+  private WireJson deviceAuthorization(Response response)
+      throws IOException, AuthorizationException {
     Answer answer = read(response, "device_code");
     if (answer.error != null && !answer.isTransient()) {
       throw new AuthorizationException(answer.error, answer.message);
@@ -115,93 +122,106 @@ final class AuthClient {
     if (json == null || answer.problem != null || answer.error != null || !response.isSuccessful()) {
       throw answer.transientFailure("device authorization");
     }
-    String verificationUri = json.string("verification_uri");
-    String complete = null;
-    if (dialect instanceof Dialect.Standard) {
-      String draftName = json.string("verification_url");
-      if (verificationUri == null && draftName != null) {
-        // The draft's name, still sent by Google and by Azure AD's v1 endpoint.
-        verificationUri = draftName;
-        tolerance.warnOnce("verification_url", "the device authorization answer names its page"
-            + " verification_url, not verification_uri (RFC 8628 section 3.2): read as"
-            + " verification_uri");
-      }
-      complete = json.string("verification_uri_complete");
-      if (complete != null && HttpUrl.parse(complete) == null) {
-        tolerance.warnOnce("verification_uri_complete", "verification_uri_complete is not an http"
-            + " address: the link is made from verification_uri");
-        complete = null;
-      } else if (complete != null && !OAuthServer.isSecureOrUnparsed(complete)) {
-        // RFC 6749 3.1: where the user signs in is TLS-protected; the QR code must not lead elsewhere.
-        tolerance.warnOnce("verification_uri_complete-http", "verification_uri_complete is not an"
-            + " https address: the link is made from verification_uri");
-        complete = null;
-      }
+    return json;
+  }
+
+  /**
+   * The device code of an answer. The address and {@code expires_in} are read, and their deviations
+   * said, before any field is checked, so that they are said even when another field ends the answer;
+   * the interval is read once the fields before it (protocol 2.1) have passed.
+   */
+  private DeviceCode deviceCode(WireJson json) throws MalformedField {
+    String verificationUri = dialect.verificationUri(json, tolerance);
+    String complete = dialect.verificationUriComplete(json, tolerance);
+    long expiresIn = codeExpiresIn(json);
+    checkVerificationUri(verificationUri);
+    String userCode = present(json.string("user_code"), "user_code");
+    String deviceCode = present(json.string("device_code"), "device_code");
+    if (expiresIn <= 0 || expiresIn > MAX_EXPIRES_IN_SECONDS) {
+      throw new MalformedField("expires_in must be a positive number of seconds");
     }
-    String userCode = json.string("user_code");
-    String deviceCode = json.string("device_code");
-    // Read as every other number of an answer is (docs/platform-assumptions.md#numbers-as-text): text and fractions too.
-    double expiresInRead = json.decimal("expires_in");
-    long expiresIn = Double.isNaN(expiresInRead) ? Long.MIN_VALUE : (long) expiresInRead;
-    if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", expiresInRead);
-    if (expiresIn > 0 && expiresIn != expiresInRead) {
+    long intervalMillis = intervalMillis(json, expiresIn);
+    try {
+      return new DeviceCode(verificationUri, complete, userCode, intervalMillis, expiresIn,
+          deviceCode, config.deviceClock().monotonicNanos());
+    } catch (IllegalArgumentException e) {
+      throw new MalformedField(e.getMessage());
+    }
+  }
+
+  private void checkVerificationUri(@Nullable String verificationUri) throws MalformedField {
+    dialect.checkVerificationUri(present(verificationUri, "verification_uri"));
+  }
+
+  private static String present(@Nullable String value, String field) throws MalformedField {
+    if (value == null || value.isEmpty()) throw new MalformedField(field + " is missing");
+    return value;
+  }
+
+  /**
+   * The device code's {@code expires_in}, read as every other number of an answer is
+   * (docs/platform-assumptions.md#numbers-as-text): text and fractions too; {@link Long#MIN_VALUE}
+   * if it is no number. The caller checks its range in its turn, after the fields before it.
+   */
+  private long codeExpiresIn(WireJson json) {
+    double read = json.decimal("expires_in");
+    long expiresIn = Double.isNaN(read) ? Long.MIN_VALUE : (long) read;
+    if (json.isText("expires_in") && expiresIn > 0) warnText("device_code expires_in", read);
+    if (expiresIn > 0 && expiresIn != read) {
       tolerance.warnOnce("device-expires_in-fraction", "device_code expires_in "
-          + format(expiresInRead) + " is not a whole number: read as " + expiresIn + " s");
+          + format(read) + " is not a whole number: read as " + expiresIn + " s");
     }
-    String problem = null;
-    long intervalMillis = 0;
-    if (verificationUri == null || verificationUri.isEmpty()) {
-      problem = "verification_uri is missing";
-    } else if (dialect instanceof Dialect.Standard && !OAuthServer.isSecureOrUnparsed(verificationUri)) {
-      problem = "verification_uri must be an https address (http only on a loopback host); was: "
-          + Scrub.address(verificationUri);
-    } else if (userCode == null || userCode.isEmpty()) {
-      problem = "user_code is missing";
-    } else if (deviceCode == null || deviceCode.isEmpty()) {
-      problem = "device_code is missing";
-    } else if (expiresIn <= 0 || expiresIn > MAX_EXPIRES_IN_SECONDS) {
-      problem = "expires_in must be a positive number of seconds";
-    } else if (json.has("interval")) {
-      double interval = json.decimal("interval");
-      if (Double.isNaN(interval) || interval < 0) {
-        problem = "interval must be a number, 0 or more";
-      } else if (interval > 0) {
-        boolean millis = intervalUnit != null
-            ? intervalUnit == TimeUnit.MILLISECONDS : interval >= expiresIn;
-        double exact = millis ? interval : interval * 1000;
-        intervalMillis = Math.max(MIN_INTERVAL_MILLIS, Math.round(exact));
-        // Protocol 2.1 shows an integer: a fraction or a number sent as text is read, and said once.
-        if (json.isText("interval")) warnText("device_code interval", interval);
-        if (interval != Math.rint(interval)) {
-          tolerance.warnOnce("interval-fraction", "device_code interval " + format(interval)
-              + " is not a whole number: polls every " + intervalMillis + " ms");
-        }
-        if (exact >= expiresIn * 1000.0) {
-          problem = "interval " + format(interval) + (millis ? " ms" : " s")
-              + " must be shorter than expires_in " + expiresIn + " s";
-        } else if (millis && intervalUnit == null) {
-          tolerance.warnOnce("interval-ms", "device_code interval " + format(interval)
-              + " is not below expires_in " + expiresIn + ", so it cannot be seconds: read as"
-              + " milliseconds (polls every " + intervalMillis + " ms)");
-        } else if (intervalUnit == null && exact * MIN_USEFUL_POLLS > expiresIn * 1000.0) {
-          // Seconds is the cautious reading, but milliseconds below expires_in look the same.
-          tolerance.warnOnce("interval-few-polls", "device_code interval " + format(interval)
-              + " read as seconds leaves time for " + (long) (expiresIn * 1000.0 / exact)
-              + " poll(s) before the code expires in " + expiresIn + " s; if the server means"
-              + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)");
-        }
-      }
+    return expiresIn;
+  }
+
+  /**
+   * The wait between polls in milliseconds, or 0 for the default. The unit of {@code interval} is
+   * not stated (protocol 8). Unless the app or the dialect set it, a value below {@code expires_in}
+   * is seconds (the public samples: 2 with 120) and one that is not, which cannot be seconds, is
+   * milliseconds. Polls are never closer than {@link #MIN_INTERVAL_MILLIS}.
+   */
+  private long intervalMillis(WireJson json, long expiresIn) throws MalformedField {
+    if (!json.has("interval")) return 0;
+    double interval = json.decimal("interval");
+    if (Double.isNaN(interval) || interval < 0) {
+      throw new MalformedField("interval must be a number, 0 or more");
     }
-    if (problem == null) {
-      try {
-        return new DeviceCode(verificationUri, complete, userCode, intervalMillis, expiresIn,
-            deviceCode, config.deviceClock().monotonicNanos());
-      } catch (IllegalArgumentException e) {
-        problem = e.getMessage();
-      }
+    if (interval == 0) return 0;
+    boolean millis = intervalUnit != null
+        ? intervalUnit == TimeUnit.MILLISECONDS : interval >= expiresIn;
+    double exact = millis ? interval : interval * 1000;
+    long intervalMillis = Math.max(MIN_INTERVAL_MILLIS, Math.round(exact));
+    // Protocol 2.1 shows an integer: a fraction or a number sent as text is read, and said once.
+    if (json.isText("interval")) warnText("device_code interval", interval);
+    if (interval != Math.rint(interval)) {
+      tolerance.warnOnce("interval-fraction", "device_code interval " + format(interval)
+          + " is not a whole number: polls every " + intervalMillis + " ms");
     }
-    throw new MalformedResponseException("malformed device authorization response (HTTP "
-        + response.code() + "): " + problem);
+    if (exact >= expiresIn * 1000.0) {
+      throw new MalformedField("interval " + format(interval) + (millis ? " ms" : " s")
+          + " must be shorter than expires_in " + expiresIn + " s");
+    }
+    if (intervalUnit == null) warnOfUnit(interval, millis, exact, intervalMillis, expiresIn);
+    return intervalMillis;
+  }
+
+  /**
+   * Says once how the rule read an {@code interval} of no stated unit, when the reading is not the
+   * samples' (seconds) or may not be what the server meant.
+   */
+  private void warnOfUnit(double interval, boolean millis, double exact, long intervalMillis,
+      long expiresIn) {
+    if (millis) {
+      tolerance.warnOnce("interval-ms", "device_code interval " + format(interval)
+          + " is not below expires_in " + expiresIn + ", so it cannot be seconds: read as"
+          + " milliseconds (polls every " + intervalMillis + " ms)");
+    } else if (exact * MIN_USEFUL_POLLS > expiresIn * 1000.0) {
+      // Seconds is the cautious reading, but milliseconds below expires_in look the same.
+      tolerance.warnOnce("interval-few-polls", "device_code interval " + format(interval)
+          + " read as seconds leaves time for " + (long) (expiresIn * 1000.0 / exact)
+          + " poll(s) before the code expires in " + expiresIn + " s; if the server means"
+          + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)");
+    }
   }
 
   /** Reads a token endpoint answer, whatever its status. Never throws for what the server said. */
@@ -257,11 +277,12 @@ final class AuthClient {
    * MalformedResponseException} naming the field when it breaks protocol 2.2.
    *
    * <p>{@code expires_in} is seconds; a missing one means {@link #DEFAULT_EXPIRES_IN_SECONDS}, a
-   * fraction is rounded down, and a value beyond ten years is read as milliseconds from the platform
-   * (protocol 8 states no unit) and as ten years from a standard server (RFC 6749: seconds). {@code created_at}
-   * is epoch seconds, or milliseconds when it cannot be seconds; one outside 2001–2100 is ignored. It
-   * corrects the clock only for the answer to a new grant ({@code newGrant}: a refresh answer's may be
-   * the time of the original grant) that carries no {@code Date} header, which is always preferred.
+   * fraction is rounded down, and a value beyond ten years is read as the dialect reads it; the
+   * dialect also decides what an answer to a new grant without a refresh token means, and spells
+   * {@code token_type}, which must be {@code bearer} in any case. {@code created_at} is epoch
+   * seconds, or milliseconds when it cannot be seconds; one outside 2001–2100 is ignored. It corrects
+   * the clock only for the answer to a new grant ({@code newGrant}: a refresh answer's may be the
+   * time of the original grant) that carries no {@code Date} header, which is always preferred.
    */
   TokenRecord tokenRecord(Answer answer, TokenRecord.Grant grant, String clientId, boolean newGrant)
       throws IOException {
@@ -270,45 +291,21 @@ final class AuthClient {
 
   /**
    * As {@link #tokenRecord(Answer, TokenRecord.Grant, String, boolean)} for an answer of {@code
-   * answerDialect}. Its {@code token_type} must be {@code Bearer}, in any case (protocol 2.2: always
-   * {@code bearer}); a missing one is read as that, with a warning.
+   * answerDialect}, which reads the parts its dialect reads its own way.
    */
-  TokenRecord tokenRecord(Answer answer, Dialect answerDialect, TokenRecord.Grant grant,
+  TokenRecord tokenRecord(Answer answer, OAuthDialect answerDialect, TokenRecord.Grant grant,
       String clientId, boolean newGrant) throws IOException {
     WireJson json = answer.json;
     String accessToken = json == null ? null : json.string("access_token");
     if (json == null || accessToken == null || accessToken.isEmpty()) {
       throw new MalformedResponseException("malformed token record: access_token is missing");
     }
-    // Protocol 2.2: always bearer; RFC 6749 section 7.1 and what the SDK sends: Bearer, in any case.
-    String bearer = answerDialect instanceof Dialect.Standard ? "Bearer" : "bearer";
-    String tokenType = json.string("token_type");
-    if (tokenType == null || tokenType.isEmpty()) {
-      tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as " + bearer);
-      tokenType = bearer;
-    } else if (!tokenType.equalsIgnoreCase("bearer")) {
-      throw new MalformedResponseException("malformed token record: token_type \"" + tokenType
-          + "\" is not supported; expected " + bearer);
-    }
+    String tokenType = tokenType(json, answerDialect.bearer());
     String refreshToken = json.string("refresh_token");
-    boolean unrenewable = answerDialect instanceof Dialect.Standard && newGrant
-        && (refreshToken == null || refreshToken.isEmpty());
-    long expiresIn;
-    if (unrenewable && !json.has("expires_in")) {
-      // RFC 6749 section 5.1 leaves the lifetime to the server: GitHub's tokens that never expire
-      // come with neither. Ended after a default lifetime, the sign-in would need doing every hour.
-      tolerance.warnOnce("expires_in-none", "the token answer has neither expires_in nor"
-          + " refresh_token: the token is taken not to expire (" + TokenRecord.MAX_EXPIRES_IN_SECONDS
-          + " s), and is served until a server rejects it");
-      expiresIn = TokenRecord.MAX_EXPIRES_IN_SECONDS;
-    } else {
-      expiresIn = expiresInSeconds(json, answerDialect);
-      if (unrenewable) {
-        tolerance.warnOnce("refresh_token-missing", "the token answer has no refresh_token: the"
-            + " device must be authorized again when the token expires, in " + expiresIn + " s;"
-            + " servers such as Okta, Auth0 and Entra ID issue one only for the scope offline_access");
-      }
-    }
+    boolean renewable = refreshToken != null && !refreshToken.isEmpty();
+    long expiresIn = newGrant && !renewable
+        ? answerDialect.lifetimeWithoutRefreshToken(json, this)
+        : expiresInSeconds(json, answerDialect);
     long createdAtMillis = createdAtMillis(json);
     if (createdAtMillis > 0 && newGrant && !answer.hasServerDate) {
       config.correctedClock().observeServerTime(createdAtMillis);
@@ -318,19 +315,43 @@ final class AuthClient {
         .clientId(clientId)
         .tokenType(tokenType)
         .accessToken(accessToken)
-        .refreshToken(refreshToken == null || refreshToken.isEmpty() ? null : refreshToken)
+        .refreshToken(renewable ? refreshToken : null)
         .expiresInSeconds(expiresIn)
         .createdAtEpochSeconds(createdAtMillis / 1000)
         .receivedAtEpochMillis(config.correctedClock().wallMillis())
         .build();
   }
 
-  /** A number the spec shows as a JSON number, sent as a string: said once, for the first field. */
+  /**
+   * The answer's {@code token_type}: {@code bearer} in any case, or, missing, {@code bearer} as the
+   * dialect spells it, with a warning.
+   */
+  private String tokenType(WireJson json, String bearer) throws MalformedResponseException {
+    String tokenType = json.string("token_type");
+    if (tokenType == null || tokenType.isEmpty()) {
+      tolerance.warnOnce("token_type-missing", "the token answer has no token_type: read as " + bearer);
+      return bearer;
+    }
+    if (!tokenType.equalsIgnoreCase("bearer")) {
+      throw new MalformedResponseException("malformed token record: token_type \"" + tokenType
+          + "\" is not supported; expected " + bearer);
+    }
+    return tokenType;
+  }
+
+  /**
+   * A number protocol 2.1 and 2.2 show as a JSON number, sent as a string: said once, for the first
+   * field.
+   */
   private void warnText(String what, double value) {
     tolerance.warnOnce("number-text", what + " is a number sent as text: read as " + format(value));
   }
 
-  private long expiresInSeconds(WireJson json, Dialect answerDialect)
+  /**
+   * A token answer's {@code expires_in} in seconds: {@link #DEFAULT_EXPIRES_IN_SECONDS} when missing,
+   * a fraction rounded down, and a value beyond ten years as {@code answerDialect} reads it.
+   */
+  long expiresInSeconds(WireJson json, OAuthDialect answerDialect)
       throws MalformedResponseException {
     if (!json.has("expires_in")) {
       tolerance.warnOnce("expires_in-missing", "the token answer has no expires_in: the token is"
@@ -344,17 +365,8 @@ final class AuthClient {
           "malformed token record: expires_in must be a number of seconds");
     }
     if (json.isText("expires_in")) warnText("token expires_in", value);
-    if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS && answerDialect instanceof Dialect.Standard) {
-      // RFC 6749 section 5.1: seconds. A server that means "never expires" is held to ten years.
-      tolerance.warnOnce("expires_in-long", "token expires_in " + format(value) + " s is more than"
-          + " 10 years: read as " + TokenRecord.MAX_EXPIRES_IN_SECONDS + " s");
-      return TokenRecord.MAX_EXPIRES_IN_SECONDS;
-    }
     if (value > TokenRecord.MAX_EXPIRES_IN_SECONDS) {
-      long seconds = Math.min(TokenRecord.MAX_EXPIRES_IN_SECONDS, (long) (value / 1000));
-      tolerance.warnOnce("expires_in-ms", "token expires_in " + format(value) + " is more than 10"
-          + " years in seconds: read as milliseconds, " + seconds + " s");
-      return seconds;
+      return answerDialect.expiresInBeyondTenYears(value, tolerance);
     }
     long seconds = (long) value;
     if (seconds != value) {
@@ -391,6 +403,18 @@ final class AuthClient {
   static String format(double value) {
     return value == Math.rint(value) && Math.abs(value) < 9.0e15
         ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  /**
+   * A field of a device authorization answer that breaks protocol 2.1: its message names the field,
+   * and {@link #readDeviceCode} the answer.
+   */
+  static final class MalformedField extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    MalformedField(String message) {
+      super(message);
+    }
   }
 
   /** What the server answered, read whatever the HTTP status. */

@@ -7,7 +7,6 @@ import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.RealCall;
-import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -72,14 +71,12 @@ public final class DeviceAuthorizer {
   private final AuthClient client;
   private final String clientId;
   private final Random random;
-  private final boolean standard;
 
-  private DeviceAuthorizer(Builder builder, Dialect dialect) {
+  private DeviceAuthorizer(Builder builder, OAuthDialect dialect) {
     this.core = builder.core;
     this.client = new AuthClient(builder.core, dialect, builder.intervalUnit);
     this.clientId = builder.clientId;
     this.random = builder.random;
-    this.standard = dialect instanceof Dialect.Standard;
   }
 
   /**
@@ -121,7 +118,7 @@ public final class DeviceAuthorizer {
    */
   public VoiceLinkCall<DeviceCode> requestCode(String deviceId) {
     final String id = Validate.identifier(deviceId, "device_id");
-    requireDialect(false);
+    client.dialect.checkDeviceId(true);
     return codeCall(id);
   }
 
@@ -133,7 +130,7 @@ public final class DeviceAuthorizer {
    *     device_id
    */
   public VoiceLinkCall<DeviceCode> requestCode() {
-    requireDialect(true);
+    client.dialect.checkDeviceId(false);
     return codeCall(null);
   }
 
@@ -175,7 +172,7 @@ public final class DeviceAuthorizer {
   public VoiceLinkCall<DeviceFlowOutcome> authorize(String deviceId, DeviceFlowListener listener) {
     Validate.identifier(deviceId, "device_id");
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    requireDialect(false);
+    client.dialect.checkDeviceId(true);
     return new FlowCall(deviceId, null, listener);
   }
 
@@ -188,19 +185,8 @@ public final class DeviceAuthorizer {
    */
   public VoiceLinkCall<DeviceFlowOutcome> authorize(DeviceFlowListener listener) {
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    requireDialect(true);
+    client.dialect.checkDeviceId(false);
     return new FlowCall(null, null, listener);
-  }
-
-  private void requireDialect(boolean wantStandard) {
-    if (wantStandard && !standard) {
-      throw new IllegalStateException("the platform's device flow needs a device_id: call"
-          + " requestCode(deviceId) or authorize(deviceId, listener)");
-    }
-    if (!wantStandard && standard) {
-      throw new IllegalStateException("a standard OAuth 2.0 server takes no device_id: call"
-          + " requestCode() or authorize(listener)");
-    }
   }
 
   /** One device flow: a {@link DevicePoller} run as a call. */
@@ -240,25 +226,22 @@ public final class DeviceAuthorizer {
   }
 
   @Override public String toString() {
-    Dialect dialect = client.dialect;
-    return "DeviceAuthorizer{client_id=" + clientId + (dialect instanceof Dialect.Standard
-        ? ", device_authorization_endpoint=" + ((Dialect.Standard) dialect).deviceEndpoint()
-        : ", auth_url=" + core.authUrl()) + "}";
+    return "DeviceAuthorizer{client_id=" + clientId + ", " + client.dialect.deviceCodeAddress()
+        + "}";
   }
 
   /** Builds a {@link DeviceAuthorizer}. Not thread-safe. */
   public static final class Builder {
     private final ClientCore core;
-    private final @Nullable OAuthServer server;
+    private final DialectSettings settings;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
-    private @Nullable String scope;
     private Random random = new Random();
     private @Nullable TimeUnit intervalUnit;
 
     Builder(ClientCore core, @Nullable OAuthServer server) {
       this.core = core;
-      this.server = server;
+      this.settings = new DialectSettings(server, "DeviceAuthorizer");
     }
 
     /**
@@ -279,8 +262,8 @@ public final class DeviceAuthorizer {
      * @throws IllegalStateException if this builder speaks the platform's dialect
      */
     public Builder clientSecret(String clientSecret) {
-      requireStandard("clientSecret");
-      this.clientSecret = Redact.checkSecret(clientSecret, "client_secret");
+      settings.requireStandard("clientSecret");
+      this.clientSecret = Validate.clientSecret(clientSecret);
       return this;
     }
 
@@ -293,13 +276,8 @@ public final class DeviceAuthorizer {
      * @throws IllegalStateException if this builder speaks the platform's dialect
      */
     public Builder scope(String scope) {
-      requireStandard("scope");
-      this.scope = Validate.scope(scope);
+      settings.scope(scope);
       return this;
-    }
-
-    private void requireStandard(String setting) {
-      Validate.standardOnly(server != null, setting, "DeviceAuthorizer");
     }
 
     /**
@@ -334,12 +312,12 @@ public final class DeviceAuthorizer {
      */
     public DeviceAuthorizer build() {
       if (clientId == null) throw new IllegalStateException("client_id is required");
-      if (server == null) return new DeviceAuthorizer(this, new Dialect.Platform(core));
-      if (server.deviceAuthorizationUrl() == null) {
+      OAuthServer server = settings.server;
+      if (server != null && server.deviceAuthorizationUrl() == null) {
         throw new IllegalStateException("the server has no device_authorization_endpoint: "
             + server.describe());
       }
-      return new DeviceAuthorizer(this, Dialect.Standard.of(server, clientSecret, scope));
+      return new DeviceAuthorizer(this, settings.dialect(core, clientSecret));
     }
   }
 }

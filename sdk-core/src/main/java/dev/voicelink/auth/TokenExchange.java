@@ -41,7 +41,8 @@ final class TokenExchange {
   }
 
   private final AuthClient client;
-  private final Dialect platform;
+  /** Where platform records are refreshed, whatever the manager's own dialect. */
+  private final OAuthDialect platform;
   private final @Nullable String clientId;
   private final @Nullable String clientSecret;
   /** Whether a token can be obtained with client credentials (a cloud credential with its secret). */
@@ -50,8 +51,7 @@ final class TokenExchange {
   TokenExchange(AuthClient client, @Nullable String clientId, @Nullable String clientSecret,
       boolean clientCredentials) {
     this.client = client;
-    this.platform = client.dialect instanceof Dialect.Platform
-        ? client.dialect : new Dialect.Platform(client.config);
+    this.platform = new PlatformDialect(client.config);
     this.clientId = clientId;
     this.clientSecret = clientSecret;
     this.clientCredentials = clientCredentials;
@@ -66,10 +66,10 @@ final class TokenExchange {
    *
    * @throws IllegalStateException if a standard record's client needs a secret the manager lacks
    */
-  Dialect dialectOf(@Nullable TokenRecord record) {
+  OAuthDialect dialectOf(@Nullable TokenRecord record) {
     if (record == null) return client.dialect;
     if (record.dialect() == TokenRecord.Dialect.PLATFORM) return platform;
-    return Dialect.Standard.of(record, clientSecret);
+    return StandardDialect.of(record, clientSecret);
   }
 
   /**
@@ -88,7 +88,7 @@ final class TokenExchange {
    * @throws IllegalStateException as {@link #dialectOf} does
    */
   Result run(@Nullable TokenRecord base) {
-    Dialect dialect = dialectOf(base);
+    OAuthDialect dialect = dialectOf(base);
     TokenRecord.Grant kind = base != null ? base.grant() : TokenRecord.Grant.CLOUD;
     String owner = base != null ? base.clientId() : clientId;
     boolean credentials = base == null || base.refreshToken() == null;

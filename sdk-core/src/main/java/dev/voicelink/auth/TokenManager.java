@@ -4,7 +4,6 @@ import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
-import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -110,10 +109,9 @@ public final class TokenManager implements TokenSource {
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
-    AuthClient client = new AuthClient(builder.core, builder.server == null
-        ? new Dialect.Platform(builder.core)
-        : Dialect.Standard.of(builder.server, builder.clientSecret, builder.scope), null);
-    this.kind = new CredentialKind(builder.grant, builder.clientId, builder.server);
+    AuthClient client = new AuthClient(builder.core,
+        builder.settings.dialect(builder.core, builder.clientSecret), null);
+    this.kind = new CredentialKind(builder.grant, builder.clientId, builder.settings.server);
     this.schedule = new RefreshSchedule(builder.marginMillis, builder.random);
     this.keeper = new TokenKeeper(client,
         new TokenExchange(client, builder.clientId, builder.clientSecret,
@@ -293,8 +291,7 @@ public final class TokenManager implements TokenSource {
   /** Builds a {@link TokenManager}. Not thread-safe. */
   public static final class Builder {
     private final ClientCore core;
-    private final @Nullable OAuthServer server;
-    private @Nullable String scope;
+    private final DialectSettings settings;
     private TokenRecord.@Nullable Grant grant;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
@@ -305,7 +302,7 @@ public final class TokenManager implements TokenSource {
 
     Builder(ClientCore core, @Nullable OAuthServer server) {
       this.core = core;
-      this.server = server;
+      this.settings = new DialectSettings(server, "TokenManager");
     }
 
     /**
@@ -328,9 +325,9 @@ public final class TokenManager implements TokenSource {
      * @throws IllegalStateException if this builder keeps platform credentials
      */
     public Builder deviceGrant(String clientId, String clientSecret) {
-      requireStandard("deviceGrant(clientId, clientSecret)");
+      settings.requireStandard("deviceGrant(clientId, clientSecret)");
       deviceGrant(clientId);
-      this.clientSecret = Redact.checkSecret(clientSecret, "client_secret");
+      this.clientSecret = Validate.clientSecret(clientSecret);
       return this;
     }
 
@@ -342,7 +339,7 @@ public final class TokenManager implements TokenSource {
     public Builder cloudGrant(String clientId, String clientSecret) {
       this.grant = TokenRecord.Grant.CLOUD;
       this.clientId = Validate.clientId(clientId);
-      this.clientSecret = Redact.checkSecret(clientSecret, "client_secret");
+      this.clientSecret = Validate.clientSecret(clientSecret);
       return this;
     }
 
@@ -353,13 +350,8 @@ public final class TokenManager implements TokenSource {
      * @throws IllegalStateException if this builder keeps platform credentials
      */
     public Builder scope(String scope) {
-      requireStandard("scope");
-      this.scope = Validate.scope(scope);
+      settings.scope(scope);
       return this;
-    }
-
-    private void requireStandard(String setting) {
-      Validate.standardOnly(server != null, setting, "TokenManager");
     }
 
     /** Where the record lives. Required. */
@@ -408,7 +400,7 @@ public final class TokenManager implements TokenSource {
      */
     public TokenManager build() {
       if (store == null) throw new IllegalStateException("store is required");
-      if (server == null && grant != null) core.authUrl(); // fails, naming the setting
+      if (settings.server == null && grant != null) core.authUrl(); // fails, naming the setting
       return new TokenManager(this);
     }
   }

@@ -1,5 +1,6 @@
 package dev.voicelink.auth;
 
+import dev.voicelink.core.internal.Redact;
 import org.jspecify.annotations.Nullable;
 
 final class Validate {
@@ -47,16 +48,9 @@ final class Validate {
     return value;
   }
 
-  /**
-   * Refuses {@code setting} of a builder ({@code owner}) that speaks the platform's dialect.
-   *
-   * @throws IllegalStateException unless {@code standard}
-   */
-  static void standardOnly(boolean standard, String setting, String owner) {
-    if (!standard) {
-      throw new IllegalStateException(setting + " is a standard OAuth 2.0 setting; the platform's"
-          + " dialect has none (use " + owner + ".builder(client, server))");
-    }
+  /** A {@code client_secret} the app gives a builder, checked as {@link Redact#checkSecret} does. */
+  static String clientSecret(@Nullable String value) {
+    return Redact.checkSecret(value, "client_secret");
   }
 
   /**

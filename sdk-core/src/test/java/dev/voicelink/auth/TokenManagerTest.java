@@ -99,11 +99,11 @@ class TokenManagerTest {
   @Test void anAppClientWithoutAReadTimeoutStillBoundsTheSilenceOfAuthorizationAnswers() {
     ClientCore streaming = ClientCore.of(VoiceLinkClient.builder().authUrl("https://auth.example/")
         .httpClient(new OkHttpClient.Builder().readTimeout(0, TimeUnit.SECONDS).build()).build());
-    assertThat(new AuthClient(streaming, new Dialect.Platform(streaming), null)
+    assertThat(new AuthClient(streaming, new PlatformDialect(streaming), null)
         .refreshReadTimeoutMillis()).isEqualTo(30_000);
     ClientCore patient = ClientCore.of(VoiceLinkClient.builder().authUrl("https://auth.example/")
         .httpClient(new OkHttpClient.Builder().readTimeout(90, TimeUnit.SECONDS).build()).build());
-    assertThat(new AuthClient(patient, new Dialect.Platform(patient), null)
+    assertThat(new AuthClient(patient, new PlatformDialect(patient), null)
         .refreshReadTimeoutMillis()).as("the app's own read timeout").isEqualTo(90_000);
   }
 
