@@ -3,9 +3,19 @@ package dev.voicelink.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.DeviceAuthorizer;
+import dev.voicelink.auth.DeviceCode;
+import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.PlatformVariant;
+import dev.voicelink.testing.ReferenceServerMain;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ReferenceServerSnippetsTest {
@@ -30,6 +40,45 @@ class ReferenceServerSnippetsTest {
             .requestCode("SN-0001-DEMO").execute().intervalMillis()).isEqualTo(2000);
       }
     });
+  }
+
+  @Test void aScriptApprovesOnAStandaloneServerInAProcessOfItsOwn() throws Exception {
+    List<String> command = Arrays.asList(
+        new File(System.getProperty("java.home"), "bin/java").getPath(), "-cp",
+        System.getProperty("java.class.path"), ReferenceServerMain.class.getName(), "--port", "0");
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    DeviceFlowOutcome[] outcome = new DeviceFlowOutcome[1];
+    String[] shown = new String[1];
+    ReferenceServerSnippets.approveOnAStandaloneServer(command, new PrintStream(log, true, "UTF-8"),
+        new ReferenceServerSnippets.StandaloneDevice() {
+          VoiceLinkClient client;
+          DeviceAuthorizer authorizer;
+          DeviceCode code;
+
+          @Override public String showUserCode(String authUrl) throws Exception {
+            client = VoiceLinkClient.builder().authUrl(authUrl).build();
+            authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
+            code = authorizer.requestCode("SN-0001-DEMO").execute();
+            return shown[0] = code.userCode();
+          }
+
+          @Override public void awaitSignedIn() throws Exception {
+            try {
+              outcome[0] = authorizer.poll(code).execute();
+            } finally {
+              client.close();
+            }
+          }
+        });
+    assertThat(outcome[0].kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+    // The SMS code, printed once (standard error merged into the log), in its documented wording
+    List<String> sms = new ArrayList<>();
+    for (String line : new String(log.toByteArray(), StandardCharsets.UTF_8).split("\\R")) {
+      if (line.contains("verification code")) sms.add(line);
+    }
+    assertThat(sms).hasSize(1);
+    assertThat(sms.get(0)).matches("SMS to 13800000000: verification code [0-9]{6}");
+    assertThat(shown[0]).isNotEmpty();
   }
 
   @Test void theConsoleSnippetBuilds() {

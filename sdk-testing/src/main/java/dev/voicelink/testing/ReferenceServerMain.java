@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * {@code java -jar voicelink-reference-server.jar [--port N] [--bind ADDRESS] [--console console.json]
  * [--clock-scale F] [--variant NAME[,NAME...]]...}. Prints the three base addresses, the variants and the
  * loaded test credentials (account keys only as a fingerprint); the SMS codes of the verification page
- * are printed as they are sent. {@code --variant} switches on {@link PlatformVariant}s by their {@link
+ * are printed as they are sent, once each, on standard output ({@code SMS to 13800000000: verification
+ * code 123456}; {@link StandaloneServerOutput} reads them for a script). {@code --variant} switches on {@link PlatformVariant}s by their {@link
  * PlatformVariant#flag() flag}, for example {@code --variant interval-ms,no-rotation}.
  */
 public final class ReferenceServerMain {
@@ -57,7 +58,7 @@ public final class ReferenceServerMain {
     ReferenceServer server = null;
     try {
       server = fromArgs(args);
-      server.smsListener((phone, code) -> out.println("SMS to " + phone + ": verification code " + code));
+      server.smsListener((phone, code) -> out.println(VerificationPage.smsLine(phone, code)));
       server.start();
       describe(server, out);
       return server;
