@@ -95,14 +95,16 @@ final class ReferenceServerSnippets {
 
   static Console console() {
     // snippet:reference-server-console
-    Console console = Console.builder()
-        .client(RegisteredClient.create("vl-speaker-01", "secret", "VoiceLink Demo Speaker", "5f1a2b3c"))
+    Console console = Console.builder()   // the values of Console.defaults()
+        .client(RegisteredClient.create("vl-speaker-01", DefaultConsole.CLIENT_SECRET,
+            "VoiceLink Demo Speaker", "5f1a2b3c"))
         .deviceIds("vl-speaker-01", "SN-0001-DEMO")
         .testerPhone("13800000000")
-        .account(Account.create("OS123", "accountKey", "5f1a2b3c")
+        .account(Account.create("OS123", DefaultConsole.ACCOUNT_KEY, "5f1a2b3c")
             .withDynamicEntityPermission(true)
             .withIpWhitelist(false, Collections.<String>emptyList()))
         .entity(EntityDefinition.create("OS123.contacts", "name", Arrays.asList("alias"), "os_user_id"))
+        .entity(EntityDefinition.create("OS123.songs", "name", Arrays.asList("alias"), "os_client_id"))
         .accessTokenLifetimeSeconds(8_640_000).refreshTokenLifetimeSeconds(0)
         .userCodeLifetimeSeconds(120).smsCodeLifetimeSeconds(300).pollIntervalSeconds(2).slowDown(false)
         .build();
