@@ -84,7 +84,7 @@ final class GettingStartedJvm {
   static CheckResult awaitProcessed(EntityWebApi api, UploadReceipt receipt) throws Exception {
     // snippet:getting-started-jvm-check
     CheckResult result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES)
-        .execute();                                  // first check at +10 s
+        .execute();                                  // returns once in effect, 5-5.5 min after the upload
     if (!result.processed()) {
       throw new IllegalStateException("not processed yet: " + result.reply());
     }

@@ -26,4 +26,11 @@ final class LoggingSnippets {
     // end-snippet
     return client;
   }
+
+  static void oneLinePerEntry() {
+    // snippet:logging-one-line
+    VoiceLinkLog.setSink(VoiceLinkLog.printTo(System.err, VoiceLinkLog.Level.INFO));
+    // 2025-11-21 12:00:05.250 W/entity: check-resource psn… failed (check 3): java.net.SocketTimeoutException: timeout
+    // end-snippet
+  }
 }

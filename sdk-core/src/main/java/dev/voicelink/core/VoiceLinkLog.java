@@ -1,5 +1,9 @@
 package dev.voicelink.core;
 
+import java.io.PrintStream;
+import java.util.Calendar;
+import java.util.Locale;
+import java.util.TimeZone;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
@@ -12,9 +16,15 @@ import org.jspecify.annotations.Nullable;
  * VoiceLinkClient.Builder#httpLogging(HttpLogLevel)} asks for it.
  *
  * <pre>{@code
+ * VoiceLinkLog.setSink(VoiceLinkLog.printTo(System.err, VoiceLinkLog.Level.INFO)); // one line each
  * VoiceLinkLog.setSink(VoiceLinkLog.silent());        // nothing from the SDK, anywhere
  * VoiceLinkLog.setSink(VoiceLinkLog.defaultSink());   // back to Logcat (Android) or java.util.logging
  * }</pre>
+ *
+ * <p>{@code java.util.logging} writes each record in the format of the app's configuration: by
+ * default in two lines, the time and the record's source, then the level and the message. The SDK
+ * names its logger ({@code dev.voicelink.<tag>}) as the source of each record, and never changes the
+ * app's logging configuration; {@link #printTo} prints one line per entry without it.
  *
  * <p>The SDK never writes a secret (account key, tokens, client secret, device code) to a log: where
  * one must be identified it appears as a short fingerprint such as {@code ‹secret 1a2b3c4d›}.
@@ -72,9 +82,38 @@ public final class VoiceLinkLog {
     return PlatformDefault.SINK;
   }
 
-  /** A sink that writes to {@code java.util.logging}, logger {@code dev.voicelink.<tag>}. */
+  /**
+   * A sink that writes to {@code java.util.logging}, logger {@code dev.voicelink.<tag>}, which is also
+   * each record's source (source class; no source method): levels {@code VERBOSE} and {@code DEBUG}
+   * are {@code FINEST} and {@code FINE}, {@code WARN} is {@code WARNING}, {@code ERROR} is {@code
+   * SEVERE}.
+   */
   public static Sink javaUtilLogging() {
     return JulSink.INSTANCE;
+  }
+
+  /**
+   * A sink that prints each line of level {@code minimum} and above to {@code out}, one line per
+   * entry, in the local time zone:
+   *
+   * <pre>{@code
+   * 2025-11-21 12:00:05.250 W/entity: check-resource psn… failed (check 3): java.net.SocketTimeoutException: timeout
+   * }</pre>
+   *
+   * <p>The level's first letter ({@code V}, {@code D}, {@code I}, {@code W}, {@code E}) and the tag,
+   * as in Logcat; an exception as its {@code toString()}, then each cause's after {@code "; caused
+   * by: "}, with no stack trace. A line break inside a message or an exception's text is written as
+   * {@code \n}, so that every entry stays on one line. It does not touch {@code java.util.logging}.
+   */
+  public static Sink printTo(PrintStream out, Level minimum) {
+    return printTo(out, minimum, Clock.system(), TimeZone.getDefault());
+  }
+
+  /** {@link #printTo(PrintStream, Level)} with the time of {@code clock} in {@code zone}, for tests. */
+  static Sink printTo(PrintStream out, Level minimum, Clock clock, TimeZone zone) {
+    if (out == null) throw new IllegalArgumentException("out must not be null");
+    if (minimum == null) throw new IllegalArgumentException("minimum must not be null");
+    return new PrintSink(out, minimum, clock, zone);
   }
 
   /** A sink that drops every line (and lets the SDK skip building them). */
@@ -114,6 +153,49 @@ public final class VoiceLinkLog {
     }
   }
 
+  private static final class PrintSink implements Sink {
+    /** At most this many exceptions of a chain, the first and its causes: a chain may loop. */
+    private static final int MAX_CAUSES = 10;
+    private final PrintStream out;
+    private final Level minimum;
+    private final Clock clock;
+    private final TimeZone zone;
+
+    PrintSink(PrintStream out, Level minimum, Clock clock, TimeZone zone) {
+      this.out = out;
+      this.minimum = minimum;
+      this.clock = clock;
+      this.zone = zone;
+    }
+
+    @Override public boolean isLoggable(Level level, String tag) {
+      return level.compareTo(minimum) >= 0;
+    }
+
+    @Override public void log(Level level, String tag, String message, @Nullable Throwable error) {
+      if (!isLoggable(level, tag)) return;
+      Calendar now = Calendar.getInstance(zone, Locale.ROOT);
+      now.setTimeInMillis(clock.wallMillis());
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%tF %<tT.%<tL", now))
+          .append(' ').append(level.name().charAt(0)).append('/').append(tag).append(": ")
+          .append(oneLine(message));
+      Throwable t = error;
+      for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
+        line.append(depth == 0 ? ": " : "; caused by: ").append(oneLine(String.valueOf(t)));
+      }
+      if (t != null) line.append("; …"); // a longer chain, or one that loops
+      out.println(line); // one call: lines of several threads never interleave
+    }
+
+    private static String oneLine(String text) {
+      return text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n");
+    }
+
+    @Override public String toString() {
+      return "VoiceLinkLog.printTo(" + out + ", " + minimum + ")";
+    }
+  }
+
   private enum JulSink implements Sink {
     INSTANCE;
 
@@ -122,7 +204,9 @@ public final class VoiceLinkLog {
     }
 
     @Override public void log(Level level, String tag, String message, @Nullable Throwable error) {
-      logger(tag).log(julLevel(level), message, error);
+      // The source is named, else java.util.logging takes this method for it from the stack
+      Logger logger = logger(tag);
+      logger.logp(julLevel(level), logger.getName(), null, message, error);
     }
 
     private static Logger logger(String tag) {

@@ -36,7 +36,7 @@ import okio.ByteString;
  *     .accountKey(accountKey)
  *     .build();
  * UploadReceipt receipt = api.uploadResource(request).execute();
- * CheckResult result = api.awaitProcessed(receipt, 2, TimeUnit.MINUTES).execute(); // first check +10 s
+ * CheckResult result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES).execute(); // 5-5.5 min
  * }</pre>
  *
  * <p>Every operation returns a {@link VoiceLinkCall}: {@code execute()} blocks, {@code enqueue}
@@ -242,14 +242,20 @@ public final class EntityWebApi {
   }
 
   /**
-   * A call that checks the upload until it is processed or {@code timeout} has passed, and ends with
-   * the last check's result ({@link CheckResult#processed()} tells which). The first check is made 10
-   * seconds after the upload, later ones with a jittered doubling backoff (up to 2 s, 4 s, ... 30 s; at
-   * least 1 s; at most {@value #MAX_CHECKS} checks, spread so that they last at least until the
-   * upload's in-effect time; the last one is made at the deadline). A check answered with {@code
-   * Retry-After} waits that long, up to 30 s. The call fails with a {@link WebApiException} if the
-   * server refused a check, with the {@link IOException} of the last attempt if it failed in
-   * transport. Cancelling it stops the wait and the check in flight.
+   * A call that checks the upload until it is processed or {@code timeout} (counted from the call)
+   * has passed, and ends with the last check's result ({@link CheckResult#processed()} tells which).
+   * The first check is made 10 seconds after the upload, later ones with a jittered doubling backoff
+   * (up to 2 s, 4 s, ... 30 s; at least 1 s; at most {@value #MAX_CHECKS} checks, spread so that they
+   * last at least until the upload's {@linkplain UploadReceipt#inEffectAtMillis() in-effect time};
+   * the last one is made at the deadline). A check answered with {@code Retry-After} waits that long,
+   * up to 30 s. The call fails with a {@link WebApiException} if the server refused a check, with the
+   * {@link IOException} of the last attempt if it failed in transport. Cancelling it stops the wait
+   * and the check in flight.
+   *
+   * <p>How long it takes: a check says processed once the upload is in effect, 5 minutes after it, so
+   * the first check at or after that time ends the call, 5 to 5.5 minutes after the upload. Give a
+   * {@code timeout} of 6 minutes or more; with less, the call ends at the deadline, not processed.
+   * docs/dynamic-entities.md ("How long awaitProcessed blocks") has the details.
    */
   public VoiceLinkCall<CheckResult> awaitProcessed(UploadReceipt receipt, long timeout,
       TimeUnit unit) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.testing.DefaultConsole;
@@ -210,6 +211,36 @@ class ReferenceServerAuthTest {
     assertThat(second.refreshToken()).isNotEqualTo(firstRefresh);
     assertThat(server.journal().count("/oauth/token")).isEqualTo(2);
     assertThat(server.journal().calls("/oauth/token").get(1).responseStatus()).isEqualTo(200);
+  }
+
+  @Test void aServerClockRunningAheadMakesARestartedDeviceRefreshAtFirstUse() throws Exception {
+    // As under the standalone server's --clock-scale 10, ten minutes after it started: server time is
+    // 90 minutes ahead of the device's.
+    serverClock.advance(90, TimeUnit.MINUTES);
+    FileTokenStore store = new FileTokenStore(new File(dir, "token.json"));
+    TokenManager before = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+        .store(store).build();
+    before.setRecord(authorize());
+    long received = store.load().receivedAtEpochMillis();
+    assertThat(received - time.wallMillis()).as("received at, on the skew-corrected clock: server time")
+        .isBetween(TimeUnit.MINUTES.toMillis(90) - 1000, TimeUnit.MINUTES.toMillis(90) + 1000);
+    String first = before.accessToken();
+    assertThat(server.journal().calls("/oauth/ivs/token").stream()
+        .filter(c -> c.body().contains("\"grant_type\":\"refresh_token\"")).count()).isZero();
+
+    // The device restarts: a new client, whose clock has learnt nothing of the server's yet.
+    VirtualTime restarted = new VirtualTime(time.wallMillis());
+    try (VoiceLinkClient again = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(restarted)
+        .scheduler(restarted).build();
+        LogCapture log = LogCapture.install()) {
+      TokenManager after = TokenManager.builder(again).deviceGrant(DefaultConsole.CLIENT_ID)
+          .store(store).build();
+      assertThat(after.accessToken()).isNotEqualTo(first);
+      assertThat(log.lines()).contains("WARN auth the stored token was received after the device"
+          + " clock's now: the clock is behind, so the token is refreshed at its first use");
+    }
+    assertThat(server.journal().calls("/oauth/ivs/token").stream()
+        .filter(c -> c.body().contains("\"grant_type\":\"refresh_token\"")).count()).isEqualTo(1);
   }
 
   @Test void deviceClockTwoHoursBehindIsCorrectedFromTheServer() throws Exception {

@@ -106,6 +106,43 @@ class EntityReferenceServerTest {
     }
   }
 
+  @Test void theWaitEndsWithinThirtySecondsOfTheInEffectTime() throws Exception {
+    // The longest jitter every time (CeilingRandom): the latest the wait can end.
+    UploadReceipt receipt = api.uploadResource(contactsUpload()).execute();
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 6, TimeUnit.MINUTES).enqueue(EntityWebApiTest.collect(outcomes));
+
+    advanceBoth(299);
+    assertThat(outcomes).isEmpty();
+    advanceBoth(31);
+    assertThat(outcomes).hasSize(1);
+    assertThat(((CheckResult) outcomes.get(0)).processed()).isTrue();
+    List<RecordedCall> checks = server.journal().calls("/check-resource");
+    long last = checks.get(checks.size() - 1).receivedAtMillis() - START;
+    assertThat(last).isBetween(300_000L, 330_000L);
+    assertThat(checks.get(checks.size() - 2).receivedAtMillis() - START).isLessThan(300_000L);
+  }
+
+  @Test void againstAServerTenTimesFasterTheWaitEndsAtTheThirdCheckAboutFortySecondsIn()
+      throws Exception {
+    // The standalone server's --clock-scale 10: its 5 minutes pass in 30 s of the device's time, but
+    // the checks are spread over 5 minutes of the device's time, 290 s / 19 apart.
+    UploadReceipt receipt = api.uploadResource(contactsUpload()).execute();
+    List<Object> outcomes = new ArrayList<>();
+    api.awaitProcessed(receipt, 10, TimeUnit.MINUTES).enqueue(EntityWebApiTest.collect(outcomes));
+    for (int second = 1; second <= 40; second++) {
+      server.clock().advance(10, TimeUnit.SECONDS);
+      time.advance(1, TimeUnit.SECONDS);
+    }
+    assertThat(outcomes).isEmpty();
+    assertThat(server.journal().count("/check-resource")).isEqualTo(2); // at 10 s and 25.3 s
+    server.clock().advance(10, TimeUnit.SECONDS);
+    time.advance(1, TimeUnit.SECONDS);
+    assertThat(server.journal().count("/check-resource")).isEqualTo(3); // at 40.5 s
+    assertThat(outcomes).hasSize(1);
+    assertThat(((CheckResult) outcomes.get(0)).processed()).isTrue();
+  }
+
   @Test void deviceClockAnHourBehindUploadsAfterOneCorrectiveRetry() throws Exception {
     time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
     UploadReceipt receipt = api.uploadResource(contactsUpload()).execute();

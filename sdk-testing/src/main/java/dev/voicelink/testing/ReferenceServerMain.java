@@ -3,6 +3,9 @@ package dev.voicelink.testing;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -16,9 +19,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs the reference server standalone until stopped:
  * {@code java -jar voicelink-reference-server.jar [--port N] [--bind ADDRESS] [--console console.json]
- * [--clock-scale F] [--variant NAME[,NAME...]]...}. Prints the three base addresses, the variants and the
- * loaded test credentials (account keys only as a fingerprint); the SMS codes of the verification page
- * are printed as they are sent. {@code --variant} switches on {@link PlatformVariant}s by their {@link
+ * [--clock-scale F] [--variant NAME[,NAME...]]...}. Prints the three base addresses, the clock scale and
+ * the console's lifetimes, the variants and the loaded test credentials (account keys only as a
+ * fingerprint); the SMS codes of the verification page
+ * are printed as they are sent, once each, on standard output ({@code SMS to 13800000000: verification
+ * code 123456}; {@link StandaloneServerOutput} reads them for a script). {@code --variant} switches on {@link PlatformVariant}s by their {@link
  * PlatformVariant#flag() flag}, for example {@code --variant interval-ms,no-rotation}.
  */
 public final class ReferenceServerMain {
@@ -57,7 +62,7 @@ public final class ReferenceServerMain {
     ReferenceServer server = null;
     try {
       server = fromArgs(args);
-      server.smsListener((phone, code) -> out.println("SMS to " + phone + ": verification code " + code));
+      server.smsListener((phone, code) -> out.println(VerificationPage.smsLine(phone, code)));
       server.start();
       describe(server, out);
       return server;
@@ -186,6 +191,48 @@ public final class ReferenceServerMain {
     return how.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
+  /**
+   * The clock and the console's lifetimes, in the server's seconds as the console file gives them; with
+   * a clock scale other than 1, each lifetime in real seconds too (the poll interval is the device's to
+   * keep, in its own time, so it has none).
+   */
+  private static void describeTime(ServerClock clock, Console c, PrintStream out) {
+    double scale = clock instanceof ServerClock.Scaled ? ((ServerClock.Scaled) clock).factor() : Double.NaN;
+    if (Double.isNaN(scale)) {
+      out.println("  clock         manual: server time moves only when advanced");
+    } else if (scale == 1.0) {
+      out.println("  clock         --clock-scale 1: real time; an upload takes effect "
+          + number(ResourceStore.IN_EFFECT_AFTER_MILLIS / 1000.0) + " s after it");
+    } else {
+      out.println("  clock         --clock-scale " + number(scale) + ": server time runs " + number(scale)
+          + " times as fast as real time; an upload takes effect "
+          + number(ResourceStore.IN_EFFECT_AFTER_MILLIS / 1000.0 / scale) + " s after it");
+    }
+    out.println("  device flow   user code " + lifetime(c.getUserCodeLifetimeSeconds(), scale) + ", SMS code "
+        + lifetime(c.getSmsCodeLifetimeSeconds(), scale) + ", poll interval " + c.getPollIntervalSeconds()
+        + " s, slow_down " + (c.isSlowDown() ? "on" : "off"));
+    long refresh = c.getRefreshTokenLifetimeSeconds();
+    out.println("  tokens        access token " + lifetime(c.getAccessTokenLifetimeSeconds(), scale)
+        + ", refresh token " + (refresh == 0 ? "without time limit" : lifetime(refresh, scale)));
+  }
+
+  /** {@code 120 s}, or at a clock scale other than 1 {@code 120 s (12 s real)}. */
+  private static String lifetime(long seconds, double scale) {
+    return seconds + " s" + (Double.isNaN(scale) || scale == 1.0 ? "" : " (" + number(seconds / scale) + " s real)");
+  }
+
+  /**
+   * A whole number as such, another to one decimal ({@code 12}, {@code 42.9}), or to three significant
+   * digits when that would be 0 ({@code 0.012}).
+   */
+  static String number(double value) {
+    if (value == Math.rint(value) && Math.abs(value) < 1e15) return Long.toString((long) value);
+    BigDecimal exact = new BigDecimal(value);
+    BigDecimal tenths = exact.setScale(1, RoundingMode.HALF_UP);
+    BigDecimal shown = tenths.signum() != 0 ? tenths : exact.round(new MathContext(3));
+    return shown.stripTrailingZeros().toPlainString();
+  }
+
   static void describe(ReferenceServer server, PrintStream out) {
     Console c = server.console();
     out.println("VoiceLink reference server");
@@ -193,6 +240,7 @@ public final class ReferenceServerMain {
     out.println("  platform_url  " + server.platformUrl());
     out.println("  base_url      " + server.baseUrl());
     out.println("  verification  " + server.verificationUri());
+    describeTime(server.clock(), c, out);
     if (server.keepAliveMillis() > 0) {
       out.println("  keep-alive    idle connections closed after " + server.keepAliveMillis() + " ms, "
           + (server.idleClose() == IdleClose.WHEN_IDLE ? "when the time is up"

@@ -94,6 +94,11 @@ public abstract class ServerClock {
       this.factor = factor;
     }
 
+    /** How many times faster than real time it runs. */
+    double factor() {
+      return factor;
+    }
+
     @Override public long nowMillis() {
       long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
       return startWall + (long) (elapsedMillis * factor);

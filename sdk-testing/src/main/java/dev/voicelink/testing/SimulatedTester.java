@@ -55,7 +55,8 @@ public final class SimulatedTester {
 
   /**
    * A tester on the page of a server running elsewhere, for example one started standalone: {@code
-   * inbox} reads the codes it prints ("SMS to PHONE: verification code CODE").
+   * inbox} reads the codes it prints ("SMS to PHONE: verification code CODE"), as a {@link
+   * StandaloneServerOutput} does.
    */
   public SimulatedTester(final String verificationUri, String phone, final SmsInbox inbox) {
     if (verificationUri == null || verificationUri.isEmpty()) {

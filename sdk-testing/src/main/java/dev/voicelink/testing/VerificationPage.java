@@ -50,8 +50,17 @@ final class VerificationPage {
   private final Map<String, Session> sessions = new HashMap<>();
   private volatile @Nullable SmsListener smsListener;
 
+  /** Told each SMS code instead of the log. */
   interface SmsListener {
     void onSms(String phone, String code);
+  }
+
+  /**
+   * The one wording of an SMS code, logged and printed alike: {@code SMS to 13800000000: verification
+   * code 123456}. Scripts parse it ({@link StandaloneServerOutput}); keep it stable.
+   */
+  static String smsLine(String phone, String code) {
+    return "SMS to " + phone + ": verification code " + code;
   }
 
   /** @param basePath the path of the page, e.g. {@code /auth/verify} */
@@ -130,10 +139,14 @@ final class VerificationPage {
           call.now + console.getSmsCodeLifetimeSeconds() * 1000L));
       lastSms.put(phone, code);
     }
-    // This is the SMS stand-in: the code must reach whoever runs the server, like a text message would.
-    LOG.info("SMS to " + phone + ": your VoiceLink verification code is " + code);
+    // This is the SMS stand-in: the code must reach whoever runs the server, like a text message
+    // would. Once: to the listener when there is one (the standalone server prints it), else to the log.
     SmsListener l = smsListener;
-    if (l != null) l.onSms(phone, code);
+    if (l != null) {
+      l.onSms(phone, code);
+    } else {
+      LOG.info(smsLine(phone, code));
+    }
     return page(200, "Connect a device", steps(2) + codeBox(userCode)
         + state(INFO, "sent", "A verification code was sent to " + esc(mask(phone)) + ".")
         + loginForm(userCode, phone));

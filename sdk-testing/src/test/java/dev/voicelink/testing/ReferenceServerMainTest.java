@@ -27,6 +27,74 @@ class ReferenceServerMainTest {
     }
   }
 
+  @Test void theBannerShowsTheClockAndTheLifetimesOfTheDefaultConsole() throws IOException {
+    try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[0]).start()) {
+      assertThat(banner(server)).containsSubsequence(
+          "  verification  " + server.verificationUri(),
+          "  clock         --clock-scale 1: real time; an upload takes effect 300 s after it",
+          "  device flow   user code 120 s, SMS code 300 s, poll interval 2 s, slow_down off",
+          "  tokens        access token 8640000 s, refresh token without time limit",
+          "  client        vl-speaker-01 (VoiceLink Demo Speaker), client secret #"
+              + Ids.fingerprint(DefaultConsole.CLIENT_SECRET) + ", devices [SN-0001-DEMO]");
+    }
+  }
+
+  @Test void theBannerShowsTheLifetimesOfAConsoleFileInServerAndRealTime() throws IOException {
+    File console = new File(dir, "console.json");
+    Files.write(console.toPath(), ("{\"lifetimes\":{\"user_code_seconds\":600,\"sms_code_seconds\":900,"
+        + "\"poll_interval_seconds\":1,\"access_token_seconds\":3600,\"refresh_token_seconds\":86400,"
+        + "\"slow_down\":true}}").getBytes(StandardCharsets.UTF_8));
+    try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[] {"--console", console.getPath(),
+        "--clock-scale", "10"}).start()) {
+      assertThat(banner(server)).containsSubsequence(
+          "  verification  " + server.verificationUri(),
+          "  clock         --clock-scale 10: server time runs 10 times as fast as real time; an upload"
+              + " takes effect 30 s after it",
+          "  device flow   user code 600 s (60 s real), SMS code 900 s (90 s real), poll interval 1 s,"
+              + " slow_down on",
+          "  tokens        access token 3600 s (360 s real), refresh token 86400 s (8640 s real)",
+          "  tester phones []");
+    }
+    try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[] {"--clock-scale", "7"}).start()) {
+      assertThat(banner(server)).contains(
+          "  clock         --clock-scale 7: server time runs 7 times as fast as real time; an upload"
+              + " takes effect 42.9 s after it",
+          "  device flow   user code 120 s (17.1 s real), SMS code 300 s (42.9 s real), poll interval 2 s,"
+              + " slow_down off",
+          "  tokens        access token 8640000 s (1234285.7 s real), refresh token without time limit");
+    }
+    try (ReferenceServer server = ReferenceServerMain.fromArgs(new String[] {"--clock-scale", "0.5"}).start()) {
+      assertThat(banner(server)).contains(
+          "  clock         --clock-scale 0.5: server time runs 0.5 times as fast as real time; an upload"
+              + " takes effect 600 s after it",
+          "  device flow   user code 120 s (240 s real), SMS code 300 s (600 s real), poll interval 2 s,"
+              + " slow_down off");
+    }
+  }
+
+  @Test void aManualClockIsNamedAsSuch() throws IOException {
+    try (ReferenceServer server = ReferenceServer.builder().clock(ServerClock.manual(AuthFlowTest.T0)).build()
+        .start()) {
+      assertThat(banner(server)).contains("  clock         manual: server time moves only when advanced",
+          "  device flow   user code 120 s, SMS code 300 s, poll interval 2 s, slow_down off");
+    }
+  }
+
+  @Test void numbersAreWholeOrToOneDecimalOrThreeDigitsWhenSmall() {
+    assertThat(ReferenceServerMain.number(12)).isEqualTo("12");
+    assertThat(ReferenceServerMain.number(300 / 7.0)).isEqualTo("42.9");
+    assertThat(ReferenceServerMain.number(2.5)).isEqualTo("2.5");
+    assertThat(ReferenceServerMain.number(2.04)).isEqualTo("2");
+    assertThat(ReferenceServerMain.number(0.012345)).isEqualTo("0.0123");
+  }
+
+  /** The lines {@link ReferenceServerMain#describe} prints for {@code server}. */
+  private static java.util.List<String> banner(ReferenceServer server) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ReferenceServerMain.describe(server, new PrintStream(bytes, true, "UTF-8"));
+    return java.util.Arrays.asList(new String(bytes.toByteArray(), StandardCharsets.UTF_8).split("\\R"));
+  }
+
   @Test void readsAConsoleFileAndAPort() throws IOException {
     File console = new File(dir, "console.json");
     Files.write(console.toPath(), ("{\"clients\":[{\"client_id\":\"c1\",\"client_secret\":\"s1\",\"name\":\"Box\","

@@ -77,7 +77,7 @@ fun upload(client: VoiceLinkClient, accountKey: String): UploadReceipt {
 
 fun awaitProcessed(api: EntityWebApi, receipt: UploadReceipt): CheckResult {
   // snippet:getting-started-kotlin-check
-  val result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES).execute()  // first check at +10 s
+  val result = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES).execute()  // returns once in effect, 5-5.5 min after the upload
   check(result.processed()) { "not processed yet: ${result.reply()}" }
   // end-snippet
   return result

@@ -63,7 +63,8 @@ final class SyncCommand implements Callable<Integer> {
   @Option(names = "--account-key-file", paramLabel = "FILE",
       description = "file holding the account key; - reads it from stdin")
   File accountKeyFile;
-  @Option(names = "--wait", description = "check the upload until it is processed")
+  @Option(names = "--wait", description = "check the upload until it is processed, which is when it"
+      + " takes effect: 5 to 5.5 minutes after it")
   boolean await;
   @Option(names = "--timeout", defaultValue = "600", paramLabel = "SECONDS",
       description = "seconds to wait with --wait (default ${DEFAULT-VALUE})")
