@@ -221,10 +221,10 @@ class ReferenceServerAuthTest {
     TokenManager before = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
         .store(store).build();
     before.setRecord(authorize());
+    String first = before.accessToken(); // saved before it is served
     long received = store.load().receivedAtEpochMillis();
     assertThat(received - time.wallMillis()).as("received at, on the skew-corrected clock: server time")
         .isBetween(TimeUnit.MINUTES.toMillis(90) - 1000, TimeUnit.MINUTES.toMillis(90) + 1000);
-    String first = before.accessToken();
     assertThat(server.journal().calls("/oauth/ivs/token").stream()
         .filter(c -> c.body().contains("\"grant_type\":\"refresh_token\"")).count()).isZero();
 
