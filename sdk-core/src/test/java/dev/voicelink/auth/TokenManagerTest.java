@@ -473,8 +473,8 @@ class TokenManagerTest {
     assertThat(manager.state()).as("the store is read on a worker").isEqualTo(State.LOADING);
     assertThat(StateLog.awaitLoaded(manager).state()).isEqualTo(State.NO_TOKEN);
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
-    String message = "not_signed_in: no token is stored: authorize the device first and give the"
-        + " record to TokenManager.setRecord(...)";
+    String message = "not_signed_in: no token is stored: sign in first (TokenManager.signIn), or"
+        + " give a record to TokenManager.setRecord";
     assertThatThrownBy(manager::accessToken).isInstanceOf(NotSignedInException.class)
         .isInstanceOf(AuthorizationException.class).hasMessage(message)
         .extracting(e -> ((NotSignedInException) e).code()).isEqualTo("not_signed_in");
