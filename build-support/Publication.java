@@ -92,7 +92,7 @@ record Options(Map<String, String> values) {
  * of a package that has a segment named {@code internal}; local and anonymous classes; synthetic members other
  * than bridge methods; and every type or member annotated with an annotation whose simple name ends in
  * {@code Internal}. ASM reads the class files as they are (nothing is loaded or resolved), so the same dump comes
- * from any bytecode version, Java 8 included.
+ * from any bytecode version, Java 8 included; it counts the Synthetic attribute of pre-Java 5 members as synthetic.
  */
 final class ApiDump {
   static final String UPDATE_COMMAND = "./mvnw -B -ntp -Papi-dump package";
