@@ -46,10 +46,10 @@ import okhttp3.HttpUrl;
  * connection, reconnecting with bounded backoff and following the device's network. It may live as
  * long as a screen: create it in {@code onCreate} (or {@code onStart}) and destroy it in the matching
  * {@code onDestroy} ({@code onStop}). {@link #destroy()} releases exactly what this agent created:
- * its two threads ({@code voicelink-agent}, {@code voicelink-agent-io}), its socket, its network
- * callback, its web API calls in flight, and the {@link VoiceLinkClient} it made when none was
- * given. A client given to {@link Builder#client} is shared and never closed by the agent; closing
- * that client destroys the agents on it, as it closes its other services. Every command still
+ * its thread ({@code voicelink-agent}), its socket, its network callback, its web API calls in
+ * flight, and the {@link VoiceLinkClient} it made when none was given. A client given to {@link
+ * Builder#client} is shared and never closed by the agent; closing that client destroys the agents
+ * on it, as it closes its other services. Every command still
  * pending gets its one reply with {@link AgentConstants#ERROR_DESTROYED}, then no more events come;
  * later {@code sendMessage} calls throw.
  */
@@ -127,9 +127,9 @@ public final class Agent {
       tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store).build();
     }
     ClientCore core = ClientCore.of(voiceLink);
-    this.engine = new AgentEngine(config,
+    this.engine = new AgentEngine(config, core,
         new ChannelFactory(voiceLink, tokens, builder.maxReconnectAttempts),
-        backend, missing, core.deviceClock(), core.scheduler(), sink);
+        backend, missing, sink);
     if (encryptedStore != null) {
       this.storeListener = engine::notAuthorized;
       encryptedStore.addListener(storeListener);
@@ -223,9 +223,9 @@ public final class Agent {
   }
 
   /**
-   * For tests: waits until the agent's worker and I/O threads have nothing left to do. Every event so
-   * far has then been handed to the event executor, which delivers it in turn (a test on the main
-   * looper idles it next). Returns false if {@code timeout} passed first.
+   * For tests: waits until the agent's worker has nothing left to do and none of its web API calls is
+   * in flight. Every event so far has then been handed to the event executor, which delivers it in
+   * turn (a test on the main looper idles it next). Returns false if {@code timeout} passed first.
    */
   boolean awaitEngineIdle(long timeout, TimeUnit unit) throws InterruptedException {
     return engine.awaitIdle(timeout, unit);
