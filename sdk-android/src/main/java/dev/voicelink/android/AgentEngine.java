@@ -89,7 +89,7 @@ final class AgentEngine {
     synchronized (lifecycle) {
       if (destroyed) {
         throw new IllegalStateException("Agent was destroyed; create a new Agent to send "
-            + commandName(message.msgType()));
+            + AgentConstants.commandName(message.msgType()));
       }
       worker.execute(() -> handle(message));
     }
@@ -289,21 +289,6 @@ final class AgentEngine {
     if (now != state) {
       state = now;
       out.emit(EVENT_STATE, now, 0, "", EventData.none());
-    }
-  }
-
-  static String commandName(int msgType) {
-    switch (msgType) {
-      case CMD_WRITE:
-        return "CMD_WRITE";
-      case CMD_SET_PARAMS:
-        return "CMD_SET_PARAMS";
-      case CMD_SYNC:
-        return "CMD_SYNC";
-      case CMD_QUERY_SYNC_STATUS:
-        return "CMD_QUERY_SYNC_STATUS";
-      default:
-        return "msgType " + msgType;
     }
   }
 }

@@ -109,7 +109,7 @@ final class PendingCommands {
       VoiceLinkCall<?> call = pending.call;
       if (call != null) call.cancel(); // its result comes to a stopped worker: dropped
       out.cmdReturn(pending.command, ERROR_DESTROYED, "the Agent was destroyed before "
-          + AgentEngine.commandName(pending.command) + " completed", pending.data());
+          + AgentConstants.commandName(pending.command) + " completed", pending.data());
     }
     commands.clear();
     waiting.clear();
@@ -170,11 +170,11 @@ final class PendingCommands {
     } else if (e instanceof IllegalArgumentException) {
       code = ERROR_INVALID_PARAMS;
     } else {
-      Log.error(TAG, AgentEngine.commandName(pending.command) + " failed unexpectedly", e);
+      Log.error(TAG, AgentConstants.commandName(pending.command) + " failed unexpectedly", e);
       code = ERROR_NETWORK;
     }
     String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-    reply(pending, code, AgentEngine.commandName(pending.command) + " failed: " + message, data);
+    reply(pending, code, AgentConstants.commandName(pending.command) + " failed: " + message, data);
   }
 
   /** One command awaiting its reply. Confined to the worker thread. */
