@@ -29,9 +29,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The agent's logic, free of Android classes. Every piece of state is confined to the worker thread of
  * its {@link AgentWorker}: {@link #send}, network changes, channel callbacks, timers and the results
- * of web API calls all become tasks on it. Each command has its handler ({@link SyncCommand}, {@link QueryCommand},
- * {@link SetParamsCommand}, {@link WriteCommand}); the engine dispatches to them and keeps the
- * connection. The connection itself (token, reconnects, the message set) is sdk-core's {@link
+ * of web API calls all become tasks on it. Each command has its handler ({@link SyncCommand},
+ * {@link QueryCommand}, {@link SetParamsCommand}, {@link WriteCommand}); the engine dispatches to
+ * them and keeps the connection. The connection itself (token, reconnects, the message set) is sdk-core's {@link
  * InteractionChannel}; the engine maps it to the connection events and the agent's state.
  */
 final class AgentEngine {
