@@ -27,12 +27,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The API baseline check (build-support/ApiDump.java, run by every published library on package): what it
- * counts as API, that it stops the build naming each removed, added or changed member, that it leaves changes
- * outside the API alone, and that every published library has a baseline that matches the jar it published.
+ * The API baseline check ({@code build-support/Publication.java api-baseline}, run by every published library on
+ * package): what it counts as API, that it stops the build naming each removed, added or changed member, that it
+ * leaves changes outside the API alone, and that every published library has a baseline that matches the jar it
+ * published.
  *
  * <p>The small libraries here are compiled for Java 8, as the SDK is, and the program runs as the build runs it:
- * a separate JVM, its verdict in its exit status and on stderr.
+ * a separate JVM with ASM on its class path, its verdict in its exit status and on stderr.
  */
 class ApiBaselineIT {
   private static final String UPDATE = "./mvnw -B -ntp -Papi-dump package";
@@ -65,13 +66,17 @@ class ApiBaselineIT {
 
   private static Path work;
   private static Path tool;
+  /** The program's class path: ASM, as the build puts it there (exec-maven-plugin's dependencies). */
+  private static String asm;
 
   @BeforeAll
   static void compileTheProgram() throws Exception {
     work = Distribution.workDir("api-baseline");
     tool = Files.createDirectories(work.resolve("tool"));
-    javac(tool, Arrays.asList("--release", "17"),
-        Distribution.root().resolve("build-support/ApiDump.java"));
+    asm = jarOf(org.objectweb.asm.ClassReader.class) + java.io.File.pathSeparator
+        + jarOf(org.objectweb.asm.tree.ClassNode.class);
+    javac(tool, Arrays.asList("--release", "17", "-cp", asm),
+        Distribution.root().resolve("build-support/Publication.java"));
   }
 
   @Test
@@ -488,6 +493,10 @@ class ApiBaselineIT {
     assertThat(status).as(errors.toString(StandardCharsets.UTF_8)).isZero();
   }
 
+  private static String jarOf(Class<?> type) throws Exception {
+    return Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+  }
+
   private static int classFileMajorVersion(Path jar, String entry) throws IOException {
     try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile());
          InputStream in = file.getInputStream(file.getEntry(entry))) {
@@ -503,11 +512,12 @@ class ApiBaselineIT {
     Path stdout = Files.createTempFile(work, "out", ".txt");
     Path stderr = Files.createTempFile(work, "err", ".txt");
     Process process = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", tool.toString(), "ApiDump", "--jar=" + jar, "--api=" + api, "--mode=" + mode)
+        "-cp", tool + java.io.File.pathSeparator + asm, "Publication", "api-baseline", "--jar=" + jar,
+        "--api=" + api, "--mode=" + mode)
         .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new AssertionError("ApiDump still running after 60 s");
+      throw new AssertionError("Publication api-baseline still running after 60 s");
     }
     Run run = new Run(process.exitValue(), Files.readString(stderr));
     Files.delete(stdout);

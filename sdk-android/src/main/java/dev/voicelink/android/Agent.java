@@ -46,115 +46,63 @@ import okhttp3.HttpUrl;
  * connection, reconnecting with bounded backoff and following the device's network. It may live as
  * long as a screen: create it in {@code onCreate} (or {@code onStart}) and destroy it in the matching
  * {@code onDestroy} ({@code onStop}). {@link #destroy()} releases exactly what this agent created:
- * its two threads ({@code voicelink-agent}, {@code voicelink-agent-io}), its socket, its network
- * callback, its web API calls in flight, and the {@link VoiceLinkClient} it made when none was
- * given. A client given to {@link Builder#client} is shared and never closed by the agent; closing
- * that client destroys the agents on it, as it closes its other services. Every command still
+ * its thread ({@code voicelink-agent}), its socket, its network callback, its web API calls in
+ * flight, and the {@link VoiceLinkClient} it made when none was given. A client given to {@link
+ * Builder#client} is shared and never closed by the agent; closing that client destroys the agents
+ * on it, as it closes its other services. Every command still
  * pending gets its one reply with {@link AgentConstants#ERROR_DESTROYED}, then no more events come;
  * later {@code sendMessage} calls throw.
  */
 public final class Agent {
   private final AgentConfig config;
+  private final AgentEngine engine;
+  private final NetworkWatcher network;
+  /** The client this agent made, which its destroy() closes; null when it shares the app's. */
   private final @Nullable VoiceLinkClient ownClient;
   /** The client given to the builder, which destroys this agent when it closes; null: our own. */
   private final @Nullable ClientCore sharedClient;
+  /** The token manager watched for a lost authorization; null for another token source. */
+  private final @Nullable TokenManager tokenManager;
+  /** Whether {@link #tokenManager} is the agent's own device-grant manager (not the app's). */
+  private final boolean ownTokenManager;
+  /** The store of the agent's own token manager, watched for undecryptable records; or null. */
+  private final @Nullable EncryptedTokenStore encryptedStore;
+  private final TokenManager.Listener tokenListener = this::tokenStateChanged;
+  private final EncryptedTokenStore.Listener storeListener = this::storeUnreadable;
   /** What {@link #sharedClient} closes: this agent. */
   private final Closeable destroyOnClientClose = this::destroy;
-  private final AgentEngine engine;
-  private final NetworkWatcher network;
-  private final @Nullable TokenManager tokenManager;
-  private final TokenManager.Listener tokenListener;
-  private final @Nullable EncryptedTokenStore encryptedStore;
-  private final EncryptedTokenStore.@Nullable Listener storeListener;
 
-  private Agent(Builder builder) {
-    this.config = AgentConfig.parse(builder.configText);
-    if (builder.tokenSource == null) {
-      if (config.clientId() == null) {
-        throw new IllegalArgumentException("auth.client_id is missing from the config: it is required"
-            + " for the device's token manager unless a TokenSource is passed to"
-            + " Agent.Builder.tokenSource(...); add \"auth\": {\"client_id\": \"<your client id>\"}");
-      }
-      if (config.authUrl() == null
-          && (builder.client == null || ClientCore.open(builder.client).authUrlOrNull() == null)) {
-        throw new IllegalArgumentException("server.auth_url is missing from the config: it is required"
-            + " to refresh the device token unless a TokenSource is passed to"
-            + " Agent.Builder.tokenSource(...); add \"auth_url\" to \"server\"");
-      }
-    }
-    VoiceLinkClient voiceLink;
-    if (builder.client != null) {
-      voiceLink = builder.client;
-      checkSameAddresses(config, ClientCore.open(voiceLink));
-      this.ownClient = null;
-      this.sharedClient = ClientCore.of(voiceLink);
-    } else {
-      VoiceLinkClient.Builder own = VoiceLinkClient.builder().baseUrl(config.baseUrl());
-      if (config.authUrl() != null) own.authUrl(config.authUrl());
-      if (config.platformUrl() != null) own.platformUrl(config.platformUrl());
-      voiceLink = own.build();
-      this.ownClient = voiceLink;
-      this.sharedClient = null;
-    }
-
-    EntityWebApi api = builder.entityWebApi;
-    String missing = "";
-    if (api == null && config.namespace() != null && config.accountKey() != null) {
-      api = EntityWebApi.builder(voiceLink).namespace(config.namespace())
-          .accountKey(config.accountKey()).build();
-    }
-    if (api == null) {
-      missing = "entity upload is not configured: set entity.namespace and entity.account_key in the"
-          + " config, or pass an EntityWebApi to Agent.Builder.entityWebApi(...)";
-    }
-    EntityBackend backend = api == null ? null
-        : new WebApiEntityBackend(api, Collections.unmodifiableMap(
-            new LinkedHashMap<>(builder.definitions)));
-
-    SerialDelivery events = new SerialDelivery(builder.eventExecutor != null
-        ? builder.eventExecutor : ClientCore.of(voiceLink).callbackExecutor(), "agent");
-    AgentListener listener = builder.listener;
-    EventSink sink = (eventType, arg1, arg2, info, data) -> {
-      AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
-      events.execute(() -> listener.onEvent(event));
-    };
-    TokenSource tokens = builder.tokenSource;
-    EncryptedTokenStore encryptedStore = null;
-    if (tokens == null) {
-      TokenStore store = builder.tokenStore;
-      if (store == null) store = EncryptedTokenStore.create(builder.context);
-      if (store instanceof EncryptedTokenStore) encryptedStore = (EncryptedTokenStore) store;
-      tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store).build();
-    }
-    ClientCore core = ClientCore.of(voiceLink);
-    this.engine = new AgentEngine(config,
-        new ChannelFactory(voiceLink, tokens, builder.maxReconnectAttempts),
-        backend, missing, core.deviceClock(), core.scheduler(), sink);
-    if (encryptedStore != null) {
-      this.storeListener = engine::notAuthorized;
-      encryptedStore.addListener(storeListener);
-    } else {
-      this.storeListener = null;
-    }
+  /**
+   * Assigns what {@link Builder#build()} made; starts nothing, registers nothing: {@link #start()}
+   * does, once.
+   */
+  private Agent(AgentConfig config, AgentEngine engine, NetworkWatcher network,
+      @Nullable VoiceLinkClient ownClient, @Nullable ClientCore sharedClient,
+      @Nullable TokenManager tokenManager, boolean ownTokenManager,
+      @Nullable EncryptedTokenStore encryptedStore) {
+    this.config = config;
+    this.engine = engine;
+    this.network = network;
+    this.ownClient = ownClient;
+    this.sharedClient = sharedClient;
+    this.tokenManager = tokenManager;
+    this.ownTokenManager = ownTokenManager;
     this.encryptedStore = encryptedStore;
-    this.tokenManager = tokens instanceof TokenManager ? (TokenManager) tokens : null;
-    // An app's own manager may hold a cloud credential, for which having no token yet is normal.
-    boolean ownManager = builder.tokenSource == null;
-    this.tokenListener = state -> {
-      if (state == TokenManager.State.NO_TOKEN && ownManager) {
-        engine.notAuthorized(AgentEngine.NO_TOKEN);
-      } else if (state == TokenManager.State.REAUTHORIZATION_REQUIRED) {
-        engine.notAuthorized("The device must be authorized again: its refresh token was refused."
-            + " Run the device flow (DeviceAuthorizer) and TokenManager.setRecord, then create a"
-            + " new Agent.");
-      }
-    };
+  }
+
+  /**
+   * The one step with effects outside the agent, called once by {@link Builder#build()}: listens to
+   * the token store and manager, starts connecting as the device's network allows and follows it,
+   * and registers with a shared client, which then destroys this agent when it closes. If that
+   * client closed meanwhile, the agent is destroyed and the client's exception thrown.
+   */
+  private void start() {
+    if (encryptedStore != null) encryptedStore.addListener(storeListener);
     TokenManager manager = tokenManager;
     if (manager != null) {
       // On the worker: the first look at the token store is disk and Keystore I/O.
       engine.execute(() -> manager.addListener(tokenListener));
     }
-    this.network = new NetworkWatcher(builder.context, engine);
     network.start();
     if (sharedClient != null) {
       try {
@@ -164,6 +112,21 @@ public final class Agent {
         throw closedMeanwhile;
       }
     }
+  }
+
+  private void tokenStateChanged(TokenManager.State state) {
+    // An app's own manager may hold a cloud credential, for which having no token yet is normal.
+    if (state == TokenManager.State.NO_TOKEN && ownTokenManager) {
+      engine.notAuthorized(AgentEngine.NO_TOKEN);
+    } else if (state == TokenManager.State.REAUTHORIZATION_REQUIRED) {
+      engine.notAuthorized("The device must be authorized again: its refresh token was refused."
+          + " Run the device flow (DeviceAuthorizer) and TokenManager.setRecord, then create a"
+          + " new Agent.");
+    }
+  }
+
+  private void storeUnreadable(String reason) {
+    engine.notAuthorized(reason);
   }
 
   /**
@@ -203,7 +166,7 @@ public final class Agent {
   }
 
   /**
-   * Releases what this agent created: its threads, its socket, its network callback, its calls in
+   * Releases what this agent created: its thread, its socket, its network callback, its calls in
    * flight, and its own {@link VoiceLinkClient} if it made one (a shared client stays open).
    * Idempotent; never blocks.
    */
@@ -212,20 +175,20 @@ public final class Agent {
     TokenManager manager = tokenManager;
     if (manager != null) {
       manager.removeListener(tokenListener);
-      // The constructor registers the listener on the worker; if that task has not run yet, this
-      // one, queued after it, takes the listener off again (an app's manager may outlive the Agent).
+      // start() registers the listener on the worker; if that task has not run yet, this one,
+      // queued after it, takes the listener off again (an app's manager may outlive the Agent).
       engine.execute(() -> manager.removeListener(tokenListener));
     }
-    if (encryptedStore != null && storeListener != null) encryptedStore.removeListener(storeListener);
+    if (encryptedStore != null) encryptedStore.removeListener(storeListener);
     engine.destroy();
     if (ownClient != null) ownClient.close();
     if (sharedClient != null) sharedClient.untrack(destroyOnClientClose);
   }
 
   /**
-   * For tests: waits until the agent's worker and I/O threads have nothing left to do. Every event so
-   * far has then been handed to the event executor, which delivers it in turn (a test on the main
-   * looper idles it next). Returns false if {@code timeout} passed first.
+   * For tests: waits until the agent's worker has nothing left to do and none of its web API calls is
+   * in flight. Every event so far has then been handed to the event executor, which delivers it in
+   * turn (a test on the main looper idles it next). Returns false if {@code timeout} passed first.
    */
   boolean awaitEngineIdle(long timeout, TimeUnit unit) throws InterruptedException {
     return engine.awaitIdle(timeout, unit);
@@ -348,11 +311,93 @@ public final class Agent {
     }
 
     /**
+     * Checks the config, makes what was left at its default (the agent's own client, token manager,
+     * entity web API and event delivery), then starts the agent: it connects, follows the network,
+     * and registers with a shared client. Nothing is started or registered before every check has
+     * passed, and a client the agent made is closed again if building fails.
+     *
      * @throws IllegalArgumentException if the config is invalid, naming the setting (without a
      *     token source, {@code auth.client_id} and {@code server.auth_url} are required)
+     * @throws IllegalStateException if the shared client is closed
      */
     public Agent build() {
-      return new Agent(this);
+      AgentConfig config = AgentConfig.parse(configText);
+      if (tokenSource == null) checkTokenSettings(config);
+      if (client != null) checkSameAddresses(config, ClientCore.open(client));
+      VoiceLinkClient voiceLink = client != null ? client : ownClient(config);
+      Agent agent;
+      try {
+        agent = assemble(config, voiceLink);
+      } catch (RuntimeException | Error e) {
+        if (client == null) voiceLink.close(); // the agent's own: nobody else could
+        throw e;
+      }
+      agent.start();
+      return agent;
+    }
+
+    private void checkTokenSettings(AgentConfig config) {
+      if (config.clientId() == null) {
+        throw new IllegalArgumentException("auth.client_id is missing from the config: it is required"
+            + " for the device's token manager unless a TokenSource is passed to"
+            + " Agent.Builder.tokenSource(...); add \"auth\": {\"client_id\": \"<your client id>\"}");
+      }
+      if (config.authUrl() == null
+          && (client == null || ClientCore.open(client).authUrlOrNull() == null)) {
+        throw new IllegalArgumentException("server.auth_url is missing from the config: it is required"
+            + " to refresh the device token unless a TokenSource is passed to"
+            + " Agent.Builder.tokenSource(...); add \"auth_url\" to \"server\"");
+      }
+    }
+
+    /** A client for the config's {@code server} addresses; it starts no thread until used. */
+    private static VoiceLinkClient ownClient(AgentConfig config) {
+      VoiceLinkClient.Builder own = VoiceLinkClient.builder().baseUrl(config.baseUrl());
+      if (config.authUrl() != null) own.authUrl(config.authUrl());
+      if (config.platformUrl() != null) own.platformUrl(config.platformUrl());
+      return own.build();
+    }
+
+    /** Makes the agent's parts on {@code voiceLink}, each default resolved; starts none of them. */
+    private Agent assemble(AgentConfig config, VoiceLinkClient voiceLink) {
+      ClientCore core = ClientCore.of(voiceLink);
+      EntityWebApi api = entityWebApi;
+      if (api == null && config.namespace() != null && config.accountKey() != null) {
+        api = EntityWebApi.builder(voiceLink).namespace(config.namespace())
+            .accountKey(config.accountKey()).build();
+      }
+      String missing = api != null ? "" : "entity upload is not configured: set entity.namespace"
+          + " and entity.account_key in the config, or pass an EntityWebApi to"
+          + " Agent.Builder.entityWebApi(...)";
+      EntityBackend backend = api == null ? null : new WebApiEntityBackend(api,
+          Collections.unmodifiableMap(new LinkedHashMap<>(definitions)));
+
+      TokenSource tokens = tokenSource;
+      EncryptedTokenStore encryptedStore = null;
+      if (tokens == null) {
+        TokenStore store = tokenStore != null ? tokenStore : EncryptedTokenStore.create(context);
+        if (store instanceof EncryptedTokenStore) encryptedStore = (EncryptedTokenStore) store;
+        tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store).build();
+      }
+
+      AgentEngine engine = new AgentEngine(config, core,
+          new ChannelFactory(voiceLink, tokens, maxReconnectAttempts), backend, missing,
+          events(core));
+      return new Agent(config, engine, new NetworkWatcher(context, engine),
+          client == null ? voiceLink : null, client == null ? null : core,
+          tokens instanceof TokenManager ? (TokenManager) tokens : null, tokenSource == null,
+          encryptedStore);
+    }
+
+    /** Where the engine's events go: to the listener, one at a time and in order. */
+    private EventSink events(ClientCore core) {
+      final SerialDelivery delivery = new SerialDelivery(eventExecutor != null ? eventExecutor
+          : core.callbackExecutor(), "agent");
+      final AgentListener target = listener;
+      return (eventType, arg1, arg2, info, data) -> {
+        AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
+        delivery.execute(() -> target.onEvent(event));
+      };
     }
   }
 }

@@ -107,4 +107,20 @@ public final class AgentConstants {
    * or at the next {@link #CMD_WRITE}.
    */
   public static final int ERROR_RECONNECT_GAVE_UP = 60010;
+
+  /** The name of {@code msgType} for messages: {@code CMD_SYNC}, or {@code msgType 99}. */
+  static String commandName(int msgType) {
+    switch (msgType) {
+      case CMD_WRITE:
+        return "CMD_WRITE";
+      case CMD_SET_PARAMS:
+        return "CMD_SET_PARAMS";
+      case CMD_SYNC:
+        return "CMD_SYNC";
+      case CMD_QUERY_SYNC_STATUS:
+        return "CMD_QUERY_SYNC_STATUS";
+      default:
+        return "msgType " + msgType;
+    }
+  }
 }

@@ -18,8 +18,7 @@ import static dev.voicelink.android.AgentConstants.STATE_IDLE;
 import static dev.voicelink.android.AgentConstants.STATE_READY;
 import static dev.voicelink.android.AgentConstants.STATE_WORKING;
 
-import dev.voicelink.core.Clock;
-import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
@@ -29,10 +28,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The agent's logic, free of Android classes. Every piece of state is confined to the worker thread of
- * its {@link AgentWorker}: {@link #send}, network changes, channel callbacks, timers and finished I/O
- * all become tasks on it. Each command has its handler ({@link SyncCommand}, {@link QueryCommand},
- * {@link SetParamsCommand}, {@link WriteCommand}); the engine dispatches to them and keeps the
- * connection. The connection itself (token, reconnects, the message set) is sdk-core's {@link
+ * its {@link AgentWorker}: {@link #send}, network changes, channel callbacks, timers and the results
+ * of web API calls all become tasks on it. Each command has its handler ({@link SyncCommand},
+ * {@link QueryCommand}, {@link SetParamsCommand}, {@link WriteCommand}); the engine dispatches to
+ * them and keeps the connection. The connection itself (token, reconnects, the message set) is sdk-core's {@link
  * InteractionChannel}; the engine maps it to the connection events and the agent's state.
  */
 final class AgentEngine {
@@ -60,14 +59,18 @@ final class AgentEngine {
   private int state = STATE_IDLE;
   private boolean notAuthorizedReported;
 
-  AgentEngine(AgentConfig config, ChannelFactory channels, @Nullable EntityBackend entities,
-      String entitiesMissing, Clock clock, Scheduler scheduler, EventSink sink) {
+  /**
+   * An engine on {@code client}: its threads run the web API calls, its clock and scheduler time
+   * the queries' waits. Starts nothing: see {@link #start}.
+   */
+  AgentEngine(AgentConfig config, ClientCore client, ChannelFactory channels,
+      @Nullable EntityBackend entities, String entitiesMissing, EventSink sink) {
     this.channels = channels;
     this.out = new EventEmitter(sink, worker);
-    this.pending = new PendingCommands(worker, out);
-    this.sync = new SyncCommand(config.appid(), entities, entitiesMissing, clock, pending, out);
-    this.query = new QueryCommand(entities, entitiesMissing, clock, scheduler, worker, sync, pending,
-        out);
+    this.pending = new PendingCommands(worker, client, out);
+    this.sync = new SyncCommand(config.appid(), entities, entitiesMissing, client, pending, out);
+    this.query = new QueryCommand(entities, entitiesMissing, client.deviceClock(),
+        client.scheduler(), worker, sync, pending, out);
     this.setParams = new SetParamsCommand(config.audioPersParam(), out);
     this.write = new WriteCommand(setParams, out);
   }
@@ -86,7 +89,7 @@ final class AgentEngine {
     synchronized (lifecycle) {
       if (destroyed) {
         throw new IllegalStateException("Agent was destroyed; create a new Agent to send "
-            + commandName(message.msgType()));
+            + AgentConstants.commandName(message.msgType()));
       }
       worker.execute(() -> handle(message));
     }
@@ -120,12 +123,15 @@ final class AgentEngine {
     return destroyed;
   }
 
-  /** Fails pending commands with {@link AgentConstants#ERROR_DESTROYED}, closes and stops the threads. */
+  /**
+   * Fails pending commands with {@link AgentConstants#ERROR_DESTROYED}, cancels their calls, closes
+   * the channel and stops the worker thread.
+   */
   void destroy() {
     synchronized (lifecycle) {
       if (destroyed) return;
       destroyed = true;
-      worker.execute(this::shutdown);
+      worker.stop(this::shutdown);
     }
   }
 
@@ -276,7 +282,6 @@ final class AgentEngine {
     pending.destroyAll();
     write.failAll(ERROR_DESTROYED, "the Agent was destroyed before the result");
     closeChannel();
-    worker.close();
   }
 
   private void updateState() {
@@ -284,21 +289,6 @@ final class AgentEngine {
     if (now != state) {
       state = now;
       out.emit(EVENT_STATE, now, 0, "", EventData.none());
-    }
-  }
-
-  static String commandName(int msgType) {
-    switch (msgType) {
-      case CMD_WRITE:
-        return "CMD_WRITE";
-      case CMD_SET_PARAMS:
-        return "CMD_SET_PARAMS";
-      case CMD_SYNC:
-        return "CMD_SYNC";
-      case CMD_QUERY_SYNC_STATUS:
-        return "CMD_QUERY_SYNC_STATUS";
-      default:
-        return "msgType " + msgType;
     }
   }
 }

@@ -1,26 +1,25 @@
 package dev.voicelink.android;
 
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.NamedThreads;
+import dev.voicelink.core.internal.RealCall;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The agent's threads: one worker ({@code voicelink-agent}) to which all of the engine's state is
- * confined, and a small I/O pool ({@code voicelink-agent-io}) for blocking web API calls, whose
- * outcomes come back to the worker. It counts the tasks in flight on both, so that a test can wait
- * until nothing is left to do ({@link #awaitIdle}) instead of waiting in real time. Made and closed
- * by {@link AgentEngine}.
+ * The agent's one thread ({@code voicelink-agent}), to which all of the engine's state is confined.
+ * Web API calls run asynchronously on the client's threads and hand their results straight to it
+ * ({@link #enqueue}): no thread waits for another. It counts its tasks and the calls in flight, so
+ * that a test can wait until nothing is left to do ({@link #awaitIdle}) instead of waiting in real
+ * time. Made and stopped by {@link AgentEngine}.
  */
 final class AgentWorker {
   private static final String TAG = "VoiceLinkAgent";
-
-  /** Blocking work for the I/O pool. */
-  interface Blocking<T> {
-    T run() throws Exception;
-  }
 
   /** What to do on the worker thread with a value. */
   interface Then<T> {
@@ -28,18 +27,15 @@ final class AgentWorker {
   }
 
   private final ThreadPoolExecutor worker;
-  private final ThreadPoolExecutor io;
   private final Object lock = new Object();
   private int workerTasks; // accepted and not finished; guarded by lock
-  private int ioTasks; // accepted and not finished; guarded by lock
+  private int callsInFlight; // enqueued, their result not yet with the worker; guarded by lock
   private boolean closed; // confined to the worker thread
 
   AgentWorker() {
+    // The thread starts with the first task, not here.
     this.worker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<Runnable>(), new NamedThreads("voicelink-agent"));
-    this.io = new ThreadPoolExecutor(3, 3, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<Runnable>(), new NamedThreads("voicelink-agent-io"));
-    this.io.allowCoreThreadTimeOut(true);
   }
 
   /** Runs {@code task} on the worker thread, after everything queued before it; nothing once closed. */
@@ -56,72 +52,78 @@ final class AgentWorker {
         }
       });
     } catch (RejectedExecutionException e) {
-      // Closed: late I/O outcomes and channel callbacks have nobody left to tell.
+      // Stopped: late results and channel callbacks have nobody left to tell.
       count(-1, 0);
     }
   }
 
   /**
-   * Runs {@code work} on the I/O pool, then, on the worker thread, {@code done} with its value or
-   * {@code failed} with what it threw.
+   * Enqueues {@code call}, one of the SDK's, and runs {@code done} with its result on the worker
+   * thread: the call's callback comes straight here, neither through the client's callback executor
+   * (the main thread) nor through a thread that waits. Once stopped, the result is dropped (the
+   * engine has answered every pending command by then).
+   *
+   * @throws IllegalStateException if the call cannot start (its client is closed); nothing ran
    */
-  <T> void offload(Blocking<T> work, Then<T> done, Then<Exception> failed) {
+  <T> void enqueue(VoiceLinkCall<T> call, Then<CallResult<T>> done) {
     count(0, 1);
+    Executor toWorker = new Executor() {
+      // Called exactly once, by the thread that ends the call: a client's worker, or one that cancels.
+      @Override public void execute(Runnable callback) {
+        AgentWorker.this.execute(callback);
+        count(0, -1); // after the worker counted the task: the two never look idle in between
+      }
+    };
     try {
-      io.execute(() -> {
-        try {
-          T value = work.run();
-          execute(() -> done.accept(value));
-        } catch (Exception e) {
-          execute(() -> failed.accept(e));
-        } finally {
-          count(0, -1);
-        }
-      });
-    } catch (RejectedExecutionException e) {
-      // Closed meanwhile: the engine has answered every pending command.
+      RealCall.enqueue(call, toWorker, done::accept);
+    } catch (RuntimeException notStarted) {
       count(0, -1);
+      throw notStarted;
     }
   }
 
-  /** Whether {@link #close} has run; on the worker thread. */
+  /** Whether {@link #stop}'s task has run; on the worker thread. */
   boolean isClosed() {
     return closed;
   }
 
   /**
-   * On the worker thread: drops every later task, lets the worker thread end and interrupts the I/O
-   * calls still running.
+   * Runs {@code last} on the worker thread after everything queued so far, then drops every later
+   * task and lets the thread end. Any thread.
    */
-  void close() {
-    closed = true;
-    worker.shutdown();
-    int neverRun = io.shutdownNow().size();
-    count(0, -neverRun);
+  void stop(Runnable last) {
+    execute(() -> {
+      try {
+        last.run();
+      } finally {
+        closed = true;
+        worker.shutdown();
+      }
+    });
   }
 
   /**
-   * For tests: waits until the worker and the I/O pool have nothing left to do (an I/O outcome is
-   * queued to the worker before its I/O task ends, so the two never look idle in between). Every
-   * event so far has then been handed to the sink. Returns false if {@code timeout} passed first.
-   * Not to be called from the worker thread.
+   * For tests: waits until the worker has nothing left to do and no call is in flight (a call's
+   * result is queued to the worker before the call stops counting, so the two never look idle in
+   * between). Every event so far has then been handed to the sink. Returns false if {@code timeout}
+   * passed first. Not to be called from the worker thread.
    */
   boolean awaitIdle(long timeout, TimeUnit unit) throws InterruptedException {
     return await(true, timeout, unit);
   }
 
   /**
-   * For tests: like {@link #awaitIdle} for the worker thread alone, for a test that holds an I/O
-   * call on purpose.
+   * For tests: like {@link #awaitIdle} for the worker thread alone, for a test that holds a call in
+   * flight on purpose.
    */
   boolean awaitWorkerIdle(long timeout, TimeUnit unit) throws InterruptedException {
     return await(false, timeout, unit);
   }
 
-  private boolean await(boolean withIo, long timeout, TimeUnit unit) throws InterruptedException {
+  private boolean await(boolean withCalls, long timeout, TimeUnit unit) throws InterruptedException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     synchronized (lock) {
-      while (workerTasks > 0 || (withIo && ioTasks > 0)) {
+      while (workerTasks > 0 || (withCalls && callsInFlight > 0)) {
         long left = deadline - System.nanoTime();
         if (left <= 0) return false;
         TimeUnit.NANOSECONDS.timedWait(lock, left);
@@ -130,11 +132,11 @@ final class AgentWorker {
     }
   }
 
-  private void count(int workerDelta, int ioDelta) {
+  private void count(int workerDelta, int callDelta) {
     synchronized (lock) {
       workerTasks += workerDelta;
-      ioTasks += ioDelta;
-      if (workerTasks == 0 || ioTasks == 0) lock.notifyAll();
+      callsInFlight += callDelta;
+      if (workerTasks == 0 || callsInFlight == 0) lock.notifyAll();
     }
   }
 }

@@ -1,18 +1,22 @@
 package dev.voicelink.android;
 
 import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.entity.UploadReceipt;
 
 /**
- * The dynamic entity web API as the agent uses it: calls that the agent runs off its worker thread
- * and cancels when it is destroyed.
+ * The dynamic entity web API as the agent uses it: the SDK's calls, which the agent enqueues with
+ * their results delivered to its worker, and cancels when it is destroyed.
  */
 interface EntityBackend {
   /**
-   * An upload that ends with the sid. Checks its input first and throws IllegalArgumentException (or
-   * IllegalStateException for an unregistered resource) before anything is sent.
+   * The upload of {@code request}. Decodes its data first, on the calling thread: work in proportion
+   * to the resource, so not for the agent's worker. Throws IllegalArgumentException (or
+   * IllegalStateException for an unregistered resource) before anything is sent; the call checks
+   * the records before it sends them.
    */
-  VoiceLinkCall<String> upload(SyncRequest request);
+  VoiceLinkCall<UploadReceipt> upload(SyncRequest request);
 
-  /** A check of an upload that ends with the result as JSON text with {@code sid, csid, reply, error}. */
-  VoiceLinkCall<String> check(String sid);
+  /** A check of the upload {@code sid}. */
+  VoiceLinkCall<CheckResult> check(String sid);
 }

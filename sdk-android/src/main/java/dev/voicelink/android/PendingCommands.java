@@ -9,30 +9,45 @@ import static dev.voicelink.android.AgentConstants.KEY_CODE;
 import static dev.voicelink.android.AgentConstants.KEY_DESC;
 import static dev.voicelink.android.AgentConstants.KEY_SID;
 
+import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The commands that call the web API (CMD_SYNC, CMD_QUERY_SYNC_STATUS) while they are in flight.
+ * The commands that call the web API (CMD_SYNC, CMD_QUERY_SYNC_STATUS) while they await their reply.
  * Each gets exactly one reply: its outcome, or {@link AgentConstants#ERROR_DESTROYED} from {@link
- * #destroyAll}. Confined to the worker thread.
+ * #destroyAll}. At most {@link #MAX_RUNNING} of them run their calls at once; the others wait their
+ * turn here, holding no thread. Confined to the worker thread.
  */
 final class PendingCommands {
   private static final String TAG = "VoiceLinkAgent";
+  /**
+   * Commands whose calls run at once, at most: each takes a thread of the client's pool while its
+   * request is on the wire, and a burst of syncs must neither start a thread apiece nor crowd the
+   * server. Three, the size of the I/O pool that ran them before they were asynchronous.
+   */
+  static final int MAX_RUNNING = 3;
 
   private final AgentWorker worker;
+  private final ClientCore client;
   private final EventEmitter out;
   private final Set<PendingCommand> commands = new LinkedHashSet<>();
+  private final ArrayDeque<PendingCommand> waiting = new ArrayDeque<>();
+  private int running;
+  private boolean starting;
 
-  PendingCommands(AgentWorker worker, EventEmitter out) {
+  PendingCommands(AgentWorker worker, ClientCore client, EventEmitter out) {
     this.worker = worker;
+    this.client = client;
     this.out = out;
   }
 
@@ -48,26 +63,97 @@ final class PendingCommands {
   }
 
   /**
-   * Runs {@code call} on the I/O pool; then replies with {@code done} or the failure, unless the
-   * command got its reply meanwhile (the agent was destroyed).
+   * Runs {@code start}, which starts the command's first call, as soon as fewer than {@link
+   * #MAX_RUNNING} commands are running; the command runs until its reply.
    */
-  <T> void call(PendingCommand pending, AgentWorker.Blocking<T> call, AgentWorker.Then<T> done) {
-    worker.offload(call, value -> {
-      if (commands.remove(pending)) done.accept(value);
-    }, e -> {
-      if (commands.remove(pending)) fail(pending, e);
-    });
+  void whenFree(PendingCommand pending, Runnable start) {
+    pending.start = start;
+    waiting.add(pending);
+    startWaiting();
   }
 
-  /** Cancels every pending command and its web API call, and replies ERROR_DESTROYED to each. */
+  /**
+   * Enqueues {@code call} as the command's call now; on the worker thread, runs {@code done} with its
+   * value (which replies, or starts the command's next call) or replies with its failure, unless the
+   * command got its reply meanwhile (the agent was destroyed).
+   */
+  <T> void call(PendingCommand pending, VoiceLinkCall<T> call, AgentWorker.Then<T> done) {
+    pending.call = call;
+    try {
+      worker.enqueue(call, result -> {
+        if (!commands.contains(pending)) return;
+        if (result.isSuccess()) {
+          done.accept(result.value());
+        } else if (!client.isClosed()) {
+          Exception failure = result.failure();
+          fail(pending, failure != null ? failure : new CallCancelledException());
+        }
+        // A closed client failed or cancelled it: see notStarted.
+      });
+    } catch (RuntimeException e) {
+      notStarted(pending, e);
+    }
+  }
+
+  /** Replies to {@code pending}: {@code code} 0 for success. */
+  void reply(PendingCommand pending, int code, String info, Map<String, Object> data) {
+    if (!answered(pending)) return;
+    out.cmdReturn(pending.command, code, info, data);
+    startWaiting();
+  }
+
+  /** Cancels every pending command and its call, and replies ERROR_DESTROYED to each. */
   void destroyAll() {
     for (PendingCommand pending : commands) {
       if (pending.timer != null) pending.timer.cancel();
-      pending.cancel();
+      VoiceLinkCall<?> call = pending.call;
+      if (call != null) call.cancel(); // its result comes to a stopped worker: dropped
       out.cmdReturn(pending.command, ERROR_DESTROYED, "the Agent was destroyed before "
-          + AgentEngine.commandName(pending.command) + " completed", pending.data());
+          + AgentConstants.commandName(pending.command) + " completed", pending.data());
     }
     commands.clear();
+    waiting.clear();
+    running = 0;
+  }
+
+  private void startWaiting() {
+    if (starting) return; // a reply given while starting: the loop below fills its place
+    starting = true;
+    try {
+      while (running < MAX_RUNNING && !waiting.isEmpty()) {
+        PendingCommand next = waiting.poll();
+        next.running = true;
+        running++;
+        try {
+          next.start.run();
+        } catch (RuntimeException e) {
+          notStarted(next, e);
+        }
+      }
+    } finally {
+      starting = false;
+    }
+  }
+
+  /**
+   * A command whose call could not be made or started: a closed client refuses them. Closing a
+   * client destroys the agents on it before anything else, and the agent's own client closes only
+   * in its destroy(), so the shutdown queued then answers the command ERROR_DESTROYED, as it answers
+   * a call the closing cancelled. Anything else is a failure of the command.
+   */
+  private void notStarted(PendingCommand pending, RuntimeException e) {
+    if (!client.isClosed()) fail(pending, e);
+  }
+
+  /** Takes {@code pending} off the list; false if it had its reply already. */
+  private boolean answered(PendingCommand pending) {
+    if (!commands.remove(pending)) return false;
+    if (pending.running) {
+      running--;
+    } else {
+      waiting.remove(pending);
+    }
+    return true;
   }
 
   private void fail(PendingCommand pending, Exception e) {
@@ -84,23 +170,26 @@ final class PendingCommands {
     } else if (e instanceof IllegalArgumentException) {
       code = ERROR_INVALID_PARAMS;
     } else {
-      Log.error(TAG, AgentEngine.commandName(pending.command) + " failed unexpectedly", e);
+      Log.error(TAG, AgentConstants.commandName(pending.command) + " failed unexpectedly", e);
       code = ERROR_NETWORK;
     }
     String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-    out.cmdReturn(pending.command, code, AgentEngine.commandName(pending.command) + " failed: "
-        + message, data);
+    reply(pending, code, AgentConstants.commandName(pending.command) + " failed: " + message, data);
   }
 
-  /** One command awaiting its reply. */
+  /** One command awaiting its reply. Confined to the worker thread. */
   static final class PendingCommand {
     final int command;
     final @Nullable String tag;
     final @Nullable String sid;
     /** The wait before a status query, or null. */
     @Nullable Cancellable timer;
-    private @Nullable VoiceLinkCall<String> call;
-    private boolean cancelled;
+    /** What starts its first call once it may run. */
+    private Runnable start = () -> { };
+    /** Whether it holds one of the {@link #MAX_RUNNING} places. */
+    private boolean running;
+    /** Its call now, which {@link #destroyAll} cancels; null before the first. */
+    private @Nullable VoiceLinkCall<?> call;
 
     PendingCommand(int command, @Nullable String tag, @Nullable String sid) {
       this.command = command;
@@ -111,21 +200,6 @@ final class PendingCommands {
     /** The data of this command's reply, without its outcome. */
     Map<String, Object> data() {
       return command == CMD_SYNC ? EventData.sync(null, tag) : EventData.query(sid, tag);
-    }
-
-    /** Runs {@code next} on the calling I/O thread, unless the command was already cancelled. */
-    String run(VoiceLinkCall<String> next) throws IOException, ServerRefusalException {
-      synchronized (this) {
-        if (cancelled) next.cancel();
-        call = next;
-      }
-      return next.execute();
-    }
-
-    /** Aborts the web API call of this command, if one is running. */
-    synchronized void cancel() {
-      cancelled = true;
-      if (call != null) call.cancel();
     }
   }
 }

@@ -8,16 +8,20 @@ import static dev.voicelink.android.AgentConstants.KEY_RESULT;
 import static dev.voicelink.android.AgentConstants.SUCCESS;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
+import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
+import dev.voicelink.entity.CheckResult;
+import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import okio.Buffer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * CMD_QUERY_SYNC_STATUS: checks the message (its request is the {@code sid} of a CMD_SYNC reply),
- * waits until 10 s after that upload if it was this agent's, asks the web API on the I/O pool and
- * replies with the result. Confined to the worker thread.
+ * waits until 10 s after that upload if it was this agent's, asks the web API with an asynchronous
+ * call and replies with the result. Confined to the worker thread.
  */
 final class QueryCommand {
   static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -85,11 +89,27 @@ final class QueryCommand {
     EntityBackend backend = entities;
     String sid = command.sid;
     if (backend == null || sid == null) return;
-    pending.call(command, () -> command.run(backend.check(sid)), result -> {
+    pending.whenFree(command, () -> pending.call(command, backend.check(sid), result -> {
       Map<String, Object> data = EventData.query(sid, command.tag);
-      data.put(KEY_RESULT, result);
-      out.cmdReturn(CMD_QUERY_SYNC_STATUS, SUCCESS, "", data);
-    });
+      data.put(KEY_RESULT, json(result));
+      pending.reply(command, SUCCESS, "", data);
+    }));
+  }
+
+  /** The reply's {@code result}: the check as JSON text {@code {"sid","csid","reply","error"}}. */
+  static String json(CheckResult result) {
+    Buffer buffer = new Buffer();
+    try (JsonWriter writer = JsonWriter.of(buffer)) {
+      writer.beginObject();
+      writer.name("sid").value(result.sid());
+      writer.name("csid").value(result.csid());
+      writer.name("reply").value(result.reply());
+      writer.name("error").value(result.error());
+      writer.endObject();
+    } catch (IOException e) {
+      throw new AssertionError(e); // a Buffer does not fail
+    }
+    return buffer.readUtf8();
   }
 
   private void refuse(int code, String info, @Nullable String sid, @Nullable String tag) {

@@ -8,6 +8,10 @@ import static dev.voicelink.android.AgentConstants.SUCCESS;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
 import dev.voicelink.core.Clock;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.entity.UploadReceipt;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,9 +19,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * CMD_SYNC: checks the message into a {@link SyncRequest}, uploads it on the I/O pool and replies with
- * the sid. Remembers when each recent upload finished, for {@link QueryCommand}. Confined to the
- * worker thread.
+ * CMD_SYNC: checks the message into a {@link SyncRequest}, uploads it with an asynchronous call and
+ * replies with the sid. Remembers when each recent upload finished, for {@link QueryCommand}.
+ * Confined to the worker thread.
  */
 final class SyncCommand {
   private static final int MAX_REMEMBERED_UPLOADS = 256;
@@ -25,6 +29,7 @@ final class SyncCommand {
   private final String appid;
   private final @Nullable EntityBackend entities;
   private final String entitiesMissing;
+  private final ClientCore client;
   private final Clock clock;
   private final PendingCommands pending;
   private final EventEmitter out;
@@ -36,12 +41,13 @@ final class SyncCommand {
     }
   };
 
-  SyncCommand(String appid, @Nullable EntityBackend entities, String entitiesMissing, Clock clock,
-      PendingCommands pending, EventEmitter out) {
+  SyncCommand(String appid, @Nullable EntityBackend entities, String entitiesMissing,
+      ClientCore client, PendingCommands pending, EventEmitter out) {
     this.appid = appid;
     this.entities = entities;
     this.entitiesMissing = entitiesMissing;
-    this.clock = clock;
+    this.client = client;
+    this.clock = client.deviceClock();
     this.pending = pending;
     this.out = out;
   }
@@ -78,12 +84,28 @@ final class SyncCommand {
       return;
     }
     PendingCommands.PendingCommand command = pending.add(CMD_SYNC, tag, null);
-    pending.call(command,
-        () -> new Upload(command.run(backend.upload(request)), clock.monotonicNanos()),
-        upload -> {
-          uploadedAtNanos.put(upload.sid, upload.finishedAtNanos);
-          out.cmdReturn(CMD_SYNC, SUCCESS, "", EventData.sync(upload.sid, command.tag));
-        });
+    pending.whenFree(command, () -> pending.call(command, prepare(backend, request),
+        upload -> pending.call(command, upload, receipt -> {
+          uploadedAtNanos.put(receipt.sid(), clock.monotonicNanos());
+          pending.reply(command, SUCCESS, "", EventData.sync(receipt.sid(), command.tag));
+        })));
+  }
+
+  /**
+   * A call that makes the upload of {@code request}, which decodes its Base64 and checks that it is
+   * UTF-8: work in proportion to the resource, up to its limit of 32 MiB. It runs
+   * on one of the client's threads ({@code voicelink-io}), where the upload that follows checks the
+   * records as well: never on the main thread, and not on the worker, which would hold up every
+   * other command, result and connection change meanwhile. Between the two calls the worker holds
+   * nothing, so the thread that decoded is free again for the upload.
+   */
+  private VoiceLinkCall<VoiceLinkCall<UploadReceipt>> prepare(final EntityBackend backend,
+      final SyncRequest request) {
+    return new BlockingCall<VoiceLinkCall<UploadReceipt>>(client) {
+      @Override protected VoiceLinkCall<UploadReceipt> run() {
+        return backend.upload(request);
+      }
+    };
   }
 
   /** When the upload of {@code sid} finished, on the clock's monotonic scale, or null if unknown. */
@@ -98,15 +120,5 @@ final class SyncCommand {
 
   private void refuse(int code, String info, @Nullable String tag) {
     out.cmdReturn(CMD_SYNC, code, info, EventData.sync(null, tag));
-  }
-
-  private static final class Upload {
-    final String sid;
-    final long finishedAtNanos;
-
-    Upload(String sid, long finishedAtNanos) {
-      this.sid = sid;
-      this.finishedAtNanos = finishedAtNanos;
-    }
   }
 }

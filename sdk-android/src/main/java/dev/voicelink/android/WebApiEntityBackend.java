@@ -1,8 +1,5 @@
 package dev.voicelink.android;
 
-import com.squareup.moshi.JsonWriter;
-import dev.voicelink.core.CallResult;
-import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.entity.CheckResult;
@@ -13,13 +10,11 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.util.Map;
-import okio.Buffer;
 import okio.ByteString;
 
 /**
@@ -39,7 +34,7 @@ final class WebApiEntityBackend implements EntityBackend {
     this.definitions = definitions;
   }
 
-  @Override public VoiceLinkCall<String> upload(SyncRequest request) {
+  @Override public VoiceLinkCall<UploadReceipt> upload(SyncRequest request) {
     ResourceName name = ResourceName.parse(request.resName);
     ByteString decoded = ByteString.decodeBase64(request.dataBase64);
     if (decoded == null) {
@@ -62,7 +57,7 @@ final class WebApiEntityBackend implements EntityBackend {
     if (definition == null) {
       Log.debug(TAG, "CMD_SYNC of " + name + ": no definition registered; each record is checked"
           + " to be a JSON object, its fields by the platform");
-      return sid(api.uploadResource(request.appid, name, owner, records));
+      return api.uploadResource(request.appid, name, owner, records);
     }
     UploadRequest upload = UploadRequest.builder()
         .appid(request.appid)
@@ -70,15 +65,7 @@ final class WebApiEntityBackend implements EntityBackend {
         .persParam(owner)
         .records(records)
         .build();
-    return sid(api.uploadResource(upload));
-  }
-
-  private static VoiceLinkCall<String> sid(VoiceLinkCall<UploadReceipt> upload) {
-    return new Mapped<UploadReceipt>(upload) {
-      @Override String map(UploadReceipt receipt) {
-        return receipt.sid();
-      }
-    };
+    return api.uploadResource(upload);
   }
 
   static PersParam persParam(String idName, String idValue) {
@@ -87,59 +74,7 @@ final class WebApiEntityBackend implements EntityBackend {
     return PersParam.custom(idName, idValue);
   }
 
-  @Override public VoiceLinkCall<String> check(String sid) {
-    return new Mapped<CheckResult>(api.checkResource(sid)) {
-      @Override String map(CheckResult result) {
-        return json(result);
-      }
-    };
-  }
-
-  static String json(CheckResult result) {
-    Buffer buffer = new Buffer();
-    try (JsonWriter writer = JsonWriter.of(buffer)) {
-      writer.beginObject();
-      writer.name("sid").value(result.sid());
-      writer.name("csid").value(result.csid());
-      writer.name("reply").value(result.reply());
-      writer.name("error").value(result.error());
-      writer.endObject();
-    } catch (IOException e) {
-      throw new AssertionError(e); // a Buffer does not fail
-    }
-    return buffer.readUtf8();
-  }
-
-  /** A web API call whose value the agent reports as text. */
-  private abstract static class Mapped<T> implements VoiceLinkCall<String> {
-    private final VoiceLinkCall<T> call;
-
-    Mapped(VoiceLinkCall<T> call) {
-      this.call = call;
-    }
-
-    abstract String map(T value);
-
-    @Override public String execute() throws IOException, ServerRefusalException {
-      return map(call.execute());
-    }
-
-    @Override public void enqueue(final Callback<String> callback) {
-      call.enqueue(new Callback<T>() {
-        @Override public void onResult(CallResult<T> result) {
-          Exception failure = result.failure();
-          callback.onResult(result.isSuccess() ? CallResult.success(map(result.value()))
-              : failure != null ? CallResult.<String>failure(failure) : CallResult.<String>cancelled());
-        }
-      });
-    }
-
-    @Override public void cancel() {
-      call.cancel();
-    }
-
-    @Override public boolean isCancelled() {
-      return call.isCancelled();
-    }
+  @Override public VoiceLinkCall<CheckResult> check(String sid) {
+    return api.checkResource(sid);
   }
 }

@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
@@ -127,9 +128,9 @@ class AgentBadInputTest {
       @Override public void invalidate(String token) {
       }
     };
-    return new AgentEngine(AgentConfig.parse(CONFIG), new ChannelFactory(core, tokens, 3),
-        new WebApiEntityBackend(api, definitions), "not configured", time, time,
-        new EventSink() {
+    return new AgentEngine(AgentConfig.parse(CONFIG), ClientCore.of(core),
+        new ChannelFactory(core, tokens, 3), new WebApiEntityBackend(api, definitions),
+        "not configured", new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
               Map<String, Object> data) {
             if (type != EVENT_STATE) sink.add(new EngineHarness.Event(type, arg1, arg2, info, data));

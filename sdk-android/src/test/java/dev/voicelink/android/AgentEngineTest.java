@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.voicelink.android.EngineHarness.Event;
 import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.RealCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -137,6 +139,87 @@ class AgentEngineTest {
     }
     assertThat(tags).containsExactlyInAnyOrder("a", "b", "c");
     assertThat(sids).hasSize(3);
+  }
+
+  @Test void webApiResultsComeStraightToTheWorkerAndTheDataIsDecodedOnTheClientsThreads()
+      throws Exception {
+    h.startConnected();
+
+    h.engine.send(userSync("s"));
+    Event synced = h.expect(EVENT_CMD_RETURN);
+    h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+        "{\"sid\":\"psn-from-yesterday\"}", null));
+    Event queried = h.expect(EVENT_CMD_RETURN);
+
+    assertThat(synced.arg2).as(synced.info).isZero();
+    assertThat(queried.arg2).as(queried.info).isZero();
+    assertThat(synced.thread).isEqualTo("voicelink-agent");
+    assertThat(queried.thread).isEqualTo("voicelink-agent");
+    assertThat(h.backend.decodedOn.poll()).as("the thread that decoded the sync's data")
+        .startsWith("voicelink-io");
+    h.expectNoEvent();
+    assertThat(h.clientCallbacks).as("results handed to the client's callback executor").hasValue(0);
+  }
+
+  @Test void atMostThreeCommandsRunTheirCallsAndNoThreadWaitsForAnother() throws Exception {
+    h.startConnected();
+    CountDownLatch gate = new CountDownLatch(1);
+    h.backend.uploadGate = gate;
+
+    for (String tag : new String[] {"a", "b", "c", "d", "e"}) h.engine.send(userSync(tag));
+    for (int i = 1; i <= PendingCommands.MAX_RUNNING; i++) {
+      assertThat(h.backend.uploads.poll(5, TimeUnit.SECONDS)).as("upload %s held", i).isNotNull();
+    }
+    h.expectNoEventWhileIoIsHeld();
+    assertThat(ClientCore.of(h.client).runningCalls()).as("the client's calls running")
+        .isEqualTo(PendingCommands.MAX_RUNNING);
+    assertThat(h.backend.uploads).as("uploads begun beyond the three held").isEmpty();
+    for (Map.Entry<Thread, StackTraceElement[]> thread : Thread.getAllStackTraces().entrySet()) {
+      String name = thread.getKey().getName();
+      if (!name.startsWith("voicelink-")) continue;
+      assertThat(name).isNotEqualTo("voicelink-agent-io");
+      for (StackTraceElement frame : thread.getValue()) {
+        assertThat(frame.getClassName() + "." + frame.getMethodName())
+            .as("a frame of %s: no thread waits for another's call", name)
+            .isNotEqualTo(RealCall.class.getName() + ".execute");
+      }
+    }
+    gate.countDown();
+
+    java.util.Set<String> tags = new java.util.HashSet<>();
+    for (int i = 0; i < 5; i++) {
+      Event reply = h.expect(EVENT_CMD_RETURN);
+      assertThat(reply.arg2).as(reply.info).isZero();
+      tags.add((String) reply.data.get(KEY_TAG));
+    }
+    assertThat(tags).containsExactlyInAnyOrder("a", "b", "c", "d", "e");
+    h.expectNoEvent();
+  }
+
+  @Test void destroyAnswersRunningAndWaitingCommandsOnceAndCancelsTheirCalls() throws Exception {
+    h.startConnected();
+    CountDownLatch gate = new CountDownLatch(1);
+    h.backend.uploadGate = gate;
+    for (String tag : new String[] {"a", "b", "c", "d", "e"}) h.engine.send(userSync(tag));
+    for (int i = 1; i <= PendingCommands.MAX_RUNNING; i++) {
+      assertThat(h.backend.uploads.poll(5, TimeUnit.SECONDS)).as("upload %s held", i).isNotNull();
+    }
+    h.expectNoEventWhileIoIsHeld();
+
+    h.engine.destroy();
+
+    for (String tag : new String[] {"a", "b", "c", "d", "e"}) {
+      Event reply = h.expect(EVENT_CMD_RETURN);
+      assertThat(reply.arg1).isEqualTo(CMD_SYNC);
+      assertThat(reply.arg2).isEqualTo(ERROR_DESTROYED);
+      assertThat(reply.info).isEqualTo("the Agent was destroyed before CMD_SYNC completed");
+      assertThat(reply.data).containsExactly(entry(KEY_SYNC_DTYPE, SYNC_DATA_SCHEMA),
+          entry(KEY_TAG, tag));
+    }
+    assertThat(ClientCore.of(h.client).runningCalls()).as("calls left running").isZero();
+    gate.countDown();
+    h.expectNoEvent();
+    assertThat(h.backend.uploads).as("uploads begun after the destroy").isEmpty();
   }
 
   @Test void serverRefusalKeepsCodeDescAndSid() throws Exception {

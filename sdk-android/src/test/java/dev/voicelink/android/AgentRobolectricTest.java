@@ -280,6 +280,60 @@ public final class AgentRobolectricTest {
     }
   }
 
+  /**
+   * The typed commands and event readers end to end: a sync, its status before and after the platform
+   * processed it, a text write that finds the entity, and a refusal, without a line of JSON, Base64 or
+   * {@code key=value} text in the app's code.
+   */
+  @Test public void typedCommandsAndEventsThroughTheAgent() throws Exception {
+    ConnectionEvent connected = ConnectionEvent.from(connect());
+    assertThat(connected.kind()).isEqualTo(ConnectionEvent.Kind.CONNECTED);
+    assertThat(connected.uid()).matches("[a-z0-9]{32}");
+
+    java.util.Map<String, String> zhang = new java.util.LinkedHashMap<>();
+    zhang.put("name", "张三");
+    zhang.put("alias", "小张|老张");
+    agent.sendMessage(AgentCommands.sync(ResourceDefinition.builder().name(DefaultConsole.CONTACTS)
+            .mainField("name").secondaryFields("alias").dimension(Dimension.USER).build())
+        .records(Collections.singletonList(zhang)).tag("contacts-1").build());
+    SyncReturn sync = SyncReturn.from(awaitEvent(EVENT_CMD_RETURN, 0));
+    assertThat(sync.isSuccess()).as(sync.info()).isTrue();
+    assertThat(sync.tag()).isEqualTo("contacts-1");
+    assertThat(sync.sid()).startsWith("psn");
+    assertThat(server.journal().calls("/upload-resource")).hasSize(1);
+
+    int before = events.size();
+    agent.sendMessage(AgentCommands.querySyncStatus(sync.sid(), "query-1"));
+    advanceToNextTask(); // the agent waits until 10 s after its upload
+    SyncStatus early = SyncStatus.from(awaitEvent(EVENT_CMD_RETURN, before));
+    assertThat(early.isSuccess()).as(early.info()).isTrue();
+    assertThat(early.processed()).as(early.toString()).isFalse();
+    assertThat(early.tag()).isEqualTo("query-1");
+
+    server.clock().advance(5, TimeUnit.MINUTES);
+    time.advance(5, TimeUnit.MINUTES);
+    before = events.size();
+    agent.sendMessage(AgentCommands.querySyncStatus(sync.sid()));
+    SyncStatus done = SyncStatus.from(awaitEvent(EVENT_CMD_RETURN, before));
+    assertThat(done.processed()).as(done.toString()).isTrue();
+    assertThat(done.checkError()).isEqualTo(0);
+
+    before = events.size();
+    agent.sendMessage(AgentCommands.writeText("call 老张")
+        .persParam(dev.voicelink.entity.PersParam.activation().user().build()).tag("w-1").build());
+    WriteResult write = WriteResult.from(awaitEvent(EVENT_RESULT, before));
+    assertThat(write.tag()).isEqualTo("w-1");
+    assertThat(write.dataType()).isEqualTo("text");
+    assertThat(write.result().entities()).extracting(e -> e.resourceName() + "=" + e.value())
+        .containsExactly("OS123.contacts=张三");
+
+    before = events.size();
+    agent.sendMessage(new AgentMessage(CMD_SET_PARAMS, 0, 0, "{\"audioparams\":7}", null));
+    AgentError error = AgentError.from(awaitEvent(EVENT_ERROR, before));
+    assertThat(error.code()).isEqualTo(ERROR_INVALID_PARAMS);
+    assertThat(error.command()).isEqualTo(CMD_SET_PARAMS);
+  }
+
   @Test public void syncBeforeConnectedIsRefused() throws Exception {
     createAgent(); // its connection attempt waits for the virtual clock, which the test holds still
 

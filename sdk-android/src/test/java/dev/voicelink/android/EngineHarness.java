@@ -3,11 +3,15 @@ package dev.voicelink.android;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.TokenSource;
-import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.BlockingCall;
+import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.entity.UploadReceipt;
+import dev.voicelink.entity.internal.EntityResults;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,6 +22,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
@@ -44,6 +49,8 @@ final class EngineHarness implements AutoCloseable {
   final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
   final AgentEngine engine;
   final VoiceLinkClient client;
+  /** Results the client's callback executor was given: the engine's calls call back elsewhere. */
+  final AtomicInteger clientCallbacks = new AtomicInteger();
 
   EngineHarness() throws IOException {
     this(CONFIG, 10);
@@ -56,11 +63,15 @@ final class EngineHarness implements AutoCloseable {
         .clock(time)
         .scheduler(time)
         .httpClient(new OkHttpClient())
+        .callbackExecutor(task -> {
+          clientCallbacks.incrementAndGet();
+          task.run();
+        })
         .build();
-    engine = new AgentEngine(AgentConfig.parse(config),
+    backend.core = ClientCore.of(client);
+    engine = new AgentEngine(AgentConfig.parse(config), ClientCore.of(client),
         new ChannelFactory(client, tokens, maxReconnectAttempts), backend,
-        "entity upload is not configured", time, time,
-        new EventSink() {
+        "entity upload is not configured", new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
               Map<String, Object> data) {
             events.add(new Event(type, arg1, arg2, info, data));
@@ -125,7 +136,7 @@ final class EngineHarness implements AutoCloseable {
   }
 
   /**
-   * Waits until the engine's worker and I/O threads have nothing left to do (a barrier, not a
+   * Waits until the engine's worker and its calls in flight have nothing left to do (a barrier, not a
    * time window), then checks nothing more was emitted.
    */
   void expectNoEvent() throws InterruptedException {
@@ -134,7 +145,7 @@ final class EngineHarness implements AutoCloseable {
   }
 
   /**
-   * Like {@link #expectNoEvent} while the test holds I/O calls on purpose: waits for the worker
+   * Like {@link #expectNoEvent} while the test holds calls in flight on purpose: waits for the worker
    * thread alone, which every event comes from.
    */
   void expectNoEventWhileIoIsHeld() throws InterruptedException {
@@ -169,6 +180,8 @@ final class EngineHarness implements AutoCloseable {
     final int arg2;
     final String info;
     final Map<String, Object> data;
+    /** The thread that emitted it. */
+    final String thread = Thread.currentThread().getName();
 
     Event(int type, int arg1, int arg2, String info, Map<String, Object> data) {
       this.type = type;
@@ -201,15 +214,20 @@ final class EngineHarness implements AutoCloseable {
   }
 
   static final class FakeBackend implements EntityBackend {
+    /** The harness's client, whose threads run the calls, as they run the web API's. */
+    volatile @Nullable ClientCore core;
     final BlockingQueue<SyncRequest> uploads = new LinkedBlockingQueue<>();
+    /** The threads that decoded the syncs' data (made their upload calls). */
+    final BlockingQueue<String> decodedOn = new LinkedBlockingQueue<>();
     final BlockingQueue<String> checks = new LinkedBlockingQueue<>();
     volatile @Nullable CountDownLatch uploadGate;
     volatile @Nullable Exception uploadFailure;
     volatile @Nullable Exception checkFailure;
     int sids;
 
-    @Override public VoiceLinkCall<String> upload(SyncRequest request) {
-      return call(() -> uploadNow(request));
+    @Override public VoiceLinkCall<UploadReceipt> upload(SyncRequest request) {
+      decodedOn.add(Thread.currentThread().getName());
+      return call(core, () -> EntityResults.SEAM.get().uploadReceipt(uploadNow(request), "c1", 0, 0));
     }
 
     private String uploadNow(SyncRequest request) throws IOException, ServerRefusalException {
@@ -235,11 +253,11 @@ final class EngineHarness implements AutoCloseable {
       if (failure instanceof ServerRefusalException) throw (ServerRefusalException) failure;
     }
 
-    @Override public VoiceLinkCall<String> check(String sid) {
-      return call(() -> {
+    @Override public VoiceLinkCall<CheckResult> check(String sid) {
+      return call(core, () -> {
         checks.add(sid);
         throwIfSet(checkFailure);
-        return "{\"sid\":\"" + sid + "\",\"csid\":\"c1\",\"reply\":\"processed\",\"error\":0}";
+        return EntityResults.SEAM.get().checkResult(sid, "c1", "processed", 0);
       });
     }
   }
@@ -248,26 +266,15 @@ final class EngineHarness implements AutoCloseable {
     T run() throws IOException, ServerRefusalException;
   }
 
-  /** A call that runs {@code work} on the thread that executes it; the engine only executes. */
-  static <T> VoiceLinkCall<T> call(Work<T> work) {
-    return new VoiceLinkCall<T>() {
-      private volatile boolean cancelled;
-
-      @Override public T execute() throws IOException, ServerRefusalException {
-        if (cancelled) throw new CallCancelledException();
+  /**
+   * An SDK call that runs {@code work} on one of {@code core}'s threads, as the web API's calls do:
+   * the engine enqueues them with their results delivered to its worker.
+   */
+  static <T> VoiceLinkCall<T> call(@Nullable ClientCore core, Work<T> work) {
+    if (core == null) throw new IllegalStateException("the harness sets the backend's client");
+    return new BlockingCall<T>(core) {
+      @Override protected T run() throws IOException, ServerRefusalException {
         return work.run();
-      }
-
-      @Override public void enqueue(Callback<T> callback) {
-        throw new UnsupportedOperationException("the engine executes its calls");
-      }
-
-      @Override public void cancel() {
-        cancelled = true;
-      }
-
-      @Override public boolean isCancelled() {
-        return cancelled;
       }
     };
   }

@@ -67,7 +67,7 @@ class WebApiEntityBackendTest {
         Collections.<String, ResourceDefinition>emptyMap());
 
     String sid = backend.upload(sync(("\uFEFF" + RECORDS).getBytes(StandardCharsets.UTF_8)))
-        .execute();
+        .execute().sid();
 
     assertThat(sid).startsWith("psn");
     assertThat(uploads()).hasSize(1);

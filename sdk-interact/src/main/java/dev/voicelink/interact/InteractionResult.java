@@ -1,6 +1,7 @@
 package dev.voicelink.interact;
 
 import dev.voicelink.interact.internal.InteractResults;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -27,6 +28,14 @@ public final class InteractionResult {
       @Override public Disconnect disconnect(Disconnect.Cause cause, String detail,
           boolean reconnecting) {
         return new Disconnect(cause, detail, reconnecting);
+      }
+
+      @Override public InteractionResult parseResult(String json) throws IOException {
+        InteractionCodec.Message message = InteractionCodec.parse(json);
+        if (!"result".equals(message.type)) {
+          throw new IOException("not the result of a write: its type is " + message.type);
+        }
+        return new InteractionResult(message.seq, message.text, message.entities, json);
       }
     });
   }

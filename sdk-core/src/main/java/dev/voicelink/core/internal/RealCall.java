@@ -30,6 +30,8 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
   private boolean cancelled;
   private @Nullable CallResult<T> result;
   private @Nullable Callback<T> callback;
+  /** The callback executor a caller chose for this call, or null: the client's. Guarded by lock. */
+  private @Nullable Executor ownCallbackExecutor;
 
   protected RealCall(ClientCore core) {
     core.checkOpen();
@@ -43,9 +45,42 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
   protected void onCancel() {
   }
 
-  /** Where the callback runs; a subclass that delivers other news first keeps them in order. */
+  /**
+   * Where the callback runs: the executor given to {@link #enqueue(VoiceLinkCall, Executor,
+   * Callback)}, else the client's. A subclass that delivers other news first overrides it to keep
+   * them in order.
+   */
   protected Executor callbackExecutor() {
-    return core.callbackExecutor();
+    Executor own;
+    synchronized (lock) {
+      own = ownCallbackExecutor;
+    }
+    return own != null ? own : core.callbackExecutor();
+  }
+
+  /**
+   * Enqueues {@code call}, one of the SDK's, with its callback run on {@code callbackExecutor} instead
+   * of the client's callback executor: for SDK code with a thread of its own, such as the Android
+   * Agent's worker, whose results would otherwise pass through the main thread on their way to it.
+   * Otherwise as {@link VoiceLinkCall#enqueue}: the callback is called exactly once, with the value,
+   * the failure or the cancellation, and nothing waits for it. A call that orders its callback after
+   * news of its own (the device flow's, after its listener's) keeps delivering on its own executor.
+   * {@code callbackExecutor} should not refuse: a result it refuses is logged and dropped.
+   *
+   * @throws IllegalArgumentException if {@code call} is not one of the SDK's (an app's own {@code
+   *     VoiceLinkCall}, a test double), or an argument is null
+   * @throws IllegalStateException if the call already ran, or its client was closed
+   */
+  public static <T> void enqueue(VoiceLinkCall<T> call, Executor callbackExecutor,
+      Callback<T> callback) {
+    if (callbackExecutor == null) {
+      throw new IllegalArgumentException("callbackExecutor must not be null");
+    }
+    if (callback == null) throw new IllegalArgumentException("callback must not be null");
+    if (!(call instanceof RealCall)) {
+      throw new IllegalArgumentException("not a call of the SDK: " + call);
+    }
+    ((RealCall<T>) call).begin(callback, callbackExecutor);
   }
 
   @Override public final T execute() throws IOException, ServerRefusalException {
@@ -55,7 +90,7 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
       cancel();
       throw new CallCancelledException();
     }
-    begin(null);
+    begin(null, null);
     try {
       done.await();
     } catch (InterruptedException e) {
@@ -72,14 +107,15 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
 
   @Override public final void enqueue(Callback<T> callback) {
     if (callback == null) throw new IllegalArgumentException("callback must not be null");
-    begin(callback);
+    begin(callback, null);
   }
 
-  private void begin(@Nullable Callback<T> callback) {
+  private void begin(@Nullable Callback<T> callback, @Nullable Executor callbackExecutor) {
     synchronized (lock) {
       if (started) throw new IllegalStateException("the call already ran; make a new one");
       started = true;
       this.callback = callback;
+      this.ownCallbackExecutor = callbackExecutor;
     }
     try {
       core.register(this);

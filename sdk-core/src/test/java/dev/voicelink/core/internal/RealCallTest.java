@@ -1,16 +1,19 @@
 package dev.voicelink.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.CallResult;
 import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.LogCapture;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -87,6 +90,92 @@ class RealCallTest {
     client.close();
   }
 
+
+  /**
+   * SDK code with a thread of its own (the Android Agent's worker) enqueues with its own callback
+   * executor: each outcome, the cancellation too, reaches that executor once and the client's never.
+   */
+  @Test void aCallEnqueuedWithItsOwnExecutorCallsBackThereOnly() throws Exception {
+    List<String> clientDeliveries = new CopyOnWriteArrayList<>();
+    VoiceLinkClient client = VoiceLinkClient.builder()
+        .callbackExecutor(task -> clientDeliveries.add("the client's executor")).build();
+    ClientCore core = ClientCore.of(client);
+    List<String> ownDeliveries = new CopyOnWriteArrayList<>();
+    List<CallResult<String>> results = new CopyOnWriteArrayList<>();
+    Executor own = task -> {
+      ownDeliveries.add("own");
+      task.run();
+    };
+
+    RealCall.enqueue(new RealCall<String>(core) {
+      @Override protected void start() {
+        succeed("ran");
+      }
+    }, own, results::add);
+    RealCall.enqueue(new RealCall<String>(core) {
+      @Override protected void start() {
+        fail(new IOException("refused"));
+      }
+    }, own, results::add);
+    RealCall<String> waiting = new RealCall<String>(core) {
+      @Override protected void start() {
+        // ends only by cancel()
+      }
+    };
+    RealCall.enqueue(waiting, own, results::add);
+    waiting.cancel();
+    waiting.cancel();
+
+    assertThat(ownDeliveries).hasSize(3);
+    assertThat(results).hasSize(3);
+    assertThat(results.get(0).value()).isEqualTo("ran");
+    assertThat(results.get(1).failure()).hasMessage("refused");
+    assertThat(results.get(2).isCancelled()).isTrue();
+    assertThat(clientDeliveries).isEmpty();
+    assertThat(core.runningCalls()).isZero();
+    client.close();
+  }
+
+  @Test void onlyTheSdksOwnCallsCanBeEnqueuedWithAnotherExecutor() throws Exception {
+    VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(Runnable::run).build();
+    ClientCore core = ClientCore.of(client);
+    VoiceLinkCall<String> foreign = new VoiceLinkCall<String>() {
+      @Override public String execute() {
+        return "foreign";
+      }
+
+      @Override public void enqueue(Callback<String> callback) {
+        callback.onResult(CallResult.success("foreign"));
+      }
+
+      @Override public void cancel() {
+      }
+
+      @Override public boolean isCancelled() {
+        return false;
+      }
+
+      @Override public String toString() {
+        return "ForeignCall";
+      }
+    };
+    List<CallResult<String>> results = new CopyOnWriteArrayList<>();
+
+    assertThatThrownBy(() -> RealCall.enqueue(foreign, Runnable::run, results::add))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("not a call of the SDK: ForeignCall");
+    RealCall<String> once = new RealCall<String>(core) {
+      @Override protected void start() {
+        succeed("ran");
+      }
+    };
+    RealCall.enqueue(once, Runnable::run, results::add);
+    assertThatThrownBy(() -> RealCall.enqueue(once, Runnable::run, results::add))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the call already ran; make a new one");
+    assertThat(results).hasSize(1);
+    client.close();
+  }
 
   private static Object registryLock(ClientCore core) throws ReflectiveOperationException {
     Field lock = ClientCore.class.getDeclaredField("lock");

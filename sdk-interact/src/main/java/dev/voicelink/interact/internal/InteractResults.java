@@ -4,6 +4,7 @@ import dev.voicelink.core.internal.Seam;
 import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractionResult;
 import dev.voicelink.interact.RecognizedEntity;
+import java.io.IOException;
 import java.util.List;
 
 /** Makes the interaction results and disconnects for {@code voicelink-fixtures}. Not API. */
@@ -16,4 +17,12 @@ public interface InteractResults {
   RecognizedEntity recognizedEntity(String resourceName, String value, String matched);
 
   Disconnect disconnect(Disconnect.Cause cause, String detail, boolean reconnecting);
+
+  /**
+   * The result of a write as the server wrote it ({@link InteractionResult#json()}), read as the
+   * channel reads it.
+   *
+   * @throws IOException if {@code json} is not such a result
+   */
+  InteractionResult parseResult(String json) throws IOException;
 }

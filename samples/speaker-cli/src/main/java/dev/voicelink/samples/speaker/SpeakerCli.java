@@ -47,7 +47,7 @@ import picocli.CommandLine.Command;
         RefreshCommand.class,
         CloudTokenCommand.class,
         DemoCommand.class,
-        SyncCommand.class,
+        UploadResourceCommand.class,
         CheckCommand.class,
         UploadEntitiesCommand.class,
         CommandLine.HelpCommand.class

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
         "On a terminal a progress bar shows how much is sent, the throughput and the time left.",
         "The account key comes from --account-key-file or the environment variable"
         + " VOICELINK_ACCOUNT_KEY, never from an argument."})
-final class SyncCommand implements Callable<Integer> {
+final class UploadResourceCommand implements Callable<Integer> {
   @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
