@@ -5,7 +5,8 @@ import java.io.IOException;
 /**
  * Thrown by a {@link TokenStore}'s {@code load()} when the store held a record that can never be read
  * again: on Android, the Keystore key that encrypted it was invalidated or wiped, or the data was
- * restored to another device. The store has deleted it; the user must sign in again. A {@link
+ * restored to another device. The store has deleted it (or keeps it until the next save, where a
+ * later start might read it after all); the user must sign in again. A {@link
  * TokenManager} tells its listeners {@link TokenManager.State#REAUTHORIZATION_REQUIRED}, cause {@link
  * TokenManager.Cause#RECORD_LOST}, with this exception as the change's failure.
  *
