@@ -42,6 +42,7 @@ class SeamTest {
   }
 
   @Test void theSeamsOfThisModuleReachTheirOwners() {
+    assertThat(ClientCore.Access.SEAM.get()).isNotNull();
     assertThat(AuthResults.SEAM.get()).isNotNull();
     assertThat(EntityResults.SEAM.get()).isNotNull();
   }
