@@ -141,14 +141,7 @@ class UserLevelUploadTest {
     long realDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!run.isDone()) {
       List<Long> waiting = time.pendingDelaysNanos();
-      if (System.nanoTime() > realDeadline) {
-        StringBuilder where = new StringBuilder();
-        for (StackTraceElement frame : programThread.getStackTrace()) where.append("\n  at ").append(frame);
-        throw new AssertionError("the program did not end within 60 s of real time; tasks waiting "
-            + time.pendingDelaysMillis() + " ms, calls on the wire " + dispatcher.runningCallsCount() + ", server journal "
-            + server.journal().snapshot().stream().map(c -> c.method() + " " + c.path() + " "
-            + c.responseStatus()).collect(Collectors.toList()) + "; the program is" + where);
-      }
+      if (System.nanoTime() > realDeadline) throw stuck();
       if (dispatcher.runningCallsCount() == 0 && !userActing.get() && !waiting.isEmpty()) {
         // whole milliseconds, the server clock's unit: a task due in a fraction of one runs at its end
         long step = Math.min(TimeUnit.NANOSECONDS.toMillis(waiting.get(0) + 999_999), 5_000);
@@ -158,6 +151,17 @@ class UserLevelUploadTest {
       time.awaitScheduledOr(time.scheduledCount() + 1, run::isDone, 20, TimeUnit.MILLISECONDS);
     }
     return run.get();
+  }
+
+  /** Where the program is, and what the clocks and the wire look like, for a run that does not end. */
+  private AssertionError stuck() {
+    StringBuilder where = new StringBuilder();
+    for (StackTraceElement frame : programThread.getStackTrace()) where.append("\n  at ").append(frame);
+    List<String> journal = server.journal().snapshot().stream()
+        .map(c -> c.method() + " " + c.path() + " " + c.responseStatus()).collect(Collectors.toList());
+    return new AssertionError("the program did not end within 60 s of real time; tasks waiting "
+        + time.pendingDelaysMillis() + " ms, calls on the wire " + dispatcher.runningCallsCount()
+        + ", server journal " + journal + "; the program is" + where);
   }
 
   private String uploadedAuthId() {

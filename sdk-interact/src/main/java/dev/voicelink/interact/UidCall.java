@@ -31,9 +31,10 @@ final class UidCall extends RealCall<String> {
 
   @Override protected void start() {
     synchronized (lock) {
-      if (isCancelled()) return;
-      channel = builder.build();
-      channel.connect();
+      if (isCancelled()) return; // a cancel that comes later finds the channel and closes it
+      InteractionChannel opened = builder.build();
+      channel = opened;
+      opened.connect();
     }
   }
 
