@@ -1,8 +1,9 @@
 package dev.voicelink.docs;
 
-import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.NotSignedInException;
+import dev.voicelink.auth.ReauthorizationRequiredException;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
@@ -54,16 +55,15 @@ final class UserLevelUpload {
         .deviceGrant("vl-speaker-01")
         .store(new FileTokenStore(tokenFile))        // the sign-in survives reboots
         .build();
-    if (tokens.state() == TokenManager.State.NO_TOKEN) {
-      // sign-in: the device flow, then its record saved by the token manager
-      DeviceFlowOutcome outcome = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build()
-          .authorize("SN-0001-DEMO", code -> screen.show(code.userCode(), code.link()))
-          .execute();                                // blocks until the user decides
+    try {
+      tokens.accessToken();                          // reads the store; refreshes when due
+    } catch (NotSignedInException | ReauthorizationRequiredException signInFirst) {
+      DeviceFlowOutcome outcome = tokens
+          .signIn("SN-0001-DEMO", code -> screen.show(code.userCode(), code.link()))
+          .execute();                                // blocks until the user decides; saved
       if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
         throw new IllegalStateException("sign-in ended: " + outcome.kind());
       }
-      tokens.setRecord(outcome.token());
-      // end of sign-in
     }
 
     // The platform names its user on the interaction channel only: connect, read the uid, close.
