@@ -67,9 +67,20 @@ class SignInSignOutTest {
     final List<String> operations = Collections.synchronizedList(new ArrayList<>());
     final List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
 
-    private void note(String operation) {
+    private synchronized void note(String operation) {
       operations.add(operation);
       threads.add(Thread.currentThread());
+      notifyAll();
+    }
+
+    /** Waits (10 s at most) until the store has seen {@code count} operations. */
+    synchronized void awaitOperations(int count) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (operations.size() < count) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) throw new AssertionError("the store saw only " + operations);
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
     }
 
     @Override public @Nullable TokenRecord load() throws IOException {
@@ -375,6 +386,7 @@ class SignInSignOutTest {
         .tokenType("Bearer").accessToken("at-set").refreshToken("rt-set").expiresInSeconds(300)
         .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
         .build());
+    store.awaitOperations(2); // saved on a worker; a sign-out at once would overtake the save
     script.enqueue(new MockResponse().setResponseCode(200));
     Outcome<SignOut> signOut = new Outcome<>();
     manager.signOut().enqueue(signOut);
