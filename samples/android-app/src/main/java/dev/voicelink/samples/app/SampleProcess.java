@@ -37,9 +37,8 @@ final class SampleProcess {
    * Starts the process's objects with {@code signIn} as the store of the sign-in, as {@link #get}
    * would with {@link #encryptedStore}: tests give that store behind one that notes its calls.
    */
-  static synchronized SampleProcess start(TokenStore signIn) {
+  static synchronized void start(TokenStore signIn) {
     current = new SampleProcess(signIn);
-    return current;
   }
 
   /** Forgets everything held in memory, as the process's death does; what is on disk stays. */
