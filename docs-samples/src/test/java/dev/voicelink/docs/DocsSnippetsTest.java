@@ -31,11 +31,12 @@ import org.junit.jupiter.api.Test;
  */
 class DocsSnippetsTest {
   /**
-   * Source trees that hold snippet regions: this module's tests, the Android module's tests, and the
-   * Kotlin consumer (compiled with warnings as errors and JSpecify read strictly).
+   * Source trees that hold snippet regions: this module's tests, the Android module's tests, the
+   * fixtures' tests (the Agent's events need Robolectric, which runs there), and the Kotlin consumer
+   * (compiled with warnings as errors and JSpecify read strictly).
    */
   static final List<String> SNIPPET_ROOTS = Arrays.asList(
-      "docs-samples/src/test/java", "sdk-android/src/test/java",
+      "docs-samples/src/test/java", "sdk-android/src/test/java", "sdk-fixtures/src/test/java",
       "samples/kotlin-consumer/src/main/kotlin");
   static final List<String> CODE_LANGUAGES = Arrays.asList("java", "kotlin");
 

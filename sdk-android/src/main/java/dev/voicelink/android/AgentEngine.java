@@ -13,7 +13,6 @@ import static dev.voicelink.android.AgentConstants.EVENT_CONNECTED_TO_SERVER;
 import static dev.voicelink.android.AgentConstants.EVENT_SERVER_DISCONNECTED;
 import static dev.voicelink.android.AgentConstants.EVENT_STATE;
 import static dev.voicelink.android.AgentConstants.KEY_CMD;
-import static dev.voicelink.android.AgentConstants.KEY_UID;
 import static dev.voicelink.android.AgentConstants.STATE_IDLE;
 import static dev.voicelink.android.AgentConstants.STATE_READY;
 import static dev.voicelink.android.AgentConstants.STATE_WORKING;
@@ -225,7 +224,7 @@ final class AgentEngine {
       onCurrent(() -> {
         uid = connectedUid;
         notAuthorizedReported = false;
-        out.emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", EventData.of(KEY_UID, connectedUid));
+        out.emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", EventData.connected(connectedUid));
         updateState();
       });
     }

@@ -28,12 +28,7 @@ import java.util.Map;
  */
 public final class AgentEvent {
   static {
-    AgentResults.SEAM.install(new AgentResults() {
-      @Override public AgentEvent agentEvent(int eventType, int arg1, int arg2, String info,
-          Map<String, Object> data) {
-        return new AgentEvent(eventType, arg1, arg2, info, data);
-      }
-    });
+    AgentResults.SEAM.install(new FixtureEvents());
   }
 
   private final int eventType;

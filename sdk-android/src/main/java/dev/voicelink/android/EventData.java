@@ -3,13 +3,17 @@ package dev.voicelink.android;
 import static dev.voicelink.android.AgentConstants.CMD_WRITE;
 import static dev.voicelink.android.AgentConstants.KEY_CMD;
 import static dev.voicelink.android.AgentConstants.KEY_DATA_TYPE;
+import static dev.voicelink.android.AgentConstants.KEY_RESULT;
 import static dev.voicelink.android.AgentConstants.KEY_SEQ;
 import static dev.voicelink.android.AgentConstants.KEY_SID;
 import static dev.voicelink.android.AgentConstants.KEY_SYNC_DTYPE;
 import static dev.voicelink.android.AgentConstants.KEY_TAG;
+import static dev.voicelink.android.AgentConstants.KEY_UID;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_QUERY;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
+import dev.voicelink.entity.CheckResult;
+import dev.voicelink.interact.InteractionResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +37,11 @@ final class EventData {
     return data;
   }
 
+  /** The data of EVENT_CONNECTED_TO_SERVER: the connected user. */
+  static Map<String, Object> connected(String uid) {
+    return of(KEY_UID, uid);
+  }
+
   /** The reply data of CMD_SYNC. */
   static Map<String, Object> sync(@Nullable String sid, @Nullable String tag) {
     return sidAndTag(of(KEY_SYNC_DTYPE, SYNC_DATA_SCHEMA), sid, tag);
@@ -41,6 +50,21 @@ final class EventData {
   /** The reply data of CMD_QUERY_SYNC_STATUS. */
   static Map<String, Object> query(@Nullable String sid, @Nullable String tag) {
     return sidAndTag(of(KEY_SYNC_DTYPE, SYNC_DATA_QUERY), sid, tag);
+  }
+
+  /** The reply data of a CMD_QUERY_SYNC_STATUS answered with {@code result}. */
+  static Map<String, Object> query(String sid, @Nullable String tag, CheckResult result) {
+    Map<String, Object> data = query(sid, tag);
+    data.put(KEY_RESULT, QueryCommand.json(result));
+    return data;
+  }
+
+  /** The data of the EVENT_RESULT of write {@code seq}. */
+  static Map<String, Object> write(int seq, String dataType, @Nullable String tag,
+      InteractionResult result) {
+    Map<String, Object> data = write(seq, dataType, tag);
+    data.put(KEY_RESULT, result.json());
+    return data;
   }
 
   /** The data of a CMD_WRITE's result or error. */

@@ -157,24 +157,35 @@ final class PendingCommands {
   }
 
   private void fail(PendingCommand pending, Exception e) {
+    if (!(e instanceof ServerRefusalException || e instanceof IOException
+        || e instanceof IllegalArgumentException)) {
+      Log.error(TAG, AgentConstants.commandName(pending.command) + " failed unexpectedly", e);
+    }
     Map<String, Object> data = pending.data();
-    int code;
+    int code = failure(e, data);
+    reply(pending, code, failureInfo(pending.command, e), data);
+  }
+
+  /**
+   * The error code of a command whose call failed with {@code e}; a server's refusal adds its code,
+   * description and sid to {@code data}. The fixtures' events are made by it too.
+   */
+  static int failure(Exception e, Map<String, Object> data) {
     if (e instanceof ServerRefusalException) {
       ServerRefusalException refusal = (ServerRefusalException) e;
-      code = ERROR_SERVER_REFUSED;
       data.put(KEY_CODE, refusal.code());
       data.put(KEY_DESC, refusal.description());
       if (refusal.sid() != null && !data.containsKey(KEY_SID)) data.put(KEY_SID, refusal.sid());
-    } else if (e instanceof IOException) {
-      code = ERROR_NETWORK;
-    } else if (e instanceof IllegalArgumentException) {
-      code = ERROR_INVALID_PARAMS;
-    } else {
-      Log.error(TAG, AgentConstants.commandName(pending.command) + " failed unexpectedly", e);
-      code = ERROR_NETWORK;
+      return ERROR_SERVER_REFUSED;
     }
+    if (e instanceof IllegalArgumentException) return ERROR_INVALID_PARAMS;
+    return ERROR_NETWORK; // an IOException, or a failure nobody expected
+  }
+
+  /** The info of the reply to {@code command} whose call failed with {@code e}. */
+  static String failureInfo(int command, Exception e) {
     String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-    reply(pending, code, AgentConstants.commandName(pending.command) + " failed: " + message, data);
+    return AgentConstants.commandName(command) + " failed: " + message;
   }
 
   /** One command awaiting its reply. Confined to the worker thread. */

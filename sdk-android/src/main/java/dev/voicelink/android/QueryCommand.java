@@ -4,7 +4,6 @@ import static dev.voicelink.android.AgentConstants.CMD_QUERY_SYNC_STATUS;
 import static dev.voicelink.android.AgentConstants.ERROR_ENTITY_NOT_CONFIGURED;
 import static dev.voicelink.android.AgentConstants.ERROR_INVALID_PARAMS;
 import static dev.voicelink.android.AgentConstants.ERROR_NOT_CONNECTED;
-import static dev.voicelink.android.AgentConstants.KEY_RESULT;
 import static dev.voicelink.android.AgentConstants.SUCCESS;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
@@ -13,7 +12,6 @@ import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.entity.CheckResult;
 import java.io.IOException;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import okio.Buffer;
 import org.jspecify.annotations.Nullable;
@@ -90,9 +88,7 @@ final class QueryCommand {
     String sid = command.sid;
     if (backend == null || sid == null) return;
     pending.whenFree(command, () -> pending.call(command, backend.check(sid), result -> {
-      Map<String, Object> data = EventData.query(sid, command.tag);
-      data.put(KEY_RESULT, json(result));
-      pending.reply(command, SUCCESS, "", data);
+      pending.reply(command, SUCCESS, "", EventData.query(sid, command.tag, result));
     }));
   }
 

@@ -7,7 +7,6 @@ import static dev.voicelink.android.AgentConstants.ERROR_SERVER_REFUSED;
 import static dev.voicelink.android.AgentConstants.EVENT_RESULT;
 import static dev.voicelink.android.AgentConstants.KEY_CODE;
 import static dev.voicelink.android.AgentConstants.KEY_DESC;
-import static dev.voicelink.android.AgentConstants.KEY_RESULT;
 
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.interact.InteractionChannel;
@@ -99,9 +98,8 @@ final class WriteCommand {
       Log.warn(TAG, "ignored a result for no pending write: seq " + result.seq(), null);
       return;
     }
-    Map<String, Object> data = write.data();
-    data.put(KEY_RESULT, result.json());
-    out.emit(EVENT_RESULT, 0, 0, result.json(), data);
+    out.emit(EVENT_RESULT, 0, 0, result.json(),
+        EventData.write(write.seq, write.dataType, write.tag, result));
   }
 
   /**

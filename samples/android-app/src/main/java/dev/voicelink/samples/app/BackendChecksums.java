@@ -1,6 +1,7 @@
 package dev.voicelink.samples.app;
 
 import com.squareup.moshi.JsonReader;
+import com.squareup.moshi.JsonWriter;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.entity.ChecksumSigner;
@@ -13,6 +14,7 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.Buffer;
 
 /**
  * Asks the app's backend for each web API checksum, so that the account key stays on the backend and
@@ -47,9 +49,12 @@ final class BackendChecksums implements ChecksumSigner.ChecksumSource {
     } catch (ServerRefusalException e) {
       throw new IOException("no device token to show the signing backend: " + e.getMessage(), e);
     }
-    String body = "{\"nonce\":" + Commands.quote(nonce) + ",\"cur_time\":" + Commands.quote(curTime) + "}";
+    Buffer body = new Buffer();
+    try (JsonWriter writer = JsonWriter.of(body)) {
+      writer.beginObject().name("nonce").value(nonce).name("cur_time").value(curTime).endObject();
+    }
     Request request = new Request.Builder().url(url).header("Authorization", token)
-        .post(RequestBody.create(body, JSON)).build();
+        .post(RequestBody.create(body.readByteString(), JSON)).build();
     try (Response response = http.newCall(request).execute()) {
       if (!response.isSuccessful()) {
         throw new IOException("the signing backend " + url + " answered HTTP " + response.code());

@@ -1,31 +1,12 @@
 package dev.voicelink.samples.app;
 
-import static dev.voicelink.android.AgentConstants.CMD_QUERY_SYNC_STATUS;
-import static dev.voicelink.android.AgentConstants.CMD_SET_PARAMS;
-import static dev.voicelink.android.AgentConstants.CMD_SYNC;
-import static dev.voicelink.android.AgentConstants.CMD_WRITE;
-import static dev.voicelink.android.AgentConstants.EVENT_CMD_RETURN;
-import static dev.voicelink.android.AgentConstants.EVENT_CONNECTED_TO_SERVER;
-import static dev.voicelink.android.AgentConstants.EVENT_SERVER_DISCONNECTED;
-import static dev.voicelink.android.AgentConstants.KEY_SID;
-import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
-
 import android.app.Activity;
 import android.content.pm.ApplicationInfo;
 import android.os.Bundle;
-import android.view.View;
 import dev.voicelink.android.Agent;
-import dev.voicelink.android.AgentEvent;
-import dev.voicelink.android.AgentListener;
-import dev.voicelink.android.AgentMessage;
-import dev.voicelink.auth.DeviceAuthorizer;
-import dev.voicelink.auth.DeviceCode;
-import dev.voicelink.auth.DeviceFlowListener;
-import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.CallResult;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VoiceLinkCall;
@@ -38,14 +19,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The whole sample on one screen: authorize the device (user code, link and QR code), then drive the
- * Agent with CMD_SYNC, CMD_QUERY_SYNC_STATUS, CMD_SET_PARAMS and a text CMD_WRITE, and show every event
- * as it arrives.
+ * The whole sample on one screen: sign the device in (user code, link and QR code: {@link
+ * SignInPanel}), then drive the Agent with CMD_SYNC, CMD_QUERY_SYNC_STATUS, CMD_SET_PARAMS and a text
+ * CMD_WRITE and show every event as it arrives ({@link AgentPanel}). Everything here runs on the main
+ * thread: the SDK reads and writes the saved sign-in on its own threads and calls back here.
  *
  * <p>The config text comes from the intent extra {@link #EXTRA_CONFIG} when present in a debuggable
  * build (handy with {@code adb shell am start --es}), else from the asset {@code voicelink.json}.
@@ -77,22 +57,16 @@ public final class MainActivity extends Activity {
   // it holds its client for the Activity's life and closes it in onDestroy. An app with fixed
   // addresses builds one in its Application instead (docs/lifecycle.md).
   private @Nullable VoiceLinkClient voiceLink;
-  private @Nullable DeviceAuthorizer authorizer;
-  // Keeps the device's token fresh and saved (SampleProcess.signIn()) for the Agent and the backend.
+  // Signs the device in and out and keeps its token fresh and saved (SampleProcess.signIn()) for the
+  // Agent and the backend; its store is read and written on SDK threads only.
   private @Nullable TokenManager tokens;
+  private final TokenManager.Listener signInState = this::signInStateChanged;
   private @Nullable VoiceLinkCall<OAuthServer> discovery;
-  private @Nullable VoiceLinkCall<DeviceFlowOutcome> flow;
+  private @Nullable VoiceLinkCall<TokenManager.SignOut> signingOut;
+  private @Nullable SignInPanel signIn;
+  // Made at the first sign-in; it follows the later sign-outs and sign-ins by itself.
   private @Nullable Agent agent;
-  private @Nullable String lastSid;
-  private int syncCount;
-  private boolean destroyed;
-  // Reads and writes of the token store: file and Keystore I/O, never on the main thread. Ended in
-  // onDestroy.
-  private final ExecutorService tokenStore = Executors.newSingleThreadExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "sample-token-store");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private @Nullable AgentPanel commands;
 
   private SampleScreen screen; // built first thing in onCreate
 
@@ -100,24 +74,23 @@ public final class MainActivity extends Activity {
     super.onCreate(savedInstanceState);
     screen = new SampleScreen(this);
     setContentView(screen.root);
-    screen.authorize.setOnClickListener(v -> startAuthorization());
     screen.signOut.setOnClickListener(v -> signOut());
-    screen.sync.setOnClickListener(v -> syncContacts());
-    screen.query.setOnClickListener(v -> queryStatus());
-    screen.setParams.setOnClickListener(v -> setPersParam());
-    screen.write.setOnClickListener(v -> writeText());
     try {
-      config = SampleConfig.parse(configText());
-      SampleProcess process = SampleProcess.get(this);
-      VoiceLinkClient.Builder core = config.clientBuilder().httpClient(process.http());
+      SampleConfig parsed = SampleConfig.parse(configText());
+      config = parsed;
+      VoiceLinkClient.Builder core = parsed.clientBuilder().httpClient(SampleProcess.get(this).http());
       if (clockOverride != null) core.clock(clockOverride);
       if (schedulerOverride != null) core.scheduler(schedulerOverride);
       voiceLink = core.build();
-      screen.writeText.setText(config.writeText);
-      if (config.issuer == null) {
+      commands = new AgentPanel(screen, contactsDefinition(parsed), message -> {
+        Agent connected = agent; // the commands are enabled only once it is connected
+        if (connected != null) connected.sendMessage(message);
+      });
+      screen.writeText.setText(parsed.writeText);
+      if (parsed.issuer == null) {
         signInAt(null);
       } else {
-        discover(config.issuer);
+        discover(parsed.issuer);
       }
     } catch (IOException | RuntimeException e) {
       configError(e);
@@ -136,7 +109,7 @@ public final class MainActivity extends Activity {
     discovery = started;
     started.enqueue(result -> { // on the main thread; cancelled in onDestroy
       discovery = null;
-      if (result.isCancelled() || destroyed) return;
+      if (result.isCancelled()) return;
       Exception failure = result.failure();
       if (failure != null) {
         configError(failure);
@@ -144,35 +117,45 @@ public final class MainActivity extends Activity {
       }
       try {
         signInAt(result.value());
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
         configError(e);
       }
     });
   }
 
   /**
-   * Makes the device flow and the token manager for the platform ({@code server} null) or for a
-   * standard OAuth 2.0 server, then resumes the saved sign-in or offers a new one.
+   * Makes the token manager for the platform ({@code server} null) or for a standard OAuth 2.0
+   * server, and the sign-in on screen; its state, once the store is read, says whether the saved
+   * sign-in resumes or a new one is offered.
    */
-  private void signInAt(@Nullable OAuthServer server) throws IOException {
-    if (config == null || voiceLink == null) return;
-    DeviceAuthorizer.Builder flowBuilder = server == null ? DeviceAuthorizer.builder(voiceLink)
-        : DeviceAuthorizer.builder(voiceLink, server);
-    flowBuilder.clientId(config.clientId);
-    if (config.scope != null) flowBuilder.scope(config.scope);
-    authorizer = flowBuilder.build();
-    tokens = (server == null ? TokenManager.builder(voiceLink) : TokenManager.builder(voiceLink, server))
-        .deviceGrant(config.clientId).store(SampleProcess.get(this).signIn()).build();
-    resumeSavedSignIn();
+  private void signInAt(@Nullable OAuthServer server) {
+    SampleConfig parsed = config;
+    if (parsed == null || voiceLink == null) return;
+    TokenManager.Builder builder = server == null ? TokenManager.builder(voiceLink)
+        : TokenManager.builder(voiceLink, server);
+    builder.deviceGrant(parsed.clientId).store(SampleProcess.get(this).signIn());
+    if (parsed.scope != null) builder.scope(parsed.scope);
+    TokenManager manager = builder.build();
+    tokens = manager;
+    String deviceId = parsed.deviceId;
+    signIn = deviceId != null
+        ? new SignInPanel(screen, "requesting a device code for " + deviceId,
+            listener -> manager.signIn(deviceId, listener))
+        : new SignInPanel(screen, "requesting a device code at " + parsed.issuer, manager::signIn);
+    screen.status.setText("Reading the saved sign-in…");
+    manager.addListener(signInState); // reads the store on an SDK thread; tells us on this one
   }
 
   @Override protected void onDestroy() {
-    destroyed = true; // a flow outcome already posted must not start an Agent now
     if (discovery != null) discovery.cancel();
-    if (flow != null) flow.cancel();
-    if (agent != null) agent.destroy();
+    if (signIn != null) signIn.cancel();
+    if (signingOut != null) signingOut.cancel(); // the sign-out itself is done; a revocation stops
+    if (tokens != null) tokens.removeListener(signInState);
+    if (agent != null) {
+      if (commands != null) agent.removeListener(commands); // the replies destroy() gives: no views
+      agent.destroy();
+    }
     agent = null;
-    tokenStore.shutdown(); // a read or write under way still ends; its news is dropped
     if (voiceLink != null) voiceLink.close(); // ends what the client made; HTTP stays the app's
     super.onDestroy();
   }
@@ -197,166 +180,123 @@ public final class MainActivity extends Activity {
     }
   }
 
-  // ---- sign-in: saved, device flow, sign-out ----
+  // ---- sign-in: saved, device flow (SignInPanel), sign-out ----
 
-  /** Starts the Agent on the sign-in saved by an earlier run, if there is one; else offers sign-in. */
-  private void resumeSavedSignIn() {
+  /** The token manager's news, on the main thread: what the screen offers, and the Agent. */
+  private void signInStateChanged(TokenManager.StateChange change) {
     TokenManager manager = tokens;
-    if (manager == null || config == null) return;
-    screen.status.setText("Reading the saved sign-in…");
-    // The manager reads its store on an SDK thread and tells what it found here, on the main thread.
-    manager.addListener(new TokenManager.Listener() {
-      @Override public void onStateChanged(TokenManager.StateChange change) {
-        if (change.state() == TokenManager.State.LOADING) return;
-        manager.removeListener(this);
-        if (change.failure() != null) log("saved sign-in not readable: " + change.failure().getMessage());
-        if (!destroyed) savedSignInRead(manager.record());
-      }
-    });
+    if (manager == null) return;
+    Exception failure = change.failure();
+    String why = failure == null ? "" : failure.getMessage();
+    switch (change.cause()) {
+      case READING_STORE:
+        screen.status.setText("Reading the saved sign-in…");
+        break;
+      case STORE_READ:
+        TokenRecord saved = manager.record();
+        if (change.state() == TokenManager.State.VALID && saved != null) {
+          screen.status.setText("Signed in (saved). Connecting…");
+          log("signed in from the saved token, valid until " + new Date(saved.expiresAtEpochMillis())
+              + "; no new device flow");
+          signedIn();
+        } else {
+          showSignedOut("Not authorized");
+        }
+        break;
+      case RECORD_LOST: // its Keystore key is gone: the device authorizes again
+        log("saved sign-in not readable: " + why);
+        showSignedOut("Not authorized");
+        break;
+      case STORE_FAILED:
+        if (change.state() == TokenManager.State.VALID) {
+          log("token not saved: " + why); // held, and saved first at the next token request
+        } else {
+          log("saved sign-in not readable: " + why);
+          showSignedOut("Not authorized");
+        }
+        break;
+      case SIGNED_IN:
+      case RECORD_SET:
+        signedIn();
+        break;
+      case REFRESH_REFUSED:
+        if (change.state() == TokenManager.State.REAUTHORIZATION_REQUIRED) {
+          log("sign in again: " + why);
+          showSignedOut("Not authorized");
+        }
+        break;
+      default:
+        break;
+    }
   }
 
-  private void savedSignInRead(@Nullable TokenRecord saved) {
-    if (saved == null) {
-      showSignedOut("Not authorized");
-      return;
-    }
-    screen.status.setText("Signed in (saved). Connecting…");
-    log("signed in from the saved token, valid until " + new Date(saved.expiresAtEpochMillis())
-        + "; no new device flow");
+  /** A sign-in is held: offer sign-out, and connect the Agent, made the first time. */
+  private void signedIn() {
+    screen.authorize.setEnabled(false);
     screen.signOut.setEnabled(true);
-    startAgent();
+    if (agent == null) startAgent();
   }
 
   private void showSignedOut(String state) {
-    if (config == null) return;
-    screen.status.setText(state + (config.issuer == null
-        ? ". Device " + config.deviceId + " at " + config.authUrl : ". Sign in at " + config.issuer));
+    SampleConfig parsed = config;
+    if (parsed == null) return;
+    screen.status.setText(state + (parsed.issuer == null
+        ? ". Device " + parsed.deviceId + " at " + parsed.authUrl : ". Sign in at " + parsed.issuer));
     screen.authorize.setEnabled(true);
     screen.signOut.setEnabled(false);
   }
 
-  /** Forgets the device's token here and on disk; the next start offers sign-in again. */
+  /**
+   * Forgets the device's sign-in here and on disk, revoking it where the server offers that; the
+   * Agent closes its connection by itself, and the next start offers sign-in again.
+   */
   private void signOut() {
-    if (agent != null) agent.destroy();
-    agent = null;
-    setConnected(false);
     TokenManager manager = tokens;
     if (manager == null) return;
     screen.signOut.setEnabled(false);
-    manager.signOut().enqueue(result -> {
-      if (destroyed) return;
-      if (result.isSuccess()) {
-        log("signed out: the saved token is deleted");
-        showSignedOut("Signed out");
-      } else if (!result.isCancelled()) {
-        screen.status.setText("Sign-out failed: " + result.failure().getMessage());
-        log("sign-out failed: " + result.failure().getMessage());
+    if (commands != null) commands.signedOut();
+    VoiceLinkCall<TokenManager.SignOut> started = manager.signOut();
+    signingOut = started;
+    started.enqueue(result -> { // on the main thread; cancelled in onDestroy
+      signingOut = null;
+      if (result.isCancelled()) return;
+      Exception failure = result.failure();
+      if (failure != null) { // the saved record could not be deleted: a restart would read it
+        screen.status.setText("Sign-out failed: " + failure.getMessage());
+        log("sign-out failed: " + failure.getMessage());
         screen.signOut.setEnabled(true);
+        return;
       }
+      log("signed out: the saved token is deleted" + revocation(result.value()));
+      showSignedOut("Signed out");
     });
   }
 
-  /** Back on the main thread, unless the Activity is gone meanwhile. */
-  private void onMainThread(Runnable step) {
-    runOnUiThread(() -> {
-      if (!destroyed) step.run();
-    });
-  }
-
-
-  private void startAuthorization() {
-    if (authorizer == null || config == null) return;
-    screen.authorize.setEnabled(false);
-    screen.status.setText("Requesting a code…");
-    DeviceFlowListener listener = new DeviceFlowListener() {
-      @Override public void onCodeIssued(DeviceCode code) {
-        showCode(code);
-      }
-
-      @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
-        screen.status.setText("Waiting for the user (poll " + pollNumber + ": " + result + ")");
-      }
-    };
-    VoiceLinkCall<DeviceFlowOutcome> started;
-    if (config.deviceId != null) {
-      log("requesting a device code for " + config.deviceId);
-      started = authorizer.authorize(config.deviceId, listener);
-    } else {
-      log("requesting a device code at " + config.issuer);
-      started = authorizer.authorize(listener);
+  private static String revocation(TokenManager.SignOut outcome) {
+    switch (outcome) {
+      case REVOKED: return "; the server revoked it";
+      case REVOCATION_FAILED: return "; the server could not be asked to revoke it";
+      default: return ""; // NOT_OFFERED: the platform shows no revocation
     }
-    flow = started;
-    // On the main thread, like the listener; cancelled in onDestroy.
-    started.enqueue(new VoiceLinkCall.Callback<DeviceFlowOutcome>() {
-      @Override public void onResult(CallResult<DeviceFlowOutcome> result) {
-        flow = null;
-        if (result.isCancelled() || destroyed) return;
-        if (result.isSuccess()) {
-          authorizationEnded(result.value());
-        } else {
-          screen.status.setText("Not authorized: " + result.failure());
-          screen.authorize.setEnabled(true);
-        }
-      }
-    });
-  }
-
-  private void showCode(DeviceCode code) {
-    screen.userCode.setText(code.userCode());
-    screen.link.setText(code.link());
-    try {
-      screen.qr.setImageBitmap(QrCodes.bitmap(code.link()));
-      screen.qr.setVisibility(View.VISIBLE);
-    } catch (IllegalArgumentException e) {
-      log("no QR code: " + e.getMessage()); // the link and the code are on screen anyway
-    }
-    screen.status.setText("Open the link or scan the code, then authorize");
-    log("user code " + code.userCode() + ", link " + code.link());
-  }
-
-  private void authorizationEnded(DeviceFlowOutcome outcome) {
-    if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
-      Exception failure = outcome.failure();
-      screen.status.setText("Not authorized: " + outcome.kind());
-      log("authorization ended: " + outcome.kind() + (failure == null ? "" : " (" + failure.getMessage() + ")"));
-      screen.authorize.setEnabled(true);
-      return;
-    }
-    screen.userCode.setText("");
-    screen.link.setText("");
-    screen.qr.setVisibility(View.GONE);
-    TokenManager manager = tokens;
-    if (manager == null) return;
-    screen.status.setText("Authorized; saving the sign-in…");
-    manager.setRecord(outcome.token()); // saved on an SDK thread: a restart stays signed in
-    signInSaved();
-  }
-
-  private void signInSaved() {
-    screen.status.setText("Authorized; connecting…");
-    log("authorized");
-    screen.signOut.setEnabled(true);
-    startAgent();
   }
 
   // ---- the Agent ----
 
   private void startAgent() {
-    if (config == null || voiceLink == null || tokens == null) return;
+    SampleConfig parsed = config;
+    AgentPanel panel = commands;
+    TokenManager manager = tokens;
+    if (parsed == null || voiceLink == null || manager == null || panel == null) return;
     try {
-      Agent.Builder builder = Agent.builder(this, config.text, new AgentListener() {
-        @Override public void onEvent(AgentEvent event) {
-          onAgentEvent(event);
-        }
-      })
+      Agent.Builder builder = Agent.builder(this, parsed.text, panel)
           .client(voiceLink)
-          .tokenSource(tokens)
-          .resourceDefinition(contactsDefinition(config));
-      if (config.checksumUrl != null && config.namespace != null) {
+          .tokenSource(manager)
+          .resourceDefinition(contactsDefinition(parsed));
+      if (parsed.checksumUrl != null && parsed.namespace != null) {
         // The account key stays on the backend: it signs each web API request for this device.
-        builder.entityWebApi(EntityWebApi.builder(voiceLink).namespace(config.namespace)
-            .checksumSource(new BackendChecksums(SampleProcess.get(this).http(), config.checksumUrl,
-            tokens)).build());
+        builder.entityWebApi(EntityWebApi.builder(voiceLink).namespace(parsed.namespace)
+            .checksumSource(new BackendChecksums(SampleProcess.get(this).http(), parsed.checksumUrl,
+            manager)).build());
       }
       agent = builder.build();
     } catch (RuntimeException e) {
@@ -373,68 +313,6 @@ public final class MainActivity extends Activity {
         .secondaryFields("alias")
         .dimension(Dimension.USER)
         .build();
-  }
-
-  private void onAgentEvent(AgentEvent event) {
-    if (destroyed) return; // destroy() still replies ERROR_DESTROYED to pending commands: no views now
-    log(EventLog.event(event));
-    switch (event.eventType()) {
-      case EVENT_CONNECTED_TO_SERVER:
-        screen.status.setText("Connected");
-        setConnected(true);
-        break;
-      case EVENT_SERVER_DISCONNECTED:
-        screen.status.setText("Disconnected");
-        setConnected(false);
-        break;
-      case EVENT_CMD_RETURN:
-        String sid = event.data().getString(KEY_SID);
-        if (event.arg1() == CMD_SYNC && event.arg2() == 0 && sid != null) {
-          lastSid = sid;
-          screen.query.setEnabled(true);
-        }
-        break;
-      default:
-        break;
-    }
-  }
-
-  private void setConnected(boolean connected) {
-    screen.sync.setEnabled(connected);
-    screen.setParams.setEnabled(connected);
-    screen.write.setEnabled(connected);
-    screen.query.setEnabled(connected && lastSid != null);
-  }
-
-  private void syncContacts() {
-    if (config == null) return;
-    try {
-      byte[] data = Commands.syncUserResource(contactsDefinition(config), Commands.sampleContacts());
-      send(CMD_SYNC, SYNC_DATA_SCHEMA, Commands.syncParams("contacts-" + (++syncCount)), data);
-    } catch (IOException | RuntimeException e) {
-      log("contacts not synced: " + e.getMessage());
-    }
-  }
-
-  private void queryStatus() {
-    if (lastSid == null) return;
-    send(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, Commands.queryParams(lastSid), null);
-  }
-
-  private void setPersParam() {
-    send(CMD_SET_PARAMS, 0, Commands.setParams(Commands.USER_PERS_PARAM), null);
-  }
-
-  private void writeText() {
-    byte[] text = screen.writeText.getText().toString().getBytes(StandardCharsets.UTF_8);
-    send(CMD_WRITE, 0, Commands.textWriteParams(Commands.USER_PERS_PARAM), text);
-  }
-
-  private void send(int msgType, int arg1, String params, byte @Nullable [] data) {
-    if (agent == null) return;
-    AgentMessage message = new AgentMessage(msgType, arg1, 0, params, data);
-    log(EventLog.command(message));
-    agent.sendMessage(message);
   }
 
   private void log(String line) {

@@ -22,10 +22,62 @@ final class SampleProcess {
   private static @Nullable SampleProcess current;
 
   private final OkHttpClient http = new OkHttpClient();
-  private final Context app;
-  private @Nullable EncryptedTokenStore store;
-  /** Made on first use: creating the store touches files, which the main thread must not. */
-  private final TokenStore signIn = new TokenStore() {
+  private final TokenStore signIn;
+
+  private SampleProcess(TokenStore signIn) {
+    this.signIn = signIn;
+  }
+
+  static synchronized SampleProcess get(Context context) {
+    if (current == null) current = new SampleProcess(encryptedStore(context));
+    return current;
+  }
+
+  /**
+   * Starts the process's objects with {@code signIn} as the store of the sign-in, as {@link #get}
+   * would with {@link #encryptedStore}: tests give that store behind one that notes its calls.
+   */
+  static synchronized void start(TokenStore signIn) {
+    current = new SampleProcess(signIn);
+  }
+
+  /** Forgets everything held in memory, as the process's death does; what is on disk stays. */
+  static synchronized void end() {
+    current = null;
+  }
+
+  /**
+   * The device's sign-in store: an {@link EncryptedTokenStore} named {@code sample-sign-in}, made by
+   * its first read or write, on that thread (a token manager's: never the main thread), since making
+   * it touches files.
+   */
+  static TokenStore encryptedStore(Context context) {
+    return new LazyStore(context.getApplicationContext());
+  }
+
+  /** The app's HTTP client: VoiceLink clients derive theirs from it and never shut it down. */
+  OkHttpClient http() {
+    return http;
+  }
+
+  /** Where the device's token record is kept across restarts, encrypted with a Keystore key. */
+  TokenStore signIn() {
+    return signIn;
+  }
+
+  private static final class LazyStore implements TokenStore {
+    private final Context app;
+    private @Nullable EncryptedTokenStore store;
+
+    LazyStore(Context app) {
+      this.app = app;
+    }
+
+    private synchronized EncryptedTokenStore store() {
+      if (store == null) store = EncryptedTokenStore.create(app, "sample-sign-in");
+      return store;
+    }
+
     @Override public @Nullable TokenRecord load() throws IOException {
       return store().load();
     }
@@ -37,37 +89,9 @@ final class SampleProcess {
     @Override public void clear() throws IOException {
       store().clear();
     }
-  };
 
-  private SampleProcess(Context context) {
-    this.app = context.getApplicationContext();
-  }
-
-  private synchronized EncryptedTokenStore store() {
-    if (store == null) store = EncryptedTokenStore.create(app, "sample-sign-in");
-    return store;
-  }
-
-  static synchronized SampleProcess get(Context context) {
-    if (current == null) current = new SampleProcess(context);
-    return current;
-  }
-
-  /** Forgets everything held in memory, as the process's death does; what is on disk stays. */
-  static synchronized void end() {
-    current = null;
-  }
-
-  /** The app's HTTP client: VoiceLink clients derive theirs from it and never shut it down. */
-  OkHttpClient http() {
-    return http;
-  }
-
-  /**
-   * Where the device's token record is kept across restarts, encrypted with a Keystore key. The
-   * {@link EncryptedTokenStore} behind it is made by its first read or write, on that thread.
-   */
-  TokenStore signIn() {
-    return signIn;
+    @Override public String toString() {
+      return "EncryptedTokenStore{sample-sign-in}";
+    }
   }
 }

@@ -14,8 +14,9 @@ import android.widget.TextView;
 /**
  * The sample's one screen, built in code: the sign-in status and buttons, the user code, link and QR
  * code, the Agent's command buttons and the event log. Every view carries a tag ({@code
- * MainActivity.TAG_*}) by which tests find it. Buttons start disabled; {@link MainActivity} sets their
- * actions and enables them. Main thread only, like every view.
+ * MainActivity.TAG_*}) by which tests find it. Buttons start disabled; {@link SignInPanel}, {@link
+ * AgentPanel} and {@link MainActivity} set their actions and enable them. Main thread only, like every
+ * view.
  */
 final class SampleScreen {
   final LinearLayout root;

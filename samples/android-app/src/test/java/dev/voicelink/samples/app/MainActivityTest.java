@@ -18,6 +18,7 @@ import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.fixtures.RecordingTokenStore;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
@@ -357,6 +358,53 @@ public final class MainActivityTest {
     time.runDueTasks();
     mainLooper().idle();
     assertThat(server.journal().calls("/v2/voicelink/interact")).as("no Agent without a sign-in").hasSize(1);
+  }
+
+  /**
+   * The saved sign-in is read at start, saved by the sign-in, read again after a restart and cleared
+   * by the sign-out, each time on an SDK thread: never on the main thread, which drives all of it
+   * (RecordingTokenStore of voicelink-fixtures, in front of the sample's encrypted store). The SDK
+   * runs on its own clock and scheduler here, as in the app: the virtual time of the other tests
+   * runs the SDK's due tasks on the thread that moves it, this one.
+   */
+  @Test
+  public void theSavedSignInIsNeverReadOrWrittenOnTheMainThread() throws Exception {
+    MainActivity.clockOverride = null;
+    MainActivity.schedulerOverride = null;
+    server.close();
+    server = ReferenceServer.builder().build().start();
+    server.console().setPollIntervalSeconds(1);
+    RecordingTokenStore store = new RecordingTokenStore(
+        SampleProcess.encryptedStore(RuntimeEnvironment.getApplication()));
+    SampleProcess.start(store);
+    launch(config(server));
+    click(MainActivity.TAG_AUTHORIZE);
+    awaitUi(() -> !text(MainActivity.TAG_USER_CODE).isEmpty(), "the user code");
+    new SimulatedTester(server).approve(text(MainActivity.TAG_USER_CODE));
+    awaitUi(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect");
+    controller.pause().stop().destroy();
+    controller = null;
+    SampleProcess.start(store); // a new process; the same store on disk
+    launch(config(server));
+    awaitUi(() -> eventLog().contains("EVENT_CONNECTED_TO_SERVER"), "the Agent to connect again");
+    click(MainActivity.TAG_SIGN_OUT);
+    awaitUi(() -> eventLog().contains("signed out"), "the sign-out");
+
+    Thread main = Looper.getMainLooper().getThread();
+    assertThat(Thread.currentThread()).isSameAs(main);
+    assertThat(store.calls()).as("the store's calls").isNotEmpty()
+        .extracting(RecordingTokenStore.Call::thread).doesNotContain(main);
+    // A token request that comes while the sign-in is being saved may save it once more: one SAVE or two.
+    List<RecordingTokenStore.Operation> operations = new ArrayList<>();
+    for (RecordingTokenStore.Call call : store.calls()) {
+      if (operations.isEmpty() || operations.get(operations.size() - 1) != call.operation()) {
+        operations.add(call.operation());
+      }
+    }
+    assertThat(operations).as("the store's calls " + store.calls()).containsExactly(
+        RecordingTokenStore.Operation.LOAD, RecordingTokenStore.Operation.SAVE,
+        RecordingTokenStore.Operation.LOAD, RecordingTokenStore.Operation.CLEAR);
+    assertThat(savedSignIn()).doesNotExist();
   }
 
   @Test
