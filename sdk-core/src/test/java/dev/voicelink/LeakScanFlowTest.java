@@ -101,6 +101,8 @@ class LeakScanFlowTest {
       FileTokenStore file = new FileTokenStore(new File(dir, "token.json"));
       TokenManager device = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
           .store(file).build();
+      List<Object> changes = Collections.synchronizedList(new ArrayList<>());
+      device.addListener(changes::add);
       device.setRecord(outcome.token());
       TokenRecord refreshed = device.refresh().execute();
       InMemoryTokenStore staleStore = new InMemoryTokenStore(outcome.token());
@@ -115,8 +117,13 @@ class LeakScanFlowTest {
       BlockingQueue<CallResult<String>> tokenResults = new LinkedBlockingQueue<>();
       device.accessTokenCall().enqueue(tokenResults::add);
       objects.add(tokenResults.poll(10, TimeUnit.SECONDS));
+      errors.add(catching(() -> stale.accessToken(), ReauthorizationRequiredException.class));
+      stale.signOut().execute();
       Collections.addAll(objects, file, device, refreshed, staleStore, stale, cloud,
           cloud.record(), device.state(), file.load());
+      synchronized (changes) {
+        objects.addAll(changes);
+      }
 
       // The user the tester's approval signed in, as the reference server names it.
       String uid = md5Hex("user:" + DefaultConsole.TESTER_PHONE);

@@ -203,6 +203,41 @@ class SdkSignInTest {
     assertThat(stale.state()).isEqualTo(TokenManager.State.REAUTHORIZATION_REQUIRED);
   }
 
+  @Test void signInThenSignOutRevokesTheRefreshTokenAtTheServer(StandardAuthServer server) throws Exception {
+    OAuthServer oauth = discover(server);
+    assertThat(oauth.revocationEndpoint()).isEqualTo(server.url(server.revocationPath()));
+    InMemoryTokenStore store = new InMemoryTokenStore();
+    TokenManager manager = TokenManager.builder(client, oauth)
+        .deviceGrant(DEVICE_BASIC.id(), DEVICE_BASIC.secret()).scope(DEVICE_SCOPE).store(store).build();
+    BlockingQueue<DeviceCode> codes = new ArrayBlockingQueue<>(1);
+    Future<DeviceFlowOutcome> flow = flows.submit(() -> manager.signIn(codes::add).execute());
+    DeviceCode code = codes.poll(10, TimeUnit.SECONDS);
+    assertThat(Approver.approveAt(code.link(), BOB).connected()).isTrue();
+    DeviceFlowOutcome outcome = flow.get(30, TimeUnit.SECONDS);
+    assertThat(outcome.kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+    TokenRecord signedIn = store.load();
+    assertThat(signedIn).isEqualTo(outcome.token());
+    assertThat(signedIn.revocationEndpoint()).isEqualTo(oauth.revocationEndpoint());
+
+    assertThat(manager.signOut().execute()).isEqualTo(TokenManager.SignOut.REVOKED);
+
+    Exchange revocation = server.journal().last(server.revocationPath());
+    assertThat(revocation.authorizationScheme()).isEqualTo("Basic");
+    assertThat(revocation.basicClientId()).isEqualTo(DEVICE_BASIC.id());
+    assertThat(revocation.parameters()).isEqualTo(Map.of("token", List.of(signedIn.refreshToken()),
+        "token_type_hint", List.of("refresh_token")));
+    assertThat(revocation.status()).isEqualTo(200);
+    assertThat(store.load()).isNull();
+    // a copy of the record kept elsewhere is worth nothing now
+    TokenManager copy = TokenManager.builder(client, oauth)
+        .deviceGrant(DEVICE_BASIC.id(), DEVICE_BASIC.secret()).store(new InMemoryTokenStore(signedIn)).build();
+    assertThatThrownBy(() -> copy.refresh().execute())
+        .isInstanceOf(ReauthorizationRequiredException.class)
+        .hasMessageStartingWith("invalid_grant");
+    assertThat(server.journal().last(server.tokenEndpointPath()).param("refresh_token"))
+        .isEqualTo(signedIn.refreshToken());
+  }
+
   @Test void aPublicDeviceRefreshesWithItsClientIdAfterARestart(StandardAuthServer server) throws Exception {
     TokenRecord first = signIn(server, discover(server), DEVICE_PUBLIC, ALICE);
     // a restart: only the stored text and a client with no other configuration

@@ -1,9 +1,12 @@
 package dev.voicelink.android;
 
 import android.content.Context;
+import dev.voicelink.auth.DeviceFlowListener;
+import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.auth.TokenStore;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.SerialDelivery;
@@ -13,6 +16,7 @@ import java.io.Closeable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -61,14 +65,14 @@ public final class Agent {
   private final @Nullable VoiceLinkClient ownClient;
   /** The client given to the builder, which destroys this agent when it closes; null: our own. */
   private final @Nullable ClientCore sharedClient;
-  /** The token manager watched for a lost authorization; null for another token source. */
+  /** The token manager the agent signs in with and follows; null for another token source. */
   private final @Nullable TokenManager tokenManager;
   /** Whether {@link #tokenManager} is the agent's own device-grant manager (not the app's). */
   private final boolean ownTokenManager;
-  /** The store of the agent's own token manager, watched for undecryptable records; or null. */
-  private final @Nullable EncryptedTokenStore encryptedStore;
+  /** Where the agent's tokens are, as its errors and log name it. */
+  private final String tokensPlace;
   private final TokenManager.Listener tokenListener = this::tokenStateChanged;
-  private final EncryptedTokenStore.Listener storeListener = this::storeUnreadable;
+  private final CopyOnWriteArrayList<AgentListener> listeners;
   /** What {@link #sharedClient} closes: this agent. */
   private final Closeable destroyOnClientClose = this::destroy;
 
@@ -78,8 +82,8 @@ public final class Agent {
    */
   private Agent(AgentConfig config, AgentEngine engine, NetworkWatcher network,
       @Nullable VoiceLinkClient ownClient, @Nullable ClientCore sharedClient,
-      @Nullable TokenManager tokenManager, boolean ownTokenManager,
-      @Nullable EncryptedTokenStore encryptedStore) {
+      @Nullable TokenManager tokenManager, boolean ownTokenManager, String tokensPlace,
+      CopyOnWriteArrayList<AgentListener> listeners) {
     this.config = config;
     this.engine = engine;
     this.network = network;
@@ -87,22 +91,19 @@ public final class Agent {
     this.sharedClient = sharedClient;
     this.tokenManager = tokenManager;
     this.ownTokenManager = ownTokenManager;
-    this.encryptedStore = encryptedStore;
+    this.tokensPlace = tokensPlace;
+    this.listeners = listeners;
   }
 
   /**
-   * The one step with effects outside the agent, called once by {@link Builder#build()}: listens to
-   * the token store and manager, starts connecting as the device's network allows and follows it,
-   * and registers with a shared client, which then destroys this agent when it closes. If that
-   * client closed meanwhile, the agent is destroyed and the client's exception thrown.
+   * The one step with effects outside the agent, called once by {@link Builder#build()}: follows
+   * the token manager (which reads its store on an SDK thread), starts connecting as the device's
+   * network allows and follows it, and registers with a shared client, which then destroys this
+   * agent when it closes. If that client closed meanwhile, the agent is destroyed and the client's
+   * exception thrown.
    */
   private void start() {
-    if (encryptedStore != null) encryptedStore.addListener(storeListener);
-    TokenManager manager = tokenManager;
-    if (manager != null) {
-      // On the worker: the first look at the token store is disk and Keystore I/O.
-      engine.execute(() -> manager.addListener(tokenListener));
-    }
+    if (tokenManager != null) tokenManager.addListener(tokenListener);
     network.start();
     if (sharedClient != null) {
       try {
@@ -114,19 +115,35 @@ public final class Agent {
     }
   }
 
-  private void tokenStateChanged(TokenManager.State state) {
-    // An app's own manager may hold a cloud credential, for which having no token yet is normal.
-    if (state == TokenManager.State.NO_TOKEN && ownTokenManager) {
-      engine.notAuthorized(AgentEngine.NO_TOKEN);
-    } else if (state == TokenManager.State.REAUTHORIZATION_REQUIRED) {
-      engine.notAuthorized("The device must be authorized again: its refresh token was refused."
-          + " Run the device flow (DeviceAuthorizer) and TokenManager.setRecord, then create a"
-          + " new Agent.");
+  /** What each token state means for the connection: see the class comment, "Sign-in". */
+  private void tokenStateChanged(TokenManager.StateChange change) {
+    switch (change.state()) {
+      case VALID:
+        if (change.cause() == TokenManager.Cause.SIGNED_IN
+            || change.cause() == TokenManager.Cause.RECORD_SET) {
+          engine.signedIn();
+        }
+        break;
+      case NO_TOKEN:
+        if (change.cause() == TokenManager.Cause.SIGNED_OUT) {
+          engine.signedOut();
+        } else if (change.cause() == TokenManager.Cause.STORE_READ && ownTokenManager) {
+          // An app's own manager may hold a cloud credential, for which no token yet is normal.
+          engine.notAuthorized(engine.notSignedIn());
+        }
+        break;
+      case REAUTHORIZATION_REQUIRED:
+        Exception failure = change.failure();
+        engine.notAuthorized(change.cause() == TokenManager.Cause.RECORD_LOST
+            ? "The device's sign-in in " + tokensPlace + " is lost ("
+                + (failure == null ? "unreadable" : failure.getMessage()) + "): sign in again"
+                + " (Agent.signIn)"
+            : "The device must sign in again: its refresh token was refused"
+                + (failure == null ? "" : " (" + failure.getMessage() + ")") + ". Call Agent.signIn.");
+        break;
+      default:
+        break;
     }
-  }
-
-  private void storeUnreadable(String reason) {
-    engine.notAuthorized(reason);
   }
 
   /**
@@ -156,6 +173,76 @@ public final class Agent {
   }
 
   /**
+   * Signs the device in with the platform's device flow and keeps the sign-in in the agent's token
+   * manager ({@link TokenManager#signIn(String, DeviceFlowListener)} with the config's {@code
+   * auth.device_id}; without one, {@link TokenManager#signIn(DeviceFlowListener)}, the standard
+   * OAuth 2.0 flow of an app's manager). Show the code {@code listener} is given to the user; the
+   * call ends once the user decided, the record saved. The agent then connects with it, whether it
+   * had given up for want of a token or not: no need to create it again.
+   *
+   * <pre>{@code
+   * agent.signIn(code -> showQr(code.link(), code.userCode()))
+   *     .enqueue(result -> { ... });   // on the main thread
+   * }</pre>
+   *
+   * <p>May be called on the main thread: nothing runs on the calling thread. Cancellable.
+   *
+   * @throws IllegalStateException if the agent's tokens come from an app's {@link TokenSource} that
+   *     is not a {@link TokenManager}, or keeps no device credential; or if the config has no {@code
+   *     auth.device_id} and the manager speaks the platform's dialect
+   */
+  public VoiceLinkCall<DeviceFlowOutcome> signIn(DeviceFlowListener listener) {
+    TokenManager manager = tokenManager();
+    String deviceId = config.deviceId();
+    return deviceId != null ? manager.signIn(deviceId, listener) : manager.signIn(listener);
+  }
+
+  /**
+   * Signs the device out ({@link TokenManager#signOut()}): forgets its sign-in in the agent's token
+   * manager and store, and closes the connection (an {@link
+   * AgentConstants#EVENT_SERVER_DISCONNECTED} if it was connected); {@link #signIn} signs in
+   * again. May be called on the main thread. The call ends with what the server did: on the
+   * platform, {@link TokenManager.SignOut#NOT_OFFERED}.
+   *
+   * @throws IllegalStateException if the agent's tokens come from an app's {@link TokenSource} that
+   *     is not a {@link TokenManager}
+   */
+  public VoiceLinkCall<TokenManager.SignOut> signOut() {
+    return tokenManager().signOut();
+  }
+
+  /**
+   * The token manager the agent connects with: its own (the config's {@code auth.client_id}, kept
+   * in the {@link EncryptedTokenStore} {@code default}) or the one given to {@link
+   * Builder#tokenSource}. Listen to it for the sign-in's state and its cause.
+   *
+   * @throws IllegalStateException if the app gave a {@link TokenSource} that is not a {@link
+   *     TokenManager}
+   */
+  public TokenManager tokenManager() {
+    TokenManager manager = tokenManager;
+    if (manager == null) {
+      throw new IllegalStateException("the Agent's tokens come from the app's TokenSource, which is"
+          + " not a TokenManager: sign in and out there");
+    }
+    return manager;
+  }
+
+  /**
+   * Adds a listener of this agent's events, besides the one given when it was built: told every
+   * event delivered after this call, on the event executor, in order. Thread-safe.
+   */
+  public void addListener(AgentListener listener) {
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    listeners.add(listener);
+  }
+
+  /** Removes a listener: it is told no event delivered after this call. */
+  public void removeListener(AgentListener listener) {
+    listeners.remove(listener);
+  }
+
+  /**
    * Queues {@code message}; returns at once. Its reply, if it has one, comes as an event.
    *
    * @throws IllegalStateException if the agent was destroyed
@@ -172,14 +259,7 @@ public final class Agent {
    */
   public void destroy() {
     network.stop();
-    TokenManager manager = tokenManager;
-    if (manager != null) {
-      manager.removeListener(tokenListener);
-      // start() registers the listener on the worker; if that task has not run yet, this one,
-      // queued after it, takes the listener off again (an app's manager may outlive the Agent).
-      engine.execute(() -> manager.removeListener(tokenListener));
-    }
-    if (encryptedStore != null) encryptedStore.removeListener(storeListener);
+    if (tokenManager != null) tokenManager.removeListener(tokenListener);
     engine.destroy();
     if (ownClient != null) ownClient.close();
     if (sharedClient != null) sharedClient.untrack(destroyOnClientClose);
@@ -373,30 +453,39 @@ public final class Agent {
           Collections.unmodifiableMap(new LinkedHashMap<>(definitions)));
 
       TokenSource tokens = tokenSource;
-      EncryptedTokenStore encryptedStore = null;
+      String tokensPlace;
       if (tokens == null) {
         TokenStore store = tokenStore != null ? tokenStore : EncryptedTokenStore.create(context);
-        if (store instanceof EncryptedTokenStore) encryptedStore = (EncryptedTokenStore) store;
         tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store).build();
+        tokensPlace = "the Agent's token store " + store;
+      } else {
+        tokensPlace = "the app's " + (tokens instanceof TokenManager ? "TokenManager" : "TokenSource");
       }
 
+      CopyOnWriteArrayList<AgentListener> listeners = new CopyOnWriteArrayList<>();
+      listeners.add(listener);
       AgentEngine engine = new AgentEngine(config, core,
           new ChannelFactory(voiceLink, tokens, maxReconnectAttempts), backend, missing,
-          events(core));
+          "device not signed in: no token in " + tokensPlace + "; call Agent.signIn",
+          events(core, listeners));
       return new Agent(config, engine, new NetworkWatcher(context, engine),
           client == null ? voiceLink : null, client == null ? null : core,
           tokens instanceof TokenManager ? (TokenManager) tokens : null, tokenSource == null,
-          encryptedStore);
+          tokensPlace, listeners);
     }
 
-    /** Where the engine's events go: to the listener, one at a time and in order. */
-    private EventSink events(ClientCore core) {
+    /** Where the engine's events go: to the listeners of the moment, one at a time and in order. */
+    private EventSink events(ClientCore core, CopyOnWriteArrayList<AgentListener> listeners) {
       final SerialDelivery delivery = new SerialDelivery(eventExecutor != null ? eventExecutor
           : core.callbackExecutor(), "agent");
-      final AgentListener target = listener;
       return (eventType, arg1, arg2, info, data) -> {
         AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
-        delivery.execute(() -> target.onEvent(event));
+        // One task per listener: one that throws is logged and the others are still told.
+        for (AgentListener target : listeners) {
+          delivery.execute(() -> {
+            if (listeners.contains(target)) target.onEvent(event);
+          });
+        }
       };
     }
   }

@@ -19,6 +19,7 @@ import static dev.voicelink.android.AgentConstants.STATE_READY;
 import static dev.voicelink.android.AgentConstants.STATE_WORKING;
 
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Log;
 import dev.voicelink.interact.Disconnect;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
@@ -35,9 +36,7 @@ import org.jspecify.annotations.Nullable;
  * InteractionChannel}; the engine maps it to the connection events and the agent's state.
  */
 final class AgentEngine {
-  static final String NO_TOKEN = "device not authorized: run the device flow (DeviceAuthorizer) and "
-      + "TokenManager.setRecord, then create a new Agent";
-
+  private static final String TAG = "VoiceLinkAgent";
   private final ChannelFactory channels;
   private final AgentWorker worker = new AgentWorker();
   private final EventEmitter out;
@@ -46,6 +45,8 @@ final class AgentEngine {
   private final QueryCommand query;
   private final SetParamsCommand setParams;
   private final WriteCommand write;
+  /** Why the agent cannot connect without a sign-in, naming where it looked for one. */
+  private final String notSignedIn;
   private final Object lifecycle = new Object();
   private volatile boolean destroyed; // written under lifecycle
 
@@ -64,8 +65,9 @@ final class AgentEngine {
    * the queries' waits. Starts nothing: see {@link #start}.
    */
   AgentEngine(AgentConfig config, ClientCore client, ChannelFactory channels,
-      @Nullable EntityBackend entities, String entitiesMissing, EventSink sink) {
+      @Nullable EntityBackend entities, String entitiesMissing, String notSignedIn, EventSink sink) {
     this.channels = channels;
+    this.notSignedIn = notSignedIn;
     this.out = new EventEmitter(sink, worker);
     this.pending = new PendingCommands(worker, client, out);
     this.sync = new SyncCommand(config.appid(), entities, entitiesMissing, client, pending, out);
@@ -117,6 +119,30 @@ final class AgentEngine {
    */
   void notAuthorized(String why) {
     worker.execute(() -> reportNotAuthorized(why));
+  }
+
+  /** The error text of a device that is not signed in. */
+  String notSignedIn() {
+    return notSignedIn;
+  }
+
+  /**
+   * The device signed in (or the app gave its token manager a record): connect with it, whether the
+   * channel gave up for want of a token or not, and report a lost sign-in again when it happens.
+   */
+  void signedIn() {
+    worker.execute(() -> {
+      notAuthorizedReported = false;
+      connect();
+    });
+  }
+
+  /** The device signed out: the connection made with its token ends now. */
+  void signedOut() {
+    worker.execute(() -> {
+      closeChannel();
+      lostConnection();
+    });
   }
 
   boolean isDestroyed() {
@@ -223,10 +249,10 @@ final class AgentEngine {
         lostConnection();
         if (disconnect.reconnecting()) return;
         if (disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN) {
-          reportNotAuthorized(NO_TOKEN);
+          reportNotAuthorized(notSignedIn);
         } else if (disconnect.cause() == Disconnect.Cause.TOKEN_REFUSED) {
           reportNotAuthorized("The device token was refused (" + disconnect.detail()
-              + "). Authorize the device again, then create a new Agent.");
+              + "). Sign in again (Agent.signIn).");
         } else {
           reconnectGaveUp = true;
           out.error(ERROR_RECONNECT_GAVE_UP, "Gave up connecting (" + disconnect.detail()
@@ -247,6 +273,7 @@ final class AgentEngine {
   private void reportNotAuthorized(String why) {
     if (notAuthorizedReported) return;
     notAuthorizedReported = true;
+    Log.warn(TAG, why, null);
     out.error(ERROR_NOT_AUTHORIZED, why, EventData.none());
   }
 

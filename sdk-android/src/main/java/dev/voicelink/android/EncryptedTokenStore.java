@@ -3,6 +3,7 @@ package dev.voicelink.android;
 import android.content.Context;
 import android.content.SharedPreferences;
 import android.os.Build;
+import dev.voicelink.auth.RecordLostException;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.internal.AtomicFiles;
@@ -15,7 +16,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
@@ -43,12 +43,12 @@ import okio.Okio;
  *
  * <p><b>Undecryptable data.</b> If the stored record cannot be decrypted or read (the key was
  * invalidated or wiped, a backup was restored to another device, the data was altered), {@link
- * #load()} returns null, {@link #reauthorizationRequired()} becomes true and the listeners are told;
- * it never throws for that. An unreadable record and its key are deleted, because nothing can ever
- * read them again; the next {@link #save} creates a fresh key. A record whose key is missing is kept:
- * before API 31 the Keystore also says "no key" when its service cannot be reached, and a later load
- * reads the record again; the next save replaces it. The device must run the device flow
- * again. A Keystore that fails for a moment (its service restarting) is not that, though Android
+ * #load()} throws a {@link RecordLostException} naming the store and why; its {@code TokenManager}
+ * then says {@code REAUTHORIZATION_REQUIRED} with the cause {@code RECORD_LOST}, and an Agent reports
+ * {@code ERROR_NOT_AUTHORIZED}. An unreadable record and its key are deleted, because nothing can
+ * ever read them again; the next {@link #save} creates a fresh key. A record whose key is missing is
+ * kept: before API 31 the Keystore also says "no key" when its service cannot be reached, and a later
+ * load reads the record again; the next save replaces it. The user must sign in again. A Keystore that fails for a moment (its service restarting) is not that, though Android
  * reports it with the same exception types as a broken key: only a missing key, a failed
  * authentication tag and a key the system invalidated count as lost. Otherwise {@code load} and
  * {@code save} throw an {@link IOException} and keep the record and its key, until a key has failed
@@ -72,17 +72,6 @@ import okio.Okio;
  * {@code load}, {@code save} or {@code clear} finds the file and the key.
  */
 public final class EncryptedTokenStore implements TokenStore {
-  /** Told when stored data turned out to be undecryptable: the device must be authorized again. */
-  public interface Listener {
-    /**
-     * Called on the thread that called {@link #load()}, after the store released its lock but while
-     * a {@code TokenManager} reading it may hold its own: hand the news to another thread, and never
-     * wait there for one that may use the manager. {@code reason} contains no secret. An exception
-     * thrown here is logged and does not reach the caller of {@code load()}.
-     */
-    void onReauthorizationRequired(String reason);
-  }
-
   static final String PREFS_PREFIX = "dev.voicelink.tokens.";
   private static final String TAG = "VoiceLinkTokens";
   private static final byte FORMAT = 1;
@@ -99,8 +88,6 @@ public final class EncryptedTokenStore implements TokenStore {
 
   private final String name;
   private final SecureRandom random;
-  private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
-  private volatile boolean reauthorizationRequired;
 
   /** Finds the record file and the key, once, on the first load, save or clear. */
   private final Place place;
@@ -112,8 +99,6 @@ public final class EncryptedTokenStore implements TokenStore {
   /** Saves in a row whose key failed; shared, as the lock is, by the instances on the file. */
   private int[] keyFailuresInARow; // guarded by lock
   private KeyProvider keys;
-  /** Why the record just loaded was lost, to tell the listeners once the lock is released. */
-  private @Nullable String lostReason; // guarded by lock
 
   /**
    * Where a store's record and key are. Finding them reads the disk (the no-backup directory is made
@@ -217,36 +202,16 @@ public final class EncryptedTokenStore implements TokenStore {
     return keys;
   }
 
-  /** Tells {@code listener} of undecryptable data from now on. */
-  public void addListener(Listener listener) {
-    if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    listeners.add(listener);
-  }
-
-  public void removeListener(Listener listener) {
-    listeners.remove(listener);
-  }
-
   /**
-   * Whether the last {@link #load()} found a record it could not decrypt, so the device must be
-   * authorized again. Cleared by {@link #save} and {@link #clear}.
+   * The stored record, or null if none is stored.
+   *
+   * @throws RecordLostException if the record can never be read again (see the class comment)
+   * @throws IOException if the file or the Keystore failed this time; the record is kept
    */
-  public boolean reauthorizationRequired() {
-    return reauthorizationRequired;
-  }
-
   @Override public @Nullable TokenRecord load() throws IOException {
-    TokenRecord record;
-    String lost;
     synchronized (open()) {
-      record = loadLocked();
-      lost = lostReason;
-      lostReason = null;
+      return loadLocked();
     }
-    // Told outside the file's lock, which the store instances of this name share: a listener that
-    // calls another instance's manager cannot then wait on a thread waiting for this lock.
-    if (lost != null) tellLost(lost);
-    return record;
   }
 
   private @Nullable TokenRecord loadLocked() throws IOException {
@@ -254,7 +219,7 @@ public final class EncryptedTokenStore implements TokenStore {
     if (stored == null) return null;
     ByteString blob = ByteString.decodeBase64(stored);
     if (blob == null || blob.size() < 1 + IV_BYTES + TAG_BITS / 8 || blob.getByte(0) != FORMAT) {
-      return undecryptable("the stored record is not in this SDK's format");
+      throw undecryptable("the stored record is not in this SDK's format");
     }
     byte[] plain;
     try {
@@ -262,7 +227,7 @@ public final class EncryptedTokenStore implements TokenStore {
       if (key == null) {
         // Before API 31 the Keystore also answers "no key" when its service cannot be reached: the
         // record is kept for a later load, and the next save replaces it with a new key anyway.
-        return lost("its key is gone (wiped, or a backup from elsewhere)", false);
+        throw lost("its key is gone (wiped, or a backup from elsewhere)", false);
       }
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, key,
@@ -276,7 +241,7 @@ public final class EncryptedTokenStore implements TokenStore {
       // InvalidKeyException, KeyStoreException) is also how Android reports a Keystore service
       // that failed this time: the data may be fine.
       if (e instanceof BadPaddingException || keys.isLostForGood(e)) {
-        return undecryptable("it cannot be decrypted (" + e.getClass().getSimpleName() + ")");
+        throw undecryptable("it cannot be decrypted (" + e.getClass().getSimpleName() + ")");
       }
       throw keystoreFailed(e);
     } catch (RuntimeException e) {
@@ -286,7 +251,7 @@ public final class EncryptedTokenStore implements TokenStore {
     try {
       return TokenRecord.fromStorageJson(new String(plain, UTF_8));
     } catch (IOException e) {
-      return undecryptable("it decrypted to no token record");
+      throw undecryptable("it decrypted to no token record");
     } finally {
       Arrays.fill(plain, (byte) 0);
     }
@@ -313,7 +278,6 @@ public final class EncryptedTokenStore implements TokenStore {
       throw new IOException("cannot write the token record of store " + name + ": "
           + e.getMessage(), e);
     }
-    reauthorizationRequired = false;
   }
 
   @Override public void clear() throws IOException {
@@ -326,7 +290,6 @@ public final class EncryptedTokenStore implements TokenStore {
     if (file.exists() && !file.delete()) {
       throw new IOException("cannot remove the token record of store " + name);
     }
-    reauthorizationRequired = false;
   }
 
   private @Nullable String read() throws IOException {
@@ -400,14 +363,14 @@ public final class EncryptedTokenStore implements TokenStore {
     return ("voicelink-token-store:" + FORMAT + ":" + name).getBytes(UTF_8);
   }
 
-  private @Nullable TokenRecord undecryptable(String why) {
+  private RecordLostException undecryptable(String why) {
     return lost(why, true);
   }
 
-  /** Reports the record lost; {@code delete} it and its key when nothing can ever read them again. */
-  private @Nullable TokenRecord lost(String why, boolean delete) {
-    String reason = "the stored device token of store " + name + " is lost: " + why
-        + "; authorize the device again (DeviceAuthorizer, then TokenManager.setRecord)";
+  /** The record lost; {@code delete} it and its key when nothing can ever read them again. */
+  private RecordLostException lost(String why, boolean delete) {
+    String reason = "the stored sign-in of token store " + name + " is lost: " + why
+        + "; sign in again";
     Log.warn(TAG, reason, null);
     if (delete) {
       if (file.exists() && !file.delete()) {
@@ -419,21 +382,7 @@ public final class EncryptedTokenStore implements TokenStore {
         Log.warn(TAG, "token store " + name + ": cannot delete its key: " + e, null);
       }
     }
-    reauthorizationRequired = true;
-    lostReason = reason;
-    return null;
-  }
-
-  private void tellLost(String reason) {
-    for (Listener listener : listeners) {
-      try {
-        listener.onReauthorizationRequired(reason);
-      } catch (Exception e) { // a checked one too, as Kotlin code may throw
-        // The record is already deleted: load() must still report "no token", and the other
-        // listeners must still hear it.
-        Log.warn(TAG, "token store " + name + ": a listener threw; ignored", e);
-      }
-    }
+    return new RecordLostException(reason);
   }
 
   @Override public String toString() {

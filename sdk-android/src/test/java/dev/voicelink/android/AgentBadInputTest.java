@@ -130,7 +130,7 @@ class AgentBadInputTest {
     };
     return new AgentEngine(AgentConfig.parse(CONFIG), ClientCore.of(core),
         new ChannelFactory(core, tokens, 3), new WebApiEntityBackend(api, definitions),
-        "not configured", new EventSink() {
+        "not configured", "not signed in", new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
               Map<String, Object> data) {
             if (type != EVENT_STATE) sink.add(new EngineHarness.Event(type, arg1, arg2, info, data));

@@ -13,6 +13,7 @@ import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
@@ -102,7 +103,8 @@ public final class AgentRobolectricTest {
         + "  \"login\": {\"appid\": \"" + DefaultConsole.APPID + "\"},\n"
         + "  \"server\": {\"base_url\": \"" + server.baseUrl() + "\", /* a URL's // stays */\n"
         + "             \"auth_url\": \"" + server.authUrl() + "\"},\n"
-        + "  \"auth\": {\"client_id\": \"" + DefaultConsole.CLIENT_ID + "\"},\n"
+        + "  \"auth\": {\"client_id\": \"" + DefaultConsole.CLIENT_ID + "\", \"device_id\": \""
+        + DefaultConsole.DEVICE_ID + "\"},\n"
         + "  \"entity\": {\"namespace\": \"OS123\", \"account_key\": \"" + DefaultConsole.ACCOUNT_KEY
         + "\"},\n"
         + "  \"global\": {\"scene\": \"main\"}\n"
@@ -115,11 +117,53 @@ public final class AgentRobolectricTest {
   }
 
   private Agent createAgent(boolean authorized) throws Exception {
+    return createAgent(authorized, new ThreadRecordingStore(encryptedStore()));
+  }
+
+  private static EncryptedTokenStore encryptedStore() {
     java.io.File recordFile = new java.io.File(RuntimeEnvironment.getApplication()
         .getNoBackupFilesDir(), "agent-test");
     recordFile.delete();
-    EncryptedTokenStore store = new EncryptedTokenStore(recordFile,
-        new EncryptedTokenStoreTest.SoftwareAesKeys(), "agent", new java.security.SecureRandom());
+    return new EncryptedTokenStore(recordFile, new EncryptedTokenStoreTest.SoftwareAesKeys(), "agent",
+        new java.security.SecureRandom());
+  }
+
+  /** A store that notes the thread of every load, save and clear. */
+  static final class ThreadRecordingStore implements TokenStore {
+    final TokenStore store;
+    final List<String> calls = Collections.synchronizedList(new ArrayList<String>());
+    final List<Thread> threads = Collections.synchronizedList(new ArrayList<Thread>());
+
+    ThreadRecordingStore(TokenStore store) {
+      this.store = store;
+    }
+
+    private void note(String call) {
+      calls.add(call);
+      threads.add(Thread.currentThread());
+    }
+
+    @Override public TokenRecord load() throws java.io.IOException {
+      note("load");
+      return store.load();
+    }
+
+    @Override public void save(TokenRecord saved) throws java.io.IOException {
+      note("save");
+      store.save(saved);
+    }
+
+    @Override public void clear() throws java.io.IOException {
+      note("clear");
+      store.clear();
+    }
+
+    @Override public String toString() {
+      return store.toString();
+    }
+  }
+
+  private Agent createAgent(boolean authorized, TokenStore store) throws Exception {
     if (authorized) store.save(record);
     agent = Agent.builder(RuntimeEnvironment.getApplication(), configText(), new AgentListener() {
       @Override public void onEvent(AgentEvent event) {
@@ -373,11 +417,71 @@ public final class AgentRobolectricTest {
     AgentEvent error = awaitEvent(EVENT_ERROR, 0);
 
     assertThat(error.arg1()).isEqualTo(ERROR_NOT_AUTHORIZED);
-    assertThat(error.info()).isEqualTo("device not authorized: run the device flow (DeviceAuthorizer)"
-        + " and TokenManager.setRecord, then create a new Agent");
+    assertThat(error.info()).isEqualTo("device not signed in: no token in the Agent's token store"
+        + " EncryptedTokenStore{agent}; call Agent.signIn");
     settle();
     assertThat(types()).containsOnlyOnce(EVENT_ERROR).doesNotContain(EVENT_CONNECTED_TO_SERVER);
     assertThat(server.journal().toString()).doesNotContain("interact");
+  }
+
+  @Test public void oneAgentSignsInOutAndInAgainFromTheMainThreadWithoutStoreIoThere()
+      throws Exception {
+    ThreadRecordingStore store = new ThreadRecordingStore(encryptedStore());
+    createAgent(false, store);
+    assertThat(awaitEvent(EVENT_ERROR, 0).arg1()).isEqualTo(ERROR_NOT_AUTHORIZED);
+    Thread main = Looper.getMainLooper().getThread();
+    assertThat(Thread.currentThread()).isSameAs(main);
+
+    assertThat(signIn().kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+    int signedIn = events.size();
+
+    List<TokenManager.SignOut> signedOut = Collections.synchronizedList(new ArrayList<>());
+    agent.signOut().enqueue(result -> signedOut.add(result.value()));
+    awaitEvent(EVENT_SERVER_DISCONNECTED, signedIn);
+    awaitOnMainThread(() -> !signedOut.isEmpty());
+    assertThat(signedOut).containsExactly(TokenManager.SignOut.NOT_OFFERED);
+    assertThat(agent.tokenManager().state()).isEqualTo(TokenManager.State.NO_TOKEN);
+
+    assertThat(signIn().kind()).isEqualTo(DeviceFlowOutcome.Kind.AUTHORIZED);
+    settle();
+
+    assertThat(store.calls).containsExactly("load", "save", "clear", "save");
+    assertThat(store.threads).as("store calls on the main thread").doesNotContain(main);
+    assertThat(server.journal().calls("/oauth/ivs/device_code")).as("the set-up's, then two sign-ins")
+        .hasSize(3);
+    assertThat(types()).containsSubsequence(EVENT_ERROR, EVENT_CONNECTED_TO_SERVER,
+        EVENT_SERVER_DISCONNECTED, EVENT_CONNECTED_TO_SERVER);
+    assertThat(onMainThread).containsOnly(true);
+  }
+
+  /**
+   * Signs the agent in from the main thread: the code is shown, the tester approves it, the first
+   * poll's wait passes on the virtual clock; returns the outcome once the agent connected with it.
+   */
+  private DeviceFlowOutcome signIn() throws Exception {
+    int before = events.size();
+    List<DeviceCode> codes = Collections.synchronizedList(new ArrayList<>());
+    AtomicReference<DeviceFlowOutcome> outcome = new AtomicReference<>();
+    int scheduled = time.scheduledCount();
+    agent.signIn(codes::add).enqueue(result -> outcome.set(result.value()));
+    time.awaitScheduled(scheduled + 1); // the code came, the first poll waits
+    mainLooper().idle();
+    assertThat(codes).hasSize(1);
+    new SimulatedTester(server).approve(codes.get(0).userCode());
+    time.advance(codes.get(0).intervalSeconds(), TimeUnit.SECONDS);
+    awaitEvent(EVENT_CONNECTED_TO_SERVER, before);
+    assertThat(outcome.get()).as("told before the agent connected with it").isNotNull();
+    return outcome.get();
+  }
+
+  /** Delivers what the main looper holds until {@code done}; 30 s at most, as {@link #awaitEvent}. */
+  private void awaitOnMainThread(java.util.function.BooleanSupplier done) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) throw new AssertionError("not done; saw " + events);
+      mainLooper().idle();
+      mainLooper().poll(10);
+    }
   }
 
   @Test public void serverDroppingTheSocketIsADisconnectThenAReconnect() throws Exception {

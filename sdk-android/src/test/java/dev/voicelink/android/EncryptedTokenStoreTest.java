@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import android.content.Context;
 import android.content.SharedPreferences;
 import android.os.Build;
+import dev.voicelink.auth.ReauthorizationRequiredException;
+import dev.voicelink.auth.RecordLostException;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
-import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
@@ -26,7 +27,9 @@ import java.security.ProviderException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
@@ -78,9 +81,20 @@ public final class EncryptedTokenStoreTest {
     Files.write(recordFile.toPath(), blob.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** What {@code store}'s load throws for a record it lost for good. */
+  private static String lostOn(EncryptedTokenStore store) {
+    try {
+      store.load();
+    } catch (RecordLostException expected) {
+      return expected.getMessage();
+    } catch (IOException e) {
+      throw new AssertionError("not a lost record", e);
+    }
+    throw new AssertionError("the record was read");
+  }
+
   private EncryptedTokenStore store(KeyProvider keys) {
     EncryptedTokenStore store = new EncryptedTokenStore(recordFile, keys, "test", new SecureRandom());
-    store.addListener(reasons::add);
     return store;
   }
 
@@ -97,8 +111,6 @@ public final class EncryptedTokenStoreTest {
         .doesNotContain("vl-speaker-01");
     // A new instance (the next process) reads it back, field for field.
     assertThat(store(aesKeys).load()).isEqualTo(RECORD);
-    assertThat(store.reauthorizationRequired()).isFalse();
-    assertThat(reasons).isEmpty();
   }
 
   @Test public void eachSaveUsesAFreshIv() throws Exception {
@@ -126,24 +138,21 @@ public final class EncryptedTokenStoreTest {
     blob[blob.length - 20] ^= 1;
     putBlob(ByteString.of(blob).base64());
 
-    assertThat(store.load()).isNull();
+    reasons.add(lostOn(store));
 
-    assertThat(store.reauthorizationRequired()).isTrue();
-    assertThat(reasons).containsExactly("the stored device token of store test is lost: it cannot be"
-        + " decrypted (AEADBadTagException); authorize the device again (DeviceAuthorizer, then "
-        + "TokenManager.setRecord)");
+    assertThat(reasons).containsExactly("the stored sign-in of token store test is lost: it cannot be"
+        + " decrypted (AEADBadTagException); sign in again");
     // The bad blob and its key are gone; a new authorization saves and reads back normally.
     assertThat(recordFile.exists()).isFalse();
     assertThat(aesKeys.key).isNull();
     store.save(RECORD);
-    assertThat(store.reauthorizationRequired()).isFalse();
     assertThat(store.load()).isEqualTo(RECORD);
   }
 
   @Test public void garbageIsReauthorizationToo() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
     putBlob("not base64 at all!");
-    assertThat(store.load()).isNull();
+    reasons.add(lostOn(store));
     assertThat(reasons).singleElement().asString()
         .contains("the stored record is not in this SDK's format");
   }
@@ -153,9 +162,8 @@ public final class EncryptedTokenStoreTest {
     store.save(RECORD);
     aesKeys.key = null; // the Keystore lost it (lock screen removed, app data restored elsewhere)
 
-    assertThat(store.load()).isNull();
+    reasons.add(lostOn(store));
 
-    assertThat(store.reauthorizationRequired()).isTrue();
     assertThat(reasons).singleElement().asString().contains("its key is gone");
     assertThat(recordFile).as("kept: the key may only be out of reach").exists();
   }
@@ -165,79 +173,18 @@ public final class EncryptedTokenStoreTest {
     store(aesKeys).save(RECORD);
     SecretKey key = aesKeys.key;
     aesKeys.key = null;
-    assertThat(store(aesKeys).load()).isNull();
+    reasons.add(lostOn(store(aesKeys)));
 
     aesKeys.key = key;
     assertThat(store(aesKeys).load()).isEqualTo(RECORD);
     assertThat(aesKeys.deleted).isZero();
   }
 
-  @Test public void listenersAreToldAfterTheFileLockIsReleased() throws Exception {
-    // The Agent's store and the app's share the file's lock: a listener that waits for a thread
-    // using the other instance must not hold it.
-    EncryptedTokenStore agents = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
-    EncryptedTokenStore apps = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
-    AtomicReference<Boolean> otherCouldLoad = new AtomicReference<>();
-    agents.addListener(reason -> {
-      Thread other = new Thread(() -> {
-        try {
-          apps.load();
-          otherCouldLoad.set(true);
-        } catch (IOException e) {
-          otherCouldLoad.set(false);
-        }
-      });
-      other.start();
-      try {
-        other.join(10_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
-    agents.save(RECORD);
-    aesKeys.key = null;
-
-    assertThat(agents.load()).isNull();
-
-    assertThat(otherCouldLoad.get()).as("the other instance loaded while the listener waited").isTrue();
-  }
-
-  @Test public void aListenerThatThrowsNeitherFailsTheLoadNorSilencesTheOthers() throws Exception {
-    EncryptedTokenStore store = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
-    store.addListener(reason -> {
-      throw new IllegalStateException("app bug");
-    });
-    store.addListener(reasons::add);
-    store.save(RECORD);
-    aesKeys.key = null;
-
-    assertThat(store.load()).isNull();
-
-    assertThat(reasons).singleElement().asString().contains("its key is gone");
-    assertThat(store.reauthorizationRequired()).isTrue();
-  }
-
-  @Test public void aListenerThatThrowsACheckedExceptionAsKotlinCanDoesNotFailTheLoad()
-      throws Exception {
-    EncryptedTokenStore store = new EncryptedTokenStore(recordFile, aesKeys, "test", new SecureRandom());
-    store.addListener(reason -> {
-      throw KotlinThrows.checked(new IOException("a Kotlin listener's"));
-    });
-    store.addListener(reasons::add);
-    store.save(RECORD);
-    aesKeys.key = null;
-
-    assertThat(store.load()).isNull();
-
-    assertThat(reasons).singleElement().asString().contains("its key is gone");
-  }
-
-
   @Test public void anotherKeyMeansReauthorization() throws Exception {
     store(aesKeys).save(RECORD);
     aesKeys.key = KeyGenerator.getInstance("AES").generateKey(); // a restore onto another device
 
-    assertThat(store(aesKeys).load()).isNull();
+    reasons.add(lostOn(store(aesKeys)));
     assertThat(reasons).singleElement().asString().contains("AEADBadTagException");
   }
 
@@ -250,7 +197,6 @@ public final class EncryptedTokenStoreTest {
         .hasMessage("the Android Keystore failed: java.security.ProviderException: Keystore "
             + "operation failed");
 
-    assertThat(store.reauthorizationRequired()).isFalse();
     aesKeys.failWith = null;
     assertThat(store.load()).isEqualTo(RECORD);
   }
@@ -268,8 +214,6 @@ public final class EncryptedTokenStoreTest {
 
     assertThat(blob()).isEqualTo(saved);
     assertThat(aesKeys.key).isNotNull();
-    assertThat(store.reauthorizationRequired()).isFalse();
-    assertThat(reasons).isEmpty();
     aesKeys.failWithChecked = null;
     assertThat(store.load()).isEqualTo(RECORD);
   }
@@ -289,7 +233,6 @@ public final class EncryptedTokenStoreTest {
 
     assertThat(aesKeys.deleted).isZero();
     assertThat(blob()).isEqualTo(saved);
-    assertThat(reasons).isEmpty();
     aesKeys.key = key;
     assertThat(store.load()).isEqualTo(RECORD);
   }
@@ -314,7 +257,6 @@ public final class EncryptedTokenStoreTest {
 
     assertThat(aesKeys.deleted).as("replaced in place, never deleted first").isZero();
     assertThat(store.load()).isEqualTo(next);
-    assertThat(store.reauthorizationRequired()).isFalse();
   }
 
   @Test public void aKeystoreThatCannotMakeANewKeyEitherLeavesTheRecordForALaterLoad()
@@ -368,9 +310,8 @@ public final class EncryptedTokenStoreTest {
     store.save(RECORD);
     aesKeys.failWithChecked = new InvalidatedKey();
 
-    assertThat(store.load()).isNull();
+    reasons.add(lostOn(store));
 
-    assertThat(store.reauthorizationRequired()).isTrue();
     assertThat(reasons).singleElement().asString().contains("it cannot be decrypted (InvalidatedKey)");
     assertThat(recordFile).doesNotExist();
     assertThat(aesKeys.deleted).isEqualTo(1);
@@ -391,7 +332,7 @@ public final class EncryptedTokenStoreTest {
     store(wrapped(pairs)).save(RECORD);
     prefs.edit().putString(RsaWrappedKeyProvider.WRAPPED_KEY, "not base64!").commit();
 
-    assertThat(store(wrapped(pairs)).load()).isNull();
+    reasons.add(lostOn(store(wrapped(pairs))));
     assertThat(reasons).singleElement().asString().contains("it cannot be decrypted");
   }
 
@@ -400,14 +341,12 @@ public final class EncryptedTokenStoreTest {
     store.save(RECORD);
     store.clear();
     assertThat(store.load()).isNull();
-    assertThat(reasons).isEmpty();
   }
 
   @Test public void aRecordCopiedToAnotherStoreDoesNotDecrypt() throws Exception {
     store(aesKeys).save(RECORD);
     EncryptedTokenStore other = new EncryptedTokenStore(recordFile, aesKeys, "other", new SecureRandom());
-    assertThat(other.load()).isNull();
-    assertThat(other.reauthorizationRequired()).isTrue();
+    assertThat(lostOn(other)).contains("it cannot be decrypted (AEADBadTagException)");
   }
 
   // The API 21-22 fallback: an AES key wrapped with an RSA key pair.
@@ -427,9 +366,8 @@ public final class EncryptedTokenStoreTest {
     pairs.pair = null;
 
     EncryptedTokenStore store = store(wrapped(pairs));
-    assertThat(store.load()).isNull();
+    reasons.add(lostOn(store));
 
-    assertThat(store.reauthorizationRequired()).isTrue();
     assertThat(reasons).singleElement().asString().contains("its key is gone");
     store.save(RECORD); // a fresh pair and key
     assertThat(pairs.created).isEqualTo(2);
@@ -441,7 +379,7 @@ public final class EncryptedTokenStoreTest {
     store(wrapped(pairs)).save(RECORD);
     pairs.pair = pairs.create(); // a backup restored onto another device: same prefs, other Keystore
 
-    assertThat(store(wrapped(pairs)).load()).isNull();
+    reasons.add(lostOn(store(wrapped(pairs))));
     assertThat(reasons).singleElement().asString().contains("it cannot be decrypted");
   }
 
@@ -477,28 +415,34 @@ public final class EncryptedTokenStoreTest {
         .hasMessage("name must be 1 to 64 letters, digits, '.', '_' or '-'; was: a/b");
   }
 
-  @Test public void aTokenManagerSeesNoTokenAfterUndecryptableData() throws Exception {
+  @Test public void aTokenManagerSaysTheSignInIsLostAfterUndecryptableData() throws Exception {
     VirtualTime time = new VirtualTime();
     VoiceLinkClient config = VoiceLinkClient.builder().authUrl("https://auth.example.com")
         .clock(time).scheduler(time).build();
     EncryptedTokenStore store = store(aesKeys);
-    TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store).build().setRecord(RECORD);
-    assertThat(TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store(aesKeys))
-        .build().record()).isEqualTo(RECORD);
-
+    store.save(RECORD);
     aesKeys.key = null;
     TokenManager restarted = TokenManager.builder(config).deviceGrant("vl-speaker-01")
-        .store(store).build();
+        .store(store).listenerExecutor(Runnable::run).build();
+    BlockingQueue<TokenManager.StateChange> changes = new LinkedBlockingQueue<>();
+    restarted.addListener(changes::add);
 
-    assertThat(restarted.state()).isEqualTo(TokenManager.State.NO_TOKEN);
-    assertThat(store.reauthorizationRequired()).isTrue();
+    TokenManager.StateChange change = changes.poll(10, TimeUnit.SECONDS);
+    if (change.state() == TokenManager.State.LOADING) change = changes.poll(10, TimeUnit.SECONDS);
+    assertThat(change.state()).isEqualTo(TokenManager.State.REAUTHORIZATION_REQUIRED);
+    assertThat(change.cause()).isEqualTo(TokenManager.Cause.RECORD_LOST);
+    assertThat(change.failure()).isInstanceOf(RecordLostException.class)
+        .hasMessage("the stored sign-in of token store test is lost: its key is gone (wiped, or a"
+            + " backup from elsewhere); sign in again");
+    assertThatThrownBy(restarted::accessToken).isInstanceOf(ReauthorizationRequiredException.class);
+    config.close();
   }
 
   @Test public void toStringAndReasonsHoldNoSecret() throws Exception {
     EncryptedTokenStore store = store(aesKeys);
     store.save(RECORD);
     aesKeys.key = null;
-    store.load();
+    reasons.add(lostOn(store));
     assertThat(store.toString()).isEqualTo("EncryptedTokenStore{test}");
     assertThat(reasons).singleElement().asString().doesNotContain("secret");
   }

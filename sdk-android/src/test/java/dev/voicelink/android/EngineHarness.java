@@ -35,6 +35,7 @@ import okio.ByteString;
 /** An engine wired to a scripted interaction server, fake tokens and a fake entity backend. */
 final class EngineHarness implements AutoCloseable {
   static final String UID = "d41d8cd98f00b204e9800998ecf8427e";
+  static final String NOT_SIGNED_IN = "device not signed in: no token in the harness's store";
   static final String CONFIG = "{\"login\":{\"appid\":\"5f1a2b3c\"},"
       + "\"server\":{\"base_url\":\"http://localhost\"}}";
 
@@ -71,7 +72,7 @@ final class EngineHarness implements AutoCloseable {
     backend.core = ClientCore.of(client);
     engine = new AgentEngine(AgentConfig.parse(config), ClientCore.of(client),
         new ChannelFactory(client, tokens, maxReconnectAttempts), backend,
-        "entity upload is not configured", new EventSink() {
+        "entity upload is not configured", NOT_SIGNED_IN, new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
               Map<String, Object> data) {
             events.add(new Event(type, arg1, arg2, info, data));

@@ -12,6 +12,7 @@ import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
+import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
@@ -45,6 +46,7 @@ final class AuthClient {
   final OAuthDialect dialect;
   private final OkHttpClient http;
   private final OkHttpClient refreshHttp;
+  private final OkHttpClient revocationHttp;
   /** The unit of {@code interval} as the app or the dialect says it; null: intervalMillis decides. */
   private final @Nullable TimeUnit intervalUnit;
 
@@ -70,6 +72,9 @@ final class AuthClient {
     // of that cancel (it starts no thread for a blocking call); the read timeout still bounds it.
     this.refreshHttp = http.newBuilder().dispatcher(new Dispatcher())
         .callTimeout(0, TimeUnit.MILLISECONDS).build();
+    // A sign-out is over on the device at once; the server's part of it is best effort, and bounded.
+    this.revocationHttp = http.newBuilder()
+        .callTimeout(Revoker.TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).build();
   }
 
   /** The read timeout of the refreshes (and of every authorization request they derive from); for tests. */
@@ -88,6 +93,12 @@ final class AuthClient {
   /** The refresh of {@code record} in {@code recordDialect}, the dialect it was issued in. */
   Call refreshCall(OAuthDialect recordDialect, TokenRecord record) {
     return refreshHttp.newCall(recordDialect.refresh(record));
+  }
+
+  /** The revocation of {@code record}'s tokens in {@code recordDialect}; null when it offers none. */
+  @Nullable Call revocationCall(OAuthDialect recordDialect, TokenRecord record) {
+    Request request = recordDialect.revocation(record);
+    return request == null ? null : revocationHttp.newCall(request);
   }
 
   Call clientCredentialsCall(String clientId, String clientSecret) {

@@ -66,6 +66,8 @@ public final class DeviceAuthorizer {
   public static final int MAX_TRANSIENT_RETRIES = 8;
 
   private static final DeviceFlowListener SILENT = code -> { };
+  private static final String WITH_DEVICE_ID = "requestCode(deviceId) or authorize(deviceId, listener)";
+  private static final String WITHOUT_DEVICE_ID = "requestCode() or authorize(listener)";
 
   private final ClientCore core;
   private final AuthClient client;
@@ -73,10 +75,21 @@ public final class DeviceAuthorizer {
   private final Random random;
 
   private DeviceAuthorizer(Builder builder, OAuthDialect dialect) {
-    this.core = builder.core;
-    this.client = new AuthClient(builder.core, dialect, builder.intervalUnit);
-    this.clientId = builder.clientId;
-    this.random = builder.random;
+    this(builder.core, new AuthClient(builder.core, dialect, builder.intervalUnit), builder.clientId,
+        builder.random);
+  }
+
+  /** The flow of a {@link TokenManager}'s sign-in, through its own client. */
+  DeviceAuthorizer(ClientCore core, AuthClient client, String clientId, Random random) {
+    this.core = core;
+    this.client = client;
+    this.clientId = clientId;
+    this.random = random;
+  }
+
+  /** What a sign-in does with the record of an authorized flow before the flow reports it. */
+  interface Keep {
+    void authorized(TokenRecord record) throws IOException;
   }
 
   /**
@@ -118,7 +131,7 @@ public final class DeviceAuthorizer {
    */
   public VoiceLinkCall<DeviceCode> requestCode(String deviceId) {
     final String id = Validate.identifier(deviceId, "device_id");
-    client.dialect.checkDeviceId(true);
+    client.dialect.checkDeviceId(true, WITH_DEVICE_ID, WITHOUT_DEVICE_ID);
     return codeCall(id);
   }
 
@@ -130,7 +143,7 @@ public final class DeviceAuthorizer {
    *     device_id
    */
   public VoiceLinkCall<DeviceCode> requestCode() {
-    client.dialect.checkDeviceId(false);
+    client.dialect.checkDeviceId(false, WITH_DEVICE_ID, WITHOUT_DEVICE_ID);
     return codeCall(null);
   }
 
@@ -159,7 +172,7 @@ public final class DeviceAuthorizer {
   public VoiceLinkCall<DeviceFlowOutcome> poll(DeviceCode code, DeviceFlowListener listener) {
     if (code == null) throw new IllegalArgumentException("code must not be null");
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    return new FlowCall(null, code, listener);
+    return new FlowCall(null, code, listener, null);
   }
 
   /**
@@ -172,8 +185,21 @@ public final class DeviceAuthorizer {
   public VoiceLinkCall<DeviceFlowOutcome> authorize(String deviceId, DeviceFlowListener listener) {
     Validate.identifier(deviceId, "device_id");
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    client.dialect.checkDeviceId(true);
-    return new FlowCall(deviceId, null, listener);
+    client.dialect.checkDeviceId(true, WITH_DEVICE_ID, WITHOUT_DEVICE_ID);
+    return new FlowCall(deviceId, null, listener, null);
+  }
+
+  /**
+   * The whole flow, for {@code deviceId} (null: a standard server's), whose authorized record {@code
+   * keep} takes before the outcome is reported: {@link TokenManager#signIn}.
+   */
+  VoiceLinkCall<DeviceFlowOutcome> signIn(@Nullable String deviceId, DeviceFlowListener listener,
+      Keep keep) {
+    if (deviceId != null) Validate.identifier(deviceId, "device_id");
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    client.dialect.checkDeviceId(deviceId != null, "signIn(deviceId, listener)",
+        "signIn(listener)");
+    return new FlowCall(deviceId, null, listener, keep);
   }
 
   /**
@@ -185,8 +211,8 @@ public final class DeviceAuthorizer {
    */
   public VoiceLinkCall<DeviceFlowOutcome> authorize(DeviceFlowListener listener) {
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
-    client.dialect.checkDeviceId(false);
-    return new FlowCall(null, null, listener);
+    client.dialect.checkDeviceId(false, WITH_DEVICE_ID, WITHOUT_DEVICE_ID);
+    return new FlowCall(null, null, listener, null);
   }
 
   /** One device flow: a {@link DevicePoller} run as a call. */
@@ -194,11 +220,14 @@ public final class DeviceAuthorizer {
     private final @Nullable String deviceId;
     private final @Nullable DeviceCode code;
     private final DevicePoller poller;
+    private final @Nullable Keep keep;
 
-    FlowCall(@Nullable String deviceId, @Nullable DeviceCode code, DeviceFlowListener listener) {
+    FlowCall(@Nullable String deviceId, @Nullable DeviceCode code, DeviceFlowListener listener,
+        @Nullable Keep keep) {
       super(DeviceAuthorizer.this.core);
       this.deviceId = deviceId;
       this.code = code;
+      this.keep = keep;
       Backoff backoff = new Backoff(1, 60, TimeUnit.SECONDS, MAX_TRANSIENT_RETRIES, random);
       this.poller = new DevicePoller(client, clientId, backoff, listener, core.callbackExecutor(),
           this);
@@ -220,7 +249,22 @@ public final class DeviceAuthorizer {
       return poller.events();
     }
 
+    /**
+     * An authorized record is kept before the outcome is reported, even when the call was cancelled
+     * as the token came: the server has voided the device code, and will not issue it again.
+     */
     @Override public void ended(DeviceFlowOutcome outcome) {
+      if (keep != null && outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
+        try {
+          keep.authorized(outcome.token());
+        } catch (IOException e) {
+          fail(e);
+          return;
+        } catch (RuntimeException e) {
+          fail(e);
+          return;
+        }
+      }
       succeed(outcome);
     }
   }

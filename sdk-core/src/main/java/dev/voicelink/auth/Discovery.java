@@ -95,6 +95,8 @@ final class Discovery {
       if (device != null) server.deviceAuthorizationEndpoint(device);
       String userinfo = string(json, "userinfo_endpoint", where);
       if (userinfo != null) server.userinfoEndpoint(userinfo);
+      String revocation = string(json, "revocation_endpoint", where);
+      if (revocation != null) server.revocationEndpoint(revocation);
     } catch (IllegalArgumentException e) {
       throw new MalformedResponseException("malformed server metadata at " + where + ": " + e.getMessage());
     }

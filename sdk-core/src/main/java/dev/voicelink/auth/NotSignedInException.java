@@ -2,8 +2,8 @@ package dev.voicelink.auth;
 
 /**
  * A token was asked of a {@link TokenManager} that holds none: the device (or user) was never signed
- * in, or its record was {@linkplain TokenManager#clear() cleared}. Run the device flow and give its
- * record to {@link TokenManager#setRecord}.
+ * in, or it {@linkplain TokenManager#signOut() signed out}. Sign in with {@link TokenManager#signIn},
+ * or give a record obtained otherwise to {@link TokenManager#setRecord}.
  *
  * <p>Not a server's answer, since there was nothing to ask the server with; it is an {@link
  * AuthorizationException} (code {@value #CODE}) because the remedy is the same as for a refused
@@ -17,7 +17,7 @@ public final class NotSignedInException extends AuthorizationException {
   public static final String CODE = "not_signed_in";
 
   NotSignedInException() {
-    super(CODE, "no token is stored: authorize the device first and give the record to"
-        + " TokenManager.setRecord(...)");
+    super(CODE, "no token is stored: sign in first (TokenManager.signIn), or give a record to"
+        + " TokenManager.setRecord");
   }
 }

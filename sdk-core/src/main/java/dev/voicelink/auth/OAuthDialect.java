@@ -28,12 +28,19 @@ abstract class OAuthDialect {
   abstract Request clientCredentials(String clientId, String clientSecret);
 
   /**
+   * The request that revokes the tokens of {@code record}, a record of this dialect's server, at a
+   * sign-out; null when the server offers no revocation.
+   */
+  abstract @Nullable Request revocation(TokenRecord record);
+
+  /**
    * Refuses a device flow started with a device_id ({@code given}) or without one, whichever this
-   * dialect does not take, naming the calls that it does take.
+   * dialect does not take, naming the calls that it does take: {@code withDeviceId} or {@code
+   * withoutDeviceId}.
    *
    * @throws IllegalStateException then
    */
-  abstract void checkDeviceId(boolean given);
+  abstract void checkDeviceId(boolean given, String withDeviceId, String withoutDeviceId);
 
   /** Where this dialect asks for device codes, as {@code setting=address}, for toString. */
   abstract String deviceCodeAddress();

@@ -70,6 +70,7 @@ public final class OAuthServer {
   private final @Nullable HttpUrl deviceAuthorizationEndpoint;
   private final HttpUrl tokenEndpoint;
   private final @Nullable HttpUrl userinfoEndpoint;
+  private final @Nullable HttpUrl revocationEndpoint;
   private final List<String> authMethods;
   private final @Nullable ClientAuthentication secretAuthentication;
 
@@ -78,6 +79,7 @@ public final class OAuthServer {
     this.deviceAuthorizationEndpoint = builder.deviceAuthorizationEndpoint;
     this.tokenEndpoint = builder.tokenEndpoint;
     this.userinfoEndpoint = builder.userinfoEndpoint;
+    this.revocationEndpoint = builder.revocationEndpoint;
     this.authMethods = Collections.unmodifiableList(new ArrayList<>(builder.authMethods));
     this.secretAuthentication = builder.secretAuthentication;
   }
@@ -158,6 +160,14 @@ public final class OAuthServer {
   }
 
   /**
+   * {@code revocation_endpoint} (RFC 7009), or null: where {@link TokenManager#signOut()} revokes the
+   * refresh token of a sign-in.
+   */
+  public @Nullable String revocationEndpoint() {
+    return revocationEndpoint == null ? null : revocationEndpoint.toString();
+  }
+
+  /**
    * A call that asks this server's userinfo endpoint (OpenID Connect Core 1.0 section 5.3) who signed
    * in, with the access token of {@code tokens} (for example the {@link TokenManager} of the sign-in),
    * and ends with the user's {@code sub}: the subject that {@link
@@ -216,6 +226,10 @@ public final class OAuthServer {
 
   @Nullable HttpUrl deviceAuthorizationUrl() {
     return deviceAuthorizationEndpoint;
+  }
+
+  @Nullable HttpUrl revocationUrl() {
+    return revocationEndpoint;
   }
 
   /**
@@ -278,6 +292,7 @@ public final class OAuthServer {
         && String.valueOf(deviceAuthorizationEndpoint).equals(String.valueOf(that.deviceAuthorizationEndpoint))
         && tokenEndpoint.equals(that.tokenEndpoint)
         && String.valueOf(userinfoEndpoint).equals(String.valueOf(that.userinfoEndpoint))
+        && String.valueOf(revocationEndpoint).equals(String.valueOf(that.revocationEndpoint))
         && authMethods.equals(that.authMethods)
         && secretAuthentication == that.secretAuthentication;
   }
@@ -290,6 +305,7 @@ public final class OAuthServer {
   String describe() {
     return "OAuthServer{issuer=" + issuer + ", device_authorization_endpoint=" + deviceAuthorizationEndpoint
         + ", token_endpoint=" + tokenEndpoint + ", userinfo_endpoint=" + userinfoEndpoint
+        + (revocationEndpoint == null ? "" : ", revocation_endpoint=" + revocationEndpoint)
         + ", token_endpoint_auth_methods_supported=" + authMethods
         + (secretAuthentication == null ? "" : ", client_authentication=" + secretAuthentication.wireName) + "}";
   }
@@ -300,6 +316,7 @@ public final class OAuthServer {
     private @Nullable HttpUrl deviceAuthorizationEndpoint;
     private @Nullable HttpUrl tokenEndpoint;
     private @Nullable HttpUrl userinfoEndpoint;
+    private @Nullable HttpUrl revocationEndpoint;
     private List<String> authMethods = new ArrayList<>();
     private @Nullable ClientAuthentication secretAuthentication;
 
@@ -311,6 +328,7 @@ public final class OAuthServer {
       this.deviceAuthorizationEndpoint = server.deviceAuthorizationEndpoint;
       this.tokenEndpoint = server.tokenEndpoint;
       this.userinfoEndpoint = server.userinfoEndpoint;
+      this.revocationEndpoint = server.revocationEndpoint;
       this.authMethods = new ArrayList<>(server.authMethods);
       this.secretAuthentication = server.secretAuthentication;
     }
@@ -337,6 +355,15 @@ public final class OAuthServer {
     /** OpenID Connect userinfo, where an app learns who signed in. Optional. */
     public Builder userinfoEndpoint(String url) {
       this.userinfoEndpoint = endpoint(url, "userinfo_endpoint");
+      return this;
+    }
+
+    /**
+     * Where a token is revoked (RFC 7009): a sign-out revokes the sign-in's refresh token there first.
+     * Optional: without it, a sign-out forgets the sign-in on the device only.
+     */
+    public Builder revocationEndpoint(String url) {
+      this.revocationEndpoint = endpoint(url, "revocation_endpoint");
       return this;
     }
 

@@ -67,11 +67,16 @@ final class PlatformDialect extends OAuthDialect {
         "grant_type", "client_credentials"));
   }
 
+  /** The platform's authorization service shows no revocation (protocol 4): a sign-out is local. */
+  @Override @Nullable Request revocation(TokenRecord record) {
+    return null;
+  }
+
   /** Protocol 4.1: the code is asked for one device, which the service knows by its device_id. */
-  @Override void checkDeviceId(boolean given) {
+  @Override void checkDeviceId(boolean given, String withDeviceId, String withoutDeviceId) {
     if (!given) {
-      throw new IllegalStateException("the platform's device flow needs a device_id: call"
-          + " requestCode(deviceId) or authorize(deviceId, listener)");
+      throw new IllegalStateException("the platform's device flow needs a device_id: call "
+          + withDeviceId);
     }
   }
 

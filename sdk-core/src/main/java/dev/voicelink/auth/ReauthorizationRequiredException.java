@@ -11,6 +11,12 @@ package dev.voicelink.auth;
 public final class ReauthorizationRequiredException extends AuthorizationException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * The {@link #code()} when the store lost the record ({@link RecordLostException}: on Android, its
+   * Keystore key is gone): not a server's answer, but the remedy is the same.
+   */
+  public static final String RECORD_LOST = "record_lost";
+
   public ReauthorizationRequiredException(String error, String message) {
     super(error, message);
   }

@@ -14,13 +14,14 @@ final class StandardDialect extends OAuthDialect {
   private final @Nullable String issuer;
   private final @Nullable HttpUrl deviceEndpoint;
   private final HttpUrl tokenEndpoint;
+  private final @Nullable HttpUrl revocationEndpoint;
   private final OAuthServer.ClientAuthentication authentication;
   private final @Nullable String clientSecret;
   private final @Nullable String scope;
 
   StandardDialect(@Nullable String issuer, @Nullable HttpUrl deviceEndpoint, HttpUrl tokenEndpoint,
-      OAuthServer.ClientAuthentication authentication, @Nullable String clientSecret,
-      @Nullable String scope) {
+      @Nullable HttpUrl revocationEndpoint, OAuthServer.ClientAuthentication authentication,
+      @Nullable String clientSecret, @Nullable String scope) {
     if (authentication != OAuthServer.ClientAuthentication.NONE && clientSecret == null) {
       throw new IllegalStateException("client_secret is required: the client authenticates with "
           + authentication.wireName());
@@ -28,6 +29,7 @@ final class StandardDialect extends OAuthDialect {
     this.issuer = issuer;
     this.deviceEndpoint = deviceEndpoint;
     this.tokenEndpoint = tokenEndpoint;
+    this.revocationEndpoint = revocationEndpoint;
     this.authentication = authentication;
     this.clientSecret = clientSecret;
     this.scope = scope;
@@ -36,7 +38,7 @@ final class StandardDialect extends OAuthDialect {
   /** The dialect of {@code server} for a client with {@code clientSecret} (null: a public client). */
   static StandardDialect of(OAuthServer server, @Nullable String clientSecret, @Nullable String scope) {
     return new StandardDialect(server.issuer(), server.deviceAuthorizationUrl(), server.tokenUrl(),
-        server.clientAuthentication(clientSecret != null), clientSecret, scope);
+        server.revocationUrl(), server.clientAuthentication(clientSecret != null), clientSecret, scope);
   }
 
   /** The dialect a stored standard record is refreshed in. */
@@ -46,7 +48,9 @@ final class StandardDialect extends OAuthDialect {
     if (authentication == null || endpoint == null) {
       throw new IllegalArgumentException("record is not a standard record");
     }
+    String revocation = record.revocationEndpoint();
     return new StandardDialect(record.issuer(), null, OAuthServer.endpoint(endpoint, "token_endpoint"),
+        revocation == null ? null : OAuthServer.endpoint(revocation, "revocation_endpoint"),
         authentication, authentication == OAuthServer.ClientAuthentication.NONE ? null : clientSecret,
         record.scope());
   }
@@ -74,11 +78,26 @@ final class StandardDialect extends OAuthDialect {
     return post(tokenEndpoint, clientId, false, "grant_type", "client_credentials", "scope", scope);
   }
 
+  /**
+   * RFC 7009 section 2.1: the refresh token (its access tokens go with it, section 2.1 says a server
+   * may, and most do), or the access token of a record that has none, authenticated as the token
+   * requests are.
+   */
+  @Override @Nullable Request revocation(TokenRecord record) {
+    if (revocationEndpoint == null) return null;
+    String refreshToken = record.refreshToken();
+    return refreshToken != null
+        ? post(revocationEndpoint, record.clientId(), false,
+            "token", refreshToken, "token_type_hint", "refresh_token")
+        : post(revocationEndpoint, record.clientId(), false,
+            "token", record.accessToken(), "token_type_hint", "access_token");
+  }
+
   /** RFC 8628 section 3.1: the client_id (and the scope) say who asks; a device has no other name. */
-  @Override void checkDeviceId(boolean given) {
+  @Override void checkDeviceId(boolean given, String withDeviceId, String withoutDeviceId) {
     if (given) {
-      throw new IllegalStateException("a standard OAuth 2.0 server takes no device_id: call"
-          + " requestCode() or authorize(listener)");
+      throw new IllegalStateException("a standard OAuth 2.0 server takes no device_id: call "
+          + withoutDeviceId);
     }
   }
 
@@ -220,6 +239,7 @@ final class StandardDialect extends OAuthDialect {
     // RFC 6749 section 5.1: an answer without scope granted what was asked (for a refresh: what
     // the record held).
     return record.standard(issuer, tokenEndpoint.toString(), authentication)
+        .revocationEndpoint(revocationEndpoint == null ? null : revocationEndpoint.toString())
         .scope(granted != null ? granted : scope)
         .idToken(answer.string("id_token"));
   }

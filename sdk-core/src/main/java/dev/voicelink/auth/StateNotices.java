@@ -21,7 +21,7 @@ final class StateNotices {
   }
 
   /** Adds {@code listener} and queues the news of {@code current} for it alone. */
-  void add(TokenManager.Listener listener, TokenManager.State current) {
+  void add(TokenManager.Listener listener, TokenManager.StateChange current) {
     listeners.add(listener);
     delivery.enqueue(() -> {
       if (listeners.contains(listener)) tell(listener, current); // unless removed meanwhile
@@ -33,16 +33,16 @@ final class StateNotices {
   }
 
   /**
-   * Queues the news of {@code state} for the listeners there are now. Runs nothing, so it is safe under
-   * a lock. A listener added later is not told this news, which its first call already supersedes; one
-   * removed before delivery is not told either.
+   * Queues the news of {@code change} for the listeners there are now. Runs nothing, so it is safe
+   * under a lock. A listener added later is not told this news, which its first call already
+   * supersedes; one removed before delivery is not told either.
    */
-  void changed(TokenManager.State state) {
-    Log.debug(TAG, "token state: " + state);
+  void changed(TokenManager.StateChange change) {
+    Log.debug(TAG, "token state: " + change);
     TokenManager.Listener[] present = listeners.toArray(new TokenManager.Listener[0]);
     delivery.enqueue(() -> {
       for (TokenManager.Listener listener : present) {
-        if (listeners.contains(listener)) tell(listener, state);
+        if (listeners.contains(listener)) tell(listener, change);
       }
     });
   }
@@ -52,9 +52,9 @@ final class StateNotices {
     delivery.flush();
   }
 
-  private static void tell(TokenManager.Listener listener, TokenManager.State state) {
+  private static void tell(TokenManager.Listener listener, TokenManager.StateChange change) {
     try {
-      listener.onStateChanged(state);
+      listener.onStateChanged(change);
     } catch (Exception e) { // a checked one too (Kotlin): the other listeners are still told
       Log.warn(TAG, "a token state listener threw; ignored", e);
     }

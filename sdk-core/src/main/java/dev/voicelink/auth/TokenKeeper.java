@@ -1,7 +1,9 @@
 package dev.voicelink.auth;
 
+import dev.voicelink.auth.TokenManager.Cause;
 import dev.voicelink.auth.TokenManager.Listener;
 import dev.voicelink.auth.TokenManager.State;
+import dev.voicelink.auth.TokenManager.StateChange;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
@@ -9,47 +11,71 @@ import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link TokenManager} holds and decides: its record and whether it is saved, its state, the
- * refresh in flight, and what each refresh's outcome does to them, all under one lock. State changes
- * are told to the listeners outside it. Thread-safe. The manager checks the client is open and the
+ * What a {@link TokenManager} holds and decides: its record and whether it is saved, its state and
+ * why, the refresh in flight, and what each refresh's outcome does to them. State changes are told
+ * to the listeners outside any lock. Thread-safe. The manager checks the client is open and the
  * arguments before it calls in.
+ *
+ * <p>Two locks. {@link #lock} guards what the manager holds and is never held across I/O, so the
+ * methods an app calls on Android's main thread ({@link #state()}, {@link #addListener}, {@link
+ * #record()}, {@link #setRecord}) return at once. {@link #storeLock} orders the store's reads and
+ * writes, which run on the threads that ask for tokens, refresh, sign in or out: a write is asked for
+ * under {@link #lock} with the next sequence number, and done under {@link #storeLock} unless a later
+ * one was done first, so the store always ends with what the manager holds. The order is always
+ * {@link #storeLock}, then {@link #lock}.
  */
 final class TokenKeeper {
   private static final String TAG = "auth";
+  /** Rounds of {@link #obtain} that each found the record changed under it, before it gives up. */
+  private static final int MAX_ROUNDS = 8;
 
   private final AuthClient client;
   private final TokenExchange exchange;
   private final Clock clock;
   private final TokenStore store;
   private final CredentialKind kind;
+  private final Revoker revoker;
   /** State changes, decided under {@link #lock} and told to the listeners in order outside it. */
   private final StateNotices notices;
 
   private final Object lock = new Object();
+  private final Object storeLock = new Object();
   private final RefreshSchedule schedule; // guarded by lock
   private boolean loaded;
+  /** A read of the store runs on a worker for {@link #state()} or a listener. */
+  private boolean loading;
   private @Nullable TokenRecord current;
   /** The record {@link #current} replaced: requests sent before a refresh still carry its token. */
   private @Nullable TokenRecord replaced;
+  /** Whether {@link #current} may not be in the store yet: the next token request saves it first. */
   private boolean unsaved;
-  private State state = State.NO_TOKEN;
+  /** The sequence number of the last store write asked for. */
+  private long writes;
+  /** The sequence number of the last store write done; guarded by {@link #storeLock}. */
+  private long written;
+  private State state = State.LOADING;
+  private StateChange last;
   private @Nullable ReauthorizationRequiredException reauthorization;
   private @Nullable RefreshFlight inFlight;
   /**
-   * Counts the app's {@link #setRecord} and {@link #clear} calls: a refresh that started before one
-   * of them answers for a credential the app replaced or forgot, and must not bring it back.
+   * Counts sign-ins, sign-outs and the app's records: a refresh that started before one of them
+   * answers for a credential that is gone, and must not bring it back.
    */
   private long generation;
+  /** The generation a sign-out ended: a refresh it overtook has its new tokens revoked too. */
+  private long signedOutAt = -1;
 
   TokenKeeper(AuthClient client, TokenExchange exchange, TokenStore store, CredentialKind kind,
-      RefreshSchedule schedule, StateNotices notices) {
+      Revoker revoker, RefreshSchedule schedule, StateNotices notices) {
     this.client = client;
     this.exchange = exchange;
     this.clock = client.config.deviceClock();
     this.store = store;
     this.kind = kind;
+    this.revoker = revoker;
     this.schedule = schedule;
     this.notices = notices;
+    this.last = change(State.LOADING, Cause.READING_STORE, null);
   }
 
   /** The server rejected {@code rejectedToken}: if it is the current one, the next call refreshes. */
@@ -82,54 +108,14 @@ final class TokenKeeper {
     }
   }
 
-  /** Saves {@code record}, checked by the manager, and makes it current. */
-  void setRecord(TokenRecord record) throws IOException {
-    try {
-      synchronized (lock) {
-        store.save(record);
-        generation++;
-        loaded = true;
-        reauthorization = null;
-        install(record, false);
-        replaced = null; // a new sign-in: a 401 on the old one's token is not this one's to answer
-        setState(State.VALID);
-      }
-    } finally {
-      notices.flush();
-    }
-  }
+  // ---------------------------------------------------------------------------------------------
+  // What the app calls on any thread: no I/O.
 
-  /** Forgets the credential: clears the store and moves to {@link State#NO_TOKEN}. */
-  void clear() throws IOException {
-    try {
-      synchronized (lock) {
-        store.clear();
-        generation++;
-        loaded = true;
-        current = null;
-        replaced = null;
-        unsaved = false;
-        reauthorization = null;
-        setState(State.NO_TOKEN);
-      }
-    } finally {
-      notices.flush();
-    }
-  }
-
-  /** The current record (held in memory or loaded from the store), or null if there is none. */
-  @Nullable TokenRecord record() throws IOException {
-    synchronized (lock) {
-      ensureLoaded();
-      return current;
-    }
-  }
-
-  /** The current state; see {@link TokenManager#state()}. */
+  /** The current state; starts reading the store the first time. */
   State state() {
     try {
       synchronized (lock) {
-        loadQuietly();
+        loadInBackground();
         return state;
       }
     } finally {
@@ -137,12 +123,24 @@ final class TokenKeeper {
     }
   }
 
-  /** Adds a listener and tells it the current state at once (on the listener executor). */
+  /** The record held now, or null (none, or the store not read yet, which this starts). */
+  @Nullable TokenRecord record() {
+    try {
+      synchronized (lock) {
+        loadInBackground();
+        return current;
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /** Adds a listener and tells it the last change at once (on the listener executor). */
   void addListener(Listener listener) {
     try {
       synchronized (lock) {
-        loadQuietly();
-        notices.add(listener, state);
+        loadInBackground();
+        notices.add(listener, last);
       }
     } finally {
       notices.flush();
@@ -154,49 +152,208 @@ final class TokenKeeper {
   }
 
   /**
+   * Makes {@code record}, checked by the manager, the credential at once and saves it on a worker
+   * ({@code cause} {@link Cause#RECORD_SET}); a save that fails is told to the listeners as {@link
+   * Cause#STORE_FAILED}, and the next token request saves it first.
+   */
+  void setRecord(TokenRecord record) {
+    final long write;
+    try {
+      synchronized (lock) {
+        write = replaceLocked(record, Cause.RECORD_SET);
+      }
+    } finally {
+      notices.flush();
+    }
+    try {
+      client.config.workers().execute(() -> {
+        try {
+          write(write, record);
+        } catch (IOException | RuntimeException e) {
+          storeFailed(write, e);
+        } finally {
+          notices.flush();
+        }
+      });
+    } catch (RejectedExecutionException closed) {
+      Log.warn(TAG, "the client is closed: the record is held, but not saved", null);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sign-in and sign-out: on SDK threads.
+
+  /**
+   * The device flow of a sign-in authorized {@code record}: it becomes the credential and is saved
+   * before this returns, on the calling SDK thread.
+   *
+   * @throws IOException if it could not be saved: it is held all the same, and the next token request
+   *     saves it first
+   */
+  void signedIn(TokenRecord record) throws IOException {
+    long write;
+    try {
+      synchronized (lock) {
+        write = replaceLocked(record, Cause.SIGNED_IN);
+      }
+    } finally {
+      notices.flush();
+    }
+    try {
+      write(write, record);
+    } catch (IOException | RuntimeException e) {
+      storeFailed(write, e);
+      notices.flush();
+      throw e instanceof IOException ? (IOException) e
+          : new IOException("the sign-in could not be saved: " + e, e);
+    }
+  }
+
+  /** Caller holds lock. */
+  private long replaceLocked(TokenRecord record, Cause cause) {
+    generation++;
+    loaded = true;
+    reauthorization = null;
+    install(record, false);
+    replaced = null; // a new sign-in: a 401 on the old one's token is not this one's to answer
+    unsaved = true;
+    setState(State.VALID, cause, null);
+    return ++writes;
+  }
+
+  /** A sign-out: the record it forgot, and the store write that forgets it there too. */
+  static final class SignedOut {
+    final @Nullable TokenRecord record;
+    final long write;
+
+    SignedOut(@Nullable TokenRecord record, long write) {
+      this.record = record;
+      this.write = write;
+    }
+  }
+
+  /**
+   * The record a sign-out revokes before it forgets it: the one held, read from the store first if
+   * it was not read yet. Null when there is none, or the store cannot be read (logged: the sign-out
+   * clears it all the same). On an SDK thread.
+   */
+  @Nullable TokenRecord recordToSignOut() {
+    try {
+      ensureLoaded();
+    } catch (IOException e) {
+      Log.warn(TAG, "cannot read the token store before signing out: " + e.getMessage(), null);
+    }
+    synchronized (lock) {
+      return current;
+    }
+  }
+
+  /**
+   * Forgets the credential in memory and tells the listeners ({@link Cause#SIGNED_OUT}); {@link
+   * #clearStore} forgets it in the store. Returns what was forgotten.
+   */
+  SignedOut signOut() {
+    try {
+      synchronized (lock) {
+        TokenRecord signedOut = current;
+        generation++;
+        signedOutAt = generation;
+        loaded = true;
+        current = null;
+        replaced = null;
+        unsaved = false;
+        reauthorization = null;
+        setState(State.NO_TOKEN, Cause.SIGNED_OUT, null);
+        return new SignedOut(signedOut, ++writes);
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /**
+   * Clears the store after {@code signedOut}, unless a sign-in or a record came since.
+   *
+   * @throws IOException if it could not; listeners hear {@link Cause#STORE_FAILED}
+   */
+  void clearStore(SignedOut signedOut) throws IOException {
+    try {
+      write(signedOut.write, null);
+    } catch (IOException | RuntimeException e) {
+      storeFailed(signedOut.write, e);
+      throw e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
+    } finally {
+      notices.flush();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Tokens: on the threads that ask for them (never the main thread) and on client workers.
+
+  /**
    * A valid record: the current one, or a new one when it is due or {@code force}; joins a refresh
    * in flight.
    */
   TokenRecord obtain(boolean force) throws IOException, AuthorizationException {
-    RefreshFlight flight;
-    try {
+    ensureLoaded();
+    for (int round = 1; ; round++) {
+      if (round > MAX_ROUNDS) {
+        throw new IOException("the token record kept changing while a token was asked for; ask again");
+      }
+      RefreshFlight flight = null;
       boolean mine = false;
-      synchronized (lock) {
-        ensureLoaded();
-        if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
-          // Another manager of the store may have won the refresh this one lost and saved its
-          // record only after this one's refusal came back: that record is the live credential.
-          if (!adoptRefreshedElsewhere()) throw reauthorization;
-          reauthorization = null;
-          setState(stateAfterFailure());
+      long save = 0;
+      TokenRecord unsavedRecord = null;
+      TokenRecord base = null;
+      try {
+        synchronized (lock) {
+          if (inFlight != null) {
+            flight = inFlight;
+          } else if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
+            base = current; // another manager of the store may have saved a record since: look
+          } else {
+            if (current == null && !exchange.canObtainWithoutRecord()) {
+              throw new NotSignedInException();
+            }
+            if (current != null && unsaved) {
+              unsavedRecord = current;
+              save = ++writes;
+            } else if (!force && current != null && schedule.canServe(clock.monotonicNanos())) {
+              return current;
+            } else if (current == null || round > 1) {
+              flight = inFlight = new RefreshFlight();
+              mine = true;
+              setState(State.REFRESHING, Cause.REFRESH_STARTED, null);
+            } else {
+              base = current; // due: another manager or process may have refreshed it already
+            }
+          }
         }
-        if (inFlight != null) {
-          flight = inFlight;
-        } else {
-          if (current == null && !exchange.canObtainWithoutRecord()) throw new NotSignedInException();
-          if (current != null && unsaved) {
-            store.save(current);
-            unsaved = false;
-          }
-          if (!force && current != null && schedule.canServe(clock.monotonicNanos())) {
-            return current;
-          }
-          if (adoptRefreshedElsewhere() && !force && schedule.canServe(clock.monotonicNanos())) {
-            return current;
-          }
-          flight = inFlight = new RefreshFlight();
-          mine = true;
-          setState(State.REFRESHING);
+        // Handed over before the listeners hear of it: a listener on a same-thread executor that
+        // asks for a token joins a refresh that is already under way, and a listener that throws
+        // cannot leave the refresh unstarted with its waiters waiting for ever.
+        if (mine) start(flight);
+      } finally {
+        notices.flush();
+      }
+      if (flight != null) return flight.await(force);
+      if (unsavedRecord != null) {
+        write(save, unsavedRecord); // the caller gets the failure, and the next one tries again
+        continue;
+      }
+      boolean adopted = adoptRefreshedElsewhere(base, false);
+      synchronized (lock) {
+        if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
+          if (!adopted) throw reauthorization;
+          reauthorization = null;
+          setState(stateAfterFailure(), Cause.REFRESHED, null);
+        }
+        if (adopted && !force && current != null && schedule.canServe(clock.monotonicNanos())) {
+          return current;
         }
       }
-      // Handed over before the listeners hear of it: a listener on a same-thread executor that asks
-      // for a token joins a refresh that is already under way, and a listener that throws cannot
-      // leave the refresh unstarted with its waiters waiting for ever.
-      if (mine) start(flight);
-    } finally {
       notices.flush();
     }
-    return flight.await(force);
   }
 
   private void start(RefreshFlight owned) {
@@ -208,7 +365,7 @@ final class TokenKeeper {
       synchronized (lock) {
         if (inFlight == owned) {
           inFlight = null;
-          setState(stateAfterFailure());
+          setState(stateAfterFailure(), Cause.REFRESH_FAILED, e instanceof Exception ? (Exception) e : null);
         }
       }
       owned.complete(null, e instanceof RejectedExecutionException
@@ -251,26 +408,76 @@ final class TokenKeeper {
     try {
       result = exchange.run(base);
     } catch (RuntimeException | Error e) {
-      abandon(started);
+      abandon(started, e);
       throw e;
     } catch (Exception e) { // checked, yet undeclared: a Kotlin interceptor on the app's client
-      abandon(started);
+      abandon(started, e);
       throw fromAppCode(e);
     }
-    synchronized (lock) {
-      // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
-      if (generation != started && !TokenRecord.sameCredential(base, current)) return settleReplaced();
-      if (result.record != null) return settleSuccess(result.record);
-      if (result.refusal != null) return settleRefusal(base, result.refusal);
-      return settleTransient(base, result.failure, result.rotated);
+    // A refusal of the refresh token may be of one another manager of the store has just rotated:
+    // its record is looked for before the refusal is settled.
+    boolean adopted = result.refusal instanceof ReauthorizationRequiredException
+        && adoptRefreshedElsewhere(base, true);
+    long save = 0;
+    TokenRecord toSave = null;
+    try {
+      synchronized (lock) {
+        // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
+        if (generation != started && !TokenRecord.sameCredential(base, current)) {
+          // New tokens that a sign-out overtook: it could not know to revoke them, so they are now.
+          if (signedOutAt > started && result.record != null) revoker.revokeLater(result.record);
+          return settleReplaced();
+        }
+        if (result.record != null) {
+          toSave = result.record;
+          save = settleSuccess(result.record);
+        } else if (result.refusal != null) {
+          return settleRefusal(base, result.refusal, adopted);
+        } else {
+          if (result.rotated != null && TokenRecord.sameCredential(base, current)) {
+            toSave = result.rotated;
+            save = keepRotated(result.rotated, result.failure);
+            base = result.rotated;
+          }
+          if (toSave == null) return settleTransient(base, result.failure);
+        }
+      }
+    } finally {
+      notices.flush();
+    }
+    if (result.record != null) {
+      // Persisted before it is handed out: the old refresh token is already void on the server. If
+      // saving fails, the record stays held and unsaved, and the next call saves it first.
+      try {
+        write(save, toSave);
+      } catch (IOException | RuntimeException e) {
+        storeFailed(save, e);
+        throw e;
+      }
+      Log.info(TAG, "token refreshed and saved: " + toSave);
+      return toSave;
+    }
+    try {
+      write(save, toSave);
+    } catch (IOException e) {
+      Log.warn(TAG, "cannot save the token record; the next call tries again: " + e.getMessage(), null);
+    }
+    try {
+      synchronized (lock) {
+        return settleTransient(base, result.failure);
+      }
+    } finally {
+      notices.flush();
     }
   }
 
   /** The refresh started at {@code started} ended without an answer to settle. */
-  private void abandon(long started) {
+  private void abandon(long started, Throwable why) {
     synchronized (lock) {
       inFlight = null;
-      if (generation == started) setState(stateAfterFailure());
+      if (generation == started) {
+        setState(stateAfterFailure(), Cause.REFRESH_FAILED, why instanceof Exception ? (Exception) why : null);
+      }
     }
   }
 
@@ -288,6 +495,7 @@ final class TokenKeeper {
    * is gone, so it is dropped (neither installed nor saved) and the callers get what is current now.
    */
   private TokenRecord settleReplaced() throws IOException, NotSignedInException {
+    // caller holds lock
     inFlight = null;
     Log.info(TAG, "a token refresh answered after the record was " + (current == null ? "cleared"
         : "replaced") + "; its answer is dropped");
@@ -296,162 +504,242 @@ final class TokenKeeper {
     throw new IOException("the token record was cleared while a token request ran; ask again");
   }
 
-  private TokenRecord settleSuccess(TokenRecord record) throws IOException {
-    synchronized (lock) {
-      inFlight = null;
-      schedule.succeeded();
-      install(record, true);
-      setState(State.VALID);
-      // Persist before handing out: the old refresh token is already void on the server. If saving
-      // fails, the record stays in memory marked unsaved and the next call saves it first.
-      unsaved = true;
-      store.save(record);
-      unsaved = false;
-      Log.info(TAG, "token refreshed and saved: " + record);
-      return record;
-    }
+  /** Installs the refreshed {@code record}; returns the sequence number of its save. */
+  private long settleSuccess(TokenRecord record) {
+    // caller holds lock
+    inFlight = null;
+    schedule.succeeded();
+    install(record, true);
+    unsaved = true;
+    setState(State.VALID, Cause.REFRESHED, null);
+    return ++writes;
+  }
+
+  /**
+   * Keeps the new refresh token of an answer that could not be used otherwise, with the current
+   * access token: the server may have voided the old refresh token already (protocol 3.2). Returns
+   * the sequence number of its save.
+   */
+  private long keepRotated(TokenRecord rotated, IOException failure) {
+    // caller holds lock
+    // The access token and its expiry stay as they were; the next refresh uses the new refresh
+    // token. Saved as a refreshed record is: a failed save is retried first by the next call.
+    Log.warn(TAG, "the refresh answer could not be used (" + failure.getMessage() + "), but it"
+        + " holds a new refresh token: kept, with the current access token", null);
+    current = rotated;
+    unsaved = true;
+    return ++writes;
   }
 
   /**
    * The current token stays valid (state {@link State#VALID}) after a refresh that failed: callers
    * that only want a token get it, a forced refresh gets the failure.
    */
-  private StillValid stillValid(Exception failure) {
+  private StillValid stillValid(Exception failure, Cause cause) {
     // caller holds lock
-    setState(State.VALID);
+    setState(State.VALID, cause, failure);
     return new StillValid(current, failure);
   }
 
-  private TokenRecord settleTransient(@Nullable TokenRecord base, IOException failure,
-      @Nullable TokenRecord rotated) throws IOException, StillValid {
-    synchronized (lock) {
-      inFlight = null;
-      long now = clock.monotonicNanos();
-      long delay = schedule.failed(now, failure);
-      if (rotated != null && TokenRecord.sameCredential(base, current)) {
-        // The access token and its expiry stay as they were; the next refresh uses the new refresh
-        // token. Saved as a refreshed record is: a failed save is retried first by the next call.
-        Log.warn(TAG, "the refresh answer could not be used (" + failure.getMessage() + "), but it"
-            + " holds a new refresh token: kept, with the current access token", null);
-        current = rotated;
-        base = rotated;
-        unsaved = true;
-        try {
-          store.save(rotated);
-          unsaved = false;
-        } catch (IOException e) {
-          Log.warn(TAG, "cannot save the token record; the next call tries again: "
-              + e.getMessage(), null);
-        }
-      }
-      if (stillServes(base, now)) {
-        Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
-            + " token, next attempt in " + delay + " ms or later");
-        throw stillValid(failure);
-      }
-      Log.warn(TAG, "token refresh failed and the token has expired: " + failure.getMessage(), null);
-      setState(current == null ? State.NO_TOKEN : State.EXPIRED);
-      throw failure;
+  private TokenRecord settleTransient(@Nullable TokenRecord base, IOException failure)
+      throws IOException, StillValid {
+    // caller holds lock
+    inFlight = null;
+    long now = clock.monotonicNanos();
+    long delay = schedule.failed(now, failure);
+    if (stillServes(base, now)) {
+      Log.info(TAG, "token refresh failed (" + failure.getMessage() + "); serving the current"
+          + " token, next attempt in " + delay + " ms or later");
+      throw stillValid(failure, Cause.REFRESH_FAILED);
     }
+    Log.warn(TAG, "token refresh failed and the token has expired: " + failure.getMessage(), null);
+    setState(current == null ? State.NO_TOKEN : State.EXPIRED, Cause.REFRESH_FAILED, failure);
+    throw failure;
   }
 
-  private TokenRecord settleRefusal(@Nullable TokenRecord base, AuthorizationException refusal)
-      throws AuthorizationException, IOException, StillValid {
-    synchronized (lock) {
-      inFlight = null;
-      if (refusal instanceof ReauthorizationRequiredException && adoptRefreshedElsewhere()) {
-        // The refusal was of the refresh token that another manager had just rotated.
-        setState(stateAfterFailure());
-        if (schedule.canServe(clock.monotonicNanos())) return current;
-        throw new IOException("the token was refreshed by another manager of the same store while"
-            + " this one refreshed it too; its record is used now: ask again");
-      }
-      if (refusal instanceof ReauthorizationRequiredException && base != null
-          && base.refreshToken() == null && !exchange.canObtainWithoutRecord()
-          && stillServes(base, clock.monotonicNanos())) {
-        // Nothing to renew it with, and nothing was asked of the server: a forced refresh fails, and
-        // the token is served until it expires or a server rejects it.
-        throw stillValid(refusal);
-      }
-      if (refusal instanceof ReauthorizationRequiredException) {
-        reauthorization = (ReauthorizationRequiredException) refusal;
-        Log.warn(TAG, "refresh token refused (" + refusal.getMessage() + "): the device must be"
-            + " authorized again; the stored record is kept", null);
-        setState(State.REAUTHORIZATION_REQUIRED);
-      } else {
-        long now = clock.monotonicNanos();
-        if (stillServes(base, now)) {
-          // Not a verdict on the token it has (a client secret rotated, a scope withdrawn): it is
-          // served while it lasts, and the refresh waits out a backoff instead of following every
-          // request; once it expires the refusal reaches the callers.
-          long delay = schedule.failed(now, refusal);
-          Log.warn(TAG, "token refresh refused (" + refusal.getMessage() + "); serving the current"
-              + " token until it expires, next attempt in " + delay + " ms or later", null);
-          throw stillValid(refusal);
-        }
-        Log.warn(TAG, "token request refused: " + refusal.getMessage(), null);
-        setState(stateAfterFailure());
-      }
-      throw refusal;
+  private TokenRecord settleRefusal(@Nullable TokenRecord base, AuthorizationException refusal,
+      boolean adopted) throws AuthorizationException, IOException, StillValid {
+    // caller holds lock
+    inFlight = null;
+    if (adopted) {
+      // The refusal was of the refresh token that another manager had just rotated.
+      setState(stateAfterFailure(), Cause.REFRESHED, null);
+      if (schedule.canServe(clock.monotonicNanos())) return current;
+      throw new IOException("the token was refreshed by another manager of the same store while"
+          + " this one refreshed it too; its record is used now: ask again");
     }
+    if (refusal instanceof ReauthorizationRequiredException && base != null
+        && base.refreshToken() == null && !exchange.canObtainWithoutRecord()
+        && stillServes(base, clock.monotonicNanos())) {
+      // Nothing to renew it with, and nothing was asked of the server: a forced refresh fails, and
+      // the token is served until it expires or a server rejects it.
+      throw stillValid(refusal, Cause.REFRESH_REFUSED);
+    }
+    if (refusal instanceof ReauthorizationRequiredException) {
+      reauthorization = (ReauthorizationRequiredException) refusal;
+      Log.warn(TAG, "refresh token refused (" + refusal.getMessage() + "): the device must be"
+          + " authorized again; the stored record is kept", null);
+      setState(State.REAUTHORIZATION_REQUIRED, Cause.REFRESH_REFUSED, refusal);
+    } else {
+      long now = clock.monotonicNanos();
+      if (stillServes(base, now)) {
+        // Not a verdict on the token it has (a client secret rotated, a scope withdrawn): it is
+        // served while it lasts, and the refresh waits out a backoff instead of following every
+        // request; once it expires the refusal reaches the callers.
+        long delay = schedule.failed(now, refusal);
+        Log.warn(TAG, "token refresh refused (" + refusal.getMessage() + "); serving the current"
+            + " token until it expires, next attempt in " + delay + " ms or later", null);
+        throw stillValid(refusal, Cause.REFRESH_REFUSED);
+      }
+      Log.warn(TAG, "token request refused: " + refusal.getMessage(), null);
+      setState(stateAfterFailure(), Cause.REFRESH_REFUSED, refusal);
+    }
+    throw refusal;
   }
 
   /**
-   * Before a refresh: when another manager or process on the same store has refreshed the credential
-   * since this one loaded it, the store's record is the live one (its refresh token voided ours, spec
-   * 3.2), so it becomes current. Returns whether it did; a store that cannot be read adopts nothing.
+   * When another manager or process on the same store has refreshed {@code base} since this one
+   * loaded it, the store's record is the live one (its refresh token voided ours, protocol 3.2), and
+   * becomes current; returns whether it did. A store that cannot be read adopts nothing. Reads the
+   * store: never called holding {@link #lock}. {@code refreshing}: called by the refresh in flight.
    */
-  private boolean adoptRefreshedElsewhere() {
-    // caller holds lock
-    if (current == null || unsaved) return false;
+  private boolean adoptRefreshedElsewhere(@Nullable TokenRecord base, boolean refreshing) {
+    if (base == null) return false;
     TokenRecord stored;
     try {
-      stored = store.load();
+      synchronized (storeLock) {
+        stored = store.load();
+      }
     } catch (IOException e) {
       Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
       return false;
     }
-    if (stored == null || stored.equals(current) || stored.grant() != current.grant()
-        || !stored.clientId().equals(current.clientId())
-        || stored.receivedAtEpochMillis() <= current.receivedAtEpochMillis()) {
-      return false;
+    synchronized (lock) {
+      if (current != base || unsaved || (inFlight != null && !refreshing)) return false;
+      if (stored == null || stored.equals(current) || stored.grant() != current.grant()
+          || !stored.clientId().equals(current.clientId())
+          || stored.receivedAtEpochMillis() <= current.receivedAtEpochMillis()) {
+        return false;
+      }
+      Log.info(TAG, "the token store holds a newer record, refreshed by another manager or process;"
+          + " it is used: " + stored);
+      install(stored, false);
+      return true;
     }
-    Log.info(TAG, "the token store holds a newer record, refreshed by another manager or process;"
-        + " it is used: " + stored);
-    install(stored, false);
-    return true;
   }
 
   private State stateAfterFailure() {
+    // caller holds lock
     return current == null ? State.NO_TOKEN
         : schedule.isExpired(clock.monotonicNanos()) ? State.EXPIRED : State.VALID;
   }
 
-  /** As {@link #ensureLoaded}, for callers that report no failure: the next token request throws it. */
-  private void loadQuietly() {
+  // ---------------------------------------------------------------------------------------------
+  // The store.
+
+  /** Starts reading the store on a worker, unless it was read or is being read. Caller holds lock. */
+  private void loadInBackground() {
+    if (loaded || loading) return;
+    loading = true;
     try {
-      ensureLoaded();
-    } catch (IOException e) {
-      Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
+      client.config.workers().execute(() -> {
+        try {
+          ensureLoaded();
+        } catch (IOException e) {
+          Log.warn(TAG, "cannot read the token store: " + e.getMessage(), null);
+        } finally {
+          notices.flush();
+        }
+      });
+    } catch (RejectedExecutionException closed) {
+      loading = false; // the client is closed: the next token request reads it, and says so
     }
   }
 
+  /**
+   * Reads the store unless it was read, or a sign-in, a sign-out or the app's record came first.
+   * Blocking: on the threads that ask for tokens and on workers, never on the app's.
+   */
   private void ensureLoaded() throws IOException {
-    if (loaded) return;
-    TokenRecord record = store.load();
-    loaded = true;
-    // No notice: every way to add a listener loads first, so nobody saw the state before loading.
-    if (record == null) {
-      state = State.NO_TOKEN;
-      return;
+    long started;
+    synchronized (lock) {
+      if (loaded) return;
+      started = generation;
     }
-    kind.checkStored(record);
-    install(record, false);
-    state = State.VALID;
+    TokenRecord record = null;
+    RecordLostException lost = null;
+    IOException failure = null;
+    synchronized (storeLock) {
+      synchronized (lock) {
+        if (loaded) return;
+      }
+      try {
+        record = store.load();
+        if (record != null) kind.checkStored(record);
+      } catch (RecordLostException e) {
+        lost = e;
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    try {
+      synchronized (lock) {
+        loading = false;
+        if (loaded || generation != started) return;
+        if (failure != null) {
+          // Not read: the next token request reads it again, and throws the reason.
+          setState(State.NO_TOKEN, Cause.STORE_FAILED, failure);
+          throw failure;
+        }
+        loaded = true;
+        if (lost != null) {
+          reauthorization = new ReauthorizationRequiredException(
+              ReauthorizationRequiredException.RECORD_LOST, lost.getMessage());
+          setState(State.REAUTHORIZATION_REQUIRED, Cause.RECORD_LOST, lost);
+        } else if (record == null) {
+          setState(State.NO_TOKEN, Cause.STORE_READ, null);
+        } else {
+          install(record, false);
+          setState(State.VALID, Cause.STORE_READ, null);
+        }
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /**
+   * Does the store write numbered {@code sequence}: saves {@code record}, or clears the store for
+   * null; a write a later one overtook is skipped. Never called holding {@link #lock}.
+   */
+  private void write(long sequence, @Nullable TokenRecord record) throws IOException {
+    synchronized (storeLock) {
+      if (sequence <= written) return;
+      if (record == null) {
+        store.clear();
+      } else {
+        store.save(record);
+      }
+      written = sequence;
+    }
+    synchronized (lock) {
+      if (sequence == writes) unsaved = false;
+    }
+  }
+
+  /** The write numbered {@code sequence} failed: told to the listeners if it was the last asked for. */
+  private void storeFailed(long sequence, Exception failure) {
+    synchronized (lock) {
+      if (sequence != writes) return;
+      Log.warn(TAG, "cannot save the token record; the next token request tries again: "
+          + failure.getMessage(), null);
+      setState(state, Cause.STORE_FAILED, failure);
+    }
   }
 
   /** Makes {@code record} current; {@code fresh} means it was received just now. */
   private void install(TokenRecord record, boolean fresh) {
+    // caller holds lock
     boolean renewable = record.refreshToken() != null || exchange.canObtainWithoutRecord();
     schedule.start(record, fresh, renewable, clock.monotonicNanos(),
         client.config.correctedClock().wallMillis());
@@ -459,11 +747,16 @@ final class TokenKeeper {
     current = record;
   }
 
-  private void setState(State next) {
+  private void setState(State next, Cause cause, @Nullable Exception failure) {
     // caller holds lock
-    if (next == state) return;
+    if (next == state && cause == last.cause() && failure == null) return;
     state = next;
-    notices.changed(next);
+    last = change(next, cause, failure);
+    notices.changed(last);
+  }
+
+  private StateChange change(State next, Cause cause, @Nullable Exception failure) {
+    return new StateChange(next, cause, client.config.correctedClock().wallMillis(), failure);
   }
 
   private static IOException fromAppCode(Exception thrown) {

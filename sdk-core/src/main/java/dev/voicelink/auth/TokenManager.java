@@ -1,9 +1,11 @@
 package dev.voicelink.auth;
 
+import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Log;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -13,17 +15,21 @@ import okhttp3.Authenticator;
 import okhttp3.Interceptor;
 
 /**
- * Keeps one credential's token alive: hands out a valid access token, refreshes it ahead of expiry,
- * rotates and persists the refresh token, and reports its state to listeners (protocol 3.2, 4.4–4.6).
+ * Signs a device in and keeps it signed in: runs the device flow and keeps its record ({@link
+ * #signIn}), hands out a valid access token, refreshes it ahead of expiry, rotates and persists the
+ * refresh token, signs out ({@link #signOut()}), and tells its listeners each state and why
+ * (protocol 3.2, 4.4–4.6).
  *
  * <pre>{@code
  * TokenManager tokens = TokenManager.builder(client)
  *     .deviceGrant("vl-speaker-01")
  *     .store(new FileTokenStore(new File("/data/voicelink/token.json")))
  *     .build();
- * tokens.setRecord(record);                   // once, after the device flow authorized
+ * tokens.signIn("SN-0001-DEMO", code -> screen.show(code.userCode(), code.link()))
+ *     .enqueue(result -> ...);                // saved before the outcome is reported
  * String accessToken = tokens.accessToken();  // on a background thread; refreshes when due
  * tokens.accessTokenCall().enqueue(result -> ...); // the same, asynchronous and cancellable
+ * tokens.signOut().enqueue(result -> ...);    // forgets it here, revokes it where the server can
  * }</pre>
  *
  * <p><b>Refresh.</b> A token is refreshed when less than its refresh margin remains: by default the
@@ -50,8 +56,8 @@ import okhttp3.Interceptor;
  * the sign-in. A refresh not yet begun is not begun. Closing the client does not abort a refresh
  * already sent either. Every refresh runs on one of the client's workers, so interrupting a thread
  * waiting in {@link #accessToken()} releases it at once ({@link java.io.InterruptedIOException})
- * while the refresh goes on and is saved. A {@link #setRecord} of another credential or a {@link
- * #clear()} while a refresh runs wins: that refresh's answer is dropped.
+ * while the refresh goes on and is saved. A sign-in, a sign-out or a {@link #setRecord} of another
+ * credential while a refresh runs wins: that refresh's answer is dropped.
  *
  * <p><b>OkHttp.</b> {@link #interceptor()} adds {@code Authorization: <token>} (the raw token, as
  * the platform expects) to requests that carry none; {@link #authenticator()} answers a 401 by
@@ -66,11 +72,13 @@ import okhttp3.Interceptor;
  * builder(client)} without a grant) refreshes a stored standard record of a public client with no
  * other configuration. The interceptor then sends {@code Authorization: Bearer <token>}.
  *
- * <p>Thread-safe. {@link #accessToken()} blocks while a refresh runs (bounded by the HTTP client's
- * timeouts; an interrupt ends the wait). {@link #setRecord}, {@link #record()}, {@link #clear()},
- * and the first look at the store by {@link #state()} or {@link #addListener}, read or write the
- * {@link TokenStore} on the calling thread: with a {@link FileTokenStore} or an Android {@code EncryptedTokenStore} that is file (and
- * Keystore) I/O, so on Android call them off the main thread. Listeners are called on the executor
+ * <p><b>Threads.</b> Thread-safe, and every method but the blocking {@link #accessToken()} may be
+ * called on Android's main thread: none reads or writes the store, or the network, on the calling
+ * thread. The store (a {@link FileTokenStore}, an Android {@code EncryptedTokenStore}: file and
+ * Keystore I/O) is read on an SDK thread the first time the manager is asked anything ({@link
+ * State#LOADING} until then), and written on the SDK threads that sign in, refresh or sign out.
+ * {@link #accessToken()} blocks while the store is read or a refresh runs (bounded by the HTTP
+ * client's timeouts; an interrupt ends the wait). Listeners are called on the executor
  * given to {@link Builder#listenerExecutor} (default: the client's callback executor, Android's main
  * thread), one at a time and in order. A refresh runs on a client worker, and its states are told
  * after the callers waiting for it were released, so a listener may hear of a refresh after {@link
@@ -81,6 +89,11 @@ import okhttp3.Interceptor;
 public final class TokenManager implements TokenSource {
   /** What the manager can do for its caller now. */
   public enum State {
+    /**
+     * The manager is reading its store, which it starts the first time it is asked for anything; the
+     * state it finds follows at once.
+     */
+    LOADING,
     /** No token is stored: authorize the device (or, for a cloud credential, ask for a token). */
     NO_TOKEN,
     /** A token is held; {@link #accessToken()} returns it or refreshes it first. */
@@ -93,17 +106,117 @@ public final class TokenManager implements TokenSource {
     REAUTHORIZATION_REQUIRED
   }
 
+  /** Why the state changed. */
+  public enum Cause {
+    /** The manager started reading its store ({@link State#LOADING}). */
+    READING_STORE,
+    /** The store was read: {@link State#VALID} with its record, or {@link State#NO_TOKEN}. */
+    STORE_READ,
+    /**
+     * The store could not be read or written ({@link StateChange#failure()} says why): read, the state
+     * is {@link State#NO_TOKEN} until a token request reads it; written, the record is held and the
+     * next token request saves it first.
+     */
+    STORE_FAILED,
+    /**
+     * The store held a record it can never read again, and deleted it ({@link RecordLostException}: on
+     * Android, its Keystore key is gone): {@link State#REAUTHORIZATION_REQUIRED}.
+     */
+    RECORD_LOST,
+    /** {@link #signIn} signed in and saved the record: {@link State#VALID}. */
+    SIGNED_IN,
+    /** The app gave a record to {@link #setRecord}: {@link State#VALID}. */
+    RECORD_SET,
+    /** A refresh started: {@link State#REFRESHING}. */
+    REFRESH_STARTED,
+    /** A refresh (here, or by another manager of the same store) gave a new token: {@link State#VALID}. */
+    REFRESHED,
+    /**
+     * A refresh failed for a reason worth trying again: {@link State#VALID} while the token it would
+     * replace still serves, else {@link State#EXPIRED} (or {@link State#NO_TOKEN} for a cloud
+     * credential that never had one).
+     */
+    REFRESH_FAILED,
+    /**
+     * The server refused the refresh ({@link StateChange#failure()} is its refusal): {@link
+     * State#REAUTHORIZATION_REQUIRED} when it refused the refresh token, else the token is served
+     * until it expires.
+     */
+    REFRESH_REFUSED,
+    /** {@link #signOut} forgot the credential: {@link State#NO_TOKEN}. */
+    SIGNED_OUT
+  }
+
   /**
-   * Told about every state change, on the listener executor. Late listeners get the current state at
-   * once. One abstract method, so a lambda will do.
+   * A change of a manager's state: the new {@link #state()}, why ({@link #cause()}), when ({@link
+   * #atEpochMillis()}), and the failure behind it, if one is. Immutable.
+   */
+  public static final class StateChange {
+    private final State state;
+    private final Cause cause;
+    private final long atEpochMillis;
+    private final @Nullable Exception failure;
+
+    StateChange(State state, Cause cause, long atEpochMillis, @Nullable Exception failure) {
+      this.state = state;
+      this.cause = cause;
+      this.atEpochMillis = atEpochMillis;
+      this.failure = failure;
+    }
+
+    public State state() {
+      return state;
+    }
+
+    public Cause cause() {
+      return cause;
+    }
+
+    /** When it changed, on the device's clock corrected by what the servers' {@code Date} headers say. */
+    public long atEpochMillis() {
+      return atEpochMillis;
+    }
+
+    /** The failure or refusal behind the change, or null. Its message holds no secret. */
+    public @Nullable Exception failure() {
+      return failure;
+    }
+
+    @Override public String toString() {
+      return state + " (" + cause + (failure != null ? ": " + failure.getMessage() : "") + ")";
+    }
+  }
+
+  /**
+   * Told about every state change, on the listener executor, one at a time and in order. A listener
+   * added later is told the last change at once. One abstract method, so a lambda will do.
    */
   public interface Listener {
-    void onStateChanged(State state);
+    void onStateChanged(StateChange change);
+  }
+
+  /** What a {@link #signOut()} did with the server. It always forgets the credential here. */
+  public enum SignOut {
+    /** The server revoked the tokens (RFC 7009). */
+    REVOKED,
+    /**
+     * The server offers no revocation: the platform's authorization service, or a standard server
+     * that advertises no {@code revocation_endpoint}.
+     */
+    NOT_OFFERED,
+    /**
+     * The revocation did not get through in time (logged at WARNING): the tokens stay valid on the
+     * server until they expire, though this device no longer holds them.
+     */
+    REVOCATION_FAILED
   }
 
   private final ClientCore core;
   private final CredentialKind kind;
   private final TokenKeeper keeper;
+  private final Revoker revoker;
+  /** The device flow of {@link #signIn}; null for a manager that cannot sign in. */
+  private final @Nullable DeviceAuthorizer signIn;
   /** The keeper's, guarded by its lock; only its final settings are read here. */
   private final RefreshSchedule schedule;
 
@@ -113,12 +226,14 @@ public final class TokenManager implements TokenSource {
         builder.settings.dialect(builder.core, builder.clientSecret), null);
     this.kind = new CredentialKind(builder.grant, builder.clientId, builder.settings.server);
     this.schedule = new RefreshSchedule(builder.marginMillis, builder.random);
-    this.keeper = new TokenKeeper(client,
-        new TokenExchange(client, builder.clientId, builder.clientSecret,
-            builder.grant == TokenRecord.Grant.CLOUD && builder.clientSecret != null),
-        builder.store, kind, schedule,
+    TokenExchange exchange = new TokenExchange(client, builder.clientId, builder.clientSecret,
+        builder.grant == TokenRecord.Grant.CLOUD && builder.clientSecret != null);
+    this.revoker = new Revoker(client, exchange);
+    this.keeper = new TokenKeeper(client, exchange, builder.store, kind, revoker, schedule,
         new StateNotices(builder.listenerExecutor != null
             ? builder.listenerExecutor : builder.core.callbackExecutor()));
+    this.signIn = builder.grant == TokenRecord.Grant.DEVICE && builder.clientId != null
+        ? new DeviceAuthorizer(builder.core, client, builder.clientId, builder.random) : null;
   }
 
   /**
@@ -205,44 +320,137 @@ public final class TokenManager implements TokenSource {
   }
 
   /**
-   * Replaces the credential's record, for example with the token of a device flow that just
-   * authorized, saving it to the store first. Clears {@link State#REAUTHORIZATION_REQUIRED}. A
-   * refresh of the previous record still running is dropped when it answers; its callers get this
-   * record.
+   * Signs the device in with the platform's device flow and keeps the sign-in: requests a code for
+   * {@code deviceId}, hands it to {@code listener} (show it to the user), polls until the user decides,
+   * and when the user authorized, saves the record in this manager and its store <em>before</em> the
+   * call reports {@link DeviceFlowOutcome.Kind#AUTHORIZED}. Listeners hear {@link Cause#SIGNED_IN},
+   * an Agent using this manager connects with it, and {@link #accessToken()} serves it from then on.
+   * The flow is {@link DeviceAuthorizer#authorize(String, DeviceFlowListener)}'s: its rules, outcomes
+   * and cancelling are the same, and a token answer received as the call is cancelled is still saved
+   * (the server will not issue it again).
+   *
+   * <pre>{@code
+   * tokens.signIn("SN-0001-DEMO", code -> screen.showQr(code.link()))
+   *     .enqueue(result -> { ... });   // on the main thread on Android
+   * }</pre>
+   *
+   * <p>Nothing runs on the calling thread: the store is written on an SDK thread. The call fails with
+   * an {@link IOException} when the record could not be saved; the sign-in is held all the same, and
+   * the next token request saves it first.
+   *
+   * @throws IllegalArgumentException if {@code deviceId} is invalid; nothing is sent then
+   * @throws IllegalStateException if this manager keeps no device credential ({@link
+   *     Builder#deviceGrant}), or speaks standard OAuth 2.0 (which takes no device_id: {@link
+   *     #signIn(DeviceFlowListener)})
+   */
+  public VoiceLinkCall<DeviceFlowOutcome> signIn(String deviceId, DeviceFlowListener listener) {
+    return signInFlow().signIn(deviceId, listener, keeper::signedIn);
+  }
+
+  /**
+   * As {@link #signIn(String, DeviceFlowListener)}, at the standard OAuth 2.0 server this manager keeps
+   * the credential of (RFC 8628).
+   *
+   * @throws IllegalStateException if this manager keeps no device credential, or speaks the
+   *     platform's dialect, which needs a device_id
+   */
+  public VoiceLinkCall<DeviceFlowOutcome> signIn(DeviceFlowListener listener) {
+    return signInFlow().signIn(null, listener, keeper::signedIn);
+  }
+
+  private DeviceAuthorizer signInFlow() {
+    DeviceAuthorizer flow = signIn;
+    if (flow == null) {
+      throw new IllegalStateException("signIn needs a device credential: build the manager with"
+          + " deviceGrant(clientId)");
+    }
+    return flow;
+  }
+
+  /**
+   * Signs out, in one step: where the credential's standard OAuth 2.0 server advertises a {@code
+   * revocation_endpoint}, first asks it to revoke the refresh token (RFC 7009): one request, within
+   * 10 seconds, best effort; then forgets the credential, in memory and in the store, and tells the
+   * listeners ({@link Cause#SIGNED_OUT}). The call ends with what the server did; a server that
+   * cannot be reached, or refuses, leaves the device signed out all the same. The platform's
+   * authorization service shows no revocation: there a sign-out is local ({@link
+   * SignOut#NOT_OFFERED}). A refresh that rotates the tokens meanwhile, or is still running when the
+   * credential is forgotten, has its new tokens revoked too (the latter dropped when it answers).
+   *
+   * <p>Nothing runs on the calling thread. Cancelling the call stops the revocation, not the
+   * sign-out: the credential is forgotten all the same. The call fails with an {@link IOException}
+   * when the store could not be cleared: the manager holds nothing, but a restart would read the
+   * record again.
+   */
+  public VoiceLinkCall<SignOut> signOut() {
+    return new BlockingCall<SignOut>(core) {
+      @Override protected SignOut run() throws IOException {
+        TokenRecord held = keeper.recordToSignOut();
+        SignOut outcome;
+        CallCancelledException cancelled = null;
+        try {
+          outcome = revoker.revoke(held, this::send);
+        } catch (CallCancelledException e) {
+          cancelled = e;
+          outcome = SignOut.REVOCATION_FAILED;
+        } catch (IOException | IllegalStateException e) {
+          Log.warn("auth", "signing out, but the server could not be asked to revoke the tokens: "
+              + e.getMessage(), null);
+          outcome = SignOut.REVOCATION_FAILED;
+        }
+        TokenKeeper.SignedOut signedOut = keeper.signOut();
+        if (signedOut.record != null && !TokenRecord.sameCredential(signedOut.record, held)) {
+          revoker.revokeLater(signedOut.record); // a refresh rotated them while this one revoked
+        }
+        try {
+          keeper.clearStore(signedOut);
+        } catch (IOException e) {
+          throw new IOException("signed out, but the stored record could not be removed: "
+              + e.getMessage(), e);
+        }
+        if (cancelled != null) throw cancelled;
+        return outcome;
+      }
+    };
+  }
+
+  /**
+   * Replaces the credential's record with one the app obtained itself (a sign-in of its own, a
+   * migration): it is held at once (listeners hear {@link Cause#RECORD_SET}) and saved on an SDK
+   * thread before any token of it is handed out; a save that fails is told to the listeners as {@link
+   * Cause#STORE_FAILED}, and the next token request saves it first. Clears {@link
+   * State#REAUTHORIZATION_REQUIRED}. A refresh of the previous record still running is dropped when
+   * it answers; its callers get this record. A device flow's record is kept by {@link #signIn} itself.
    *
    * @throws IllegalArgumentException if the record is of another grant, client_id, dialect or server
    *     than this manager's
    */
-  public void setRecord(TokenRecord record) throws IOException {
+  public void setRecord(TokenRecord record) {
     if (record == null) throw new IllegalArgumentException("record must not be null");
     kind.checkGiven(record);
     keeper.setRecord(record);
   }
 
   /**
-   * Forgets the credential (signing out): clears the store and moves to {@link State#NO_TOKEN}. A
-   * refresh still running answers for the forgotten credential: its answer is dropped and its
-   * callers get {@link NotSignedInException} (a client-credentials manager's, an {@code IOException}
-   * asking them to try again).
+   * The record held now, or null: none is stored, or the store has not been read yet (the state is
+   * then {@link State#LOADING}, and this starts reading it). No I/O on the calling thread.
    */
-  public void clear() throws IOException {
-    keeper.clear();
-  }
-
-  /** The current record (held in memory or loaded from the store), or null if there is none. */
-  public @Nullable TokenRecord record() throws IOException {
+  public @Nullable TokenRecord record() {
     return keeper.record();
   }
 
   /**
-   * The current state. Reads the store on first use; if it cannot be read, the state is {@link
-   * State#NO_TOKEN} and {@link #accessToken()} throws the reason.
+   * The current state, without waiting: {@link State#LOADING} until the store has been read, which
+   * the first call starts on an SDK thread. A listener hears the state that follows.
    */
   public State state() {
     return keeper.state();
   }
 
-  /** Adds a listener: told the current state first (on the listener executor), then each change. */
+  /**
+   * Adds a listener: told the last change first (on the listener executor; {@link State#LOADING}
+   * while the store is read, which this starts), then each change. No I/O on the calling thread.
+   */
   public void addListener(Listener listener) {
     if (listener == null) throw new IllegalArgumentException("listener must not be null");
     keeper.addListener(listener);

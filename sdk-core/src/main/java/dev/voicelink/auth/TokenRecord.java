@@ -80,6 +80,7 @@ public final class TokenRecord {
   private final Dialect dialect;
   private final @Nullable String issuer;
   private final @Nullable String tokenEndpoint;
+  private final @Nullable String revocationEndpoint;
   private final OAuthServer.@Nullable ClientAuthentication clientAuthentication;
   private final @Nullable String scope;
   private final @Nullable String idToken;
@@ -96,6 +97,7 @@ public final class TokenRecord {
     this.dialect = builder.dialect;
     this.issuer = builder.issuer;
     this.tokenEndpoint = builder.tokenEndpoint;
+    this.revocationEndpoint = builder.revocationEndpoint;
     this.clientAuthentication = builder.clientAuthentication;
     this.scope = builder.scope;
     this.idToken = builder.idToken;
@@ -110,7 +112,7 @@ public final class TokenRecord {
 
   /**
    * The record in the versioned JSON form that token stores keep (one object, with {@code version}
-   * 1). A standard record also holds {@code "dialect":"standard"}, its issuer, token endpoint, client
+   * 1). A standard record also holds {@code "dialect":"standard"}, its issuer, token endpoint, revocation endpoint, client
    * authentication, scope and id token; a record without {@code dialect} (every record written before
    * the standard dialect existed) is a platform one. It holds the tokens in clear: keep it in private
    * or encrypted storage. A custom {@link TokenStore} can store this text and read it back with {@link
@@ -155,6 +157,14 @@ public final class TokenRecord {
   /** Where a standard record is refreshed; null for a platform record. */
   public @Nullable String tokenEndpoint() {
     return tokenEndpoint;
+  }
+
+  /**
+   * Where a standard record's tokens are revoked (RFC 7009), as its server advertised it; null when it
+   * advertised none, and for a platform record.
+   */
+  public @Nullable String revocationEndpoint() {
+    return revocationEndpoint;
   }
 
   /** How a standard record's client authenticates at its token endpoint; null for a platform record. */
@@ -240,6 +250,7 @@ public final class TokenRecord {
         && dialect == that.dialect
         && equal(issuer, that.issuer)
         && equal(tokenEndpoint, that.tokenEndpoint)
+        && equal(revocationEndpoint, that.revocationEndpoint)
         && clientAuthentication == that.clientAuthentication
         && equal(scope, that.scope)
         && equal(idToken, that.idToken)
@@ -282,6 +293,7 @@ public final class TokenRecord {
     private Dialect dialect = Dialect.PLATFORM;
     private @Nullable String issuer;
     private @Nullable String tokenEndpoint;
+    private @Nullable String revocationEndpoint;
     private OAuthServer.@Nullable ClientAuthentication clientAuthentication;
     private @Nullable String scope;
     private @Nullable String idToken;
@@ -301,6 +313,7 @@ public final class TokenRecord {
       this.dialect = record.dialect;
       this.issuer = record.issuer;
       this.tokenEndpoint = record.tokenEndpoint;
+      this.revocationEndpoint = record.revocationEndpoint;
       this.clientAuthentication = record.clientAuthentication;
       this.scope = record.scope;
       this.idToken = record.idToken;
@@ -334,6 +347,22 @@ public final class TokenRecord {
       this.issuer = issuer;
       this.clientAuthentication = authentication;
       this.dialect = Dialect.STANDARD;
+      return this;
+    }
+
+    /**
+     * Where a standard record's tokens are revoked (RFC 7009), or null for none.
+     *
+     * @throws IllegalStateException if the record is not a standard one ({@link #standard} first)
+     * @throws IllegalArgumentException if {@code url} is not an https address (http on loopback)
+     */
+    public Builder revocationEndpoint(@Nullable String url) {
+      if (dialect != Dialect.STANDARD) {
+        throw new IllegalStateException("revocationEndpoint is for a standard record: call"
+            + " standard(...) first");
+      }
+      this.revocationEndpoint = url == null ? null
+          : OAuthServer.endpoint(url, "revocation_endpoint").toString();
       return this;
     }
 

@@ -23,6 +23,9 @@ final class TokenRecordStorage {
         writer.name("dialect").value(record.dialect().wireName());
         if (record.issuer() != null) writer.name("issuer").value(record.issuer());
         writer.name("token_endpoint").value(record.tokenEndpoint());
+        if (record.revocationEndpoint() != null) {
+          writer.name("revocation_endpoint").value(record.revocationEndpoint());
+        }
         writer.name("token_endpoint_auth_method").value(record.clientAuthentication().wireName());
         if (record.scope() != null) writer.name("scope").value(record.scope());
         if (record.idToken() != null) writer.name("id_token").value(record.idToken());
@@ -68,6 +71,7 @@ final class TokenRecordStorage {
               + " client_secret_post; was: " + method);
         }
         builder.standard(wire.string("issuer"), required(wire, "token_endpoint"), authentication)
+            .revocationEndpoint(wire.string("revocation_endpoint"))
             .scope(wire.string("scope"))
             .idToken(wire.string("id_token"));
       }

@@ -143,6 +143,34 @@ class ReferenceServerAuthTest {
         .isEqualTo(faults.length);
   }
 
+  @Test void signInKeepsTheSignInAndSignOutIsLocalOnThePlatform() throws Exception {
+    FileTokenStore store = new FileTokenStore(new File(dir, "token.json"));
+    TokenManager manager = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
+        .store(store).build();
+    List<DeviceCode> issued = new ArrayList<>();
+    int before = time.scheduledCount();
+    manager.signIn(DefaultConsole.DEVICE_ID, issued::add).enqueue(events);
+    time.awaitScheduled(before + 1);
+    tick(2000, true);
+    new SimulatedTester(server).approve(issued.get(0).userCode());
+    tick(2000, false);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(new FileTokenStore(store.file()).load()).isEqualTo(outcome.token());
+    assertThat(manager.accessToken()).isEqualTo(outcome.token().accessToken());
+    assertThat(server.journal().calls("/oauth/ivs/device_code").get(0).body())
+        .isEqualTo("client_id=" + DefaultConsole.CLIENT_ID + "&scope=user_ivs_all&scope_data="
+            + "%7B%22user_ivs_all%22%3A%7B%22device_id%22%3A%22" + DefaultConsole.DEVICE_ID + "%22%7D%7D");
+    int calls = server.journal().size();
+
+    assertThat(manager.signOut().execute()).isEqualTo(TokenManager.SignOut.NOT_OFFERED);
+    assertThat(server.journal().size()).as("the platform shows no revocation: nothing sent")
+        .isEqualTo(calls);
+    assertThat(store.file()).doesNotExist();
+    assertThatThrownBy(manager::accessToken).isInstanceOf(NotSignedInException.class);
+  }
+
   @Test void rotationSavesTheNewRecordAndTheOldRefreshTokenStopsWorking() throws Exception {
     TokenRecord first = authorize();
     FileTokenStore store = new FileTokenStore(new File(dir, "token.json"));
@@ -221,10 +249,10 @@ class ReferenceServerAuthTest {
     TokenManager before = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
         .store(store).build();
     before.setRecord(authorize());
+    String first = before.accessToken(); // saved before it is served
     long received = store.load().receivedAtEpochMillis();
     assertThat(received - time.wallMillis()).as("received at, on the skew-corrected clock: server time")
         .isBetween(TimeUnit.MINUTES.toMillis(90) - 1000, TimeUnit.MINUTES.toMillis(90) + 1000);
-    String first = before.accessToken();
     assertThat(server.journal().calls("/oauth/ivs/token").stream()
         .filter(c -> c.body().contains("\"grant_type\":\"refresh_token\"")).count()).isZero();
 

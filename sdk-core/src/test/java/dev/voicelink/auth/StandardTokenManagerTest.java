@@ -94,7 +94,7 @@ class StandardTokenManagerTest {
     assertThat(saved.tokenEndpoint()).isEqualTo(server.url("/oauth2/token").toString());
     // no scope in the answer: what was granted before
     assertThat(saved.scope()).isEqualTo("profile voicelink.entities");
-    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID);
+    states.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.VALID);
     assertThat(manager.toString()).doesNotContain("at-2", "rt-2", "voicelink.entities", "id-1");
   }
 
@@ -286,8 +286,8 @@ class StandardTokenManagerTest {
         .hasMessage("invalid_scope: scope withdrawn");
     assertThat(server.getRequestCount()).isEqualTo(3);
     assertThat(manager.state()).isEqualTo(State.EXPIRED);
-    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID, State.REFRESHING, State.VALID,
-        State.REFRESHING, State.EXPIRED);
+    states.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.VALID, State.REFRESHING,
+        State.VALID, State.REFRESHING, State.EXPIRED);
     assertThat(store.load().refreshToken()).isEqualTo("rt-1");
   }
 
@@ -363,6 +363,7 @@ class StandardTokenManagerTest {
     VoiceLinkClient rebooted = VoiceLinkClient.builder().clock(time).scheduler(time).build();
     FileTokenStore store = new FileTokenStore(file);
     TokenManager manager = TokenManager.builder(rebooted).store(store).build();
+    StateLog.awaitLoaded(manager);
     TokenRecord loaded = manager.record();
     assertThat(loaded).isEqualTo(standardRecord(OAuthServer.ClientAuthentication.NONE,
         "speaker-public"));

@@ -93,7 +93,7 @@ class TokenManagerTest {
     assertThat(refresh.getBody().readUtf8())
         .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
     assertThat(store.load().refreshToken()).isEqualTo("rt-2");
-    states.awaitExactly(State.VALID, State.REFRESHING, State.VALID);
+    states.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.VALID);
   }
 
   @Test void anAppClientWithoutAReadTimeoutStillBoundsTheSilenceOfAuthorizationAnswers() {
@@ -224,9 +224,9 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
 
     List<State> late = new ArrayList<>();
-    manager.addListener(late::add);
+    manager.addListener(change -> late.add(change.state()));
     assertThat(late).containsExactly(State.REAUTHORIZATION_REQUIRED);
-    states.awaitExactly(State.VALID, State.REFRESHING, State.REAUTHORIZATION_REQUIRED);
+    states.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.REAUTHORIZATION_REQUIRED);
 
     manager.setRecord(deviceRecord("at-9", "rt-9", 3600));
     assertThat(manager.accessToken()).isEqualTo("at-9");
@@ -470,9 +470,11 @@ class TokenManagerTest {
 
   @Test void deviceCredentialWithoutATokenIsNotSignedIn() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore());
+    assertThat(manager.state()).as("the store is read on a worker").isEqualTo(State.LOADING);
+    assertThat(StateLog.awaitLoaded(manager).state()).isEqualTo(State.NO_TOKEN);
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
-    String message = "not_signed_in: no token is stored: authorize the device first and give the"
-        + " record to TokenManager.setRecord(...)";
+    String message = "not_signed_in: no token is stored: sign in first (TokenManager.signIn), or"
+        + " give a record to TokenManager.setRecord";
     assertThatThrownBy(manager::accessToken).isInstanceOf(NotSignedInException.class)
         .isInstanceOf(AuthorizationException.class).hasMessage(message)
         .extracting(e -> ((NotSignedInException) e).code()).isEqualTo("not_signed_in");
@@ -761,7 +763,7 @@ class TokenManagerTest {
   @Test void aSignOutWhileARefreshIsOnTheWireIsNotUndoneByItsAnswer() throws Exception {
     HeldRefresh held = new HeldRefresh();
 
-    held.manager.clear();
+    held.manager.signOut().execute();
     CallResult<TokenRecord> result = held.answer();
     assertThat(result.failure()).isInstanceOf(NotSignedInException.class);
     assertThat(held.store.load()).as("the forgotten account stays forgotten").isNull();
@@ -880,11 +882,12 @@ class TokenManagerTest {
   @Test void aListenerThatThrowsACheckedExceptionAsKotlinCanLeavesTheOthersTold() throws Exception {
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
         .store(new InMemoryTokenStore()).listenerExecutor(Runnable::run).build();
-    manager.addListener(state -> {
+    StateLog.awaitLoaded(manager); // the listeners below are told NO_TOKEN first, then the record
+    manager.addListener(change -> {
       throw KotlinThrows.checked(new IOException("a Kotlin listener's"));
     });
     List<State> other = new ArrayList<>();
-    manager.addListener(other::add);
+    manager.addListener(change -> other.add(change.state()));
 
     manager.setRecord(deviceRecord("at-1", "rt-1", 3600));
 
@@ -898,7 +901,7 @@ class TokenManagerTest {
         .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)))
         .listenerExecutor(queued::add).build();
     List<State> heard = new ArrayList<>();
-    TokenManager.Listener listener = heard::add;
+    TokenManager.Listener listener = change -> heard.add(change.state());
 
     manager.addListener(listener); // its first news, the current state, is queued
     manager.removeListener(listener); // in onStop, before the main thread ran it
@@ -911,9 +914,11 @@ class TokenManagerTest {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
         .random(new Random(3)).listenerExecutor(Runnable::run).build();
+    // Read on this thread: no worker reading the store is left to deliver the news meant for this one.
+    assertThat(manager.accessToken()).isEqualTo("at-1");
     AtomicBoolean failOnce = new AtomicBoolean(true);
-    manager.addListener(state -> {
-      if (state == State.REFRESHING && failOnce.getAndSet(false)) throw new AssertionError("app bug");
+    manager.addListener(change -> {
+      if (change.state() == State.REFRESHING && failOnce.getAndSet(false)) throw new AssertionError("app bug");
     });
     time.advance(61, TimeUnit.SECONDS); // expired: the next caller refreshes
     CountDownLatch arrived = new CountDownLatch(1);
@@ -964,11 +969,13 @@ class TokenManagerTest {
     List<Runnable> handedOver = new ArrayList<>();
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
         .store(new InMemoryTokenStore()).listenerExecutor(handedOver::add).build();
+    // Read on this thread: no worker reading the store makes news of its own meanwhile.
+    assertThatThrownBy(manager::accessToken).isInstanceOf(NotSignedInException.class);
     List<State> first = new ArrayList<>();
-    manager.addListener(first::add);
+    manager.addListener(change -> first.add(change.state()));
     manager.setRecord(deviceRecord("at-1", "rt-1", 3600)); // decided while only `first` listens
     List<State> late = new ArrayList<>();
-    manager.addListener(late::add);
+    manager.addListener(change -> late.add(change.state()));
 
     while (!handedOver.isEmpty()) handedOver.remove(0).run();
     assertThat(first).containsExactly(State.NO_TOKEN, State.VALID);
@@ -980,8 +987,8 @@ class TokenManagerTest {
         .store(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60))).random(new Random(3))
         .listenerExecutor(Runnable::run).build();
     BlockingQueue<Object> toldToken = new LinkedBlockingQueue<>();
-    manager.addListener(state -> {
-      if (state != State.REFRESHING) return;
+    manager.addListener(change -> {
+      if (change.state() != State.REFRESHING) return;
       try {
         toldToken.add(manager.accessToken()); // runs inside the caller's flush of the news
       } catch (Exception e) {
@@ -1004,8 +1011,8 @@ class TokenManagerTest {
         .listenerExecutor(Runnable::run).build();
     AtomicInteger valid = new AtomicInteger();
     BlockingQueue<Object> again = new LinkedBlockingQueue<>();
-    manager.addListener(state -> {
-      if (state != State.VALID || valid.incrementAndGet() != 2) return;
+    manager.addListener(change -> {
+      if (change.state() != State.VALID || valid.incrementAndGet() != 2) return;
       try {
         // on the worker that ran the first refresh, inside its flush: a second one on another worker
         again.add(manager.refresh().execute().accessToken());

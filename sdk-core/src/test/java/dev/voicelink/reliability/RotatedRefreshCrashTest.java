@@ -87,6 +87,7 @@ class RotatedRefreshCrashTest {
     // Process 2 starts from the old record. A transient failure first: the stored token is kept.
     TokenManager second = TokenManager.builder(config).deviceGrant(DefaultConsole.CLIENT_ID)
         .store(new FileTokenStore(file)).build();
+    assertThat(second.accessToken()).as("read from the store").isEqualTo(before.accessToken());
     assertThat(second.state()).isEqualTo(TokenManager.State.VALID);
     server.faults().on(Endpoint.TOKEN, Fault.status(503).times(1));
     assertThatThrownBy(() -> second.refresh().execute()).isInstanceOf(IOException.class)

@@ -797,8 +797,8 @@ class InteractionChannelTest {
 
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).containsExactly(new Disconnect(Disconnect.Cause.NOT_SIGNED_IN,
-        "no access token: not_signed_in: no token is stored: authorize the device first and give"
-            + " the record to TokenManager.setRecord(...)", false));
+        "no access token: not_signed_in: no token is stored: sign in first (TokenManager.signIn),"
+            + " or give a record to TokenManager.setRecord", false));
     assertThat(heard.get(0).cause().needsAuthorization()).isTrue();
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.DISCONNECTED);
     assertThat(time.pendingDelaysMillis()).isEmpty();

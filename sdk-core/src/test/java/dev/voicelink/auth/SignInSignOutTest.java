@@ -1,0 +1,406 @@
+package dev.voicelink.auth;
+
+import static dev.voicelink.auth.AuthServerScript.json;
+import static dev.voicelink.auth.AuthServerScript.pending;
+import static dev.voicelink.auth.StandardDeviceFlowTest.standardCode;
+import static dev.voicelink.auth.StandardDeviceFlowTest.standardToken;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.voicelink.auth.DeviceFlowOutcome.Kind;
+import dev.voicelink.auth.TokenManager.Cause;
+import dev.voicelink.auth.TokenManager.SignOut;
+import dev.voicelink.auth.TokenManager.State;
+import dev.voicelink.auth.TokenManager.StateChange;
+import dev.voicelink.core.CallResult;
+import dev.voicelink.core.LogCapture;
+import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.VoiceLinkClient;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.Call;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link TokenManager#signIn} and {@link TokenManager#signOut()} against a scripted standard server:
+ * the record is kept before the outcome is told, the revocation is RFC 7009's exact form, a sign-out
+ * is local whatever the server does, and nothing touches the store on the calling thread.
+ */
+class SignInSignOutTest {
+  private static final String DEVICE_GRANT = StandardDeviceFlowTest.DEVICE_GRANT;
+
+  private final VirtualTime time = new VirtualTime();
+  private final AuthServerScript script = new AuthServerScript(time);
+  private final MockWebServer server = new MockWebServer();
+  private final StateLog states = new StateLog();
+  private final ThreadRecordingStore store = new ThreadRecordingStore();
+  private VoiceLinkClient config;
+
+  @BeforeEach void setUp() throws IOException {
+    server.setDispatcher(script);
+    server.start();
+    config = VoiceLinkClient.builder().clock(time).scheduler(time).build();
+  }
+
+  @AfterEach void tearDown() throws IOException {
+    config.close();
+    server.shutdown();
+  }
+
+  /** A store that notes the thread of every load, save and clear. */
+  static final class ThreadRecordingStore implements TokenStore {
+    final InMemoryTokenStore held = new InMemoryTokenStore();
+    final List<String> operations = Collections.synchronizedList(new ArrayList<>());
+    final List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
+
+    private void note(String operation) {
+      operations.add(operation);
+      threads.add(Thread.currentThread());
+    }
+
+    @Override public @Nullable TokenRecord load() throws IOException {
+      note("load");
+      return held.load();
+    }
+
+    @Override public void save(TokenRecord record) throws IOException {
+      note("save " + record.accessToken());
+      held.save(record);
+    }
+
+    @Override public void clear() throws IOException {
+      note("clear");
+      held.clear();
+    }
+  }
+
+  private OAuthServer revokingServer() {
+    return StandardServers.at(server).newBuilder()
+        .revocationEndpoint(server.url("/oauth2/revoke").toString()).build();
+  }
+
+  private TokenManager publicManager(OAuthServer oauthServer) {
+    TokenManager manager = TokenManager.builder(config, oauthServer).deviceGrant("speaker-public")
+        .scope("profile voicelink.entities").store(store).random(new Random(3)).build();
+    manager.addListener(states);
+    return manager;
+  }
+
+  /** Runs a whole standard sign-in (one pending poll) and returns what the call reported. */
+  private DeviceFlowOutcome signIn(TokenManager manager) throws Exception {
+    script.enqueue(standardCode(5), pending(), standardToken("Bearer"));
+    Outcome<DeviceFlowOutcome> outcome = new Outcome<>();
+    int before = time.scheduledCount();
+    manager.signIn(code -> outcome.events.add("code " + code.userCode())).enqueue(outcome);
+    time.awaitScheduled(before + 1);
+    time.step(5000, 2);
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    return outcome.await().value();
+  }
+
+  /** Collects a call's result, and what the store held when it was told. */
+  final class Outcome<T> implements VoiceLinkCall.Callback<T> {
+    final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    final AtomicReference<CallResult<T>> result = new AtomicReference<>();
+    final AtomicReference<TokenRecord> storedWhenTold = new AtomicReference<>();
+    final CountDownLatch done = new CountDownLatch(1);
+
+    @Override public void onResult(CallResult<T> told) {
+      storedWhenTold.set(store.held.load());
+      result.set(told);
+      done.countDown();
+    }
+
+    CallResult<T> await() throws InterruptedException {
+      assertThat(done.await(10, TimeUnit.SECONDS)).as("the call ended").isTrue();
+      return result.get();
+    }
+  }
+
+  @Test void signInRunsTheFlowAndSavesTheRecordBeforeTellingTheOutcome() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    script.enqueue(standardCode(5), pending(), standardToken("Bearer"));
+    Outcome<DeviceFlowOutcome> outcome = new Outcome<>();
+    int before = time.scheduledCount();
+    manager.signIn(code -> outcome.events.add("code " + code.userCode())).enqueue(outcome);
+    time.awaitScheduled(before + 1);
+    time.step(5000, 2);
+    time.advance(5000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome signedIn = outcome.await().value();
+
+    assertThat(signedIn.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(outcome.events).containsExactly("code WDJB-MJHT");
+    assertThat(outcome.storedWhenTold.get()).as("saved before the outcome was told")
+        .isEqualTo(signedIn.token());
+    assertThat(signedIn.token().revocationEndpoint()).isEqualTo(server.url("/oauth2/revoke").toString());
+    assertThat(manager.record()).isEqualTo(signedIn.token());
+    assertThat(manager.accessToken()).isEqualTo("at-std-1");
+    assertThat(script.paths()).containsExactly("/oauth2/device_authorization", "/oauth2/token",
+        "/oauth2/token");
+    assertThat(server.takeRequest().getBody().readUtf8())
+        .isEqualTo("client_id=speaker-public&scope=profile+voicelink.entities");
+    assertThat(server.takeRequest().getBody().readUtf8())
+        .isEqualTo("grant_type=" + DEVICE_GRANT + "&device_code=dc-secret-9f8e7d&client_id=speaker-public");
+    states.awaitExactly(State.LOADING, State.NO_TOKEN, State.VALID);
+    assertThat(states.changes()).extracting(StateChange::cause)
+        .containsExactly(Cause.READING_STORE, Cause.STORE_READ, Cause.SIGNED_IN);
+  }
+
+  @Test void signOutRevokesTheRefreshTokenWithRfc7009sFormThenForgetsIt() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    signIn(manager);
+    AtomicReference<TokenRecord> storedWhenRevoked = new AtomicReference<>();
+    AtomicReference<State> stateWhenRevoked = new AtomicReference<>();
+    script.enqueue(new MockResponse().setResponseCode(200));
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        if (request.getPath().equals("/oauth2/revoke")) {
+          storedWhenRevoked.set(store.held.load());
+          stateWhenRevoked.set(manager.state());
+        }
+        return script.dispatch(request);
+      }
+    });
+    Outcome<SignOut> outcome = new Outcome<>();
+    manager.signOut().enqueue(outcome);
+
+    assertThat(outcome.await().value()).isEqualTo(SignOut.REVOKED);
+    server.takeRequest();
+    server.takeRequest();
+    server.takeRequest();
+    RecordedRequest revocation = server.takeRequest();
+    assertThat(revocation.getMethod()).isEqualTo("POST");
+    assertThat(revocation.getPath()).isEqualTo("/oauth2/revoke");
+    assertThat(revocation.getHeader("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
+    assertThat(revocation.getHeader("Authorization")).isNull();
+    assertThat(revocation.getBody().readUtf8())
+        .isEqualTo("token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public");
+    assertThat(storedWhenRevoked.get()).as("revoked first, while still stored").isNotNull();
+    assertThat(stateWhenRevoked.get()).isEqualTo(State.VALID);
+    assertThat(outcome.storedWhenTold.get()).as("cleared before the outcome was told").isNull();
+    assertThat(store.operations).endsWith("save at-std-1", "clear");
+    assertThat(manager.record()).isNull();
+    assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
+    assertThatThrownBy(manager::accessToken).isInstanceOf(NotSignedInException.class);
+    states.awaitExactly(State.LOADING, State.NO_TOKEN, State.VALID, State.NO_TOKEN);
+    assertThat(states.changes().get(3).cause()).isEqualTo(Cause.SIGNED_OUT);
+  }
+
+  @Test void aConfidentialClientAuthenticatesItsRevocationAsItsTokenRequests() throws Exception {
+    OAuthServer oauthServer = StandardServers.at(server, "client_secret_basic").newBuilder()
+        .revocationEndpoint(server.url("/oauth2/revoke").toString()).build();
+    TokenManager manager = TokenManager.builder(config, oauthServer)
+        .deviceGrant("speaker-confidential", "s3cret-client").store(store).build();
+    manager.setRecord(TokenRecord.builder().grant(TokenRecord.Grant.DEVICE)
+        .clientId("speaker-confidential")
+        .standard(null, server.url("/oauth2/token").toString(),
+            OAuthServer.ClientAuthentication.CLIENT_SECRET_BASIC)
+        .revocationEndpoint(server.url("/oauth2/revoke").toString())
+        .tokenType("Bearer").accessToken("at-1").refreshToken("rt-1").expiresInSeconds(300)
+        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
+        .build());
+    script.enqueue(new MockResponse().setResponseCode(200));
+
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOKED);
+    RecordedRequest revocation = server.takeRequest();
+    assertThat(revocation.getHeader("Authorization"))
+        .isEqualTo(okhttp3.Credentials.basic("speaker-confidential", "s3cret-client"));
+    assertThat(revocation.getBody().readUtf8()).isEqualTo("token=rt-1&token_type_hint=refresh_token");
+  }
+
+  @Test void aRecordWithoutRefreshTokenHasItsAccessTokenRevoked() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    manager.setRecord(TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("speaker-public")
+        .standard(null, server.url("/oauth2/token").toString(), OAuthServer.ClientAuthentication.NONE)
+        .revocationEndpoint(server.url("/oauth2/revoke").toString())
+        .tokenType("Bearer").accessToken("at-only").expiresInSeconds(300)
+        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
+        .build());
+    script.enqueue(new MockResponse().setResponseCode(200));
+
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOKED);
+    assertThat(server.takeRequest().getBody().readUtf8())
+        .isEqualTo("token=at-only&token_type_hint=access_token&client_id=speaker-public");
+  }
+
+  @Test void aRevocationTheServerRefusesLeavesTheDeviceSignedOut() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    signIn(manager);
+    script.enqueue(json(503, "{\"error\":\"temporarily_unavailable\"}"));
+
+    try (LogCapture log = LogCapture.install()) {
+      assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOCATION_FAILED);
+      assertThat(log.lines()).contains("WARN auth the server did not revoke the tokens (HTTP 503"
+          + " temporarily_unavailable); signed out here all the same");
+    }
+    assertThat(store.held.load()).isNull();
+    assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
+  }
+
+  @Test void aServerThatCannotBeReachedLeavesTheDeviceSignedOut() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    signIn(manager);
+    server.shutdown();
+
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOCATION_FAILED);
+    assertThat(store.held.load()).isNull();
+    assertThat(manager.record()).isNull();
+  }
+
+  @Test void theRevocationIsBoundedByItsTimeout() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    signIn(manager);
+    TokenRecord record = manager.record();
+    AuthClient client = new AuthClient(dev.voicelink.core.internal.ClientCore.open(config),
+        StandardDialect.of(revokingServer(), null, null), null);
+    Call revocation = new Revoker(client, new TokenExchange(client, "speaker-public", null, false))
+        .call(record);
+
+    assertThat(revocation).isNotNull();
+    assertThat(revocation.timeout().timeoutNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(10));
+  }
+
+  @Test void withoutRevocationEndpointTheSignOutIsLocalAndSendsNothing() throws Exception {
+    TokenManager manager = publicManager(StandardServers.at(server));
+    signIn(manager);
+    int sent = script.paths().size();
+
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
+    assertThat(script.paths()).hasSize(sent);
+    assertThat(store.held.load()).isNull();
+  }
+
+  @Test void signingOutAManagerThatHoldsNothingClearsTheStoreAndSendsNothing() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
+    assertThat(script.paths()).isEmpty();
+    assertThat(store.operations).containsExactly("load", "clear");
+  }
+
+  @Test void aRefreshThatRotatesTheTokensWhileTheyAreRevokedHasItsNewOnesRevokedToo() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    signIn(manager);
+    CountDownLatch revocationArrived = new CountDownLatch(1);
+    CountDownLatch answerRevocation = new CountDownLatch(1);
+    List<String> revoked = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch revocations = new CountDownLatch(2);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        if (!request.getPath().equals("/oauth2/revoke")) {
+          return json(200, "{\"access_token\":\"at-rotated\",\"token_type\":\"Bearer\","
+              + "\"expires_in\":300,\"refresh_token\":\"rt-rotated\"}");
+        }
+        revoked.add(request.getBody().readUtf8());
+        revocations.countDown();
+        revocationArrived.countDown();
+        assertThat(answerRevocation.await(10, TimeUnit.SECONDS)).isTrue();
+        return new MockResponse().setResponseCode(200);
+      }
+    });
+    Outcome<SignOut> signOut = new Outcome<>();
+    manager.signOut().enqueue(signOut);
+    assertThat(revocationArrived.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(manager.refresh().execute().refreshToken()).isEqualTo("rt-rotated");
+    answerRevocation.countDown();
+
+    assertThat(signOut.await().value()).isEqualTo(SignOut.REVOKED);
+    assertThat(revocations.await(10, TimeUnit.SECONDS)).as("both revoked").isTrue();
+    assertThat(revoked).containsExactly(
+        "token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public",
+        "token=rt-rotated&token_type_hint=refresh_token&client_id=speaker-public");
+    assertThat(store.held.load()).isNull();
+    assertThat(manager.record()).isNull();
+  }
+
+  @Test void aRefreshASignOutOvertookIsDroppedAndItsNewTokensRevoked() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    signIn(manager);
+    CountDownLatch refreshArrived = new CountDownLatch(1);
+    CountDownLatch answerRefresh = new CountDownLatch(1);
+    List<String> revoked = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch revocations = new CountDownLatch(2);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        if (request.getPath().equals("/oauth2/revoke")) {
+          revoked.add(request.getBody().readUtf8());
+          revocations.countDown();
+          return new MockResponse().setResponseCode(200);
+        }
+        refreshArrived.countDown();
+        assertThat(answerRefresh.await(10, TimeUnit.SECONDS)).isTrue();
+        return json(200, "{\"access_token\":\"at-late\",\"token_type\":\"Bearer\",\"expires_in\":300,"
+            + "\"refresh_token\":\"rt-late\"}");
+      }
+    });
+    Outcome<TokenRecord> refresh = new Outcome<>();
+    manager.refresh().enqueue(refresh);
+    assertThat(refreshArrived.await(10, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOKED);
+    answerRefresh.countDown();
+
+    assertThat(refresh.await().failure()).isInstanceOf(NotSignedInException.class);
+    assertThat(revocations.await(10, TimeUnit.SECONDS)).as("both revoked").isTrue();
+    assertThat(revoked).containsExactly(
+        "token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public",
+        "token=rt-late&token_type_hint=refresh_token&client_id=speaker-public");
+    assertThat(store.held.load()).as("the late answer is not saved").isNull();
+    assertThat(manager.record()).isNull();
+  }
+
+  @Test void nothingTouchesTheStoreOnTheCallingThread() throws Exception {
+    TokenManager manager = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
+        .store(store).build();
+    assertThat(manager.state()).isEqualTo(State.LOADING);
+    assertThat(manager.record()).isNull();
+    assertThat(StateLog.awaitLoaded(manager).state()).isEqualTo(State.NO_TOKEN);
+    manager.setRecord(TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("speaker-public")
+        .standard(null, server.url("/oauth2/token").toString(), OAuthServer.ClientAuthentication.NONE)
+        .tokenType("Bearer").accessToken("at-set").refreshToken("rt-set").expiresInSeconds(300)
+        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
+        .build());
+    script.enqueue(new MockResponse().setResponseCode(200));
+    Outcome<SignOut> signOut = new Outcome<>();
+    manager.signOut().enqueue(signOut);
+    signOut.await();
+
+    assertThat(store.operations).containsExactly("load", "save at-set", "clear");
+    assertThat(store.threads).doesNotContain(Thread.currentThread());
+  }
+
+  @Test void signInIsRefusedWhereItCannotWork() {
+    TokenManager standard = publicManager(revokingServer());
+    assertThatThrownBy(() -> standard.signIn("SN-0001-DEMO", code -> { }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("a standard OAuth 2.0 server takes no device_id: call signIn(listener)");
+    TokenManager platform = TokenManager.builder(VoiceLinkClient.builder()
+        .authUrl(server.url("/").toString()).clock(time).scheduler(time).build())
+        .deviceGrant("vl-speaker-01").store(store).build();
+    assertThatThrownBy(() -> platform.signIn(code -> { }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the platform's device flow needs a device_id: call signIn(deviceId, listener)");
+    assertThatThrownBy(() -> platform.signIn("bad id!", code -> { }))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("device_id ");
+    TokenManager cloud = TokenManager.builder(config, revokingServer())
+        .cloudGrant("backend", "s3cret").store(store).build();
+    assertThatThrownBy(() -> cloud.signIn(code -> { }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("signIn needs a device credential: build the manager with deviceGrant(clientId)");
+    assertThat(script.paths()).isEmpty();
+  }
+}
