@@ -469,8 +469,10 @@ class TokenManagerTest {
   }
 
   @Test void deviceCredentialWithoutATokenIsNotSignedIn() throws Exception {
-    TokenManager manager = deviceManager(new InMemoryTokenStore());
+    GatedLoadStore store = new GatedLoadStore(new InMemoryTokenStore());
+    TokenManager manager = deviceManager(store);
     assertThat(manager.state()).as("the store is read on a worker").isEqualTo(State.LOADING);
+    store.open();
     assertThat(StateLog.awaitLoaded(manager).state()).isEqualTo(State.NO_TOKEN);
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
     String message = "not_signed_in: no token is stored: sign in first (TokenManager.signIn), or"
