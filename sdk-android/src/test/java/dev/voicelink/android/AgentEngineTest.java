@@ -616,8 +616,7 @@ class AgentEngineTest {
     Event error = h.expect(EVENT_ERROR);
     assertThat(error.arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
     assertThat(error.info).isEqualTo("The device token was refused (no access token: "
-        + "invalid_refresh_token: refresh token revoked). Authorize the device again, then create a "
-        + "new Agent.");
+        + "invalid_refresh_token: refresh token revoked). Sign in again (Agent.signIn).");
     assertThat(h.time.pendingDelaysMillis()).isEmpty();
   }
 
