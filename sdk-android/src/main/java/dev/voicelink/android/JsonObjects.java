@@ -3,6 +3,7 @@ package dev.voicelink.android;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.internal.JsonValues;
 import dev.voicelink.entity.PersParam;
 import java.io.IOException;
 import java.util.Map;
@@ -13,7 +14,7 @@ import okio.Buffer;
 
 /** Parses JSON object texts into maps, with errors that name the field and the JSON path. */
 final class JsonObjects {
-  /** Moshi's "Map key 'name' has multiple values at path $.x: value and value". */
+  /** JsonValues.read's (Moshi's) "Map key 'name' has multiple values at path $.x: value and value". */
   private static final Pattern MEMBER_TWICE =
       Pattern.compile("Map key ('.*?') has multiple values at path (\\S+): ", Pattern.DOTALL);
 
@@ -63,7 +64,7 @@ final class JsonObjects {
     Object value;
     try {
       JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
-      value = reader.readJsonValue();
+      value = JsonValues.read(reader);
       if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
         throw new IllegalArgumentException(name + " must be one JSON object; found more after it at "
             + reader.getPath());
@@ -76,7 +77,7 @@ final class JsonObjects {
     if (!(value instanceof Map)) {
       throw new IllegalArgumentException(notAnObject + describe(value));
     }
-    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
+    @SuppressWarnings("unchecked") // JsonValues.read gives String keys for objects
     Map<String, Object> map = (Map<String, Object>) value;
     return map;
   }
@@ -115,7 +116,7 @@ final class JsonObjects {
     if (!(value instanceof Map)) {
       throw new IllegalArgumentException(path + " must be an object; was " + describe(value));
     }
-    @SuppressWarnings("unchecked") // readJsonValue gives String keys for objects
+    @SuppressWarnings("unchecked") // JsonValues.read gives String keys for objects
     Map<String, Object> map = (Map<String, Object>) value;
     return map;
   }

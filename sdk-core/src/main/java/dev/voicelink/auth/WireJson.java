@@ -3,6 +3,7 @@ package dev.voicelink.auth;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.internal.JsonValues;
 import java.io.IOException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -23,7 +24,7 @@ final class WireJson {
     if (body == null || body.trim().isEmpty()) return null;
     try {
       JsonReader reader = JsonReader.of(new Buffer().writeUtf8(body));
-      Object value = reader.readJsonValue();
+      Object value = JsonValues.read(reader);
       if (reader.peek() != JsonReader.Token.END_DOCUMENT) return null;
       return value instanceof Map ? new WireJson((Map<?, ?>) value) : null;
     } catch (JsonDataException | IOException e) {
@@ -40,7 +41,7 @@ final class WireJson {
     BufferedSource source = body.source();
     if (source.request(maxBytes + 1)) return null;
     try {
-      Object value = JsonReader.of(source).readJsonValue();
+      Object value = JsonValues.read(JsonReader.of(source));
       return value instanceof Map ? (Map<?, ?>) value : null;
     } catch (JsonDataException | JsonEncodingException e) {
       return null;

@@ -5,6 +5,7 @@ import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.JsonValues;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.EOFException;
 import java.io.IOException;
@@ -78,11 +79,11 @@ final class Envelope {
             sid = reader.nextString();
             break;
           case "data":
-            data = reader.readJsonValue();
+            data = JsonValues.read(reader);
             hasData = true;
             break;
           default:
-            topLevel.put(name, reader.readJsonValue());
+            topLevel.put(name, JsonValues.read(reader));
         }
       }
       reader.endObject();

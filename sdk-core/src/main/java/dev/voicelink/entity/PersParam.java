@@ -3,6 +3,7 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.JsonValues;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -101,7 +102,7 @@ public final class PersParam {
     Object parsed;
     try {
       JsonReader reader = JsonReader.of(new Buffer().writeUtf8(json));
-      parsed = reader.readJsonValue();
+      parsed = JsonValues.read(reader);
       if (reader.peek() != JsonReader.Token.END_DOCUMENT) throw new JsonDataException("more text");
     } catch (IOException | JsonDataException e) {
       throw new IllegalArgumentException(expected + json);

@@ -24,6 +24,9 @@ public final class ReportGenerator {
   static final String END = "<!-- FIGURES:END -->";
   static final String[] SIZES = {"10000", "1000000", "20000000"};
   static final String[] SIZE_LABELS = {"10 KB", "1 MB", "20 MB"};
+  /** Footprint targets: KB of dex that sdk-core, and the Agent, add to an R8-shrunk app. */
+  static final int SDK_CORE_APP_DELTA_KB = 100;
+  static final int AGENT_APP_DELTA_KB = 150;
   private static final Map<String, String> OVERHEAD_LABELS = new LinkedHashMap<>();
 
   static {
@@ -193,12 +196,30 @@ public final class ReportGenerator {
     File footprintFile = new File(results, "footprint.json");
     if (footprintFile.isFile()) {
       Map<String, Object> f = (Map<String, Object>) Results.read(footprintFile);
-      double jar = ((Number) f.get("sdkCoreJarBytes")).doubleValue() / 1024;
+      appDeltaRow(md, f, "r8SdkCoreAppDexBytes", "sdk-core", SDK_CORE_APP_DELTA_KB);
+      appDeltaRow(md, f, "r8AgentAppDexBytes", "the Agent", AGENT_APP_DELTA_KB);
       double aar = ((Number) f.get("aarClassesJarBytes")).doubleValue() / 1024;
-      targetRow(md, "6", "sdk-core jar ≤ 150 KB", num(jar) + " KB", jar <= 150);
       targetRow(md, "6", "AAR classes.jar ≤ 100 KB", num(aar) + " KB", aar <= 100);
     }
     md.append("\n");
+  }
+
+  /**
+   * A footprint target: what {@code what} adds to an R8-shrunk app's dex over the app that only makes
+   * an OkHttp call, at most {@code limitKb} KB. A result missing from the run is a row that says so.
+   */
+  private static void appDeltaRow(StringBuilder md, Map<String, Object> f, String key, String what,
+      int limitKb) {
+    String target = what + " adds ≤ " + limitKb + " KB to an R8-shrunk app (over OkHttp alone)";
+    Object app = f.get(key);
+    Object okhttp = f.get("r8OkHttpAppDexBytes");
+    if (app == null || okhttp == null) {
+      targetRow(md, "6", target, "not measured", false);
+      return;
+    }
+    double added = (((Number) app).doubleValue() - ((Number) okhttp).doubleValue()) / 1024;
+    // One decimal, so that a figure just over the target never reads as the target itself.
+    targetRow(md, "6", target, String.format(Locale.ROOT, "+%.1f KB", added), added <= limitKb);
   }
 
   private static double addedOf(Map<String, Object> variants, String variant) {
@@ -368,7 +389,7 @@ public final class ReportGenerator {
     }
     Map<String, Object> f = (Map<String, Object>) Results.read(file);
     md.append("| artifact | size | reference / target |\n|---|---|---|\n");
-    row(md, f, "sdkCoreJarBytes", "sdk-core jar", "target ≤ 150 KB");
+    row(md, f, "sdkCoreJarBytes", "sdk-core jar", "");
     row(md, f, "sdkInteractJarBytes", "sdk-interact jar (the interaction channel)", "");
     row(md, f, "aarClassesJarBytes", "AAR classes.jar", "target ≤ 100 KB");
     row(md, f, "sdkCoreDexBytes", "dex of sdk-core alone (D8 release, min API 21)", "");
@@ -376,8 +397,10 @@ public final class ReportGenerator {
     row(md, f, "okhttpDexBytes", "OkHttp's own dex (okhttp jar alone)", "reference point");
     row(md, f, "okhttpWithDependenciesDexBytes", "OkHttp + Okio + Kotlin stdlib dex", "reference point");
     row(md, f, "r8OkHttpAppDexBytes", "R8-shrunk app making one OkHttp call", "reference point");
-    row(md, f, "r8SdkCoreAppDexBytes", "R8-shrunk app using sdk-core (sign-in + upload)", "");
-    row(md, f, "r8AgentAppDexBytes", "R8-shrunk app using the Agent", "");
+    row(md, f, "r8SdkCoreAppDexBytes", "R8-shrunk app using sdk-core (sign-in + upload)",
+        "target: ≤ " + SDK_CORE_APP_DELTA_KB + " KB over the OkHttp app");
+    row(md, f, "r8AgentAppDexBytes", "R8-shrunk app using the Agent",
+        "target: ≤ " + AGENT_APP_DELTA_KB + " KB over the OkHttp app");
     md.append("\n");
   }
 

@@ -1,0 +1,67 @@
+package dev.voicelink.core.internal;
+
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads a JSON value into plain Java objects, as Moshi's {@link JsonReader#readJsonValue()} does,
+ * with the same results and the same errors, except that objects are {@link LinkedHashMap}s.
+ * {@code readJsonValue} builds Moshi's own tree map, whose classes an app shrunk by R8 would carry
+ * for this one call (about 6 KB of its dex); every map the SDK keeps from such a value is a
+ * {@code LinkedHashMap} already.
+ */
+public final class JsonValues {
+  private JsonValues() {
+  }
+
+  /**
+   * The next value of {@code reader}: a {@code Map<String, Object>} (in the order of the text), a
+   * {@code List<Object>}, a String, a Double, a Boolean or null.
+   *
+   * @throws JsonDataException if an object names a member twice, with Moshi's message ({@code Map
+   *     key 'name' has multiple values at path $.x: value and value})
+   */
+  public static @Nullable Object read(JsonReader reader) throws IOException {
+    switch (reader.peek()) {
+      case BEGIN_ARRAY: {
+        List<@Nullable Object> list = new ArrayList<>();
+        reader.beginArray();
+        while (reader.hasNext()) list.add(read(reader));
+        reader.endArray();
+        return list;
+      }
+      case BEGIN_OBJECT: {
+        Map<String, @Nullable Object> map = new LinkedHashMap<>();
+        reader.beginObject();
+        while (reader.hasNext()) {
+          String name = reader.nextName();
+          Object value = read(reader);
+          Object replaced = map.put(name, value);
+          if (replaced != null) {
+            throw new JsonDataException("Map key '" + name + "' has multiple values at path "
+                + reader.getPath() + ": " + replaced + " and " + value);
+          }
+        }
+        reader.endObject();
+        return map;
+      }
+      case STRING:
+        return reader.nextString();
+      case NUMBER:
+        return reader.nextDouble();
+      case BOOLEAN:
+        return reader.nextBoolean();
+      case NULL:
+        return reader.nextNull();
+      default:
+        throw new IllegalStateException("Expected a value but was " + reader.peek() + " at path "
+            + reader.getPath());
+    }
+  }
+}
