@@ -8,8 +8,6 @@ import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.File;
-import java.io.IOException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 
@@ -22,31 +20,26 @@ final class AuthSnippets {
     void show(String userCode, String link);
   }
 
-  static VoiceLinkCall<DeviceFlowOutcome> deviceFlow(VoiceLinkClient client, Display display,
-      TokenManager tokens, Executor storage, Executor mainThread) {
+  static VoiceLinkCall<DeviceFlowOutcome> deviceFlow(TokenManager tokens, Display display) {
     // snippet:device-authorization-start
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
-
-    VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.authorize("SN-0001-DEMO",
+    VoiceLinkCall<DeviceFlowOutcome> signIn = tokens.signIn("SN-0001-DEMO",
         code -> display.show(code.userCode(), code.link())); // link = {verification_uri}?user_code=…
-    flow.enqueue(result -> {                                // on the main thread on Android
-      if (result.isCancelled()) return;                     // flow.cancel() was called
+    signIn.enqueue(result -> {                              // on the main thread on Android
+      if (result.isCancelled()) return;                     // signIn.cancel() was called
+      if (!result.isSuccess()) {                            // the sign-in could not be saved
+        display.show("", "sign-in failed: " + result.failure().getMessage());
+        return;
+      }
       DeviceFlowOutcome outcome = result.value();
       if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
         display.show("", "not signed in: " + outcome.kind()); // DENIED, EXPIRED or FAILED
         return;
       }
-      storage.execute(() -> {                               // a background executor: the save is
-        try {                                               // file (and Keystore) I/O
-          tokens.setRecord(outcome.token());                // saved before it is used
-        } catch (IOException e) {
-          mainThread.execute(() -> display.show("", "could not save the sign-in: " + e.getMessage()));
-        }
-      });
+      display.show("", "signed in");                        // saved: tokens.accessToken() serves it
     });
-    // the user walks away: flow.cancel();
+    // the user walks away: signIn.cancel();
     // end-snippet
-    return flow;
+    return signIn;
   }
 
   static DeviceAuthorizer intervalInMilliseconds(VoiceLinkClient client) {
@@ -82,12 +75,49 @@ final class AuthSnippets {
       if (result.isSuccess()) {
         app.useToken(result.value());
       } else if (result.failure() instanceof NotSignedInException) {
-        app.signIn();                                       // never signed in, or cleared
+        app.signIn();                                       // never signed in, or signed out
       }
     });
     // call.cancel() releases the callback; a refresh already sent still completes and is saved
     // end-snippet
     return call;
+  }
+
+  interface Screen {
+    void showSignedIn();
+
+    void showSignIn(String why);
+  }
+
+  static void followState(TokenManager tokens, Screen screen) {
+    // snippet:tokens-state
+    tokens.addListener(change -> {                          // on the main thread on Android
+      switch (change.state()) {
+        case VALID:
+          screen.showSignedIn();
+          break;
+        case NO_TOKEN:                                      // never signed in, or signed out
+        case REAUTHORIZATION_REQUIRED:                      // refresh token refused, record lost
+          screen.showSignIn(change.cause() + (change.failure() == null ? ""
+              : ": " + change.failure().getMessage()));     // no secret in it
+          break;
+        default:                                            // LOADING, REFRESHING, EXPIRED
+          break;
+      }
+    });
+    // end-snippet
+  }
+
+  static VoiceLinkCall<TokenManager.SignOut> signOut(TokenManager tokens, Display display) {
+    // snippet:tokens-sign-out
+    VoiceLinkCall<TokenManager.SignOut> signOut = tokens.signOut(); // forgotten here at once
+    signOut.enqueue(result -> {                             // on the main thread on Android
+      // REVOKED, NOT_OFFERED (the platform has no revocation) or REVOCATION_FAILED: signed out
+      // here whichever it is; a failure means the stored record could not be deleted
+      display.show("", result.isSuccess() ? "signed out" : "sign-out: " + result.failure());
+    });
+    // end-snippet
+    return signOut;
   }
 
   static OkHttpClient okHttp(OkHttpClient app, TokenManager tokens) {

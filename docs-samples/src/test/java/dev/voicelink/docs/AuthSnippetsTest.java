@@ -3,6 +3,7 @@ package dev.voicelink.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.NotSignedInException;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.core.CallResult;
@@ -14,8 +15,6 @@ import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
@@ -32,18 +31,26 @@ class AuthSnippetsTest {
       assertThat(awaitResult(tokens.accessTokenCall()).failure())
           .isInstanceOf(NotSignedInException.class);
       BlockingQueue<String> shown = new LinkedBlockingQueue<>();
-      BlockingQueue<TokenManager.State> states = new LinkedBlockingQueue<>();
-      tokens.addListener(states::add);
-      ExecutorService storage = Executors.newSingleThreadExecutor();
-      VoiceLinkCall<DeviceFlowOutcome> flow = AuthSnippets.deviceFlow(client,
-          (userCode, link) -> shown.add(userCode), tokens, storage, Runnable::run);
+      BlockingQueue<String> screen = new LinkedBlockingQueue<>();
+      AuthSnippets.followState(tokens, new AuthSnippets.Screen() {
+        @Override public void showSignedIn() {
+          screen.add("signed in");
+        }
 
-      new SimulatedTester(server).approve(shown.poll(10, TimeUnit.SECONDS));
-      // NO_TOKEN first, then VALID once the snippet saved the record; each news comes in time
-      for (TokenManager.State state = states.poll(10, TimeUnit.SECONDS);
-          state != TokenManager.State.VALID; state = states.poll(10, TimeUnit.SECONDS)) {
-        assertThat(state).as("a state before VALID").isNotNull();
-      }
+        @Override public void showSignIn(String why) {
+          screen.add("sign in: " + why);
+        }
+      });
+      assertThat(screen.poll(10, TimeUnit.SECONDS)).isEqualTo("sign in: STORE_READ");
+      VoiceLinkCall<DeviceFlowOutcome> flow = AuthSnippets.deviceFlow(tokens,
+          (userCode, link) -> shown.add(userCode.isEmpty() ? link : "code " + userCode));
+
+      String code = shown.poll(10, TimeUnit.SECONDS);
+      assertThat(code).startsWith("code ");
+      new SimulatedTester(server).approve(code.substring("code ".length()));
+      assertThat(shown.poll(10, TimeUnit.SECONDS)).as("told after it was saved").isEqualTo("signed in");
+      assertThat(screen.poll(10, TimeUnit.SECONDS)).isEqualTo("signed in");
+      assertThat(new FileTokenStore(new File(dir, "token.json")).load()).isEqualTo(tokens.record());
       assertThat(flow.isCancelled()).isFalse();
       assertThat(tokens.accessToken()).isEqualTo(tokens.record().accessToken());
       BlockingQueue<String> used = new LinkedBlockingQueue<>();
@@ -59,7 +66,12 @@ class AuthSnippetsTest {
       assertThat(used.poll(10, TimeUnit.SECONDS)).isEqualTo(tokens.record().accessToken());
       OkHttpClient okHttp = AuthSnippets.okHttp(new OkHttpClient(), tokens);
       assertThat(okHttp.interceptors()).hasSize(1);
-      storage.shutdown();
+
+      BlockingQueue<String> told = new LinkedBlockingQueue<>();
+      AuthSnippets.signOut(tokens, (userCode, link) -> told.add(link));
+      assertThat(told.poll(10, TimeUnit.SECONDS)).isEqualTo("signed out");
+      assertThat(screen.poll(10, TimeUnit.SECONDS)).isEqualTo("sign in: SIGNED_OUT");
+      assertThat(new File(dir, "token.json")).doesNotExist();
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.voicelink.docs;
 
-import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
@@ -39,20 +38,18 @@ final class GettingStartedJvm {
   static TokenManager signIn(VoiceLinkClient client, File tokenFile, Screen screen)
       throws Exception {
     // snippet:getting-started-jvm
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client).clientId("vl-speaker-01").build();
-    DeviceFlowOutcome outcome = authorizer
-        .authorize("SN-0001-DEMO",                                 // the device_id in the console
-            code -> screen.show(code.userCode(), code.link()))    // {verification_uri}?user_code=…
-        .execute();                                                // blocks until the user decides
+    TokenManager tokens = TokenManager.builder(client)
+        .deviceGrant("vl-speaker-01")                            // the client_id in the console
+        .store(new FileTokenStore(tokenFile))                    // survives reboots; owner-only file
+        .build();
+    DeviceFlowOutcome outcome = tokens
+        .signIn("SN-0001-DEMO",                                  // the device_id in the console
+            code -> screen.show(code.userCode(), code.link()))   // {verification_uri}?user_code=…
+        .execute();                      // blocks until the user decides; the sign-in is saved
     if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
       throw new IllegalStateException("sign-in ended: " + outcome.kind());
     }
-
-    TokenManager tokens = TokenManager.builder(client)
-        .deviceGrant("vl-speaker-01")
-        .store(new FileTokenStore(tokenFile))                    // survives reboots; owner-only file
-        .build();
-    tokens.setRecord(outcome.token());                           // saved before it is used
+    String accessToken = tokens.accessToken();                   // fresh: refreshed when due
     // end-snippet
     return tokens;
   }

@@ -1,6 +1,5 @@
 package dev.voicelink.docs;
 
-import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.InMemoryTokenStore;
@@ -11,8 +10,6 @@ import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.AuthId;
 import dev.voicelink.entity.PersParam;
 import java.io.File;
-import java.io.IOException;
-import java.util.concurrent.Executor;
 
 /** The code of docs/third-party-accounts.md; {@code ThirdPartySnippetsTest} runs it. */
 final class ThirdPartySnippets {
@@ -48,36 +45,25 @@ final class ThirdPartySnippets {
   }
 
   static VoiceLinkCall<DeviceFlowOutcome> signIn(VoiceLinkClient client, OAuthServer server,
-      AuthSnippets.Display display, File tokenFile, Executor storage, Executor mainThread) {
+      AuthSnippets.Display display, File tokenFile) {
     // snippet:third-party-sign-in
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(client, server)
-        .clientId("speaker-public")                          // as registered at the server
-        .scope("profile voicelink.entities")                 // optional: else the server decides
-        .build();                                            // no device_id in this dialect
     TokenManager tokens = TokenManager.builder(client, server)
         .deviceGrant("speaker-public")                       // or deviceGrant(clientId, clientSecret)
+        .scope("profile voicelink.entities")                 // optional: else the server decides
         .store(new FileTokenStore(tokenFile))
         .build();
 
-    VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.authorize(
+    VoiceLinkCall<DeviceFlowOutcome> signIn = tokens.signIn(  // no device_id in this dialect
         code -> display.show(code.userCode(), code.link())); // link: verification_uri_complete
-    flow.enqueue(result -> {                                // on the main thread on Android
-      if (result.isCancelled()) return;                     // flow.cancel() was called
-      DeviceFlowOutcome outcome = result.value();
-      if (outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
-        display.show("", "not signed in: " + outcome.kind()); // DENIED, EXPIRED or FAILED
-        return;
-      }
-      storage.execute(() -> {                               // file I/O, off the callback thread
-        try {
-          tokens.setRecord(outcome.token());                // names its dialect and token endpoint
-        } catch (IOException e) {
-          mainThread.execute(() -> display.show("", "could not save the sign-in: " + e.getMessage()));
-        }
-      });
+    signIn.enqueue(result -> {                              // on the main thread on Android
+      if (result.isCancelled()) return;                     // signIn.cancel() was called
+      DeviceFlowOutcome outcome = result.isSuccess() ? result.value() : null;
+      display.show("", outcome != null && outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED
+          ? "signed in"                                     // saved, with its dialect and endpoints
+          : "not signed in: " + (outcome != null ? outcome.kind() : result.failure().getMessage()));
     });
     // end-snippet
-    return flow;
+    return signIn;
   }
 
   static TokenManager afterReboot(VoiceLinkClient client, File tokenFile) {

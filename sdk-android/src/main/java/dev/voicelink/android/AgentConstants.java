@@ -94,7 +94,10 @@ public final class AgentConstants {
   public static final int ERROR_NETWORK = 60004;
   /** The server refused; data carries its {@link #KEY_CODE}, {@link #KEY_DESC} and {@link #KEY_SID}. */
   public static final int ERROR_SERVER_REFUSED = 60005;
-  /** No valid device token: the user must authorize the device again. */
+  /**
+   * No valid device token: never signed in, signed in elsewhere and lost, or the refresh token was
+   * refused. {@link Agent#signIn} signs in; the agent connects once it has.
+   */
   public static final int ERROR_NOT_AUTHORIZED = 60006;
   /** The agent was destroyed before the command completed. */
   public static final int ERROR_DESTROYED = 60007;

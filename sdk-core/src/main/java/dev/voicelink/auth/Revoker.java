@@ -42,13 +42,14 @@ final class Revoker {
     if (call == null) return SignOut.NOT_OFFERED;
     try (Response response = exchange.run(call)) {
       if (response.isSuccessful()) {
-        Log.info(TAG, "signed out; the server revoked the tokens of " + record);
+        Log.info(TAG, "signing out: the server revoked the tokens of " + record);
         return SignOut.REVOKED;
       }
       AuthClient.Answer answer = client.read(response);
-      Log.warn(TAG, "signed out here, but the server did not revoke the tokens: HTTP "
-          + response.code() + (answer.error != null ? " " + answer.error : "")
-          + (answer.message.isEmpty() ? "" : ": " + answer.message), null);
+      Log.warn(TAG, "the server did not revoke the tokens (HTTP " + response.code()
+          + (answer.error != null ? " " + answer.error : "")
+          + (answer.message.isEmpty() ? "" : ": " + answer.message)
+          + "); signed out here all the same", null);
       return SignOut.REVOCATION_FAILED;
     }
   }

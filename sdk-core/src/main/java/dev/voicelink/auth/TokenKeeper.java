@@ -233,16 +233,26 @@ final class TokenKeeper {
   }
 
   /**
-   * Forgets the credential in memory and tells the listeners ({@link Cause#SIGNED_OUT}); {@link
-   * #clearStore} forgets it in the store. Runs on an SDK thread: it reads the store first if it was
-   * not read yet, since that record is the one signed out, whose tokens the caller revokes.
+   * The record a sign-out revokes before it forgets it: the one held, read from the store first if
+   * it was not read yet. Null when there is none, or the store cannot be read (logged: the sign-out
+   * clears it all the same). On an SDK thread.
    */
-  SignedOut signOut() {
+  @Nullable TokenRecord recordToSignOut() {
     try {
       ensureLoaded();
     } catch (IOException e) {
       Log.warn(TAG, "cannot read the token store before signing out: " + e.getMessage(), null);
     }
+    synchronized (lock) {
+      return current;
+    }
+  }
+
+  /**
+   * Forgets the credential in memory and tells the listeners ({@link Cause#SIGNED_OUT}); {@link
+   * #clearStore} forgets it in the store. Returns what was forgotten.
+   */
+  SignedOut signOut() {
     try {
       synchronized (lock) {
         TokenRecord signedOut = current;

@@ -368,42 +368,47 @@ public final class TokenManager implements TokenSource {
   }
 
   /**
-   * Signs out: forgets the credential at once (in memory, then in the store; listeners hear {@link
-   * Cause#SIGNED_OUT}), then, where the credential's standard OAuth 2.0 server advertises a {@code
-   * revocation_endpoint}, asks it to revoke the refresh token (RFC 7009): one request, within 10
-   * seconds, best effort. The call ends with what the server did; a server that cannot be reached
-   * leaves the device signed out all the same. The platform's authorization service shows no
-   * revocation: there a sign-out is local ({@link SignOut#NOT_OFFERED}). A refresh still running is
-   * dropped when it answers, and its new tokens are revoked too.
+   * Signs out, in one step: where the credential's standard OAuth 2.0 server advertises a {@code
+   * revocation_endpoint}, first asks it to revoke the refresh token (RFC 7009): one request, within
+   * 10 seconds, best effort; then forgets the credential, in memory and in the store, and tells the
+   * listeners ({@link Cause#SIGNED_OUT}). The call ends with what the server did; a server that
+   * cannot be reached, or refuses, leaves the device signed out all the same. The platform's
+   * authorization service shows no revocation: there a sign-out is local ({@link
+   * SignOut#NOT_OFFERED}). A refresh that rotates the tokens meanwhile, or is still running when the
+   * credential is forgotten, has its new tokens revoked too (the latter dropped when it answers).
    *
    * <p>Nothing runs on the calling thread. Cancelling the call stops the revocation, not the
-   * sign-out. The call fails with an {@link IOException} when the store could not be cleared (after
-   * the revocation): the manager holds nothing, but a restart would read the record again.
+   * sign-out: the credential is forgotten all the same. The call fails with an {@link IOException}
+   * when the store could not be cleared: the manager holds nothing, but a restart would read the
+   * record again.
    */
   public VoiceLinkCall<SignOut> signOut() {
     return new BlockingCall<SignOut>(core) {
       @Override protected SignOut run() throws IOException {
+        TokenRecord held = keeper.recordToSignOut();
+        SignOut outcome;
+        CallCancelledException cancelled = null;
+        try {
+          outcome = revoker.revoke(held, this::send);
+        } catch (CallCancelledException e) {
+          cancelled = e;
+          outcome = SignOut.REVOCATION_FAILED;
+        } catch (IOException | IllegalStateException e) {
+          Log.warn("auth", "signing out, but the server could not be asked to revoke the tokens: "
+              + e.getMessage(), null);
+          outcome = SignOut.REVOCATION_FAILED;
+        }
         TokenKeeper.SignedOut signedOut = keeper.signOut();
-        IOException storeFailure = null;
+        if (signedOut.record != null && !TokenRecord.sameCredential(signedOut.record, held)) {
+          revoker.revokeLater(signedOut.record); // a refresh rotated them while this one revoked
+        }
         try {
           keeper.clearStore(signedOut);
         } catch (IOException e) {
-          storeFailure = e;
-        }
-        SignOut outcome;
-        try {
-          outcome = revoker.revoke(signedOut.record, this::send);
-        } catch (CallCancelledException e) {
-          throw e;
-        } catch (IOException | IllegalStateException e) {
-          Log.warn("auth", "signed out here, but the server could not be asked to revoke the"
-              + " tokens: " + e.getMessage(), null);
-          outcome = SignOut.REVOCATION_FAILED;
-        }
-        if (storeFailure != null) {
           throw new IOException("signed out, but the stored record could not be removed: "
-              + storeFailure.getMessage(), storeFailure);
+              + e.getMessage(), e);
         }
+        if (cancelled != null) throw cancelled;
         return outcome;
       }
     };

@@ -52,8 +52,8 @@ import okhttp3.OkHttpClient;
  */
 public final class VoiceLinkClient implements Closeable {
   static {
-    ClientCore.Access.install(new ClientCore.Access() {
-      @Override protected ClientCore core(VoiceLinkClient client) {
+    ClientCore.Access.SEAM.install(new ClientCore.Access() {
+      @Override public ClientCore core(VoiceLinkClient client) {
         return client.core;
       }
     });

@@ -2,7 +2,10 @@ package dev.voicelink.core;
 
 import java.io.PrintStream;
 import java.util.Calendar;
+import java.util.Iterator;
 import java.util.Locale;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import java.util.TimeZone;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
@@ -121,20 +124,36 @@ public final class VoiceLinkLog {
     return SilentSink.INSTANCE;
   }
 
-  /** Chooses the default sink when first used (class initialization runs once, thread-safely). */
+  /**
+   * Chooses the default sink when first used (class initialization runs once, thread-safely).
+   *
+   * <p>sdk-core cannot depend on the Android library, so it finds the library's Logcat sink as a
+   * service, not by a class name of its own: sdk-android lists {@code LogcatSink} in its {@code
+   * META-INF/services/dev.voicelink.core.VoiceLinkLog$Sink}, next to the class, and its build fails
+   * (LogcatSinkJvmTest) when that entry or the file's name no longer names the two classes. R8 reads
+   * the entry too: it keeps the class it names, renames it there along with the class, and may turn
+   * this lookup into a plain {@code new}.
+   */
   private static final class PlatformDefault {
-    /** sdk-android's sink, looked up by name: sdk-core cannot depend on the Android library. */
-    static final String ANDROID_SINK = "dev.voicelink.android.LogcatSink";
     static final Sink SINK = find();
 
     private static Sink find() {
       try {
-        // Its constructor calls into android.util.Log: on a JVM, where the class path may still hold
-        // the Android library or a framework stub, that fails and java.util.logging is used.
-        return Class.forName(ANDROID_SINK).asSubclass(Sink.class).getConstructor().newInstance();
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError notAndroid) {
-        return JulSink.INSTANCE;
+        // The loader that has sdk-core has the Android library too, when the app includes it; the
+        // thread's context loader may be another one (a test runner's).
+        Iterator<Sink> found = ServiceLoader.load(Sink.class, Sink.class.getClassLoader()).iterator();
+        while (found.hasNext()) {
+          try {
+            return found.next();
+          } catch (ServiceConfigurationError | RuntimeException | LinkageError notAndroid) {
+            // LogcatSink's constructor calls into android.util.Log: on a JVM, where the class path
+            // may still hold the Android library or a framework stub, that fails.
+          }
+        }
+      } catch (ServiceConfigurationError | RuntimeException | LinkageError unreadable) {
+        // a services file that cannot be read: as without one
       }
+      return JulSink.INSTANCE;
     }
   }
 

@@ -19,6 +19,19 @@ import okio.ByteString;
  * app has verified (signature, issuer, audience, expiry). Never from an ID token read without
  * verification: anyone can write one.
  *
+ * <pre>{@code
+ * String subject = server.subject(client, tokens).execute();           // userinfo's "sub"
+ * String authId = AuthId.fromThirdPartyIdentity(server.issuer(), subject);
+ * }</pre>
+ *
+ * <p>An account service of the manufacturer's that is not an OAuth 2.0 server names its users the same
+ * way: the issuer is an address that names the service (for example {@code
+ * https://accounts.example.com}), the subject is the user's stable id there, never an e-mail address or
+ * a phone number that the user may change. A user signed in with the platform's own account has the
+ * platform's {@code auth_id} instead, which the interaction channel names (docs/dynamic-entities.md,
+ * "The user's auth_id"); an {@code auth_id} derived here is activated by name, with {@link
+ * PersParam.Activation#user(String)}.
+ *
  * <p>Stateless and thread-safe. See docs/third-party-accounts.md.
  */
 public final class AuthId {

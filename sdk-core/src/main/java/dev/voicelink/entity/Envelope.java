@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 
 /**
  * The web API's common response {@code {code, data, desc, sid}}: every field required, unknown ones
@@ -56,8 +55,8 @@ final class Envelope {
     if (response.isRedirect()) {
       throw HttpFailure.redirect(response, "web API requests", "their signature and body");
     }
-    ResponseBody body = response.body();
-    if (body == null) throw malformed(operation, response, serverClock, "no body");
+    JsonAnswer answer = new JsonAnswer(operation, response, serverClock);
+    JsonReader reader = answer.reader();
     String code = null;
     String desc = null;
     String sid = null;
@@ -65,7 +64,6 @@ final class Envelope {
     boolean hasData = false;
     Map<String, Object> topLevel = new LinkedHashMap<>();
     try {
-      JsonReader reader = JsonReader.of(body.source());
       reader.beginObject();
       while (reader.hasNext()) {
         String name = reader.nextName();
@@ -88,15 +86,13 @@ final class Envelope {
         }
       }
       reader.endObject();
-    } catch (JsonDataException | JsonEncodingException e) {
-      throw malformed(operation, response, serverClock, e.getMessage());
-    } catch (EOFException e) {
-      throw malformed(operation, response, serverClock, "the body is empty or cut off");
+    } catch (JsonDataException | JsonEncodingException | EOFException e) {
+      throw answer.unreadable(e);
     }
-    if (code == null) throw malformed(operation, response, serverClock, "code is missing");
-    if (desc == null) throw malformed(operation, response, serverClock, "desc is missing");
-    if (sid == null) throw malformed(operation, response, serverClock, "sid is missing");
-    if (!hasData) throw malformed(operation, response, serverClock, "data is missing");
+    if (code == null) throw answer.malformed("code is missing");
+    if (desc == null) throw answer.malformed("desc is missing");
+    if (sid == null) throw answer.malformed("sid is missing");
+    if (!hasData) throw answer.malformed("data is missing");
     if (code.equals(IpNotWhitelistedException.CODE)) throw new IpNotWhitelistedException(desc, sid);
     if (code.equals(ALSO_SUCCESS)) {
       tolerance.warnOnce("success-code-0", "the web API answered success with code 0: read as"
@@ -195,11 +191,5 @@ final class Envelope {
 
   private IOException malformed(String problem) {
     return new IOException("malformed " + operation + " response: " + problem + " (sid " + sid + ")");
-  }
-
-  private static IOException malformed(String operation, Response response, Clock serverClock,
-      @Nullable String problem) {
-    return HttpFailure.of(response, "malformed " + operation + " response (HTTP " + response.code()
-        + "): " + problem, serverClock);
   }
 }

@@ -48,7 +48,26 @@ public final class PersParam {
     return new PersParam(Collections.singletonMap("appid", appid), Dimension.APPLICATION);
   }
 
-  /** Upload owner for a user-level resource: {@code {"auth_id":"<authId>"}}. */
+  /**
+   * Upload owner for a user-level resource: {@code {"auth_id":"<authId>"}}, where {@code authId} is 32
+   * lowercase letters or digits, one per end user (protocol 2.4). Where it comes from depends on who
+   * signed the user in (docs/dynamic-entities.md, "The user's auth_id"):
+   *
+   * <ul>
+   *   <li>the platform's own account: the platform names its user when the interaction channel
+   *       connects, and nowhere else; {@code InteractionChannel.fetchUid(client, tokens)} of {@code
+   *       voicelink-interact} reads it and closes the connection;
+   *   <li>a third-party account (protocol 5.1.3) at a standard OAuth 2.0 server: {@link
+   *       AuthId#fromThirdPartyIdentity} of the server's issuer and the user's subject, from {@link
+   *       dev.voicelink.auth.OAuthServer#subject};
+   *   <li>any other account service of the manufacturer's: {@link AuthId#fromThirdPartyIdentity} of an
+   *       address that names the service and the user's own id there.
+   * </ul>
+   *
+   * <p>An id that is not the platform's own user is activated by name: {@link Activation#user(String)}.
+   *
+   * @throws IllegalArgumentException if {@code authId} is not 32 lowercase letters or digits
+   */
   public static PersParam user(String authId) {
     checkAuthId(authId);
     return new PersParam(Collections.singletonMap("auth_id", authId), Dimension.USER);
@@ -266,9 +285,24 @@ public final class PersParam {
       return put("appid", "");
     }
 
-    /** Uses the user-level resources: {@code "uid":""}, filled in by the platform. */
+    /**
+     * Uses the user-level resources of the signed-in user: {@code "uid":""}, filled in by the platform
+     * with the user it knows from the connection.
+     */
     public Activation user() {
       return put("uid", "");
+    }
+
+    /**
+     * Uses the user-level resources uploaded for {@code authId}: {@code "uid":"<authId>"}. For an id the
+     * platform cannot fill in itself: one derived from a third-party or the manufacturer's own account
+     * ({@link AuthId}).
+     *
+     * @throws IllegalArgumentException if {@code authId} is not 32 lowercase letters or digits
+     */
+    public Activation user(String authId) {
+      checkAuthId(authId);
+      return put("uid", authId);
     }
 
     /** Uses the custom dimension's resources uploaded for {@code value}. */

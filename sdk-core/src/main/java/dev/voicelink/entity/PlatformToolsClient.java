@@ -22,7 +22,6 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 import okio.Buffer;
 
 /**
@@ -208,13 +207,12 @@ public final class PlatformToolsClient {
     if (response.isRedirect()) {
       throw HttpFailure.redirect(response, "upload_entities requests", "the user's records");
     }
-    ResponseBody body = response.body();
+    JsonAnswer answer = new JsonAnswer("upload_entities", response, config.correctedClock());
+    JsonReader reader = answer.reader();
     String sid = null;
     String code = null;
     String message = null;
     try {
-      if (body == null) throw new JsonDataException("no body");
-      JsonReader reader = JsonReader.of(body.source());
       reader.beginObject();
       while (reader.hasNext()) {
         String name = reader.nextName();
@@ -231,12 +229,8 @@ public final class PlatformToolsClient {
         }
       }
       reader.endObject();
-    } catch (JsonDataException | JsonEncodingException e) {
-      throw HttpFailure.of(response, "malformed upload_entities response (HTTP " + response.code()
-          + "): " + e.getMessage(), config.correctedClock());
-    } catch (EOFException e) {
-      throw HttpFailure.of(response, "malformed upload_entities response (HTTP " + response.code()
-          + "): the body is empty or cut off", config.correctedClock());
+    } catch (JsonDataException | JsonEncodingException | EOFException e) {
+      throw answer.unreadable(e);
     }
     if (response.isSuccessful() && sid != null) {
       if (code == null) return sid;
@@ -252,8 +246,7 @@ public final class PlatformToolsClient {
           + " code says");
     }
     if (response.isSuccessful() && code == null) {
-      throw new IOException("malformed upload_entities response (HTTP " + response.code()
-          + "): sid is missing");
+      throw answer.malformed("sid is missing"); // a 2xx: never a ServerBusyException
     }
     if (code == null) {
       throw HttpFailure.of(response, "upload_entities failed with HTTP " + response.code()

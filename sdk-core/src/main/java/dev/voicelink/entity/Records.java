@@ -8,18 +8,19 @@ import dev.voicelink.core.VoiceLinkCall;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import okio.Buffer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads records, checks each against the definition's fields, and hands each one's JSON text to a
- * {@link LineSink} (a {@link Base64Encoder}, a JSON array, or a counter), streaming through one reused
- * buffer. Records given as maps are checked as maps; lines of text are checked by a scan of the common
- * shape first, and by Moshi's reader when the scan is not sure, so errors keep Moshi's wording.
+ * Reads records, checks each against the definition's {@link RecordRules}, and hands each one's JSON
+ * text to a {@link LineSink} (a {@link Base64Encoder}, a JSON array, or a counter), streaming through
+ * one reused buffer. Each record is read by a quick path first and, when that is not sure, by a
+ * checked path that words the refusal: a map is written and checked in one walk, and else written
+ * again and checked field by field; a line of text is scanned for the common shape, and else read by
+ * Moshi's reader, so that errors keep Moshi's wording. Whether a field is good is for the rules alone
+ * to say, on either path.
  */
 final class Records {
   /** Receives each checked record's JSON text as UTF-8, in a buffer that is reused afterwards. */
@@ -30,25 +31,14 @@ final class Records {
   /** Records read between two looks at whether the call that reads them was cancelled. */
   private static final int RECORDS_PER_CANCEL_CHECK = 256;
 
+  private final RecordRules rules;
   private final ResourceName name;
-  private final List<String> fields;
-  private final boolean hasMainField;
   private final long maxBytes;
   private final @Nullable VoiceLinkCall<?> reader;
 
-  /**
-   * @param fields the fields every record needs; the first is the main field (non-empty) when
-   *     {@code hasMainField}
-   */
-  Records(ResourceName name, List<String> fields, boolean hasMainField, long maxBytes) {
-    this(name, fields, hasMainField, maxBytes, null);
-  }
-
-  private Records(ResourceName name, List<String> fields, boolean hasMainField, long maxBytes,
-      @Nullable VoiceLinkCall<?> reader) {
-    this.name = name;
-    this.fields = fields;
-    this.hasMainField = hasMainField;
+  private Records(RecordRules rules, long maxBytes, @Nullable VoiceLinkCall<?> reader) {
+    this.rules = rules;
+    this.name = rules.name();
     this.maxBytes = maxBytes;
     this.reader = reader;
   }
@@ -58,16 +48,16 @@ final class Records {
    * after the call is cancelled, so a cancelled upload does not go on checking a large file.
    */
   Records readBy(VoiceLinkCall<?> call) {
-    return new Records(name, fields, hasMainField, maxBytes, call);
+    return new Records(rules, maxBytes, call);
   }
 
   static Records of(ResourceDefinition definition, long maxBytes) {
-    return new Records(definition.name(), definition.fields(), true, maxBytes);
+    return new Records(RecordRules.of(definition), maxBytes, null);
   }
 
   /** Records of a resource whose definition is not at hand: each must be a JSON object. */
   static Records anyObject(ResourceName name, long maxBytes) {
-    return new Records(name, Collections.<String>emptyList(), false, maxBytes);
+    return new Records(RecordRules.anyFields(name), maxBytes, null);
   }
 
   /**
@@ -77,7 +67,7 @@ final class Records {
   long forEach(RecordSource source, LineSink sink) throws IOException {
     long textBytes = 0;
     int count = 0;
-    boolean[] seen = new boolean[fields.size()];
+    boolean[] seen = rules.newSeen();
     Utf8Line line = new Utf8Line();
     KeyCache keys = new KeyCache();
     try (RecordSource.Cursor cursor = source.open()) {
@@ -179,12 +169,13 @@ final class Records {
 
   /**
    * Writes a good record's JSON text and checks it in one walk over the map. Returns false when the
-   * record is not certainly good (a null key or value of a field, an empty main field, a field
-   * missing): the caller then writes and checks it the long way, which words the error.
+   * record is not certainly good (a null key, or a field that the rules refuse or miss): the caller
+   * then writes and checks it the long way, which words the error. The long way must run: a null key
+   * is refused before any rule, wherever it stands in the map.
    */
   private boolean quickJson(Map<String, String> record, Utf8Line line, KeyCache cache,
       boolean[] seen) {
-    Arrays.fill(seen, false);
+    rules.begin(seen);
     line.appendByte('{');
     int position = 0;
     for (Map.Entry<String, String> field : record.entrySet()) {
@@ -200,7 +191,7 @@ final class Records {
         int start = line.length;
         line.appendJsonString(key);
         line.appendByte(':');
-        index = fields.indexOf(key);
+        index = rules.indexOf(key);
         if (position < KeyCache.SIZE) {
           cache.keys[position] = key;
           cache.json[position] = Arrays.copyOfRange(line.bytes, start, line.length);
@@ -208,22 +199,15 @@ final class Records {
         }
       }
       position++;
+      if (index >= 0 && rules.accept(seen, index, value) != null) return false;
       if (value == null) {
-        if (index >= 0) return false;
         line.append(NULL);
-        continue;
+      } else {
+        line.appendJsonString(value);
       }
-      if (index >= 0) {
-        if (index == 0 && hasMainField && isBlank(value, 0, value.length())) return false;
-        seen[index] = true;
-      }
-      line.appendJsonString(value);
     }
     line.appendByte('}');
-    for (boolean found : seen) {
-      if (!found) return false;
-    }
-    return true;
+    return rules.missing(seen) < 0;
   }
 
   private static final byte[] NULL = {'n', 'u', 'l', 'l'};
@@ -233,30 +217,30 @@ final class Records {
    * fields in the map's order, a null value is JSON {@code null}.
    */
   private void check(Map<String, String> record, RecordSource.Cursor cursor, int number,
-      boolean[] seen) throws IOException {
-    Arrays.fill(seen, false);
+      boolean[] seen) {
+    rules.begin(seen);
     for (Map.Entry<String, String> field : record.entrySet()) {
       String key = field.getKey();
-      int index = fields.indexOf(key);
+      int index = rules.indexOf(key);
       if (index < 0) continue;
       String value = field.getValue();
-      if (value == null) {
-        throw new InvalidResourceException(cursor.position() + " of " + name + ": field " + key
-            + " must be a string; was " + JsonReader.Token.NULL, key, number);
+      RecordRules.Rule broken = rules.accept(seen, index, value);
+      if (broken != null) {
+        throw rules.refusal(broken, key, JsonReader.Token.NULL.toString(), cursor.position(),
+            number);
       }
-      if (index == 0 && hasMainField) checkMainField(key, value, cursor.position(), number);
-      seen[index] = true;
     }
     checkSeen(cursor, number, seen);
   }
 
   /**
    * Whether {@code line} is certainly a good record: one JSON object whose values are strings without
-   * escapes, every field present, the main field non-empty. False means "not sure": {@link
-   * #check(String, RecordSource.Cursor, int, boolean[])} then decides, and words any error.
+   * escapes, which the rules take. False means "not sure": {@link #check(String,
+   * RecordSource.Cursor, int, boolean[])} then decides, and words any error. The scan knows JSON's
+   * syntax only as far as it goes: it must never take what Moshi's strict reader refuses.
    */
   boolean quickCheck(String line, boolean[] seen) {
-    Arrays.fill(seen, false);
+    rules.begin(seen);
     int n = line.length();
     int i = skipWhitespace(line, 0, n);
     if (i == n || line.charAt(i) != '{') return false;
@@ -276,10 +260,9 @@ final class Records {
         int valueStart = i + 1;
         int valueEnd = endOfPlainString(line, valueStart, n);
         if (valueEnd < 0) return false;
-        int index = fieldIndex(line, keyStart, keyEnd - keyStart);
-        if (index >= 0) {
-          if (index == 0 && hasMainField && isBlank(line, valueStart, valueEnd)) return false;
-          seen[index] = true;
+        int index = rules.indexOf(line, keyStart, keyEnd - keyStart);
+        if (index >= 0 && rules.accept(seen, index, line, valueStart, valueEnd) != null) {
+          return false;
         }
         i = skipWhitespace(line, valueEnd + 1, n);
         if (i == n) return false;
@@ -290,34 +273,7 @@ final class Records {
       }
     }
     if (skipWhitespace(line, i, n) != n) return false;
-    for (boolean field : seen) {
-      if (!field) return false;
-    }
-    return true;
-  }
-
-  /**
-   * The main field names the entity: an empty one, or one of only spaces and control characters
-   * (which the platform takes as empty, code 32117), is refused before anything is sent.
-   */
-  private void checkMainField(String key, String value, String position, int number)
-      throws InvalidResourceException {
-    if (value.isEmpty()) {
-      throw new InvalidResourceException(position + " of " + name + ": main field " + key
-          + " must not be empty", key, number);
-    }
-    if (isBlank(value, 0, value.length())) {
-      throw new InvalidResourceException(position + " of " + name + ": main field " + key
-          + " must not be blank (it has only spaces or control characters)", key, number);
-    }
-  }
-
-  /** Whether {@code text[start, end)} has no character above a space, as {@code trim()} counts. */
-  private static boolean isBlank(CharSequence text, int start, int end) {
-    for (int i = start; i < end; i++) {
-      if (text.charAt(i) > ' ') return false;
-    }
-    return true;
+    return rules.missing(seen) < 0;
   }
 
   /** JSON whitespace, as Moshi's strict reader takes it. */
@@ -339,18 +295,10 @@ final class Records {
     return -1;
   }
 
-  private int fieldIndex(String text, int start, int length) {
-    for (int i = 0, size = fields.size(); i < size; i++) {
-      String field = fields.get(i);
-      if (field.length() == length && text.regionMatches(start, field, 0, length)) return i;
-    }
-    return -1;
-  }
-
   /** The full check of a line of text, with Moshi's reader. */
   void check(String line, RecordSource.Cursor cursor, int number, boolean[] seen)
       throws IOException {
-    Arrays.fill(seen, false);
+    rules.begin(seen);
     if (line.startsWith("\uFEFF")) {
       // Only the text's own start may carry one (it is stripped); here files were joined together.
       throw new InvalidResourceException(cursor.position() + " of " + name + " starts with a byte-order mark;"
@@ -366,18 +314,15 @@ final class Records {
       reader.beginObject();
       while (reader.hasNext()) {
         String key = reader.nextName();
-        int index = fields.indexOf(key);
+        int index = rules.indexOf(key);
         if (index < 0) {
           reader.skipValue();
           continue;
         }
-        if (reader.peek() != JsonReader.Token.STRING) {
-          throw new InvalidResourceException(position + " of " + name + ": field " + key
-              + " must be a string; was " + reader.peek(), key, number);
-        }
-        String value = reader.nextString();
-        if (index == 0 && hasMainField) checkMainField(key, value, position, number);
-        seen[index] = true;
+        JsonReader.Token found = reader.peek();
+        String value = found == JsonReader.Token.STRING ? reader.nextString() : null;
+        RecordRules.Rule broken = rules.accept(seen, index, value);
+        if (broken != null) throw rules.refusal(broken, key, found.toString(), position, number);
       }
       reader.endObject();
       if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
@@ -395,22 +340,8 @@ final class Records {
   }
 
   private void checkSeen(RecordSource.Cursor cursor, int number, boolean[] seen) {
-    for (int i = 0; i < seen.length; i++) {
-      if (!seen[i]) {
-        throw new InvalidResourceException(cursor.position() + " of " + name + " lacks the field "
-            + fields.get(i) + "; every record needs " + describeFields(), fields.get(i), number);
-      }
-    }
-  }
-
-  private String describeFields() {
-    StringBuilder result = new StringBuilder();
-    for (int i = 0; i < fields.size(); i++) {
-      if (i > 0) result.append(i == fields.size() - 1 ? " and " : ", ");
-      result.append(fields.get(i));
-      if (i == 0 && hasMainField) result.append(" (non-empty)");
-    }
-    return result.toString();
+    int missing = rules.missing(seen);
+    if (missing >= 0) throw rules.lacks(missing, cursor.position(), number);
   }
 
 }

@@ -13,6 +13,7 @@ import dev.voicelink.auth.TokenManager.SignOut;
 import dev.voicelink.auth.TokenManager.State;
 import dev.voicelink.auth.TokenManager.StateChange;
 import dev.voicelink.core.CallResult;
+import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
@@ -159,10 +160,21 @@ class SignInSignOutTest {
         .containsExactly(Cause.READING_STORE, Cause.STORE_READ, Cause.SIGNED_IN);
   }
 
-  @Test void signOutForgetsFirstThenRevokesTheRefreshTokenWithRfc7009sForm() throws Exception {
+  @Test void signOutRevokesTheRefreshTokenWithRfc7009sFormThenForgetsIt() throws Exception {
     TokenManager manager = publicManager(revokingServer());
     signIn(manager);
+    AtomicReference<TokenRecord> storedWhenRevoked = new AtomicReference<>();
+    AtomicReference<State> stateWhenRevoked = new AtomicReference<>();
     script.enqueue(new MockResponse().setResponseCode(200));
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        if (request.getPath().equals("/oauth2/revoke")) {
+          storedWhenRevoked.set(store.held.load());
+          stateWhenRevoked.set(manager.state());
+        }
+        return script.dispatch(request);
+      }
+    });
     Outcome<SignOut> outcome = new Outcome<>();
     manager.signOut().enqueue(outcome);
 
@@ -177,6 +189,8 @@ class SignInSignOutTest {
     assertThat(revocation.getHeader("Authorization")).isNull();
     assertThat(revocation.getBody().readUtf8())
         .isEqualTo("token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public");
+    assertThat(storedWhenRevoked.get()).as("revoked first, while still stored").isNotNull();
+    assertThat(stateWhenRevoked.get()).isEqualTo(State.VALID);
     assertThat(outcome.storedWhenTold.get()).as("cleared before the outcome was told").isNull();
     assertThat(store.operations).endsWith("save at-std-1", "clear");
     assertThat(manager.record()).isNull();
@@ -228,7 +242,11 @@ class SignInSignOutTest {
     signIn(manager);
     script.enqueue(json(503, "{\"error\":\"temporarily_unavailable\"}"));
 
-    assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOCATION_FAILED);
+    try (LogCapture log = LogCapture.install()) {
+      assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOCATION_FAILED);
+      assertThat(log.lines()).contains("WARN auth the server did not revoke the tokens (HTTP 503"
+          + " temporarily_unavailable); signed out here all the same");
+    }
     assertThat(store.held.load()).isNull();
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
   }
@@ -271,6 +289,41 @@ class SignInSignOutTest {
     assertThat(manager.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
     assertThat(script.paths()).isEmpty();
     assertThat(store.operations).containsExactly("load", "clear");
+  }
+
+  @Test void aRefreshThatRotatesTheTokensWhileTheyAreRevokedHasItsNewOnesRevokedToo() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    signIn(manager);
+    CountDownLatch revocationArrived = new CountDownLatch(1);
+    CountDownLatch answerRevocation = new CountDownLatch(1);
+    List<String> revoked = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch revocations = new CountDownLatch(2);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        if (!request.getPath().equals("/oauth2/revoke")) {
+          return json(200, "{\"access_token\":\"at-rotated\",\"token_type\":\"Bearer\","
+              + "\"expires_in\":300,\"refresh_token\":\"rt-rotated\"}");
+        }
+        revoked.add(request.getBody().readUtf8());
+        revocations.countDown();
+        revocationArrived.countDown();
+        assertThat(answerRevocation.await(10, TimeUnit.SECONDS)).isTrue();
+        return new MockResponse().setResponseCode(200);
+      }
+    });
+    Outcome<SignOut> signOut = new Outcome<>();
+    manager.signOut().enqueue(signOut);
+    assertThat(revocationArrived.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(manager.refresh().execute().refreshToken()).isEqualTo("rt-rotated");
+    answerRevocation.countDown();
+
+    assertThat(signOut.await().value()).isEqualTo(SignOut.REVOKED);
+    assertThat(revocations.await(10, TimeUnit.SECONDS)).as("both revoked").isTrue();
+    assertThat(revoked).containsExactly(
+        "token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public",
+        "token=rt-rotated&token_type_hint=refresh_token&client_id=speaker-public");
+    assertThat(store.held.load()).isNull();
+    assertThat(manager.record()).isNull();
   }
 
   @Test void aRefreshASignOutOvertookIsDroppedAndItsNewTokensRevoked() throws Exception {

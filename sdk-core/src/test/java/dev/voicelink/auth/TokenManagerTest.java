@@ -882,6 +882,7 @@ class TokenManagerTest {
   @Test void aListenerThatThrowsACheckedExceptionAsKotlinCanLeavesTheOthersTold() throws Exception {
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
         .store(new InMemoryTokenStore()).listenerExecutor(Runnable::run).build();
+    StateLog.awaitLoaded(manager); // the listeners below are told NO_TOKEN first, then the record
     manager.addListener(change -> {
       throw KotlinThrows.checked(new IOException("a Kotlin listener's"));
     });

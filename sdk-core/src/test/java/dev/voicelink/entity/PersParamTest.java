@@ -54,4 +54,21 @@ class PersParamTest {
     assertThatThrownBy(() -> PersParam.parseActivation("\"uid\""))
         .hasMessage("pers_param must be the text of a JSON object such as {\"uid\":\"\"}; was: \"uid\"");
   }
+
+  @Test void anAuthIdThePlatformCannotFillInIsActivatedByName() {
+    String authId = AuthId.fromThirdPartyIdentity("https://accounts.example.com", "user-1001");
+    PersParam named = PersParam.activation().application().user(authId).build();
+
+    assertThat(named.toJson()).isEqualTo("{\"appid\":\"\",\"uid\":\"" + authId + "\"}");
+    assertThat(PersParam.parseActivation(named.toJson())).isEqualTo(named);
+    assertThatThrownBy(() -> PersParam.activation().user("Alice"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("auth_id must be 32 lowercase letters or digits; was 5 characters");
+    assertThatThrownBy(() -> PersParam.activation().user(""))
+        .hasMessage("auth_id must be 32 lowercase letters or digits; was empty");
+    assertThatThrownBy(() -> PersParam.activation().user(AUTH_ID.toUpperCase(java.util.Locale.ROOT)))
+        .hasMessage("auth_id must be 32 lowercase letters or digits; has 'D' at index 0");
+    assertThatThrownBy(() -> PersParam.activation().user().user(AUTH_ID))
+        .hasMessage("pers_param already has the key uid");
+  }
 }

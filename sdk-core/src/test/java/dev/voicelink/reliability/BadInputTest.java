@@ -270,6 +270,7 @@ class BadInputTest {
     c.put("upload_entities record missing a field", () -> PlatformToolsClient.builder(config).userTokens(() -> "at").build()
         .uploadEntities(CONTACTS, RecordSource.fromText("{\"alias\":\"x\"}"), null).execute());
     c.put("check-resource sid without psn", () -> api().checkResource("wapi0001").execute());
+    c.put("activation of a user named by an id that is not an auth_id", () -> PersParam.activation().user("user-1001"));
     return c;
   }
 

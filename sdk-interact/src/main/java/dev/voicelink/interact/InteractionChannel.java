@@ -1,6 +1,7 @@
 package dev.voicelink.interact;
 
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.ClientCore;
@@ -31,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * rejected token is refreshed once through the {@link TokenSource}. {@link #pauseReconnecting()}
  * and {@link #resumeReconnecting()} let the app follow the network's availability. {@link #close()}
  * ends it for good; closing its {@link VoiceLinkClient} closes it too. Open one per screen or session
- * that talks, close it when done.
+ * that talks, close it when done. A device that only needs to know who signed in calls {@link
+ * #fetchUid}, which connects, reads the user and closes.
  *
  * <p><b>Threading.</b> All methods are thread-safe and never block on the network. Listener methods
  * are called one at a time, in the order the channel noticed the news, on one of the client's
@@ -119,6 +121,43 @@ public final class InteractionChannel implements Closeable {
    */
   public static Builder builder(VoiceLinkClient client, TokenSource tokens) {
     return new Builder(ClientCore.open(client), tokens);
+  }
+
+  /**
+   * A call that learns the signed-in user's {@code auth_id} without keeping a channel open: it
+   * connects once, reads the {@code uid} that the server's {@code connected} message names, and closes
+   * the socket. On the platform this message is the only place that names the user: the token answer
+   * carries none (protocol 2.2, 2.4). The value is 32 lowercase letters or digits, for {@link
+   * PersParam#user(String)}:
+   *
+   * <pre>{@code
+   * String authId = InteractionChannel.fetchUid(client, tokens).execute();
+   * UploadRequest.builder().persParam(PersParam.user(authId)) ...
+   * }</pre>
+   *
+   * <p>It makes one attempt and never reconnects. As the channel does, it answers a rejected token
+   * (HTTP 401) once with a token refreshed through {@code tokens}, follows no redirect, and gives the
+   * server 10 s after the upgrade to send its {@code connected} message; the wait for the upgrade's
+   * answer is the read timeout of the client's {@code OkHttpClient} (those 10 s when it has none). The
+   * socket is closed in every case: once the user is named, when the attempt fails, when the call is
+   * cancelled and when the client is closed.
+   *
+   * <p>It fails with what {@code tokens} threw when it gave no token (a {@code NotSignedInException}
+   * before any sign-in, a {@code ReauthorizationRequiredException}, an {@link java.io.IOException}), with
+   * an {@code AuthorizationException} {@code invalid_token} when the server rejected the token again
+   * after the refresh, and with an {@link java.io.IOException} naming the reason otherwise: a refused
+   * upgrade ({@code the interaction channel did not name the user: HTTP 403 on upgrade}), a network
+   * failure, no greeting in time, or a {@code uid} that is not an {@code auth_id}. An enqueued call
+   * calls back on the client's callback executor. See docs/dynamic-entities.md, "The user's auth_id".
+   *
+   * @throws IllegalArgumentException if {@code tokens} is null
+   * @throws IllegalStateException if the client has no {@code base_url} or is closed
+   */
+  public static VoiceLinkCall<String> fetchUid(VoiceLinkClient client, TokenSource tokens) {
+    ClientCore core = ClientCore.open(client);
+    if (tokens == null) throw new IllegalArgumentException("tokens must not be null");
+    core.baseUrl(); // fails now, naming the setting, if base_url is missing
+    return new UidCall(core, tokens);
   }
 
   /**

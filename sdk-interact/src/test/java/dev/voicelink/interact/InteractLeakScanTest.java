@@ -13,6 +13,7 @@ import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.ToStringSweep;
 import dev.voicelink.core.VirtualTime;
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.EntityWebApi;
@@ -142,6 +143,12 @@ class InteractLeakScanTest {
       refused.close();
       Collections.addAll(objects, refused, disconnect);
 
+      // The one-shot: who signed in, and the refusal of a refused token source.
+      objects.add(fetchUid(time, InteractionChannel.fetchUid(config, device)));
+      CallResult<String> refusedUid = fetchUid(time, InteractionChannel.fetchUid(config, stale));
+      assertThat(refusedUid.failure()).isInstanceOf(ReauthorizationRequiredException.class);
+      Collections.addAll(objects, refusedUid, refusedUid.failure());
+
       scan = LeakScan.of(server);
       logText = log.text();
     }
@@ -157,5 +164,17 @@ class InteractLeakScanTest {
     assertThat(scan.counts()).containsKeys("access_token", "refresh_token");
     assertThat(logText.contains("VERBOSE interact frame <-- ")).as("frames were logged").isTrue();
     assertThat(logText.contains("VERBOSE interact frame --> ")).as("frames were logged").isTrue();
+  }
+
+  private static CallResult<String> fetchUid(VirtualTime time, VoiceLinkCall<String> call)
+      throws InterruptedException {
+    BlockingQueue<CallResult<String>> results = new LinkedBlockingQueue<>();
+    int scheduled = time.scheduledCount();
+    call.enqueue(results::add);
+    time.awaitScheduled(scheduled + 1);
+    time.runDueTasks();
+    CallResult<String> result = results.poll(10, TimeUnit.SECONDS);
+    assertThat(result).as("fetchUid's result").isNotNull();
+    return result;
   }
 }

@@ -1,5 +1,6 @@
 package dev.voicelink.reliability;
 
+import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.interact.InteractionChannel;
 import java.io.IOException;
@@ -62,6 +63,13 @@ class ChannelBadInputTest {
       InteractionChannel closed = channel().listener(result -> { }).build();
       closed.close();
       closed.connect();
+    });
+    c.put("fetchUid null token source", () -> InteractionChannel.fetchUid(config, null));
+    c.put("fetchUid run twice", () -> {
+      VoiceLinkCall<String> once = InteractionChannel.fetchUid(config, () -> "at");
+      once.cancel();
+      once.enqueue(result -> { });
+      once.enqueue(result -> { });
     });
     return c;
   }

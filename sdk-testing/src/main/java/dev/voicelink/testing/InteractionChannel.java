@@ -83,15 +83,19 @@ final class InteractionChannel {
     for (WebSocket ws : open) ws.close(GOING_AWAY, "server stopping");
   }
 
-  /** Waits, at most {@code timeoutMillis}, until every session has finished its close handshake. */
-  void awaitAllClosed(long timeoutMillis) throws InterruptedException {
+  /**
+   * Waits, at most {@code timeoutMillis}, until every session has finished its close handshake;
+   * returns whether they all have.
+   */
+  boolean awaitAllClosed(long timeoutMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     synchronized (open) {
       while (!open.isEmpty()) {
         long left = deadline - System.nanoTime();
-        if (left <= 0) return;
+        if (left <= 0) return false;
         TimeUnit.NANOSECONDS.timedWait(open, left);
       }
+      return true;
     }
   }
 

@@ -159,6 +159,17 @@ public final class ReferenceServer implements AutoCloseable {
     if (interaction != null) interaction.closeAll();
   }
 
+  /**
+   * Waits, at most {@code timeout} of real time, until no interaction-channel session is open: every
+   * socket the server upgraded has ended its close handshake or failed. Returns false if one is still
+   * open then, for tests of a client that must close what it opened.
+   */
+  public boolean awaitInteractionSessionsClosed(long timeout, TimeUnit unit) throws InterruptedException {
+    if (unit == null) throw new IllegalArgumentException("unit must not be null");
+    InteractionChannel sessions = interaction;
+    return sessions == null || sessions.awaitAllClosed(unit.toMillis(timeout));
+  }
+
   @Override public void close() throws IOException {
     Runnable stopSweeps = stopIdleSweeps;
     if (stopSweeps != null) stopSweeps.run();

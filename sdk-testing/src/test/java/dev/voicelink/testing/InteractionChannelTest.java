@@ -1,6 +1,7 @@
 package dev.voicelink.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.util.List;
@@ -67,6 +68,20 @@ class InteractionChannelTest {
   @Test void firstMessageNamesTheUser() throws Exception {
     connect((String) platform.deviceToken().get("access_token"));
     assertThat(next()).containsOnlyKeys("type", "uid").containsEntry("type", "connected").containsEntry("uid", uid);
+  }
+
+  @Test void aSessionCountsAsOpenUntilItsClientClosesIt() throws Exception {
+    assertThat(server.awaitInteractionSessionsClosed(0, TimeUnit.SECONDS)).as("none yet").isTrue();
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    assertThat(server.awaitInteractionSessionsClosed(100, TimeUnit.MILLISECONDS))
+        .as("a greeted session the client keeps").isFalse();
+
+    ws.close(1000, "done");
+    assertThat(server.awaitInteractionSessionsClosed(5, TimeUnit.SECONDS)).isTrue();
+    ws = null;
+    assertThatThrownBy(() -> server.awaitInteractionSessionsClosed(1, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("unit must not be null");
   }
 
   @Test void closingIsAnsweredBothWays() throws Exception {

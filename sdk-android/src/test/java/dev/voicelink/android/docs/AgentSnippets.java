@@ -93,15 +93,47 @@ final class AgentSnippets {
     void show(String text);
   }
 
-  static void encryptedTokenStore(Context context, VoiceLinkClient client,
-      DeviceFlowOutcome outcome) throws java.io.IOException {
+  static TokenManager encryptedTokenStore(Context context, VoiceLinkClient client) {
     // snippet:android-token-store
-    EncryptedTokenStore store = EncryptedTokenStore.create(context);          // store "default"
     TokenManager tokens = TokenManager.builder(client)
         .deviceGrant("vl-speaker-01")
-        .store(store)
-        .build();
-    tokens.setRecord(outcome.token());   // off the main thread, after the device flow authorized
+        .store(EncryptedTokenStore.create(context))   // store "default": no I/O until first used
+        .build();                                     // on the main thread too: the store is read
+                                                      // and written on SDK threads
+    // end-snippet
+    return tokens;
+  }
+
+  /** Where the sign-in snippet shows the code and its progress. */
+  interface SignInScreen {
+    void showCode(String userCode, String link);
+
+    void show(String text);
+  }
+
+  static void signInAndOut(Agent agent, SignInScreen screen) {
+    // snippet:agent-sign-in
+    agent.signIn(code -> screen.showCode(code.userCode(), code.link()))  // auth.device_id's flow
+        .enqueue(result -> {                        // on the main thread, the sign-in saved
+          if (result.isSuccess() && result.value().kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
+            screen.show("signed in");               // the Agent connects with it by itself
+          } else if (!result.isCancelled()) {
+            screen.show("not signed in: " + (result.isSuccess() ? result.value().kind()
+                : result.failure().getMessage()));
+          }
+        });
+    // ... later, from a "sign out" button: forgets the sign-in, closes the connection
+    agent.signOut().enqueue(result -> screen.show("signed out"));
+    // end-snippet
+  }
+
+  static void tokenState(Agent agent, SignInScreen screen) {
+    // snippet:agent-token-state
+    agent.tokenManager().addListener(change -> {    // on the main thread; told the last one first
+      if (change.state() == TokenManager.State.REAUTHORIZATION_REQUIRED) {
+        screen.show("please sign in again (" + change.cause() + ")"); // REFRESH_REFUSED, RECORD_LOST
+      }
+    });
     // end-snippet
   }
 

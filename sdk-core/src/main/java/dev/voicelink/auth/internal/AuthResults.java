@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /** Makes the authorization results for {@code voicelink-fixtures}. Not API. */
 public interface AuthResults {
-  Seam<AuthResults> SEAM = new Seam<>("dev.voicelink.auth.DeviceFlowOutcome");
+  Seam<AuthResults> SEAM = new Seam<>(DeviceFlowOutcome.class);
 
   DeviceCode deviceCode(String verificationUri, String userCode, long intervalMillis,
       long expiresInSeconds, String deviceCode, long receivedAtNanos);

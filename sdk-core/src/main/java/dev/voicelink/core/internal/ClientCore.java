@@ -79,7 +79,7 @@ public final class ClientCore {
   /** The core of {@code client}. */
   public static ClientCore of(VoiceLinkClient client) {
     if (client == null) throw new IllegalArgumentException("client must not be null");
-    return Access.instance().core(client);
+    return Access.SEAM.get().core(client);
   }
 
   /** The core of {@code client}, after checking it is still open. */
@@ -360,26 +360,9 @@ public final class ClientCore {
    * How the services reach a client's core without a public member on {@link VoiceLinkClient}: the
    * client installs the one instance when its class is initialized, before any client exists.
    */
-  public abstract static class Access {
-    private static volatile @Nullable Access instance;
+  public interface Access {
+    Seam<Access> SEAM = new Seam<>(VoiceLinkClient.class);
 
-    protected Access() {
-    }
-
-    /** Called once, by {@link VoiceLinkClient}'s class initializer. */
-    public static void install(Access access) {
-      synchronized (Access.class) {
-        if (instance != null) throw new IllegalStateException("already installed");
-        instance = access;
-      }
-    }
-
-    static Access instance() {
-      Access access = instance;
-      if (access == null) throw new IllegalStateException("VoiceLinkClient is not initialized");
-      return access;
-    }
-
-    protected abstract ClientCore core(VoiceLinkClient client);
+    ClientCore core(VoiceLinkClient client);
   }
 }

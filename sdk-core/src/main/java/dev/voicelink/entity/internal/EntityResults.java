@@ -6,7 +6,7 @@ import dev.voicelink.entity.UploadReceipt;
 
 /** Makes the web API results for {@code voicelink-fixtures}. Not API. */
 public interface EntityResults {
-  Seam<EntityResults> SEAM = new Seam<>("dev.voicelink.entity.UploadReceipt");
+  Seam<EntityResults> SEAM = new Seam<>(UploadReceipt.class);
 
   UploadReceipt uploadReceipt(String sid, String csid, long uploadedAtMillis, long uploadedAtNanos);
 

@@ -9,7 +9,7 @@ import java.util.List;
 
 /** Makes the interaction results and disconnects for {@code voicelink-fixtures}. Not API. */
 public interface InteractResults {
-  Seam<InteractResults> SEAM = new Seam<>("dev.voicelink.interact.InteractionResult");
+  Seam<InteractResults> SEAM = new Seam<>(InteractionResult.class);
 
   InteractionResult interactionResult(int seq, String text, List<RecognizedEntity> entities,
       String json);

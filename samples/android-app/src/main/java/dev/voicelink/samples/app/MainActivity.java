@@ -204,16 +204,13 @@ public final class MainActivity extends Activity {
     TokenManager manager = tokens;
     if (manager == null || config == null) return;
     screen.status.setText("Reading the saved sign-in…");
-    tokenStore.execute(() -> {
-      try {
-        TokenRecord saved = manager.record();
-        onMainThread(() -> savedSignInRead(saved));
-      } catch (IOException e) {
-        // Unreadable (for example its Keystore key is gone): the device authorizes again.
-        onMainThread(() -> {
-          log("saved sign-in not readable: " + e.getMessage());
-          savedSignInRead(null);
-        });
+    // The manager reads its store on an SDK thread and tells what it found here, on the main thread.
+    manager.addListener(new TokenManager.Listener() {
+      @Override public void onStateChanged(TokenManager.StateChange change) {
+        if (change.state() == TokenManager.State.LOADING) return;
+        manager.removeListener(this);
+        if (change.failure() != null) log("saved sign-in not readable: " + change.failure().getMessage());
+        if (!destroyed) savedSignInRead(manager.record());
       }
     });
   }
@@ -246,19 +243,15 @@ public final class MainActivity extends Activity {
     TokenManager manager = tokens;
     if (manager == null) return;
     screen.signOut.setEnabled(false);
-    tokenStore.execute(() -> {
-      try {
-        manager.clear();
-        onMainThread(() -> {
-          log("signed out: the saved token is deleted");
-          showSignedOut("Signed out");
-        });
-      } catch (IOException e) {
-        onMainThread(() -> {
-          screen.status.setText("Sign-out failed: " + e.getMessage());
-          log("sign-out failed: " + e.getMessage());
-          screen.signOut.setEnabled(true);
-        });
+    manager.signOut().enqueue(result -> {
+      if (destroyed) return;
+      if (result.isSuccess()) {
+        log("signed out: the saved token is deleted");
+        showSignedOut("Signed out");
+      } else if (!result.isCancelled()) {
+        screen.status.setText("Sign-out failed: " + result.failure().getMessage());
+        log("sign-out failed: " + result.failure().getMessage());
+        screen.signOut.setEnabled(true);
       }
     });
   }
@@ -335,20 +328,8 @@ public final class MainActivity extends Activity {
     TokenManager manager = tokens;
     if (manager == null) return;
     screen.status.setText("Authorized; saving the sign-in…");
-    tokenStore.execute(() -> {
-      try {
-        manager.setRecord(outcome.token()); // saved: a restart stays signed in
-        onMainThread(this::signInSaved);
-      } catch (IOException e) {
-        onMainThread(() -> signInNotSaved(e));
-      }
-    });
-  }
-
-  private void signInNotSaved(IOException e) {
-    screen.status.setText("Token not saved: " + e.getMessage());
-    log("token not saved: " + e.getMessage());
-    screen.authorize.setEnabled(true);
+    manager.setRecord(outcome.token()); // saved on an SDK thread: a restart stays signed in
+    signInSaved();
   }
 
   private void signInSaved() {

@@ -4,10 +4,11 @@ import static dev.voicelink.samples.speaker.DemoSession.secret;
 import static dev.voicelink.samples.speaker.DemoSession.seconds;
 import static dev.voicelink.samples.speaker.Output.fields;
 
-import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
+import dev.voicelink.auth.FileTokenStore;
+import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VoiceLinkCall;
@@ -18,8 +19,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Step 2: the OAuth device flow. The device shows the link, its QR code and the user code, and polls
- * while a person ({@code --interactive}) or the simulated tester approves it.
+ * Step 2: the OAuth device flow, as one {@link TokenManager#signIn} that keeps the sign-in in the
+ * token file. The device shows the link, its QR code and the user code, and polls while a person
+ * ({@code --interactive}) or the simulated tester approves it.
  */
 final class DeviceAuthorizationStep implements DemoStep {
   @Override public String title() {
@@ -28,9 +30,32 @@ final class DeviceAuthorizationStep implements DemoStep {
 
   @Override public void run(DemoSession demo) throws Exception {
     Output out = demo.out;
-    DeviceAuthorizer authorizer = DeviceAuthorizer.builder(demo.client)
-        .clientId(DefaultConsole.CLIENT_ID).build();
-    DeviceCode code = authorizer.requestCode(DefaultConsole.DEVICE_ID).execute();
+    TokenManager tokens = TokenManager.builder(demo.client)
+        .deviceGrant(DefaultConsole.CLIENT_ID)
+        .store(new FileTokenStore(demo.tokenFile))
+        .build();
+    BlockingQueue<DeviceCode> codes = new LinkedBlockingQueue<>();
+    BlockingQueue<CallResult<DeviceFlowOutcome>> outcome = new LinkedBlockingQueue<>();
+    int[] polls = {0};
+    // One step: the flow, then the record saved to the token file before the outcome is told.
+    VoiceLinkCall<DeviceFlowOutcome> flow = tokens.signIn(DefaultConsole.DEVICE_ID,
+        new DeviceFlowListener() {
+          @Override public void onCodeIssued(DeviceCode code) {
+            codes.add(code);
+          }
+
+          @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
+            polls[0] = pollNumber;
+          }
+        });
+    flow.enqueue(outcome::add);
+    DeviceCode code = codes.poll(30, TimeUnit.SECONDS);
+    if (code == null) {
+      flow.cancel();
+      CallResult<DeviceFlowOutcome> early = outcome.poll();
+      throw new DemoFailure("no user code came: " + (early == null ? "no answer in 30 s"
+          : String.valueOf(early.failure())));
+    }
     out.record(fields("step", demo.step(), "event", "user_code", "user_code", code.userCode(),
         "verification_uri", code.verificationUri(), "link", code.link(),
         "expires_in", code.expiresInSeconds(), "interval", code.intervalSeconds()),
@@ -39,18 +64,6 @@ final class DeviceAuthorizationStep implements DemoStep {
             + " of real time; the device polls every " + code.intervalSeconds()
             + " s of demo time).");
     out.say(TerminalQr.render(code.link()));
-    BlockingQueue<CallResult<DeviceFlowOutcome>> outcome = new LinkedBlockingQueue<>();
-    int[] polls = {0};
-    VoiceLinkCall<DeviceFlowOutcome> flow = authorizer.poll(code, new DeviceFlowListener() {
-      @Override public void onCodeIssued(DeviceCode issued) {
-        // shown above, with its QR code
-      }
-
-      @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
-        polls[0] = pollNumber;
-      }
-    });
-    flow.enqueue(outcome::add);
     if (demo.interactive) {
       out.record(Output.fields("step", demo.step(), "event", "log_in", "phone",
           DefaultConsole.TESTER_PHONE), "  Log in with the tester phone "
@@ -81,5 +94,6 @@ final class DeviceAuthorizationStep implements DemoStep {
         "  Authorized after " + (polls[0] + 1) + " polls; access token "
             + secret(token.accessToken()) + ".");
     demo.deviceToken = token;
+    demo.deviceTokens = tokens;
   }
 }

@@ -1,12 +1,12 @@
 package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.AuthorizationException;
-import dev.voicelink.auth.DeviceAuthorizer;
 import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.auth.DeviceFlowListener;
 import dev.voicelink.auth.DeviceFlowOutcome;
 import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.OAuthServer;
+import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkClient;
@@ -46,31 +46,26 @@ final class LoginCommand extends AuthCommand {
 
   @Override int run(VoiceLinkClient client, @Nullable OAuthServer server)
       throws IOException, ServerRefusalException {
-    DeviceAuthorizer.Builder builder = server == null ? DeviceAuthorizer.builder(client)
-        : DeviceAuthorizer.builder(client, server);
-    builder.clientId(clientId);
+    TokenManager.Builder builder = server == null ? TokenManager.builder(client)
+        : TokenManager.builder(client, server);
+    builder.deviceGrant(clientId).store(new FileTokenStore(tokenFile));
     if (scope != null) builder.scope(scope);
-    DeviceAuthorizer authorizer = builder.build();
-    FileTokenStore store = new FileTokenStore(tokenFile);
-    DeviceCode code = server == null ? authorizer.requestCode(deviceId).execute()
-        : authorizer.requestCode().execute();
-    output.record(Output.fields(
-        "event", "user_code",
-        "user_code", code.userCode(),
-        "verification_uri", code.verificationUri(),
-        "link", code.link(),
-        "expires_in", code.expiresInSeconds(),
-        "interval", code.intervalSeconds()),
-        "To sign this speaker in, open\n\n    " + code.link() + "\n\nand confirm the code "
-            + code.userCode() + " (valid " + code.expiresInSeconds() + " s).");
-    if (!json && parent.terminal) {
-      output.say(TerminalQr.render(code.link()));
-    }
-    output.say("Waiting for authorization...");
-
-    DeviceFlowOutcome outcome = authorizer.poll(code, new DeviceFlowListener() {
-      @Override public void onCodeIssued(DeviceCode issued) {
-        // shown above, with its QR code
+    TokenManager tokens = builder.build();
+    DeviceFlowListener listener = new DeviceFlowListener() {
+      @Override public void onCodeIssued(DeviceCode code) {
+        output.record(Output.fields(
+            "event", "user_code",
+            "user_code", code.userCode(),
+            "verification_uri", code.verificationUri(),
+            "link", code.link(),
+            "expires_in", code.expiresInSeconds(),
+            "interval", code.intervalSeconds()),
+            "To sign this speaker in, open\n\n    " + code.link() + "\n\nand confirm the code "
+                + code.userCode() + " (valid " + code.expiresInSeconds() + " s).");
+        if (!json && parent.terminal) {
+          output.say(TerminalQr.render(code.link()));
+        }
+        output.say("Waiting for authorization...");
       }
 
       @Override public void onPoll(int pollNumber, String result, long nextPollDelayMillis) {
@@ -79,11 +74,13 @@ final class LoginCommand extends AuthCommand {
               "next_poll_ms", nextPollDelayMillis), "");
         }
       }
-    }).execute();
+    };
+    // One step: the flow, and the record saved in the token file before the outcome is told.
+    DeviceFlowOutcome outcome = (server == null ? tokens.signIn(deviceId, listener)
+        : tokens.signIn(listener)).execute();
     switch (outcome.kind()) {
       case AUTHORIZED:
         TokenRecord record = outcome.token();
-        store.save(record);
         output.record(describe(record, tokenFile, "authorized"),
             "Authorized: " + describeText(record, tokenFile));
         return ExitCodes.SUCCESS;
