@@ -1,14 +1,11 @@
 package dev.voicelink.coroutines
 
-import dev.voicelink.coroutines.internal.endAs
-import dev.voicelink.coroutines.internal.enqueueHandingOver
 import dev.voicelink.entity.EntityWebApi
 import dev.voicelink.entity.UploadReceipt
 import dev.voicelink.entity.UploadRequest
 import java.util.concurrent.Executor
-import kotlinx.coroutines.channels.awaitClose
 import kotlinx.coroutines.flow.Flow
-import kotlinx.coroutines.flow.callbackFlow
+import kotlinx.coroutines.flow.channelFlow
 import kotlinx.coroutines.flow.conflate
 
 /**
@@ -60,10 +57,11 @@ private val writingThread = Executor { task -> task.run() }
  * fit (nothing is sent), `WebApiException` for a refusal, `IOException` for a transport failure.
  * Collecting never blocks its thread; events reach the collector on its own dispatcher.
  */
-public fun EntityWebApi.uploadResourceFlow(request: UploadRequest): Flow<UploadEvent> = callbackFlow {
+public fun EntityWebApi.uploadResourceFlow(request: UploadRequest): Flow<UploadEvent> = channelFlow {
   val call = uploadResource(request.newBuilder()
       .progressListener(writingThread) { written, total -> trySend(UploadEvent.Progress(written, total)) }
       .build())
-  call.enqueueHandingOver { result -> endAs(result) { receipt -> trySend(UploadEvent.Uploaded(receipt)) } }
-  awaitClose { call.cancel() }
+  // await() cancels the call on the thread that cancels the collector, at once: not once the producer
+  // is dispatched again, by when the records may have been read and sent
+  send(UploadEvent.Uploaded(call.await()))
 }.conflate()

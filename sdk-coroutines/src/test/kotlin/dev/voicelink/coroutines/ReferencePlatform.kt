@@ -19,12 +19,19 @@ import kotlinx.coroutines.test.TestScope
 
 /**
  * The reference server and a client of it, the SDK on the test's virtual time ([SdkOnVirtualTime]) when a
- * test scope is given, else on its own clock and scheduler.
+ * test scope is given, else on its own clock and scheduler. A call that has a deadline timer pending
+ * while its request is on the wire (a sign-in's poll, the channel's greeting) needs the latter: the
+ * test scheduler would skip to the deadline while the test waits for the socket.
  */
 class ReferencePlatform(scope: TestScope?) : AutoCloseable {
   val server: ReferenceServer =
       ReferenceServer.builder().clock(ServerClock.manual(SdkOnVirtualTime.WALL_START_MILLIS)).build().start()
   val time: SdkOnVirtualTime? = scope?.let { SdkOnVirtualTime(it, server.clock()) }
+
+  init {
+    // On the machine's clock a sign-in polls every second, not every 5.
+    if (scope == null) server.console().setPollIntervalSeconds(1)
+  }
   val client: VoiceLinkClient = client()
 
   fun client(callbackExecutor: java.util.concurrent.Executor? = null): VoiceLinkClient {

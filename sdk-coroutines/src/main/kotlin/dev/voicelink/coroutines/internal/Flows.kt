@@ -3,18 +3,17 @@ package dev.voicelink.coroutines.internal
 import dev.voicelink.auth.DeviceFlowListener
 import dev.voicelink.auth.DeviceFlowOutcome
 import dev.voicelink.core.CallCancelledException
-import dev.voicelink.core.CallResult
 import dev.voicelink.core.VoiceLinkCall
 import dev.voicelink.core.internal.RealCall
 import dev.voicelink.coroutines.EventBufferOverflowException
 import dev.voicelink.coroutines.SignInEvent
+import dev.voicelink.coroutines.await
 import java.util.concurrent.Executor
 import kotlinx.coroutines.CancellationException
-import kotlinx.coroutines.cancel
-import kotlinx.coroutines.channels.ProducerScope
 import kotlinx.coroutines.channels.awaitClose
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.callbackFlow
+import kotlinx.coroutines.flow.channelFlow
 
 /** Runs a task on the thread that hands it over. */
 private val handOver = Executor { task -> task.run() }
@@ -37,19 +36,6 @@ internal fun <T : Any> VoiceLinkCall<T>.enqueueHandingOver(callback: VoiceLinkCa
 /** What a coroutine that waited for a call throws when the call was cancelled elsewhere. */
 internal fun callCancelled(): CancellationException =
     CancellationException("the VoiceLink call was cancelled", CallCancelledException())
-
-/** Ends this producer as [result] ended its call: closed after the value, failed, or cancelled. */
-internal fun <T : Any> ProducerScope<*>.endAs(result: CallResult<T>, last: (T) -> Unit) {
-  val failure = result.failure()
-  when {
-    result.isSuccess -> {
-      last(result.value())
-      close()
-    }
-    failure != null -> close(failure)
-    else -> cancel(callCancelled())
-  }
-}
 
 /**
  * A flow of what a listener hears, registered by [register] while the flow is collected: [register]
@@ -76,8 +62,8 @@ internal fun <T : Any> listenerFlow(
  */
 internal fun signInEvents(
     start: (DeviceFlowListener) -> VoiceLinkCall<DeviceFlowOutcome>,
-): Flow<SignInEvent> = callbackFlow {
+): Flow<SignInEvent> = channelFlow {
   val call = start(DeviceFlowListener { code -> trySend(SignInEvent.CodeIssued(code)) })
-  call.enqueueHandingOver { result -> endAs(result) { outcome -> trySend(SignInEvent.Finished(outcome)) } }
-  awaitClose { call.cancel() }
+  // await() cancels the call on the thread that cancels the collector, at once
+  send(SignInEvent.Finished(call.await()))
 }
