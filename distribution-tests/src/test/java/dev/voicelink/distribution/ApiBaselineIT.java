@@ -459,7 +459,8 @@ class ApiBaselineIT {
       assertThat(check.exit).as(m.artifactId + ": " + check.stderr).isZero();
     }
     assertThat(expected).contains("sdk-core/api/voicelink-core.api", "sdk-android/api/voicelink-android.api",
-        "sdk-testing/api/voicelink-testing.api", "sdk-fixtures/api/voicelink-fixtures.api");
+        "sdk-testing/api/voicelink-testing.api", "sdk-fixtures/api/voicelink-fixtures.api",
+        "sdk-coroutines/api/voicelink-coroutines.api");
 
     Set<String> committed = new TreeSet<>();
     for (Distribution.Module m : Distribution.modules()) {

@@ -145,7 +145,7 @@ class PublishedArtifactsIT {
     assertThat(staged).as("dev.voicelink artifacts in " + group).isEqualTo(expected);
     assertThat(expected).as("the published modules").contains(
         "voicelink-bom", "voicelink-core", "voicelink-interact", "voicelink-android",
-        "voicelink-testing", "voicelink-fixtures");
+        "voicelink-testing", "voicelink-fixtures", "voicelink-coroutines");
     for (Distribution.Module m : Distribution.modules()) {
       if (!m.published) {
         assertThat(group.resolve(m.artifactId)).as(m.artifactId + " is not published").doesNotExist();
