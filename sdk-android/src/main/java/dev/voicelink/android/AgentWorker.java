@@ -4,7 +4,7 @@ import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.NamedThreads;
-import dev.voicelink.core.internal.RealCall;
+import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -75,7 +75,7 @@ final class AgentWorker {
       }
     };
     try {
-      RealCall.enqueue(call, toWorker, done::accept);
+      AbstractVoiceLinkCall.enqueue(call, toWorker, done::accept);
     } catch (RuntimeException notStarted) {
       count(0, -1);
       throw notStarted;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.entry;
 import dev.voicelink.android.EngineHarness.Event;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.internal.ClientCore;
-import dev.voicelink.core.internal.RealCall;
+import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -181,7 +181,7 @@ class AgentEngineTest {
       for (StackTraceElement frame : thread.getValue()) {
         assertThat(frame.getClassName() + "." + frame.getMethodName())
             .as("a frame of %s: no thread waits for another's call", name)
-            .isNotEqualTo(RealCall.class.getName() + ".execute");
+            .isNotEqualTo(AbstractVoiceLinkCall.class.getName() + ".execute");
       }
     }
     gate.countDown();
@@ -616,8 +616,7 @@ class AgentEngineTest {
     Event error = h.expect(EVENT_ERROR);
     assertThat(error.arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
     assertThat(error.info).isEqualTo("The device token was refused (no access token: "
-        + "invalid_refresh_token: refresh token revoked). Authorize the device again, then create a "
-        + "new Agent.");
+        + "invalid_refresh_token: refresh token revoked). Sign in again (Agent.signIn).");
     assertThat(h.time.pendingDelaysMillis()).isEmpty();
   }
 

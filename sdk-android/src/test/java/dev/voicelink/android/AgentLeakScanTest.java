@@ -131,6 +131,11 @@ public final class AgentLeakScanTest {
       assertThat(awaitEvent(EVENT_RESULT, before).info()).contains("张三");
 
       before = events.size();
+      messages.add(new AgentMessage(99, 0, 0, "", null)); // an unsupported command: an error event
+      agent.sendMessage(messages.get(5));
+      awaitEvent(EVENT_ERROR, before);
+
+      before = events.size();
       server.dropInteractionSessions();
       awaitEvent(EVENT_SERVER_DISCONNECTED, before);
       // One step of the first reconnect's backoff ceiling, 1 s, runs the reconnect; it stays short of
@@ -159,6 +164,11 @@ public final class AgentLeakScanTest {
       scan.scan("event data", event.data().toString());
       for (String key : event.data().keySet()) scan.scan("event data", event.data().get(key) + "");
       objects.add(event);
+      // The typed readers of every event, as an app reads them.
+      for (Object typed : new Object[] {SyncReturn.from(event), SyncStatus.from(event),
+          WriteResult.from(event), AgentError.from(event), ConnectionEvent.from(event)}) {
+        if (typed != null) objects.add(typed);
+      }
     }
     Map<String, String> noInstance = new LinkedHashMap<>();
     TreeSet<String> missing = ToStringSweep.scan(scan,

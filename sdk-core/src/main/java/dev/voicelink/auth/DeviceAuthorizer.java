@@ -6,7 +6,7 @@ import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
-import dev.voicelink.core.internal.RealCall;
+import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -216,7 +216,8 @@ public final class DeviceAuthorizer {
   }
 
   /** One device flow: a {@link DevicePoller} run as a call. */
-  private final class FlowCall extends RealCall<DeviceFlowOutcome> implements DevicePoller.Sink {
+  private final class FlowCall extends AbstractVoiceLinkCall<DeviceFlowOutcome>
+      implements DevicePoller.Sink {
     private final @Nullable String deviceId;
     private final @Nullable DeviceCode code;
     private final DevicePoller poller;

@@ -316,8 +316,10 @@ final class TokenKeeper {
               throw new NotSignedInException();
             }
             if (current != null && unsaved) {
+              // The write that is due, under its own number: if it is still under way (a sign-in
+              // saving), this waits for it and then skips it; if it failed, this does it again.
               unsavedRecord = current;
-              save = ++writes;
+              save = writes;
             } else if (!force && current != null && schedule.canServe(clock.monotonicNanos())) {
               return current;
             } else if (current == null || round > 1) {
@@ -710,17 +712,19 @@ final class TokenKeeper {
 
   /**
    * Does the store write numbered {@code sequence}: saves {@code record}, or clears the store for
-   * null; a write a later one overtook is skipped. Never called holding {@link #lock}.
+   * null; a write already done, or overtaken by a later one, is skipped. Never called holding
+   * {@link #lock}.
    */
   private void write(long sequence, @Nullable TokenRecord record) throws IOException {
     synchronized (storeLock) {
-      if (sequence <= written) return;
-      if (record == null) {
-        store.clear();
-      } else {
-        store.save(record);
+      if (sequence > written) {
+        if (record == null) {
+          store.clear();
+        } else {
+          store.save(record);
+        }
+        written = sequence;
       }
-      written = sequence;
     }
     synchronized (lock) {
       if (sequence == writes) unsaved = false;

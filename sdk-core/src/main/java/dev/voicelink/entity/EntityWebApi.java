@@ -9,7 +9,7 @@ import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Form;
 import dev.voicelink.core.internal.Log;
-import dev.voicelink.core.internal.RealCall;
+import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
@@ -230,7 +230,8 @@ public final class EntityWebApi {
     };
   }
 
-  private CheckResult check(String sid, RealCall<?> call) throws IOException, WebApiException {
+  private CheckResult check(String sid, AbstractVoiceLinkCall<?> call)
+      throws IOException, WebApiException {
     RequestBody body = new Form().add("sid", sid).build();
     RequestBody utf8 = RequestBody.create(bytes(body), FORM);
     try (Response response = call.send(client.newCall(post("entity/check-resource", utf8)))) {
@@ -277,7 +278,7 @@ public final class EntityWebApi {
 
 
   /** Checks when the client's scheduler says; each check's exchange is aborted by a cancel. */
-  private final class ProcessedWait extends RealCall<CheckResult> implements Runnable {
+  private final class ProcessedWait extends AbstractVoiceLinkCall<CheckResult> implements Runnable {
     private final UploadReceipt receipt;
     private final long timeoutNanos;
     private final Clock clock = config.deviceClock();

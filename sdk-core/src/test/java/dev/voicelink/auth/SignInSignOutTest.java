@@ -363,10 +363,12 @@ class SignInSignOutTest {
   }
 
   @Test void nothingTouchesTheStoreOnTheCallingThread() throws Exception {
+    GatedLoadStore gated = new GatedLoadStore(store);
     TokenManager manager = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
-        .store(store).build();
+        .store(gated).build();
     assertThat(manager.state()).isEqualTo(State.LOADING);
     assertThat(manager.record()).isNull();
+    gated.open();
     assertThat(StateLog.awaitLoaded(manager).state()).isEqualTo(State.NO_TOKEN);
     manager.setRecord(TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("speaker-public")
         .standard(null, server.url("/oauth2/token").toString(), OAuthServer.ClientAuthentication.NONE)

@@ -14,6 +14,7 @@ import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.ClientCore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -469,8 +470,10 @@ class TokenManagerTest {
   }
 
   @Test void deviceCredentialWithoutATokenIsNotSignedIn() throws Exception {
-    TokenManager manager = deviceManager(new InMemoryTokenStore());
+    GatedLoadStore store = new GatedLoadStore(new InMemoryTokenStore());
+    TokenManager manager = deviceManager(store);
     assertThat(manager.state()).as("the store is read on a worker").isEqualTo(State.LOADING);
+    store.open();
     assertThat(StateLog.awaitLoaded(manager).state()).isEqualTo(State.NO_TOKEN);
     assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
     String message = "not_signed_in: no token is stored: sign in first (TokenManager.signIn), or"
@@ -783,6 +786,52 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  @Test void aTokenAskedForWhileTheRecordIsBeingSavedWaitsForThatSaveAndSavesNothingTwice()
+      throws Exception {
+    CountDownLatch saving = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> saves = Collections.synchronizedList(new ArrayList<String>());
+    InMemoryTokenStore memory = new InMemoryTokenStore();
+    TokenStore slowStore = new TokenStore() {
+      @Override public @Nullable TokenRecord load() {
+        return memory.load();
+      }
+
+      @Override public void save(TokenRecord record) throws IOException {
+        saves.add(record.accessToken());
+        saving.countDown();
+        try {
+          release.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          throw new InterruptedIOException();
+        }
+        memory.save(record);
+      }
+
+      @Override public void clear() {
+        memory.clear();
+      }
+    };
+    TokenManager manager = deviceManager(slowStore);
+    StateLog.awaitLoaded(manager);
+    manager.setRecord(deviceRecord("at-1", "rt-1", 8_640_000));
+    assertThat(saving.await(10, TimeUnit.SECONDS)).as("the save is under way").isTrue();
+
+    BlockingQueue<CallResult<String>> answers = new LinkedBlockingQueue<>();
+    List<@Nullable TokenRecord> storedWhenGiven = Collections.synchronizedList(new ArrayList<>());
+    manager.accessTokenCall().enqueue(result -> {
+      storedWhenGiven.add(memory.load());
+      answers.add(result);
+    });
+    release.countDown();
+
+    CallResult<String> answer = answers.poll(10, TimeUnit.SECONDS);
+    assertThat(answer.value()).isEqualTo("at-1");
+    assertThat(storedWhenGiven).extracting(TokenRecord::accessToken).as("given once it is saved")
+        .containsExactly("at-1");
+    assertThat(saves).as("one save of the record").containsExactly("at-1");
+  }
+
   /** An in-memory store whose saves (of the record with {@code refreshToken}, or of any) a test can await. */
   private static final class WatchedStore implements TokenStore {
     final InMemoryTokenStore memory = new InMemoryTokenStore();
@@ -886,12 +935,12 @@ class TokenManagerTest {
     manager.addListener(change -> {
       throw KotlinThrows.checked(new IOException("a Kotlin listener's"));
     });
-    List<State> other = new ArrayList<>();
-    manager.addListener(change -> other.add(change.state()));
+    StateLog other = new StateLog(); // told on whichever SDK thread delivers: awaited
+    manager.addListener(other);
 
     manager.setRecord(deviceRecord("at-1", "rt-1", 3600));
 
-    assertThat(other).containsExactly(State.NO_TOKEN, State.VALID);
+    other.awaitExactly(State.NO_TOKEN, State.VALID);
   }
 
 

@@ -4,7 +4,7 @@ import dev.voicelink.auth.AuthorizationException;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.internal.ClientCore;
-import dev.voicelink.core.internal.RealCall;
+import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import dev.voicelink.entity.PersParam;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * named the user or the attempt has failed. The channel's own rules apply (one refreshed token after
  * a 401, no redirects, the greeting timeout); only its reconnecting is turned off.
  */
-final class UidCall extends RealCall<String> {
+final class UidCall extends AbstractVoiceLinkCall<String> {
   private final InteractionChannel.Builder builder;
   private final Object lock = new Object();
   private @Nullable InteractionChannel channel;

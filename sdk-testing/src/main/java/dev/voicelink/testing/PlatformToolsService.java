@@ -97,7 +97,7 @@ final class PlatformToolsService {
     @Nullable String owner;
     switch ((String) type) {
       case "user": owner = grant.authId; break;
-      case "device": owner = InteractionChannel.deviceOwner(grant.clientId, grant.deviceId); break;
+      case "device": owner = InteractionService.deviceOwner(grant.clientId, grant.deviceId); break;
       default: owner = appid != null ? (String) appid : console.appidFor(grant.clientId);
     }
     ResourceStore.Upload u = store.add(def, owner, records, call.now);

@@ -53,7 +53,7 @@ public final class ReferenceServer implements AutoCloseable {
   /** Stops the sweeps of idle connections; null when there are none. */
   private volatile @Nullable Runnable stopIdleSweeps;
   private volatile boolean started;
-  private volatile @Nullable InteractionChannel interaction;
+  private volatile @Nullable InteractionService interaction;
   private volatile @Nullable Router router;
   /** How often a server whose clock runs by itself looks for connections idle for the timeout. */
   private static final long IDLE_SWEEP_MILLIS = 50;
@@ -126,7 +126,8 @@ public final class ReferenceServer implements AutoCloseable {
     AuthService auth = new AuthService(console, authState, base + Router.VERIFY);
     WebApiService webApi = new WebApiService(console, resources, bindAddress.getHostAddress());
     PlatformToolsService platform = new PlatformToolsService(console, authState, resources);
-    InteractionChannel interact = new InteractionChannel(console, authState, resources, clock, recognizer, journal);
+    InteractionService interact =
+        new InteractionService(console, authState, resources, clock, recognizer, journal);
     interaction = interact;
     final Router routing = new Router(console, clock, journal, faults, auth, verificationPage,
         webApi::upload, webApi::check, platform::upload, interact::upgrade);
@@ -166,7 +167,7 @@ public final class ReferenceServer implements AutoCloseable {
    */
   public boolean awaitInteractionSessionsClosed(long timeout, TimeUnit unit) throws InterruptedException {
     if (unit == null) throw new IllegalArgumentException("unit must not be null");
-    InteractionChannel sessions = interaction;
+    InteractionService sessions = interaction;
     return sessions == null || sessions.awaitAllClosed(unit.toMillis(timeout));
   }
 

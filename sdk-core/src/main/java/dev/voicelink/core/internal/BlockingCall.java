@@ -4,7 +4,7 @@ import dev.voicelink.core.ServerRefusalException;
 import java.io.IOException;
 
 /** A call whose work is blocking code, run on one of the client's worker threads. */
-public abstract class BlockingCall<T> extends RealCall<T> {
+public abstract class BlockingCall<T> extends AbstractVoiceLinkCall<T> {
   protected BlockingCall(ClientCore core) {
     super(core);
   }

@@ -44,7 +44,8 @@ public final class ClientCore {
   private final ConnectionIdleness onceOnly;
 
   private final Object lock = new Object();
-  private final Set<RealCall<?>> calls = Collections.newSetFromMap(new IdentityHashMap<RealCall<?>, Boolean>());
+  private final Set<AbstractVoiceLinkCall<?>> calls =
+      Collections.newSetFromMap(new IdentityHashMap<AbstractVoiceLinkCall<?>, Boolean>());
   private final Set<Closeable> resources = Collections.newSetFromMap(new IdentityHashMap<Closeable, Boolean>());
   private boolean closed;
 
@@ -199,14 +200,14 @@ public final class ClientCore {
         + " more; build a new client");
   }
 
-  void register(RealCall<?> call) {
+  void register(AbstractVoiceLinkCall<?> call) {
     synchronized (lock) {
       if (closed) throw closedException();
       calls.add(call);
     }
   }
 
-  void unregister(RealCall<?> call) {
+  void unregister(AbstractVoiceLinkCall<?> call) {
     synchronized (lock) {
       calls.remove(call);
     }
@@ -241,12 +242,12 @@ public final class ClientCore {
   }
 
   public void close() {
-    List<RealCall<?>> running;
+    List<AbstractVoiceLinkCall<?>> running;
     List<Closeable> open;
     synchronized (lock) {
       if (closed) return;
       closed = true;
-      running = new ArrayList<RealCall<?>>(calls);
+      running = new ArrayList<AbstractVoiceLinkCall<?>>(calls);
       open = new ArrayList<Closeable>(resources);
       calls.clear();
       resources.clear();
@@ -266,7 +267,7 @@ public final class ClientCore {
         thrown = first(thrown, e);
       }
     }
-    for (RealCall<?> call : running) {
+    for (AbstractVoiceLinkCall<?> call : running) {
       try {
         call.cancel();
       } catch (Exception e) {

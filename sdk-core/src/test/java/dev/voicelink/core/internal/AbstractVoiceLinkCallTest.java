@@ -17,7 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class RealCallTest {
+class AbstractVoiceLinkCallTest {
   /**
    * A cancel that lands after enqueue marked the call started but before it registered with the client
    * ends the call at once; the registration that follows must not keep the ended call as running.
@@ -26,7 +26,7 @@ class RealCallTest {
     VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(Runnable::run).build();
     ClientCore core = ClientCore.of(client);
     List<CallResult<String>> results = new CopyOnWriteArrayList<>();
-    RealCall<String> call = new RealCall<String>(core) {
+    AbstractVoiceLinkCall<String> call = new AbstractVoiceLinkCall<String>(core) {
       @Override protected void start() {
         succeed("ran");
       }
@@ -51,7 +51,7 @@ class RealCallTest {
   @Test void executeOnAnInterruptedThreadStartsNothing() throws Exception {
     VoiceLinkClient client = VoiceLinkClient.builder().build();
     List<String> started = new CopyOnWriteArrayList<>();
-    RealCall<String> call = new RealCall<String>(ClientCore.of(client)) {
+    AbstractVoiceLinkCall<String> call = new AbstractVoiceLinkCall<String>(ClientCore.of(client)) {
       @Override protected void start() {
         started.add("started"); // an upload would be on the wire now
         succeed("ran");
@@ -73,7 +73,7 @@ class RealCallTest {
   @Test void aCallbackThatThrowsACheckedExceptionAsKotlinCanIsLoggedAndTheCallEnds() throws Exception {
     VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(Runnable::run).build();
     ClientCore core = ClientCore.of(client);
-    RealCall<String> call = new RealCall<String>(core) {
+    AbstractVoiceLinkCall<String> call = new AbstractVoiceLinkCall<String>(core) {
       @Override protected void start() {
         succeed("ran");
       }
@@ -107,22 +107,22 @@ class RealCallTest {
       task.run();
     };
 
-    RealCall.enqueue(new RealCall<String>(core) {
+    AbstractVoiceLinkCall.enqueue(new AbstractVoiceLinkCall<String>(core) {
       @Override protected void start() {
         succeed("ran");
       }
     }, own, results::add);
-    RealCall.enqueue(new RealCall<String>(core) {
+    AbstractVoiceLinkCall.enqueue(new AbstractVoiceLinkCall<String>(core) {
       @Override protected void start() {
         fail(new IOException("refused"));
       }
     }, own, results::add);
-    RealCall<String> waiting = new RealCall<String>(core) {
+    AbstractVoiceLinkCall<String> waiting = new AbstractVoiceLinkCall<String>(core) {
       @Override protected void start() {
         // ends only by cancel()
       }
     };
-    RealCall.enqueue(waiting, own, results::add);
+    AbstractVoiceLinkCall.enqueue(waiting, own, results::add);
     waiting.cancel();
     waiting.cancel();
 
@@ -161,16 +161,16 @@ class RealCallTest {
     };
     List<CallResult<String>> results = new CopyOnWriteArrayList<>();
 
-    assertThatThrownBy(() -> RealCall.enqueue(foreign, Runnable::run, results::add))
+    assertThatThrownBy(() -> AbstractVoiceLinkCall.enqueue(foreign, Runnable::run, results::add))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("not a call of the SDK: ForeignCall");
-    RealCall<String> once = new RealCall<String>(core) {
+    AbstractVoiceLinkCall<String> once = new AbstractVoiceLinkCall<String>(core) {
       @Override protected void start() {
         succeed("ran");
       }
     };
-    RealCall.enqueue(once, Runnable::run, results::add);
-    assertThatThrownBy(() -> RealCall.enqueue(once, Runnable::run, results::add))
+    AbstractVoiceLinkCall.enqueue(once, Runnable::run, results::add);
+    assertThatThrownBy(() -> AbstractVoiceLinkCall.enqueue(once, Runnable::run, results::add))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("the call already ran; make a new one");
     assertThat(results).hasSize(1);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
+import okhttp3.Call;
 import okhttp3.Response;
 
 /**
@@ -21,11 +22,11 @@ import okhttp3.Response;
  * <p>{@link #execute()} waits for the end on the calling thread; the work itself never runs there,
  * so a cancel releases the caller at once.
  */
-public abstract class RealCall<T> implements VoiceLinkCall<T> {
+public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
   protected final ClientCore core;
   private final Object lock = new Object();
   private final CountDownLatch done = new CountDownLatch(1);
-  private final List<okhttp3.Call> exchanges = new ArrayList<>();
+  private final List<Call> exchanges = new ArrayList<>();
   private boolean started;
   private boolean cancelled;
   private @Nullable CallResult<T> result;
@@ -33,7 +34,7 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
   /** The callback executor a caller chose for this call, or null: the client's. Guarded by lock. */
   private @Nullable Executor ownCallbackExecutor;
 
-  protected RealCall(ClientCore core) {
+  protected AbstractVoiceLinkCall(ClientCore core) {
     core.checkOpen();
     this.core = core;
   }
@@ -77,10 +78,10 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
       throw new IllegalArgumentException("callbackExecutor must not be null");
     }
     if (callback == null) throw new IllegalArgumentException("callback must not be null");
-    if (!(call instanceof RealCall)) {
+    if (!(call instanceof AbstractVoiceLinkCall)) {
       throw new IllegalArgumentException("not a call of the SDK: " + call);
     }
-    ((RealCall<T>) call).begin(callback, callbackExecutor);
+    ((AbstractVoiceLinkCall<T>) call).begin(callback, callbackExecutor);
   }
 
   @Override public final T execute() throws IOException, ServerRefusalException {
@@ -145,14 +146,14 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
   }
 
   @Override public final void cancel() {
-    List<okhttp3.Call> inFlight;
+    List<Call> inFlight;
     synchronized (lock) {
       if (cancelled || result != null) return;
       cancelled = true;
       inFlight = new ArrayList<>(exchanges);
       exchanges.clear();
     }
-    for (okhttp3.Call call : inFlight) call.cancel();
+    for (Call call : inFlight) call.cancel();
     try {
       onCancel();
     } finally {
@@ -239,7 +240,7 @@ public abstract class RealCall<T> implements VoiceLinkCall<T> {
    * Runs an HTTP exchange for this call: {@link #cancel()} aborts it. Throws {@link
    * CallCancelledException} if the call is cancelled before or while it runs.
    */
-  public final Response send(okhttp3.Call exchange) throws IOException {
+  public final Response send(Call exchange) throws IOException {
     synchronized (lock) {
       if (cancelled) throw new CallCancelledException();
       exchanges.add(exchange);

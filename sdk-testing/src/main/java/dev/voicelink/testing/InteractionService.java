@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * device-flow access token. Text writes are matched against the dynamic entities in effect for their
  * pers_param; audio writes are counted and handed to the {@link SpeechRecognizer}.
  */
-final class InteractionChannel {
+final class InteractionService {
   private static final int NORMAL_CLOSURE = 1000;
   private static final int GOING_AWAY = 1001;
   /** Sessions still open, so that stopping the server can say goodbye to their clients. */
@@ -36,7 +36,7 @@ final class InteractionChannel {
   static final long MAX_AUDIO_BYTES = 16L * 1024 * 1024;
   /** The journal's method for a frame received on an open channel. */
   static final String FRAME = "WS";
-  private static final Logger LOG = Logger.getLogger(InteractionChannel.class.getName());
+  private static final Logger LOG = Logger.getLogger(InteractionService.class.getName());
 
   private final Console console;
   private final AuthState auth;
@@ -45,7 +45,7 @@ final class InteractionChannel {
   private final SpeechRecognizer recognizer;
   private final Journal journal;
 
-  InteractionChannel(Console console, AuthState auth, ResourceStore store, ServerClock clock,
+  InteractionService(Console console, AuthState auth, ResourceStore store, ServerClock clock,
       SpeechRecognizer recognizer, Journal journal) {
     this.journal = journal;
     this.console = console;
