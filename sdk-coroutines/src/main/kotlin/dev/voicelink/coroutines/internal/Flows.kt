@@ -4,7 +4,7 @@ import dev.voicelink.auth.DeviceFlowListener
 import dev.voicelink.auth.DeviceFlowOutcome
 import dev.voicelink.core.CallCancelledException
 import dev.voicelink.core.VoiceLinkCall
-import dev.voicelink.core.internal.RealCall
+import dev.voicelink.core.internal.AbstractVoiceLinkCall
 import dev.voicelink.coroutines.EventBufferOverflowException
 import dev.voicelink.coroutines.SignInEvent
 import dev.voicelink.coroutines.await
@@ -26,8 +26,8 @@ private val handOver = Executor { task -> task.run() }
  */
 internal fun <T : Any> VoiceLinkCall<T>.enqueueHandingOver(callback: VoiceLinkCall.Callback<T>) {
   val sdkCall: VoiceLinkCall<*> = this
-  if (sdkCall is RealCall<*>) {
-    RealCall.enqueue(this, handOver, callback)
+  if (sdkCall is AbstractVoiceLinkCall<*>) {
+    AbstractVoiceLinkCall.enqueue(this, handOver, callback)
   } else {
     enqueue(callback)
   }
