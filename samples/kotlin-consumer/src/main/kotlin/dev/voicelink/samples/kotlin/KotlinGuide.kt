@@ -3,6 +3,7 @@ package dev.voicelink.samples.kotlin
 import dev.voicelink.android.Agent
 import dev.voicelink.android.SyncReturn
 import dev.voicelink.auth.TokenManager
+import dev.voicelink.core.ServerRefusalException
 import dev.voicelink.core.VoiceLinkCall
 import dev.voicelink.core.VoiceLinkClient
 import dev.voicelink.coroutines.EventBufferOverflowException
@@ -15,6 +16,7 @@ import dev.voicelink.entity.EntityWebApi
 import dev.voicelink.entity.UploadReceipt
 import dev.voicelink.entity.UploadRequest
 import dev.voicelink.interact.InteractionChannel
+import java.io.IOException
 import kotlin.time.Duration.Companion.seconds
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -54,8 +56,14 @@ class SongsModel(private val viewModelScope: CoroutineScope, private val api: En
   // snippet:kotlin-viewmodel-scope
   fun upload(request: UploadRequest) {
     viewModelScope.launch {                        // cancelled in onCleared(): so is the upload
-      val receipt = api.uploadResource(request).await()
-      ui.show("uploaded: sid ${receipt.sid()}")    // on viewModelScope's dispatcher: Main on Android
+      try {
+        val receipt = api.uploadResource(request).await()
+        ui.show("uploaded: sid ${receipt.sid()}")  // on viewModelScope's dispatcher: Main on Android
+      } catch (e: IOException) {                   // not a CancellationException: that ends the coroutine
+        ui.show("upload failed: ${e.message}")
+      } catch (e: ServerRefusalException) {
+        ui.show("upload refused: ${e.message}")
+      }
     }
   }
   // end-snippet
