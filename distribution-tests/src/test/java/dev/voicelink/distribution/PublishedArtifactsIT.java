@@ -188,7 +188,7 @@ class PublishedArtifactsIT {
     assertThat(staged(m.artifactId, "", packaging)).as("the main artifact, ." + packaging).isRegularFile();
     try (ZipFile sources = new ZipFile(staged(m.artifactId, "sources", "jar").toFile())) {
       assertThat(sources.stream().map(ZipEntry::getName)).as("sources jar")
-          .anyMatch(n -> n.startsWith("dev/voicelink/") && n.endsWith(".java"));
+          .anyMatch(n -> n.startsWith("dev/voicelink/") && (n.endsWith(".java") || n.endsWith(".kt")));
     }
     try (ZipFile javadoc = new ZipFile(staged(m.artifactId, "javadoc", "jar").toFile())) {
       assertThat(javadoc.getEntry("index.html")).as("javadoc jar").isNotNull();
