@@ -100,6 +100,12 @@ final class ApiDump {
   /** The JSpecify annotations whose positions the dump records, by descriptor. */
   private static final Map<String, String> NULLNESS = Map.of(
       "Lorg/jspecify/annotations/Nullable;", "@Nullable", "Lorg/jspecify/annotations/NonNull;", "@NonNull");
+  /**
+   * Kotlin's nullable types, as the Kotlin compiler marks them on public declarations (a declaration
+   * annotation kept in the class file, not a type annotation): recorded as JSpecify's are, so that a
+   * Kotlin type that becomes nullable, or stops being, is a change too.
+   */
+  private static final String KOTLIN_NULLABLE = "Lorg/jetbrains/annotations/Nullable;";
   /** The JSpecify annotations that set the nullness of a whole package or class, by descriptor. */
   private static final Map<String, String> NULLNESS_SCOPE = Map.of("Lorg/jspecify/annotations/NullMarked;",
       "@NullMarked", "Lorg/jspecify/annotations/NullUnmarked;", "@NullUnmarked");
@@ -175,7 +181,9 @@ final class ApiDump {
           .sorted(comparing((FieldNode f) -> f.name).thenComparing(f -> f.desc))
           .forEach(f -> out.append('\t').append(modifiers(f.access, false)).append("field ").append(f.name)
               .append(' ').append(f.desc).append(f.value == null ? "" : " = " + constant(f.value, f.desc))
-              .append(typeNotes(f.signature, nullness(f.visibleTypeAnnotations, f.invisibleTypeAnnotations)))
+              .append(typeNotes(f.signature, withKotlinNullable(
+                  nullness(f.visibleTypeAnnotations, f.invisibleTypeAnnotations),
+                  annotations(f.visibleAnnotations, f.invisibleAnnotations), "field")))
               .append('\n'));
       c.methods.stream()
           .filter(m -> isApi(m.access, m.name, annotations(m.visibleAnnotations, m.invisibleAnnotations), open))
@@ -183,7 +191,9 @@ final class ApiDump {
           .forEach(m -> out.append('\t').append(modifiers(m.access, true)).append("fun ").append(m.name)
               .append(' ').append(m.desc)
               .append(m.exceptions.isEmpty() ? "" : " throws " + m.exceptions.stream().sorted().collect(joining(", ")))
-              .append(typeNotes(m.signature, nullness(m.visibleTypeAnnotations, m.invisibleTypeAnnotations)))
+              .append(typeNotes(m.signature, kotlinParameterNullness(m, withKotlinNullable(
+                  nullness(m.visibleTypeAnnotations, m.invisibleTypeAnnotations),
+                  annotations(m.visibleAnnotations, m.invisibleAnnotations), "return"))))
               .append('\n'));
       out.append("}\n\n");
     }
@@ -358,6 +368,36 @@ final class ApiDump {
         if (label != null) {
           positions.computeIfAbsent(label, k -> new TreeSet<>()).add(position(a.typeRef) + path(a.typePath));
         }
+      }
+    }
+    return positions;
+  }
+
+  /** {@code positions} with {@code position} added to its nullable ones when {@code annotations} has Kotlin's. */
+  private static Map<String, Set<String>> withKotlinNullable(Map<String, Set<String>> positions,
+      List<String> annotations, String position) {
+    if (annotations.contains(KOTLIN_NULLABLE)) {
+      positions.computeIfAbsent(NULLNESS.get("Lorg/jspecify/annotations/Nullable;"), k -> new TreeSet<>())
+          .add(position);
+    }
+    return positions;
+  }
+
+  /**
+   * {@code positions} with the parameters of {@code m} that Kotlin marks nullable. A parameter's annotations are
+   * counted from the first one that can have any (javac leaves out the leading synthetic ones of an enum's or an
+   * inner class's constructor): its position is its index in the descriptor.
+   */
+  private static Map<String, Set<String>> kotlinParameterNullness(MethodNode m, Map<String, Set<String>> positions) {
+    int parameters = Type.getArgumentTypes(m.desc).length;
+    for (List<AnnotationNode>[] byParameter : Arrays.asList(m.visibleParameterAnnotations, m.invisibleParameterAnnotations)) {
+      if (byParameter == null) {
+        continue;
+      }
+      int first = parameters - byParameter.length;
+      for (int i = 0; i < byParameter.length; i++) {
+        List<String> descriptors = annotations(byParameter[i], null);
+        withKotlinNullable(positions, descriptors, "param" + (first + i));
       }
     }
     return positions;

@@ -64,6 +64,13 @@ class ApiBaselineIT {
       + "@Retention(RetentionPolicy.RUNTIME) @Target({ElementType.PACKAGE, ElementType.TYPE})\n"
       + "public @interface NullMarked {}\n";
 
+  /** The annotation the Kotlin compiler marks a nullable type of a public declaration with (kept in the class file). */
+  private static final String KOTLIN_NULLABLE = "package org.jetbrains.annotations;\n"
+      + "import java.lang.annotation.*;\n"
+      + "@Retention(RetentionPolicy.CLASS)"
+      + " @Target({ElementType.METHOD, ElementType.FIELD, ElementType.PARAMETER, ElementType.LOCAL_VARIABLE})\n"
+      + "public @interface Nullable {}\n";
+
   private static Path work;
   private static Path tool;
   /** The program's class path: ASM, as the build puts it there (exec-maven-plugin's dependencies). */
@@ -192,6 +199,40 @@ class ApiBaselineIT {
         "API changed: changed method dev.voicelink.auth.TokenStore.load():"
             + " `public abstract fun load ()Ljava/lang/String;` is now"
             + " `public abstract fun load ()Ljava/lang/String; // @Nullable(return)`",
+        updateLine(api));
+  }
+
+  /**
+   * Kotlin marks its nullable types on the declarations (voicelink-coroutines): a parameter or a return that
+   * becomes nullable, or stops being, is named as a change, in the notes JSpecify's nullness uses.
+   */
+  @Test
+  void aChangeOfAKotlinNullableTypeIsNamedAsAChange() throws Exception {
+    String calls = "package dev.voicelink.coroutines;\n"
+        + "import org.jetbrains.annotations.Nullable;\n"
+        + "public final class CallsKt {\n"
+        + "  public static String await(String call, @Nullable String tag) { return call; }\n"
+        + "  @Nullable public static String last() { return null; }\n"
+        + "}\n";
+    Path api = baseline("kotlin-nullness", calls, KOTLIN_NULLABLE);
+    assertThat(Files.readString(api)).contains(
+        "\tpublic static fun await (Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String; // @Nullable(param1)\n",
+        "\tpublic static fun last ()Ljava/lang/String; // @Nullable(return)\n");
+    Path changed = library("kotlin-nullness-v2", calls
+        .replace("await(String call, @Nullable String tag)", "await(@Nullable String call, String tag)")
+        .replace("@Nullable public static String last()", "public static String last()"), KOTLIN_NULLABLE);
+
+    Run check = run(changed, api, "check");
+
+    assertThat(check.exit).isEqualTo(1);
+    assertThat(check.stderrLines()).containsExactly(
+        "API changed: changed method dev.voicelink.coroutines.CallsKt.await(java.lang.String, java.lang.String):"
+            + " `public static fun await (Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String; // @Nullable(param1)`"
+            + " is now `public static fun await (Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;"
+            + " // @Nullable(param0)`",
+        "API changed: changed method dev.voicelink.coroutines.CallsKt.last():"
+            + " `public static fun last ()Ljava/lang/String; // @Nullable(return)` is now"
+            + " `public static fun last ()Ljava/lang/String;`",
         updateLine(api));
   }
 
@@ -418,7 +459,8 @@ class ApiBaselineIT {
       assertThat(check.exit).as(m.artifactId + ": " + check.stderr).isZero();
     }
     assertThat(expected).contains("sdk-core/api/voicelink-core.api", "sdk-android/api/voicelink-android.api",
-        "sdk-testing/api/voicelink-testing.api", "sdk-fixtures/api/voicelink-fixtures.api");
+        "sdk-testing/api/voicelink-testing.api", "sdk-fixtures/api/voicelink-fixtures.api",
+        "sdk-coroutines/api/voicelink-coroutines.api");
 
     Set<String> committed = new TreeSet<>();
     for (Distribution.Module m : Distribution.modules()) {

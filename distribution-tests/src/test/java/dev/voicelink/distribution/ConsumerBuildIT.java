@@ -134,6 +134,32 @@ class ConsumerBuildIT {
   }
 
   /**
+   * A Kotlin device's build names voicelink-coroutines and no Kotlin of its own: the Kotlin getting-started
+   * code and its coroutine test run on the Kotlin standard library OkHttp brings (1.8.21) and
+   * kotlinx-coroutines 1.7.3, and the optional voicelink-android stays out.
+   */
+  @Test void aKotlinAppRunsTheCoroutineGettingStartedOnTheKotlinOkHttpBrings() throws Exception {
+    Path app = consumer("kotlin-app");
+    Distribution.MavenRun run = build(app, "verify");
+    assertThat(run.exitCode).as(run.tail()).isZero();
+
+    String report = new String(Files.readAllBytes(app.resolve(
+        "target/surefire-reports/TEST-dev.voicelink.samples.kotlin.KotlinConsumerTest.xml")), StandardCharsets.UTF_8);
+    assertThat(report).contains("tests=\"1\"", "failures=\"0\"", "errors=\"0\"", "skipped=\"0\"");
+
+    List<String> dependencies = dependencyList(app.resolve("target/dependencies.txt"));
+    assertThat(dependencies).contains(
+        GROUP + ":voicelink-coroutines:jar:" + version() + ":compile",
+        GROUP + ":voicelink-core:jar:" + version() + ":compile",
+        "org.jetbrains.kotlin:kotlin-stdlib:jar:1.8.21:compile",
+        "org.jetbrains.kotlinx:kotlinx-coroutines-core-jvm:jar:1.7.3:compile");
+    assertThat(dependencies).as("voicelink-coroutines' Android functions need no Agent in a JVM app")
+        .noneMatch(d -> d.startsWith(GROUP + ":voicelink-android:"))
+        .noneMatch(d -> d.startsWith("org.robolectric:"));
+    assertOursCameFromTheStagingRepository();
+  }
+
+  /**
    * docs/building.md tells a user how to take the libraries from this checkout: one {@code install}
    * command. Every dependency line that README.md and docs/getting-started.md show must then resolve
    * from what that command installs and nothing else of ours: the artifacts of the modules it names

@@ -145,7 +145,7 @@ class PublishedArtifactsIT {
     assertThat(staged).as("dev.voicelink artifacts in " + group).isEqualTo(expected);
     assertThat(expected).as("the published modules").contains(
         "voicelink-bom", "voicelink-core", "voicelink-interact", "voicelink-android",
-        "voicelink-testing", "voicelink-fixtures");
+        "voicelink-testing", "voicelink-fixtures", "voicelink-coroutines");
     for (Distribution.Module m : Distribution.modules()) {
       if (!m.published) {
         assertThat(group.resolve(m.artifactId)).as(m.artifactId + " is not published").doesNotExist();
@@ -188,7 +188,7 @@ class PublishedArtifactsIT {
     assertThat(staged(m.artifactId, "", packaging)).as("the main artifact, ." + packaging).isRegularFile();
     try (ZipFile sources = new ZipFile(staged(m.artifactId, "sources", "jar").toFile())) {
       assertThat(sources.stream().map(ZipEntry::getName)).as("sources jar")
-          .anyMatch(n -> n.startsWith("dev/voicelink/") && n.endsWith(".java"));
+          .anyMatch(n -> n.startsWith("dev/voicelink/") && (n.endsWith(".java") || n.endsWith(".kt")));
     }
     try (ZipFile javadoc = new ZipFile(staged(m.artifactId, "javadoc", "jar").toFile())) {
       assertThat(javadoc.getEntry("index.html")).as("javadoc jar").isNotNull();

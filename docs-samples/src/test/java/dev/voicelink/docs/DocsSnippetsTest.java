@@ -32,12 +32,14 @@ import org.junit.jupiter.api.Test;
 class DocsSnippetsTest {
   /**
    * Source trees that hold snippet regions: this module's tests, the Android module's tests, the
-   * fixtures' tests (the Agent's events need Robolectric, which runs there), and the Kotlin consumer
-   * (compiled with warnings as errors and JSpecify read strictly).
+   * fixtures' tests (the Agent's events need Robolectric, which runs there), the Kotlin consumer
+   * (compiled with warnings as errors and JSpecify read strictly; its code and its coroutine tests),
+   * and the tests of voicelink-coroutines (run on virtual time).
    */
   static final List<String> SNIPPET_ROOTS = Arrays.asList(
       "docs-samples/src/test/java", "sdk-android/src/test/java", "sdk-fixtures/src/test/java",
-      "samples/kotlin-consumer/src/main/kotlin");
+      "samples/kotlin-consumer/src/main/kotlin", "samples/kotlin-consumer/src/test/kotlin",
+      "sdk-coroutines/src/test/kotlin");
   static final List<String> CODE_LANGUAGES = Arrays.asList("java", "kotlin");
 
   private static final Pattern START = Pattern.compile("^\\s*// snippet:\\s*([A-Za-z0-9_.-]+)\\s*$");
@@ -102,7 +104,7 @@ class DocsSnippetsTest {
 
   @Test void theCheckerFindsRegionsAndBlocks() {
     // guards against a checker that passes because it read nothing
-    assertThat(regions).containsKeys("getting-started-jvm", "getting-started-kotlin");
+    assertThat(regions).containsKeys("getting-started-jvm", "getting-started-kotlin", "kotlin-cancellation");
     assertThat(blocks.stream().filter(b -> b.language.equals("kotlin") && b.snippet != null).count())
         .as("kotlin blocks shown from compiled sources").isGreaterThanOrEqualTo(3);
     assertThat(blocks.stream().filter(b -> b.snippet != null).count()).isGreaterThanOrEqualTo(5);

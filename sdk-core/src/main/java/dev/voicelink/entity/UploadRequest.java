@@ -43,6 +43,21 @@ public final class UploadRequest {
     return new Builder();
   }
 
+  /**
+   * A builder that starts with everything of this request, its progress listener included: to send
+   * the same records with another listener, or for another owner.
+   */
+  public Builder newBuilder() {
+    Builder builder = new Builder();
+    builder.appid = appid;
+    builder.definition = definition;
+    builder.persParam = persParam;
+    builder.records = records;
+    builder.progressExecutor = progressExecutor;
+    builder.progressListener = progressListener;
+    return builder;
+  }
+
   public String appid() {
     return appid;
   }

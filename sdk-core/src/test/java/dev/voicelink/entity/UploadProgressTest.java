@@ -85,6 +85,28 @@ class UploadProgressTest {
     return wire;
   }
 
+  @Test void newBuilderKeepsTheRequestAndCanGiveItAnotherListener() throws IOException {
+    List<String> heard = new ArrayList<>();
+    UploadRequest first = request(records(3))
+        .progressListener(Runnable::run, (written, total) -> heard.add("first " + written)).build();
+    UploadRequest same = first.newBuilder().build();
+    UploadRequest other = first.newBuilder()
+        .progressListener(Runnable::run, (written, total) -> heard.add("other " + written)).build();
+    assertThat(same.toString()).isEqualTo(first.toString());
+    assertThat(other.appid()).isEqualTo(first.appid());
+    assertThat(other.definition()).isSameAs(first.definition());
+    assertThat(other.persParam()).isSameAs(first.persParam());
+    assertThat(other.records()).isSameAs(first.records());
+
+    RequestBody sameBody = api.uploadBody(same);
+    Buffer sameWire = send(sameBody);
+    RequestBody otherBody = api.uploadBody(other);
+    Buffer otherWire = send(otherBody);
+    assertThat(otherWire).isEqualTo(sameWire);
+    assertThat(heard).containsExactly("first " + sameBody.contentLength(),
+        "other " + otherBody.contentLength());
+  }
+
   @Test void callsComeEveryHundredMillisecondsAndOnceAtTheEnd() throws IOException {
     List<Call> calls = new ArrayList<>();
     long start = time.monotonicNanos();

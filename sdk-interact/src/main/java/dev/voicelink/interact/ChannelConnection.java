@@ -14,6 +14,7 @@ import dev.voicelink.interact.Disconnect.Cause;
 import dev.voicelink.interact.InteractionChannel.Listener;
 import dev.voicelink.interact.InteractionChannel.State;
 import java.io.IOException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Authenticator;
@@ -25,21 +26,21 @@ import okhttp3.WebSocketListener;
 
 /**
  * The connection state machine behind an {@link InteractionChannel}: opens the socket with a fresh
- * token, reconnects with bounded backoff, retries a rejected token once, and tells the listener.
+ * token, reconnects with bounded backoff, retries a rejected token once, and tells the listeners.
  *
  * <p>An attempt ends when its socket fails, when the server's first message is not a readable
  * {@code connected} message, or when that message does not come within the greeting timeout after the
  * upgrade: a server that takes the upgrade and then stays silent is retried like any other failure,
  * never waited on for ever.
  *
- * <p>Every decision is taken under {@link #lock}; the listener's calls are queued there and handed
- * over after the lock is released, in the order they were decided, to a {@link SerialDelivery} on
- * the client's worker threads: one call at a time, never on the thread that noticed the news (a
- * socket's reader or the shared scheduler), which a slow listener therefore never holds up.
+ * <p>Every decision is taken under {@link #lock}; the listeners' calls are queued there, one per
+ * listener registered at that moment, and handed over after the lock is released, in the order they
+ * were decided, to a {@link SerialDelivery} on the client's worker threads: one call at a time,
+ * never on the thread that noticed the news (a socket's reader or the shared scheduler), which a slow
+ * listener therefore never holds up. A listener removed before its call runs is not called.
  */
 final class ChannelConnection {
   private static final String TAG = "interact";
-  private static final Listener CLOSED = result -> { };
   private static final int NORMAL_CLOSURE = 1000;
   /**
    * How long a connection must stay up after the greeting to end a row of failed attempts. Shorter
@@ -58,11 +59,11 @@ final class ChannelConnection {
   private final ClientCore config;
   private final TokenSource tokens;
   /**
-   * The app's listener until {@link #close}, then {@link #CLOSED}: news already queued is dropped, and
-   * a socket that OkHttp holds while its close handshake times out (up to a minute when offline)
-   * keeps no app object (an activity) reachable.
+   * The app's listeners, emptied by {@link #close}: news already queued is dropped, and a socket that
+   * OkHttp holds while its close handshake times out (up to a minute when offline) keeps no app
+   * object (an activity) reachable.
    */
-  private volatile Listener listener;
+  private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
   private final Backoff reconnectBackoff;
   private final ChannelDeadlines deadlines;
   private final ChannelFrames frames;
@@ -101,7 +102,7 @@ final class ChannelConnection {
     }
     this.client = channelClient.build();
     this.tokens = tokens;
-    this.listener = listener;
+    listeners.add(listener);
     this.reconnectBackoff = backoff;
     this.deadlines = new ChannelDeadlines(config.scheduler(), greetingTimeoutMillis,
         resultTimeoutMillis);
@@ -185,7 +186,7 @@ final class ChannelConnection {
     synchronized (lock) {
       if (state == State.CLOSED) return false;
       state = State.CLOSED;
-      listener = CLOSED;
+      listeners.clear();
       generation++;
       cancelPendingLocked();
       deadlines.cancelAll();
@@ -201,6 +202,26 @@ final class ChannelConnection {
       toClose.cancel();
     }
     return true;
+  }
+
+  /**
+   * Adds a listener: it is told the news decided after this call. No effect once closed, when no
+   * news comes any more.
+   */
+  void addListener(Listener listener) {
+    synchronized (lock) {
+      if (state != State.CLOSED) listeners.add(listener);
+    }
+  }
+
+  /** Removes a listener: it is told nothing more, not even news decided before and not yet told. */
+  void removeListener(Listener listener) {
+    listeners.remove(listener);
+  }
+
+  /** How many listeners are registered; for tests. */
+  int listenerCount() {
+    return listeners.size();
   }
 
   /** Waits until every listener call decided so far has returned; for tests. */
@@ -301,7 +322,7 @@ final class ChannelConnection {
     boolean reconnecting = !cause.needsAuthorization() && reconnectBackoff.allows(failedAttempts);
     Disconnect disconnect = new Disconnect(cause, detail, reconnecting);
     // queued before the reconnect is scheduled, so whoever sees the reconnect finds the news queued
-    events.enqueue(() -> listener.onDisconnected(disconnect));
+    tellLocked(listener -> listener.onDisconnected(disconnect));
     if (!reconnecting) {
       state = State.DISCONNECTED;
     } else if (paused) {
@@ -328,7 +349,7 @@ final class ChannelConnection {
       uid = connectedUid;
       connectedAtNanos = config.deviceClock().monotonicNanos();
       retriedRejectedToken = false;
-      events.enqueue(() -> listener.onConnected(connectedUid));
+      tellLocked(listener -> listener.onConnected(connectedUid));
     }
     events.flush();
   }
@@ -337,14 +358,14 @@ final class ChannelConnection {
    * The answer to write {@code seq} (a result or an error) from the socket of attempt {@code
    * attemptGeneration}: ends its deadline, and is delivered unless the deadline had passed.
    */
-  private void answer(int attemptGeneration, int seq, Runnable call) {
+  private void answer(int attemptGeneration, int seq, News news) {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
       if (!deadlines.answered(seq)) {
         Log.info(TAG, "dropped the answer to write " + seq + ": it came after the result timeout");
         return;
       }
-      events.enqueue(call);
+      tellLocked(news);
     }
     events.flush();
   }
@@ -365,7 +386,7 @@ final class ChannelConnection {
         return;
       }
       deadlines.expired(seq);
-      events.enqueue(() -> listener.onWriteError(seq, InteractionChannel.RESULT_TIMEOUT,
+      tellLocked(listener -> listener.onWriteError(seq, InteractionChannel.RESULT_TIMEOUT,
           description));
     }
     Log.warn(TAG, "write " + seq + ": " + description, null);
@@ -373,12 +394,30 @@ final class ChannelConnection {
   }
 
   /** News from the socket of attempt {@code attemptGeneration} that answers no write. */
-  void deliver(int attemptGeneration, Runnable call) {
+  void deliver(int attemptGeneration, News news) {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
-      events.enqueue(call);
+      tellLocked(news);
     }
     events.flush();
+  }
+
+  /**
+   * Queues {@code news} for each listener registered now, one call each (so that one that throws
+   * does not keep it from the others); a listener removed before its call runs is skipped. Under
+   * {@link #lock}; {@code events.flush()} hands the calls over once it is released.
+   */
+  private void tellLocked(final News news) {
+    for (final Listener target : listeners) {
+      events.enqueue(() -> {
+        if (listeners.contains(target)) news.tellTo(target);
+      });
+    }
+  }
+
+  /** Something to tell a listener. */
+  interface News {
+    void tellTo(Listener listener);
   }
 
   /** Hears the socket of one attempt, and turns its news into decisions of the connection. */
@@ -431,7 +470,7 @@ final class ChannelConnection {
       Log.warn(TAG, "unreadable message from the interaction channel: " + e.getMessage(), null);
       String description = "unreadable message from the server: " + e.getMessage();
       deliver(attemptGeneration,
-          () -> listener.onWriteError(0, InteractionChannel.MALFORMED_MESSAGE, description));
+          listener -> listener.onWriteError(0, InteractionChannel.MALFORMED_MESSAGE, description));
     }
 
     private void handle(InteractionCodec.Message message, String text) {
@@ -441,12 +480,13 @@ final class ChannelConnection {
       } else if ("result".equals(message.type)) {
         InteractionResult result =
             new InteractionResult(message.seq, message.text, message.entities, text);
-        answer(attemptGeneration, message.seq, () -> listener.onResult(result));
+        answer(attemptGeneration, message.seq, listener -> listener.onResult(result));
       } else if ("error".equals(message.type) && message.seq != 0) {
         answer(attemptGeneration, message.seq,
-            () -> listener.onWriteError(message.seq, message.code, message.desc));
+            listener -> listener.onWriteError(message.seq, message.code, message.desc));
       } else if ("error".equals(message.type)) {
-        deliver(attemptGeneration, () -> listener.onWriteError(0, message.code, message.desc));
+        deliver(attemptGeneration,
+            listener -> listener.onWriteError(0, message.code, message.desc));
       } else {
         Log.debug(TAG, "ignoring interaction message of type " + message.type);
       }

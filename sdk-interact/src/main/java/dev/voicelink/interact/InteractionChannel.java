@@ -38,7 +38,9 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Threading.</b> All methods are thread-safe and never block on the network. Listener methods
  * are called one at a time, in the order the channel noticed the news, on one of the client's
  * background threads ({@code voicelink-io}); they should return quickly, as later news waits for
- * them. A listener may call the channel back.
+ * them. A listener may call the channel back. Besides the builder's listener, {@link
+ * #addListener} lets more than one party hear the channel (a screen, a coroutine {@code Flow}) for as
+ * long as it needs to.
  */
 public final class InteractionChannel implements Closeable {
   /**
@@ -167,6 +169,26 @@ public final class InteractionChannel implements Closeable {
     connection.connect();
   }
 
+  /**
+   * Adds a listener of this channel's news, besides the one given to the builder: told the news the
+   * channel notices after this call, on the same thread and in the same order as the builder's
+   * listener, one call at a time. A listener added twice is told twice. No effect once the channel is
+   * closed. Thread-safe; never blocks.
+   */
+  public void addListener(Listener listener) {
+    if (listener == null) throw new IllegalArgumentException("listener must not be null");
+    connection.addListener(listener);
+  }
+
+  /**
+   * Removes a listener (the builder's too): it is told nothing more, not even news noticed before this
+   * call and not told yet. Removes one registration of a listener added twice; no effect for one not
+   * added. Thread-safe; never blocks.
+   */
+  public void removeListener(Listener listener) {
+    connection.removeListener(listener);
+  }
+
   /** The state now. */
   public State state() {
     return connection.state();
@@ -228,9 +250,14 @@ public final class InteractionChannel implements Closeable {
     if (connection.close()) config.untrack(this);
   }
 
-  /** Waits until the listener has returned from every call decided so far; a barrier for tests. */
+  /** Waits until the listeners have returned from every call decided so far; a barrier for tests. */
   boolean awaitDelivered(long timeout, TimeUnit unit) throws InterruptedException {
     return connection.awaitDelivered(timeout, unit);
+  }
+
+  /** How many listeners are registered; for tests. */
+  int listenerCount() {
+    return connection.listenerCount();
   }
 
   /**
@@ -257,7 +284,10 @@ public final class InteractionChannel implements Closeable {
       this.tokens = tokens;
     }
 
-    /** Receives connection news and results. Required. */
+    /**
+     * Receives connection news and results, from the channel's creation on. Required; {@link
+     * InteractionChannel#addListener} adds more.
+     */
     public Builder listener(Listener listener) {
       if (listener == null) throw new IllegalArgumentException("listener must not be null");
       this.listener = listener;

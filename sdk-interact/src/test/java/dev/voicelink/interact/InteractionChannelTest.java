@@ -893,7 +893,7 @@ class InteractionChannelTest {
 
     // While the listener is inside onConnected, this thread's news is queued behind it: the calls
     // return at once, and nothing reaches the listener beside the call in progress.
-    connection.deliver(1, () -> listener.onResult(
+    connection.deliver(1, heard1 -> heard1.onResult(
         new InteractionResult(1, "t", Collections.emptyList(), "{}")));
     connection.connectionLost(1, Disconnect.Cause.NETWORK, "reset", -1);
     assertThat(heard).containsExactly("connected");
@@ -907,10 +907,216 @@ class InteractionChannelTest {
     assertThat(threads.iterator().next().getName()).startsWith("voicelink-io");
 
     connection.close();
-    connection.deliver(1, () -> listener.onResult(
+    connection.deliver(1, heard2 -> heard2.onResult(
         new InteractionResult(2, "late", Collections.emptyList(), "{}")));
     assertThat(connection.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).as("nothing after close").hasSize(3);
     socketThread.join(10_000);
+  }
+
+  /** A server socket that greets, then answers each text write with a result of its seq and text. */
+  private MockResponse echoingSocket() {
+    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+      }
+
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        java.util.regex.Matcher seq = java.util.regex.Pattern.compile("\"seq\":(\\d+)").matcher(text);
+        java.util.regex.Matcher said = java.util.regex.Pattern.compile("\"text\":\"([^\"]*)\"")
+            .matcher(text);
+        if (seq.find() && said.find()) {
+          webSocket.send("{\"type\":\"result\",\"seq\":" + seq.group(1) + ",\"text\":\""
+              + said.group(1) + "\"}");
+        }
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null);
+      }
+    });
+  }
+
+  @Test void anAddedListenerHearsTheNewsAfterItInOrderOnTheChannelsThread() throws Exception {
+    server.enqueue(echoingSocket());
+    channel = channelBuilder().build();
+    connect();
+    List<String> added = Collections.synchronizedList(new ArrayList<>());
+    Set<String> threads = Collections.synchronizedSet(new HashSet<>());
+    channel.addListener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+        threads.add(Thread.currentThread().getName());
+        added.add("result " + result.seq() + " " + result.text());
+      }
+
+      @Override public void onConnected(String uid) {
+        added.add("connected " + uid);
+      }
+    });
+    assertThat(channel.listenerCount()).isEqualTo(2);
+
+    int writes = 30;
+    for (int i = 1; i <= writes; i++) channel.writeText("w" + i, null);
+    List<String> expected = new ArrayList<>();
+    for (int i = 1; i <= writes; i++) {
+      expected.add("result " + i + " w" + i);
+      assertThat(nextEvent()).isEqualTo("result " + i + " w" + i + " []");
+    }
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(added).as("the news after addListener, not the greeting before it")
+        .containsExactlyElementsOf(expected);
+    assertThat(threads).as("where the builder's listener is called").isNotEmpty()
+        .allMatch(name -> name.startsWith("voicelink-io"));
+  }
+
+  @Test void aRemovedListenerIsToldNothingMoreAndTheBuildersListenerCanBeRemovedToo()
+      throws Exception {
+    server.enqueue(echoingSocket());
+    BlockingQueue<String> first = new LinkedBlockingQueue<>();
+    CountDownLatch connected = new CountDownLatch(1);
+    InteractionChannel.Listener builders = new InteractionChannel.Listener() {
+      @Override public void onConnected(String uid) {
+        connected.countDown();
+      }
+
+      @Override public void onResult(InteractionResult result) {
+        first.add("result " + result.seq());
+      }
+    };
+    channel = channelBuilder().listener(builders).build();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+    BlockingQueue<String> second = new LinkedBlockingQueue<>();
+    InteractionChannel.Listener added = result -> second.add("result " + result.seq());
+    channel.addListener(added);
+    channel.writeText("one", null);
+    assertThat(first.poll(10, TimeUnit.SECONDS)).isEqualTo("result 1");
+    assertThat(second.poll(10, TimeUnit.SECONDS)).isEqualTo("result 1");
+
+    channel.removeListener(added);
+    channel.removeListener(added); // a second time: no effect
+    assertThat(channel.listenerCount()).isEqualTo(1);
+    channel.writeText("two", null);
+    assertThat(first.poll(10, TimeUnit.SECONDS)).isEqualTo("result 2");
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(second).as("removed before the second result").isEmpty();
+
+    channel.addListener(added);
+    channel.removeListener(builders);
+    channel.writeText("three", null);
+    assertThat(second.poll(10, TimeUnit.SECONDS)).isEqualTo("result 3");
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(first).as("the builder's listener, removed like any other").isEmpty();
+  }
+
+  @Test void aListenerRemovedWhileItsNewsWaitsIsNotToldIt() throws Exception {
+    server.enqueue(echoingSocket());
+    channel = channelBuilder().build();
+    CountDownLatch inOnConnected = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> heard = Collections.synchronizedList(new ArrayList<>());
+    InteractionChannel.Listener blocking = new InteractionChannel.Listener() {
+      @Override public void onConnected(String uid) {
+        inOnConnected.countDown();
+        try {
+          release.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+
+      @Override public void onResult(InteractionResult result) {
+      }
+    };
+    InteractionChannel.Listener late = new InteractionChannel.Listener() {
+      @Override public void onConnected(String uid) {
+        heard.add("connected");
+      }
+
+      @Override public void onResult(InteractionResult result) {
+        heard.add("result " + result.seq());
+      }
+    };
+    channel.addListener(blocking);
+    channel.addListener(late);
+    channel.connect();
+    time.runDueTasks();
+    assertThat(inOnConnected.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    // "connected" is queued for `late` behind the call in progress: removed now, it never hears it
+    channel.removeListener(late);
+    release.countDown();
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(heard).isEmpty();
+  }
+
+  @Test void aListenerThatThrowsKeepsNoNewsFromTheOthers() throws Exception {
+    server.enqueue(echoingSocket());
+    channel = channelBuilder().build();
+    connect();
+    channel.addListener(result -> {
+      throw KotlinThrows.checked(new Exception("listener bug"));
+    });
+    BlockingQueue<String> after = new LinkedBlockingQueue<>();
+    channel.addListener(result -> after.add("result " + result.seq()));
+    channel.writeText("one", null);
+    assertThat(nextEvent()).isEqualTo("result 1 one []");
+    assertThat(after.poll(10, TimeUnit.SECONDS)).isEqualTo("result 1");
+  }
+
+  @Test void closingLetsGoOfEveryListenerAndAddingAfterwardsHasNoEffect() throws Exception {
+    server.enqueue(echoingSocket());
+    channel = channelBuilder().build();
+    connect();
+    channel.addListener(result -> { });
+    assertThat(channel.listenerCount()).isEqualTo(2);
+    channel.close();
+    assertThat(channel.listenerCount()).isZero();
+    channel.addListener(result -> { });
+    assertThat(channel.listenerCount()).as("a closed channel tells nobody anything").isZero();
+    assertThatThrownBy(() -> channel.addListener(null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("listener must not be null");
+  }
+
+  @Test void listenersAddedAndRemovedFromManyThreadsEachHearAnUnbrokenRun() throws Exception {
+    server.enqueue(echoingSocket());
+    channel = channelBuilder().build();
+    connect();
+    int threads = 8;
+    int writes = 40;
+    List<List<Integer>> heard = new CopyOnWriteArrayList<>();
+    CountDownLatch ready = new CountDownLatch(threads);
+    CountDownLatch done = new CountDownLatch(threads);
+    List<Thread> started = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread thread = new Thread(() -> {
+        List<Integer> seqs = new CopyOnWriteArrayList<>();
+        heard.add(seqs);
+        InteractionChannel.Listener listener = result -> seqs.add(result.seq());
+        ready.countDown();
+        channel.addListener(listener);
+        Thread.yield();
+        channel.removeListener(listener);
+        channel.addListener(listener);
+        done.countDown();
+      }, "adder-" + t);
+      thread.start();
+      started.add(thread);
+    }
+    assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+    for (int i = 1; i <= writes; i++) channel.writeText("w" + i, null);
+    assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+    for (Thread thread : started) thread.join(10_000);
+    int before = writes;
+    channel.writeText("last", null);
+    for (int i = 1; i <= writes + 1; i++) assertThat(nextEvent()).startsWith("result " + i + " ");
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(channel.listenerCount()).isEqualTo(threads + 1);
+    for (List<Integer> seqs : heard) {
+      // whatever each heard, it heard once and in order, up to the write made after every thread
+      // had added it for good
+      assertThat(seqs).isSorted().doesNotHaveDuplicates().endsWith(before + 1);
+    }
   }
 }

@@ -1,0 +1,47 @@
+package dev.voicelink.coroutines
+
+import dev.voicelink.coroutines.internal.callCancelled
+import dev.voicelink.coroutines.internal.enqueueHandingOver
+import dev.voicelink.core.VoiceLinkCall
+import kotlin.coroutines.resume
+import kotlin.coroutines.resumeWithException
+import kotlinx.coroutines.suspendCancellableCoroutine
+
+/**
+ * Runs this call and suspends until it ends, without blocking a thread: the value, or the failure
+ * thrown as [VoiceLinkCall.execute] throws it (an `IOException`, a `ServerRefusalException` such as a
+ * `WebApiException`, an `IllegalArgumentException` for input found invalid while the call ran, an
+ * `IllegalStateException` if the call already ran or its client is closed).
+ *
+ * ```
+ * val receipt = api.uploadResource(request).await()
+ * val outcome = tokens.signIn("SN-0001-DEMO") { code -> show(code.link()) }.await()
+ * ```
+ *
+ * **Cancellation goes both ways.** Cancelling the coroutine cancels the call: the request in flight and
+ * every wait the call scheduled are aborted, as [VoiceLinkCall.cancel] says (a token refresh already
+ * sent still finishes and is saved). A call cancelled elsewhere ([VoiceLinkCall.cancel], or closing its
+ * `VoiceLinkClient`) cancels the coroutine: `await()` throws a `CancellationException` whose cause is
+ * the `CallCancelledException` that `execute()` would have thrown, so the scope around it is not
+ * failed.
+ *
+ * **Threads.** Nothing blocks the calling thread, which may be Android's main thread. The coroutine
+ * resumes on its own dispatcher: the result of one of the SDK's calls is handed to it straight from the
+ * SDK thread that ended the call, not through the client's callback executor (a device flow's result
+ * comes after its listener's news, on that executor). Any other [VoiceLinkCall] (an app's fake, a
+ * `voicelink-fixtures` call) is enqueued as it is.
+ *
+ * Like [VoiceLinkCall.execute], it runs a call once: a call already run throws
+ * `IllegalStateException`.
+ */
+public suspend fun <T : Any> VoiceLinkCall<T>.await(): T = suspendCancellableCoroutine { continuation ->
+  continuation.invokeOnCancellation { cancel() }
+  enqueueHandingOver { result ->
+    val failure = result.failure()
+    when {
+      result.isSuccess -> continuation.resume(result.value())
+      failure != null -> continuation.resumeWithException(failure)
+      else -> continuation.cancel(callCancelled())
+    }
+  }
+}

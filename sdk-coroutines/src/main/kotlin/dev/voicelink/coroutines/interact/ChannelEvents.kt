@@ -1,0 +1,93 @@
+package dev.voicelink.coroutines.interact
+
+import dev.voicelink.coroutines.EventBufferOverflowException
+import dev.voicelink.coroutines.internal.listenerFlow
+import dev.voicelink.interact.Disconnect
+import dev.voicelink.interact.InteractionChannel
+import dev.voicelink.interact.InteractionResult
+import kotlinx.coroutines.flow.Flow
+
+/**
+ * The news of an [InteractionChannel], one class per method of [InteractionChannel.Listener]. Immutable;
+ * the constructors are public so that an app's tests can fake a flow.
+ */
+public sealed class ChannelEvent {
+  /** The server accepted the connection and named the user: [uid], the 32-character auth_id. */
+  public class Connected(public val uid: String) : ChannelEvent() {
+    override fun equals(other: Any?): Boolean = other is Connected && other.uid == uid
+    override fun hashCode(): Int = uid.hashCode()
+    override fun toString(): String = "Connected($uid)"
+  }
+
+  /** The [result] of the write with sequence number `result.seq()`. */
+  public class Result(public val result: InteractionResult) : ChannelEvent() {
+    override fun equals(other: Any?): Boolean = other is Result && other.result == result
+    override fun hashCode(): Int = result.hashCode()
+    override fun toString(): String = "Result($result)"
+  }
+
+  /**
+   * The server refused the write [seq] (or a message, when [seq] is 0), or the client gave up on it
+   * ([code] `InteractionChannel.RESULT_TIMEOUT` or `MALFORMED_MESSAGE`).
+   */
+  public class WriteError(
+      public val seq: Int,
+      public val code: String,
+      public val description: String,
+  ) : ChannelEvent() {
+    override fun equals(other: Any?): Boolean =
+        other is WriteError && other.seq == seq && other.code == code && other.description == description
+    override fun hashCode(): Int = (31 * seq + code.hashCode()) * 31 + description.hashCode()
+    override fun toString(): String = "WriteError($seq, $code, $description)"
+  }
+
+  /** The connection was lost or an attempt failed; [disconnect] says why and whether it retries. */
+  public class Disconnected(public val disconnect: Disconnect) : ChannelEvent() {
+    override fun equals(other: Any?): Boolean = other is Disconnected && other.disconnect == disconnect
+    override fun hashCode(): Int = disconnect.hashCode()
+    override fun toString(): String = "Disconnected($disconnect)"
+  }
+}
+
+/**
+ * The channel's news as a cold flow: collecting adds a listener ([InteractionChannel.addListener]),
+ * which is told the news noticed from then on, in the channel's order; cancelling the collector removes
+ * it. The builder's listener and other collectors hear the same news.
+ *
+ * ```
+ * channel.events().collect { event ->
+ *   when (event) {
+ *     is ChannelEvent.Connected -> channel.writeText("call Zhang San", """{"uid":""}""")
+ *     is ChannelEvent.Result -> show(event.result.text())
+ *     is ChannelEvent.WriteError -> show(event.description)
+ *     is ChannelEvent.Disconnected -> show(event.disconnect.detail())
+ *   }
+ * }
+ * ```
+ *
+ * No news is dropped: it waits in the flow's buffer of 64 (`Channel.BUFFERED`), and a collector more
+ * than that behind fails the flow with [EventBufferOverflowException]; `.buffer(n)` or `.conflate()`
+ * right after it chooses another policy. The flow ends only when its collector is cancelled, not when the
+ * channel closes: collect it in the scope whose end closes the channel. The channel calls its listeners
+ * on a `voicelink-io` thread; the collector runs on its own dispatcher.
+ *
+ * @throws IllegalStateException when collected, if the channel is already closed
+ */
+public fun InteractionChannel.events(): Flow<ChannelEvent> =
+    listenerFlow("InteractionChannel.events()") { emit ->
+      check(state() != InteractionChannel.State.CLOSED) {
+        "the interaction channel is closed: it has no news to tell; collect before close()"
+      }
+      val listener = object : InteractionChannel.Listener {
+        override fun onConnected(uid: String) = emit(ChannelEvent.Connected(uid))
+
+        override fun onResult(result: InteractionResult) = emit(ChannelEvent.Result(result))
+
+        override fun onWriteError(seq: Int, code: String, description: String) =
+            emit(ChannelEvent.WriteError(seq, code, description))
+
+        override fun onDisconnected(disconnect: Disconnect) = emit(ChannelEvent.Disconnected(disconnect))
+      }
+      addListener(listener)
+      return@listenerFlow { removeListener(listener) }
+    }
