@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -88,8 +89,7 @@ public final class ConnectionIdleness implements Interceptor {
         // The client rested: every connection it kept is as stale as this one. Closed all at once,
         // so the pool offers them to no other request (OkHttp skips a closed socket), and the
         // request sent again meets a fresh one, however many a burst of requests left in the pool.
-        // One that a request already took from the pool is still stale here: refused as well.
-        stale = closeStale(now);
+        stale = removeStale(now);
       } else {
         if (known == null) {
           known = new Idleness();
@@ -118,32 +118,25 @@ public final class ConnectionIdleness implements Interceptor {
     return response.newBuilder().body(new EndsExchange(body, exchange)).build();
   }
 
-  /**
-   * Marks the connections idle past the limit at {@code now} as closed, and gives their sockets to
-   * close. The marks stay (the map forgets a connection once it is collected): another request may
-   * already hold one of them from the pool, and must be refused it as well. Caller holds the map.
-   */
-  private List<Socket> closeStale(long now) {
+  /** Forgets the connections idle past the limit at {@code now}; their sockets. Caller holds the map. */
+  private List<Socket> removeStale(long now) {
     List<Socket> stale = new ArrayList<>();
-    for (Map.Entry<Connection, Idleness> entry : idleness.entrySet()) {
+    for (Iterator<Map.Entry<Connection, Idleness>> it = idleness.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Connection, Idleness> entry = it.next();
       Idleness known = entry.getValue();
-      if (!known.closed && known.exchanges == 0 && now - known.idleSinceNanos >= LIMIT_NANOS) {
-        known.closed = true;
+      if (known.exchanges == 0 && now - known.idleSinceNanos >= LIMIT_NANOS) {
         stale.add(entry.getKey().socket());
+        it.remove();
       }
     }
     return stale;
   }
 
-  /** Number of connections that are tracked and not closed for staleness; for tests. */
+  /** Number of connections whose idleness is known; for tests. */
   int trackedConnections() {
-    int open = 0;
     synchronized (idleness) {
-      for (Idleness known : idleness.values()) {
-        if (!known.closed) open++;
-      }
+      return idleness.size();
     }
-    return open;
   }
 
   /** Closes the idle connections, as the client that made them closes. */
@@ -172,8 +165,6 @@ public final class ConnectionIdleness implements Interceptor {
   private static final class Idleness {
     int exchanges;
     long idleSinceNanos;
-    /** Closed as stale: refused to every request, however it got it. */
-    boolean closed;
   }
 
   /** One exchange on a connection: in progress until its answer's body is closed or read to its end. */
