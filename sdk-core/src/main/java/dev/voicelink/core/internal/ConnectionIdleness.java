@@ -3,10 +3,6 @@ package dev.voicelink.core.internal;
 import dev.voicelink.core.Clock;
 import java.io.IOException;
 import java.net.Socket;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +43,6 @@ public final class ConnectionIdleness implements Interceptor {
   public static final long LIMIT_MILLIS = 1000;
   /** Connections the pool keeps idle; a request skips at most this many stale ones. */
   static final int MAX_IDLE_CONNECTIONS = 5;
-  private static final long LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(LIMIT_MILLIS);
 
   private final Clock clock;
   private final ConnectionPool pool =
@@ -81,15 +76,11 @@ public final class ConnectionIdleness implements Interceptor {
     long now = clock.monotonicNanos();
     Exchange exchange = null;
     long idleNanos;
-    List<Socket> stale = Collections.emptyList();
     synchronized (idleness) {
       Idleness known = idleness.get(connection);
       idleNanos = known == null || known.exchanges > 0 ? 0 : now - known.idleSinceNanos;
-      if (idleNanos >= LIMIT_NANOS) {
-        // The client rested: every connection it kept is as stale as this one. Closed all at once,
-        // so the pool offers them to no other request (OkHttp skips a closed socket), and the
-        // request sent again meets a fresh one, however many a burst of requests left in the pool.
-        stale = removeStale(now);
+      if (idleNanos >= TimeUnit.MILLISECONDS.toNanos(LIMIT_MILLIS)) {
+        idleness.remove(connection);
       } else {
         if (known == null) {
           known = new Idleness();
@@ -100,7 +91,7 @@ public final class ConnectionIdleness implements Interceptor {
       }
     }
     if (exchange == null) {
-      for (Socket socket : stale) closeQuietly(socket);
+      closeQuietly(connection.socket());
       throw new NotSentException(TimeUnit.NANOSECONDS.toMillis(idleNanos));
     }
     Response response;
@@ -116,20 +107,6 @@ public final class ConnectionIdleness implements Interceptor {
       return response;
     }
     return response.newBuilder().body(new EndsExchange(body, exchange)).build();
-  }
-
-  /** Forgets the connections idle past the limit at {@code now}; their sockets. Caller holds the map. */
-  private List<Socket> removeStale(long now) {
-    List<Socket> stale = new ArrayList<>();
-    for (Iterator<Map.Entry<Connection, Idleness>> it = idleness.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<Connection, Idleness> entry = it.next();
-      Idleness known = entry.getValue();
-      if (known.exchanges == 0 && now - known.idleSinceNanos >= LIMIT_NANOS) {
-        stale.add(entry.getKey().socket());
-        it.remove();
-      }
-    }
-    return stale;
   }
 
   /** Number of connections whose idleness is known; for tests. */

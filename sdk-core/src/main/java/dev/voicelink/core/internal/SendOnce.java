@@ -60,9 +60,8 @@ public final class SendOnce {
 
   /**
    * The innermost application interceptor: what it passes on is what OkHttp may repeat, until the
-   * body is written. A request stopped before a stale connection is sent again on another: that
-   * refusal closed every stale one, so once is enough; the bound is there for a client that rests
-   * again, on its clock, while the request waits.
+   * body is written. A request stopped before a stale connection is sent again on another, at most
+   * once for each connection the pool can hold.
    */
   private static Response gate(Interceptor.Chain chain) throws IOException {
     Request request = chain.request();
