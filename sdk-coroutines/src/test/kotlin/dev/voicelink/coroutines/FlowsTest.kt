@@ -84,8 +84,7 @@ class FlowsTest {
       val signingIn = launch { tokens.signInFlow(DefaultConsole.DEVICE_ID).collect { codes.send(it) } }
       assertThat(codes.receive()).isInstanceOf(SignInEvent.CodeIssued::class.java)
       // the poller schedules its first wait on its own thread, once the code was told
-      for (i in 1..500) if (time.pendingWaits() == 0) Thread.sleep(10)
-      assertThat(time.pendingWaits()).`as`("the wait before the first poll").isPositive()
+      assertThat(time.awaitPendingWait()).`as`("the wait before the first poll").isTrue()
       assertThat(Registrations.of(tokens)).isEqualTo(1)
       val polls = platform.server.journal().size
 

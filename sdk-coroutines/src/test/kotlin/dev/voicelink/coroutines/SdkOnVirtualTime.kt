@@ -6,6 +6,8 @@ import dev.voicelink.core.Scheduler
 import dev.voicelink.testing.ServerClock
 import java.util.Collections
 import java.util.concurrent.TimeUnit
+import java.util.concurrent.locks.ReentrantLock
+import kotlin.concurrent.withLock
 import kotlin.time.Duration.Companion.nanoseconds
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.delay
@@ -26,6 +28,8 @@ class SdkOnVirtualTime(private val scope: TestScope, private val server: ServerC
   private val lock = Any()
   private var serverAtMillis = 0L
   private val waiting: MutableSet<Job> = Collections.synchronizedSet(LinkedHashSet())
+  private val scheduling = ReentrantLock()
+  private val scheduled = scheduling.newCondition()
 
   /** Virtual milliseconds since the test began; moves the server's clock up to them. */
   fun nowMillis(): Long {
@@ -51,6 +55,7 @@ class SdkOnVirtualTime(private val scope: TestScope, private val server: ServerC
     }
     waiting.add(job)
     job.invokeOnCompletion { waiting.remove(job) }
+    scheduling.withLock { scheduled.signalAll() }
     return object : Cancellable {
       override fun cancel() = job.cancel()
 
@@ -60,6 +65,20 @@ class SdkOnVirtualTime(private val scope: TestScope, private val server: ServerC
 
   /** How many scheduled SDK waits have neither run nor been cancelled. */
   fun pendingWaits(): Int = synchronized(waiting) { waiting.count { it.isActive } }
+
+  /**
+   * Waits (10 s of real time at most) until an SDK wait is pending, scheduled from an SDK thread;
+   * returns whether one is.
+   */
+  fun awaitPendingWait(): Boolean = scheduling.withLock {
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10)
+    while (pendingWaits() == 0) {
+      val left = deadline - System.nanoTime()
+      if (left <= 0) return false
+      scheduled.awaitNanos(left)
+    }
+    true
+  }
 
   companion object {
     /** The wall time, epoch milliseconds, at which the SDK's and the server's clocks start. */
