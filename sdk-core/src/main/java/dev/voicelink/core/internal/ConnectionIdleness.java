@@ -21,8 +21,8 @@ import okio.Okio;
 /**
  * The connections that carry a client's once-only requests ({@link SendOnce}), and how long each has
  * been idle on the client's clock. As a network interceptor it refuses a connection idle for {@link
- * #LIMIT_MILLIS} or more: it closes it before writing a byte and throws {@link NotSentException}, and
- * the request goes out on another connection.
+ * #LIMIT_MILLIS} or more: it closes it, and the others idle in the pool, before writing a byte and
+ * throws {@link NotSentException}, and the request goes out on another connection.
  *
  * <p>Servers, proxies and NATs close kept-alive connections that sit idle: Node's HTTP server after 5
  * s (a second or so later in fact), Gunicorn after 2 s, nginx after 75 s, load balancers after about a
@@ -41,7 +41,10 @@ public final class ConnectionIdleness implements Interceptor {
    * timeout of common servers (Gunicorn's 2 s), with room for the close to travel.
    */
   public static final long LIMIT_MILLIS = 1000;
-  /** Connections the pool keeps idle; a request skips at most this many stale ones. */
+  /**
+   * Connections the pool keeps idle, and the most stale connections one request refuses: the first
+   * refusal empties the pool of its idle ones, so a request is rarely handed a second.
+   */
   static final int MAX_IDLE_CONNECTIONS = 5;
 
   private final Clock clock;
@@ -92,6 +95,10 @@ public final class ConnectionIdleness implements Interceptor {
     }
     if (exchange == null) {
       closeQuietly(connection.socket());
+      // The others idle in the pool rested as long: they go too, or a request after a burst of more
+      // connections than it has tries would be handed one stale connection after another. The pool
+      // evicts only connections no call holds; a call holding one refuses it here itself.
+      pool.evictAll();
       throw new NotSentException(TimeUnit.NANOSECONDS.toMillis(idleNanos));
     }
     Response response;
@@ -107,13 +114,6 @@ public final class ConnectionIdleness implements Interceptor {
       return response;
     }
     return response.newBuilder().body(new EndsExchange(body, exchange)).build();
-  }
-
-  /** Number of connections whose idleness is known; for tests. */
-  int trackedConnections() {
-    synchronized (idleness) {
-      return idleness.size();
-    }
   }
 
   /** Closes the idle connections, as the client that made them closes. */

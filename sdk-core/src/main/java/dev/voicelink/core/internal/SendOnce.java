@@ -60,8 +60,9 @@ public final class SendOnce {
 
   /**
    * The innermost application interceptor: what it passes on is what OkHttp may repeat, until the
-   * body is written. A request stopped before a stale connection is sent again on another, at most
-   * once for each connection the pool can hold.
+   * body is written. A request stopped before a stale connection is sent again on another. The
+   * refusal emptied the pool of its idle connections, so a second refusal is rare; the tries stay
+   * bounded all the same.
    */
   private static Response gate(Interceptor.Chain chain) throws IOException {
     Request request = chain.request();
