@@ -15,6 +15,7 @@ import dev.voicelink.interact.InteractionChannel.Listener;
 import dev.voicelink.interact.InteractionChannel.State;
 import java.io.IOException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Authenticator;
@@ -233,7 +234,20 @@ final class ChannelConnection {
     final int attemptGeneration = ++generation;
     state = reconnect ? State.WAITING_TO_RECONNECT : State.CONNECTING;
     pendingReconnect = config.scheduler().schedule(
-        () -> openSocket(attemptGeneration), delayMillis, TimeUnit.MILLISECONDS);
+        () -> startAttempt(attemptGeneration), delayMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * On the scheduler's thread: hands the attempt to a worker. The attempt asks for a token, which may
+   * read the token store or refresh over the network; the scheduler's one thread keeps every other
+   * timer of the client (polls, deadlines) and must not wait for that.
+   */
+  private void startAttempt(int attemptGeneration) {
+    try {
+      config.workers().execute(() -> openSocket(attemptGeneration));
+    } catch (RejectedExecutionException closed) {
+      // The client is closing, and closes this channel with it: there is nothing to connect.
+    }
   }
 
   private void cancelPendingLocked() {

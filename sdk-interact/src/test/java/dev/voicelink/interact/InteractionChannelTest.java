@@ -14,6 +14,7 @@ import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.Backoff;
 import dev.voicelink.core.internal.ClientCore;
 import java.lang.ref.WeakReference;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -769,8 +770,10 @@ class InteractionChannelTest {
   }
 
   /** Builds {@link #channel} on {@code tokens}, connects it, and returns what it hears of disconnects. */
-  private List<Disconnect> connectHearingDisconnects(VoiceLinkClient config, TokenSource tokens) {
-    List<Disconnect> heard = new ArrayList<>();
+  /** Connects, and returns what the listener hears of disconnects: the attempt runs on a worker. */
+  private BlockingQueue<Disconnect> connectHearingDisconnects(VoiceLinkClient config,
+      TokenSource tokens) {
+    BlockingQueue<Disconnect> heard = new LinkedBlockingQueue<>();
     InteractionChannel.Listener listener = new InteractionChannel.Listener() {
       @Override public void onResult(InteractionResult result) {
       }
@@ -793,13 +796,15 @@ class InteractionChannelTest {
         .authUrl(server.url("/auth").toString())
         .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
     TokenManager nothingStored = TokenManager.builder(config).store(new InMemoryTokenStore()).build();
-    List<Disconnect> heard = connectHearingDisconnects(config, nothingStored);
+    BlockingQueue<Disconnect> heard = connectHearingDisconnects(config, nothingStored);
 
-    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(heard).containsExactly(new Disconnect(Disconnect.Cause.NOT_SIGNED_IN,
+    Disconnect disconnect = heard.poll(10, TimeUnit.SECONDS);
+    assertThat(disconnect).isEqualTo(new Disconnect(Disconnect.Cause.NOT_SIGNED_IN,
         "no access token: not_signed_in: no token is stored: sign in first (TokenManager.signIn),"
             + " or give a record to TokenManager.setRecord", false));
-    assertThat(heard.get(0).cause().needsAuthorization()).isTrue();
+    assertThat(disconnect.cause().needsAuthorization()).isTrue();
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(heard).isEmpty();
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.DISCONNECTED);
     assertThat(time.pendingDelaysMillis()).isEmpty();
     assertThat(server.getRequestCount()).isZero();
@@ -808,15 +813,31 @@ class InteractionChannelTest {
   @Test void aTokenThatCannotBeAHeaderValueEndsTheAttemptAndTheChannelTriesAgain() throws Exception {
     VoiceLinkClient config = VoiceLinkClient.builder()
         .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
-    List<Disconnect> heard = connectHearingDisconnects(config, () -> "at-1\n");
+    BlockingQueue<Disconnect> heard = connectHearingDisconnects(config, () -> "at-1\n");
 
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new Disconnect(
+        Disconnect.Cause.TOKEN_UNAVAILABLE, "the access token cannot be sent in a header:"
+            + " Unexpected char 0x0a at 4 in Authorization value", true));
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(heard).containsExactly(new Disconnect(Disconnect.Cause.TOKEN_UNAVAILABLE,
-        "the access token cannot be sent in a header: Unexpected char 0x0a at 4 in Authorization"
-            + " value", true));
+    assertThat(heard).isEmpty();
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
     assertThat(time.pendingDelaysMillis()).hasSize(1);
     assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void anAttemptAsksForItsTokenOnAWorkerNotOnTheSchedulersThread() throws Exception {
+    VoiceLinkClient config = VoiceLinkClient.builder()
+        .baseUrl(server.url("/api").toString()).clock(time).scheduler(time).build();
+    BlockingQueue<String> askedOn = new LinkedBlockingQueue<>();
+    BlockingQueue<Disconnect> heard = connectHearingDisconnects(config, () -> {
+      askedOn.add(Thread.currentThread().getName());
+      throw new IOException("store unreadable");
+    });
+
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new Disconnect(
+        Disconnect.Cause.TOKEN_UNAVAILABLE, "no access token: store unreadable", true));
+    // runDueTasks() ran the attempt's timer on this thread: the token was asked for elsewhere
+    assertThat(askedOn.poll()).startsWith("voicelink-io").isNotEqualTo(Thread.currentThread().getName());
   }
 
   @Test void everyNewsOfASocketReachesTheListenerInTheOrderItCame() throws Exception {
