@@ -1,6 +1,5 @@
 package dev.voicelink.samples.speaker;
 
-import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
@@ -11,8 +10,6 @@ import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
 import java.io.File;
-import java.io.IOException;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import okhttp3.OkHttpClient;
@@ -80,23 +77,21 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       ResourceName name = ResourceName.parse(resourceName);
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
       long maxResourceBytes = limit.bytes();
+      TokenFileSource token = TokenFileSource.check(tokenFile, authUrl);
       VoiceLinkClient.Builder platform = parent.clientBuilder().platformUrl(platformUrl);
-      if (authUrl == null) {
-        final String token = readToken(tokenFile);
+      if (!token.refreshable()) {
         try (VoiceLinkClient voiceLink = platform.build()) {
-          String sid = upload(voiceLink, dimension, name, maxResourceBytes, () -> token);
+          String sid = upload(voiceLink, dimension, name, maxResourceBytes, token.tokens(voiceLink));
           output.record(Output.fields("sid", sid), "uploaded " + name + " (" + type + "): sid " + sid);
           return ExitCodes.SUCCESS;
         }
       }
       // One connection pool, the command's own; a 401 gets one refresh and one retry (the body is
-      // sent again).
-      String unwritable = AuthCommand.tokenFileProblem(tokenFile); // a refresh rotates the token
-      if (unwritable != null) throw new IllegalArgumentException(unwritable);
+      // sent again). --verbose shows the token refresh too, not only the upload.
       OkHttpClient http = new OkHttpClient();
-      try (VoiceLinkClient auth = authClient(parent.clientBuilder(), authUrl, http)) {
-        TokenRecord before = readRecord(tokenFile);
-        TokenManager manager = TokenManager.builder(auth).store(new FileTokenStore(tokenFile)).build();
+      try (VoiceLinkClient auth = token.client(parent.clientBuilder().httpClient(http))) {
+        TokenRecord before = token.record();
+        TokenManager manager = token.manager(auth);
         try (VoiceLinkClient voiceLink = platform
             .httpClient(http.newBuilder().authenticator(manager.authenticator()).build()).build()) {
           String sid = upload(voiceLink, dimension, name, maxResourceBytes, manager);
@@ -128,45 +123,5 @@ final class UploadEntitiesCommand implements Callable<Integer> {
           .dimension(dimension).build(), records, appid).execute();
     }
     return client.uploadEntities(dimension, name, records, appid).execute();
-  }
-
-  private static VoiceLinkClient authClient(VoiceLinkClient.Builder builder, String authUrl,
-      OkHttpClient http) {
-    try {
-      // --verbose shows the token refresh too, not only the upload
-      return builder.authUrl(authUrl).httpClient(http).build();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          e.getMessage().replace("auth_url", "--auth-url (or VOICELINK_AUTH_URL)"), e);
-    }
-  }
-
-  /**
-   * The access token of the token file the device flow wrote ({@link FileTokenStore}), or, for a file
-   * that is not JSON, its text as is (a token pasted from elsewhere).
-   */
-  static String readToken(File file) throws IOException {
-    return isRecord(file) ? readRecord(file).accessToken() : tokenText(file);
-  }
-
-  /** The token record of the file: an authorization address can refresh nothing else. */
-  static TokenRecord readRecord(File file) throws IOException {
-    if (!isRecord(file)) {
-      throw new IllegalArgumentException("--auth-url (or VOICELINK_AUTH_URL) refreshes a token record,"
-          + " as login and cloud-token write it; --token-file " + file + " holds a bare token, which"
-          + " cannot be refreshed");
-    }
-    TokenRecord record = new FileTokenStore(file).load();
-    if (record == null) throw new IllegalArgumentException("--token-file " + file + " is empty");
-    return record;
-  }
-
-  private static boolean isRecord(File file) throws IOException {
-    return tokenText(file).startsWith("{");
-  }
-
-  private static String tokenText(File file) throws IOException {
-    if (!file.isFile()) throw new IllegalArgumentException("--token-file " + file + " is not a file");
-    return SecretInput.read(file, "--token-file", "", Collections.<String, String>emptyMap());
   }
 }

@@ -9,6 +9,7 @@ import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
+import dev.voicelink.interact.InteractionChannel;
 import java.io.File;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -22,6 +23,8 @@ import picocli.CommandLine.Option;
     description = {"Uploads a dynamic entity resource (web API upload-resource) from a file of JSON"
         + " lines and prints its sid. With --wait, checks it from 10 s after the upload until it is"
         + " processed, which is when it takes effect: 5 minutes after the upload.",
+        "For --level user, --token-file names the user signed in on this device instead of --auth-id:"
+        + " the interaction channel says who that is.",
         "On a terminal a progress bar shows how much is sent, the throughput and the time left.",
         "The account key comes from --account-key-file or the environment variable"
         + " VOICELINK_ACCOUNT_KEY, never from an argument."})
@@ -51,6 +54,16 @@ final class UploadResourceCommand implements Callable<Integer> {
   @Option(names = "--auth-id", paramLabel = "ID",
       description = "the user's 32-character auth_id (--level user)")
   String authId;
+  @Option(names = "--token-file", paramLabel = "FILE",
+      description = "instead of --auth-id (--level user): the token file of the user signed in on"
+          + " this device, as login writes it; the user's auth_id is asked of the interaction"
+          + " channel at --base-url")
+  File tokenFile;
+  @EnvDefault("VOICELINK_AUTH_URL")
+  @Option(names = "--auth-url", paramLabel = "URL",
+      description = "authorization service address, to refresh the token of --token-file when it"
+          + " has expired (default: $VOICELINK_AUTH_URL)")
+  String authUrl;
   @Option(names = "--dimension", paramLabel = "NAME",
       description = "custom dimension name (--level custom)")
   String dimension;
@@ -100,6 +113,10 @@ final class UploadResourceCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--auth-id is for --level user; was given with --level "
             + level);
       }
+      if (tokenFile != null && !level.equals("user")) {
+        throw new IllegalArgumentException("--token-file is for --level user; was given with --level "
+            + level);
+      }
       if ((dimension != null || value != null) && !level.equals("custom")) {
         throw new IllegalArgumentException("--dimension and --value are for --level custom; were given"
             + " with --level " + level);
@@ -112,9 +129,16 @@ final class UploadResourceCommand implements Callable<Integer> {
           owner = PersParam.application(appid);
           break;
         case "user":
-          if (authId == null) throw new IllegalArgumentException("--level user needs --auth-id");
+          if (authId == null && tokenFile == null) {
+            throw new IllegalArgumentException("--level user needs --auth-id, or --token-file of the"
+                + " signed-in user");
+          }
+          if (authId != null && tokenFile != null) {
+            throw new IllegalArgumentException("--auth-id and --token-file do not go together: each"
+                + " names the user");
+          }
           dim = Dimension.USER;
-          owner = PersParam.user(authId);
+          owner = authId != null ? PersParam.user(authId) : null; // asked of the channel below
           break;
         case "custom":
           if (dimension == null || value == null) {
@@ -132,10 +156,21 @@ final class UploadResourceCommand implements Callable<Integer> {
           .mainField(fields.get(0))
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
-      try (VoiceLinkClient client = parent.clientBuilder().baseUrl(baseUrl).build()) {
+      TokenFileSource user = tokenFile != null ? TokenFileSource.check(tokenFile, authUrl) : null;
+      VoiceLinkClient.Builder builder = parent.clientBuilder().baseUrl(baseUrl);
+      try (VoiceLinkClient client = user != null ? user.client(builder) : builder.build()) {
+        if (owner == null) owner = PersParam.user(signedInUser(client, user, output));
         return upload(client, accountKey, maxResourceBytes, definition, owner, output);
       }
     });
+  }
+
+  /** The auth_id of the user whose token is in --token-file, as the interaction channel names it. */
+  private static String signedInUser(VoiceLinkClient client, TokenFileSource user, Output output)
+      throws Exception {
+    String authId = InteractionChannel.fetchUid(client, user.tokens(client)).execute();
+    output.say("the signed-in user's auth_id: " + authId);
+    return authId;
   }
 
   private int upload(VoiceLinkClient client, String accountKey, long maxResourceBytes,

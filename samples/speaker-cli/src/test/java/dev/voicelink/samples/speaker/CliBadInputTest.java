@@ -239,7 +239,14 @@ class CliBadInputTest {
     c.put("sync --account-key-file that does not exist", new Case(() -> sync("--account-key-file",
         new File(dir, "absent-key").getPath()), noEnv));
     c.put("sync --level family", new Case(() -> sync("--level", "family"), noEnv));
-    c.put("sync --level user without --auth-id", new Case(() -> sync("--auth-id", null), noEnv));
+    c.put("sync --level user without --auth-id or --token-file", new Case(() -> sync("--auth-id", null),
+        noEnv));
+    c.put("sync with both --auth-id and --token-file", new Case(() -> sync("--token-file",
+        tokenFile("user-token.json", "device")), noEnv));
+    c.put("sync --level app with --token-file", new Case(() -> sync("--level", "app", "--auth-id", null,
+        "--token-file", tokenFile("user-token.json", "device")), noEnv));
+    c.put("sync --token-file that does not exist", new Case(() -> sync("--auth-id", null,
+        "--token-file", new File(dir, "absent-token.json").getPath()), noEnv));
     c.put("sync --auth-id of 31 characters (wrong auth_id)", new Case(
         () -> sync("--auth-id", AUTH_ID.substring(1)), noEnv));
     c.put("sync --auth-id in uppercase", new Case(() -> sync("--auth-id", AUTH_ID.toUpperCase()), noEnv));

@@ -19,10 +19,13 @@ import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
 import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -36,11 +39,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code upload-entities} with an authorization address keeps the token file's record alive, end to
- * end against the reference server: an expired token is refreshed first, a 401 gets one refresh and
- * one retry, and the rotated record is saved to the token file.
+ * The commands that act with the token file of a signed-in device, end to end against the reference
+ * server. {@code upload-entities} with an authorization address keeps the token file's record alive:
+ * an expired token is refreshed first, a 401 gets one refresh and one retry, and the rotated record is
+ * saved to the token file. {@code sync --level user --token-file} uploads for the user the interaction
+ * channel names, with the token refreshed first in the same way.
  */
-class UploadEntitiesRefreshTest {
+class TokenFileCommandsTest {
   @TempDir File dir;
   private ReferenceServer server;
   private File tokenFile;
@@ -88,18 +93,58 @@ class UploadEntitiesRefreshTest {
   }
 
   private int uploadEntities(String... more) throws Exception {
+    List<String> args = new ArrayList<>(Arrays.asList("upload-entities",
+        "--platform-url", server.platformUrl(), "--type", "user", "--resource-name", "OS123.contacts",
+        "--file", records().getPath(), "--token-file", tokenFile.getPath()));
+    args.addAll(Arrays.asList(more));
+    return run(args);
+  }
+
+  private int syncForTheSignedInUser(String... more) throws Exception {
+    File key = new File(dir, "key");
+    Files.write(key.toPath(), DefaultConsole.ACCOUNT_KEY.getBytes(StandardCharsets.UTF_8));
+    List<String> args = new ArrayList<>(Arrays.asList("sync", "--base-url", server.baseUrl(),
+        "--namespace", "OS123", "--appid", DefaultConsole.APPID, "--res-name", "OS123.contacts",
+        "--fields", "name,alias", "--level", "user", "--token-file", tokenFile.getPath(),
+        "--account-key-file", key.getPath(), "--file", records().getPath()));
+    args.addAll(Arrays.asList(more));
+    return run(args);
+  }
+
+  private File records() throws IOException {
     File records = new File(dir, "contacts.jsonl");
     Files.write(records.toPath(), "{\"name\":\"张三\",\"alias\":\"老张\"}\n{\"name\":\"Li Lei\",\"alias\":\"\"}"
         .getBytes(StandardCharsets.UTF_8));
-    List<String> args = new ArrayList<>(Arrays.asList("upload-entities",
-        "--platform-url", server.platformUrl(), "--type", "user", "--resource-name", "OS123.contacts",
-        "--file", records.getPath(), "--token-file", tokenFile.getPath()));
-    args.addAll(Arrays.asList(more));
+    return records;
+  }
+
+  private int run(List<String> args) {
     SpeakerCli cli = new SpeakerCli();
     cli.env = env;
     cli.terminal = false;
     return SpeakerCli.run(cli, new PrintWriter(out, true), new PrintWriter(err, true),
         args.toArray(new String[0]));
+  }
+
+  /** The auth_id the reference server gives the tester who approved: computed here, not asked. */
+  private static String testersAuthId() throws Exception {
+    byte[] md5 = MessageDigest.getInstance("MD5")
+        .digest(("user:" + DefaultConsole.TESTER_PHONE).getBytes(StandardCharsets.UTF_8));
+    StringBuilder hex = new StringBuilder();
+    for (byte b : md5) hex.append(String.format("%02x", b));
+    return hex.toString();
+  }
+
+  /** The pers_param of the one upload-resource the server received. */
+  private String uploadedPersParam() throws Exception {
+    List<RecordedCall> uploads = server.journal().calls("/entity/upload-resource");
+    assertThat(uploads).hasSize(1);
+    for (String field : uploads.get(0).body().split("&")) {
+      if (field.startsWith("pers_param=")) {
+        return URLDecoder.decode(field.substring("pers_param=".length()), "UTF-8");
+      }
+    }
+    throw new AssertionError("no pers_param in " + uploads.get(0).body());
   }
 
   /** The access token of the last token answer the server gave. */
@@ -244,5 +289,40 @@ class UploadEntitiesRefreshTest {
         + " again" + System.lineSeparator());
     assertThat(server.journal().calls("/tools/upload_entities")).isEmpty();
     assertThat(new FileTokenStore(tokenFile).load()).as("the record is kept").isEqualTo(old);
+  }
+
+  @Test void syncWithTheTokenFileUploadsForTheUserTheChannelNames() throws Exception {
+    signedInAt(System.currentTimeMillis());
+
+    assertThat(syncForTheSignedInUser()).as(err.toString()).isZero();
+
+    String authId = testersAuthId();
+    assertThat(uploadedPersParam()).isEqualTo("{\"auth_id\":\"" + authId + "\"}");
+    assertThat(out.toString()).startsWith("the signed-in user's auth_id: " + authId
+        + System.lineSeparator() + "uploaded OS123.contacts: sid psn");
+    assertThat(server.awaitInteractionSessionsClosed(5, TimeUnit.SECONDS))
+        .as("the channel that named the user is closed").isTrue();
+    assertThat(err.toString()).isEmpty();
+    assertNoSecretPrinted();
+  }
+
+  @Test void syncRefreshesAnExpiredTokenBeforeTheChannelIsAsked() throws Exception {
+    TokenRecord old = signedInAt(System.currentTimeMillis() - TimeUnit.HOURS.toMillis(2), 3600);
+    server.clock().advance(2, TimeUnit.HOURS);
+    int before = server.journal().size();
+
+    assertThat(syncForTheSignedInUser("--auth-url", server.authUrl(), "--json"))
+        .as(err.toString()).isZero();
+
+    List<RecordedCall> calls = server.journal().snapshot();
+    assertThat(calls.subList(before, calls.size())).satisfiesExactly(
+        refresh -> assertThat(refresh.body()).isEqualTo("{\"grant_type\":\"refresh_token\","
+            + "\"refresh_token\":\"" + old.refreshToken() + "\"}"),
+        upgrade -> assertThat(upgrade.header("Authorization")).isEqualTo(lastIssuedAccessToken()),
+        upload -> assertThat(upload.path()).endsWith("/entity/upload-resource"));
+    assertThat(uploadedPersParam()).isEqualTo("{\"auth_id\":\"" + testersAuthId() + "\"}");
+    assertThat(new FileTokenStore(tokenFile).load().accessToken()).isEqualTo(lastIssuedAccessToken());
+    assertThat(out.toString()).startsWith("{\"sid\":\"psn");
+    assertNoSecretPrinted();
   }
 }
