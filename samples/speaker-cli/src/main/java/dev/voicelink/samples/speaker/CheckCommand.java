@@ -3,7 +3,6 @@ package dev.voicelink.samples.speaker;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.EntityWebApi;
-import java.io.File;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,30 +16,19 @@ final class CheckCommand implements Callable<Integer> {
   @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @EnvDefault("VOICELINK_BASE_URL")
-  @Option(names = "--base-url", required = true, paramLabel = "URL",
-      description = "web API address (base_url; default: $VOICELINK_BASE_URL)")
-  String baseUrl;
-  @Option(names = "--namespace", required = true, paramLabel = "NAMESPACE",
-      description = "account namespace, e.g. OS123")
-  String namespace;
+  @CommandLine.Mixin WebApiAccount account;
   @Option(names = "--sid", required = true, paramLabel = "SID",
       description = "the sid printed by sync")
   String sid;
-  @Option(names = "--account-key-file", paramLabel = "FILE",
-      description = "file holding the account key; - reads it from stdin")
-  File accountKeyFile;
   @Option(names = "--json", description = "one JSON object per line on stdout")
   boolean json;
 
   @Override public Integer call() {
     Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
     return EntityCommands.run(output, () -> {
-      String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
-          "VOICELINK_ACCOUNT_KEY", parent.env);
-      try (VoiceLinkClient client = parent.clientBuilder().baseUrl(baseUrl).build()) {
-        EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
-            .build();
+      String accountKey = account.accountKey(parent.env);
+      try (VoiceLinkClient client = account.at(parent.clientBuilder()).build()) {
+        EntityWebApi api = account.api(client, accountKey).build();
         CheckResult result = api.checkResource(sid).execute();
         output.record(Output.fields("sid", result.sid(), "csid", result.csid(), "error",
             result.error(), "reply", result.reply(), "processed", result.processed()),

@@ -32,13 +32,7 @@ final class UploadResourceCommand implements Callable<Integer> {
   @CommandLine.ParentCommand SpeakerCli parent;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @EnvDefault("VOICELINK_BASE_URL")
-  @Option(names = "--base-url", required = true, paramLabel = "URL",
-      description = "web API address (base_url; default: $VOICELINK_BASE_URL)")
-  String baseUrl;
-  @Option(names = "--namespace", required = true, paramLabel = "NAMESPACE",
-      description = "account namespace, e.g. OS123")
-  String namespace;
+  @CommandLine.Mixin WebApiAccount account;
   @Option(names = "--appid", required = true, paramLabel = "APPID",
       description = "application identifier")
   String appid;
@@ -73,9 +67,6 @@ final class UploadResourceCommand implements Callable<Integer> {
   @Option(names = "--file", required = true, paramLabel = "FILE",
       description = "records: UTF-8 JSON lines")
   File file;
-  @Option(names = "--account-key-file", paramLabel = "FILE",
-      description = "file holding the account key; - reads it from stdin")
-  File accountKeyFile;
   @Option(names = "--wait", description = "check the upload until it is processed, which is when it"
       + " takes effect: 5 to 5.5 minutes after it")
   boolean await;
@@ -102,8 +93,7 @@ final class UploadResourceCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--timeout must be a positive number of seconds; was: "
             + timeoutSeconds);
       }
-      String accountKey = SecretInput.read(accountKeyFile, "--account-key-file",
-          "VOICELINK_ACCOUNT_KEY", parent.env);
+      String accountKey = account.accountKey(parent.env);
       if (!level.equals("app") && !level.equals("user") && !level.equals("custom")) {
         throw new IllegalArgumentException("--level must be app, user or custom; was: " + level);
       }
@@ -157,7 +147,7 @@ final class UploadResourceCommand implements Callable<Integer> {
           .secondaryFields(fields.subList(1, fields.size()).toArray(new String[0]))
           .dimension(dim).build();
       TokenFileSource user = tokenFile != null ? TokenFileSource.check(tokenFile, authUrl) : null;
-      VoiceLinkClient.Builder builder = parent.clientBuilder().baseUrl(baseUrl);
+      VoiceLinkClient.Builder builder = account.at(parent.clientBuilder());
       try (VoiceLinkClient client = user != null ? user.client(builder) : builder.build()) {
         if (owner == null) owner = PersParam.user(signedInUser(client, user, output));
         return upload(client, accountKey, maxResourceBytes, definition, owner, output);
@@ -175,8 +165,7 @@ final class UploadResourceCommand implements Callable<Integer> {
 
   private int upload(VoiceLinkClient client, String accountKey, long maxResourceBytes,
       ResourceDefinition definition, PersParam owner, Output output) throws Exception {
-    EntityWebApi api = EntityWebApi.builder(client).namespace(namespace).accountKey(accountKey)
-        .maxResourceBytes(maxResourceBytes).build();
+    EntityWebApi api = account.api(client, accountKey).maxResourceBytes(maxResourceBytes).build();
     UploadRequest.Builder request = UploadRequest.builder().appid(appid).definition(definition)
         .persParam(owner).records(RecordSource.fromFile(file));
     TransferBar bar = !json && (progress != null ? progress : parent.terminal)
