@@ -151,7 +151,7 @@ public final class HttpLogger implements Interceptor {
       return "(" + encoding + "-encoded body, not logged)";
     }
     try {
-      byte[] peeked = response.peekBody(MAX_BODY_BYTES + 1L).bytes();
+      byte[] peeked = Peek.body(response, MAX_BODY_BYTES + 1L).readByteArray();
       boolean truncated = peeked.length > MAX_BODY_BYTES;
       byte[] shown = peeked;
       if (truncated) {
