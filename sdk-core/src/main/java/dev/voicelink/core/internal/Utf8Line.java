@@ -9,8 +9,8 @@ import java.util.Map;
  * <p>Writes exactly the bytes the previous path wrote (okio's {@code writeUtf8}, Moshi's {@code
  * JsonWriter}), so the resource text and its Base64 are unchanged: JSON strings are escaped as Moshi
  * escapes them. A lone surrogate, which UTF-8 cannot carry, is written as {@code ?} as okio writes it,
- * and {@link #hasLoneSurrogate()} tells the caller, who refuses the record. Not thread-safe: one per
- * pass.
+ * and {@link #hasLoneSurrogate()} tells the caller, who refuses the record. {@link JsonText} writes
+ * the SDK's other JSON with it, so there is one escaping. Not thread-safe: one per pass.
  */
 public final class Utf8Line {
   private static final byte[] HEX = {
