@@ -1,6 +1,6 @@
 package dev.voicelink.android;
 
-import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.PersParam;
 import dev.voicelink.entity.RecordSource;
@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.charset.Charset;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import okio.Buffer;
 
 /**
  * Builds the {@link AgentMessage} of each command from typed values, so that an app writes neither
@@ -85,12 +84,9 @@ public final class AgentCommands {
     }
     return AgentMessage.builder(AgentConstants.CMD_QUERY_SYNC_STATUS)
         .arg1(AgentConstants.SYNC_DATA_SCHEMA)
-        .params(json(new Json() {
-          @Override public void write(JsonWriter writer) throws IOException {
-            writer.name("sid").value(sid);
-            if (tag != null) writer.name("tag").value(tag);
-          }
-        }))
+        .params(new JsonText().beginObject().name("sid").value(sid)
+            .name("tag").value(tag) // left out when null
+            .endObject().text())
         .build();
   }
 
@@ -115,11 +111,9 @@ public final class AgentCommands {
 
   private static AgentMessage setParams(String persParam) {
     return AgentMessage.builder(AgentConstants.CMD_SET_PARAMS)
-        .params(json(new Json() {
-          @Override public void write(JsonWriter writer) throws IOException {
-            writer.name("audioparams").beginObject().name("pers_param").value(persParam).endObject();
-          }
-        }))
+        .params(new JsonText().beginObject()
+            .name("audioparams").beginObject().name("pers_param").value(persParam).endObject()
+            .endObject().text())
         .build();
   }
 
@@ -251,24 +245,18 @@ public final class AgentCommands {
         throw new IllegalStateException("ownerId is required for the custom dimension " + idName
             + ": the value of the group the records belong to");
       }
-      final String owner = ownerId;
-      final String forApp = appid;
-      final String params = tag == null ? "" : json(new Json() {
-        @Override public void write(JsonWriter writer) throws IOException {
-          writer.name("tag").value(tag);
-        }
-      });
-      String body = json(new Json() {
-        @Override public void write(JsonWriter writer) throws IOException {
-          writer.name("param").beginObject()
-              .name("id_name").value(idName)
-              .name("id_value").value(owner)
-              .name("res_name").value(definition.name().value());
-          if (forApp != null) writer.name("appid").value(forApp);
-          writer.endObject();
-          writer.name("data").value(data);
-        }
-      });
+      String params = tag == null ? ""
+          : new JsonText().beginObject().name("tag").value(tag).endObject().text();
+      // A null appid is left out with its name.
+      String body = new JsonText().beginObject()
+          .name("param").beginObject()
+          .name("id_name").value(idName)
+          .name("id_value").value(ownerId)
+          .name("res_name").value(definition.name().value())
+          .name("appid").value(appid)
+          .endObject()
+          .name("data").value(data)
+          .endObject().text();
       return AgentMessage.builder(AgentConstants.CMD_SYNC).arg1(AgentConstants.SYNC_DATA_SCHEMA)
           .params(params).data(body.getBytes(UTF_8)).build();
     }
@@ -350,22 +338,5 @@ public final class AgentCommands {
       }
     }
     return value;
-  }
-
-  /** The members of one JSON object. */
-  private interface Json {
-    void write(JsonWriter writer) throws IOException;
-  }
-
-  private static String json(Json members) {
-    Buffer buffer = new Buffer();
-    try (JsonWriter writer = JsonWriter.of(buffer)) {
-      writer.beginObject();
-      members.write(writer);
-      writer.endObject();
-    } catch (IOException e) {
-      throw new AssertionError(e); // a Buffer does not fail
-    }
-    return buffer.readUtf8();
   }
 }

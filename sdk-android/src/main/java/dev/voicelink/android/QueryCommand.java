@@ -7,13 +7,11 @@ import static dev.voicelink.android.AgentConstants.ERROR_NOT_CONNECTED;
 import static dev.voicelink.android.AgentConstants.SUCCESS;
 import static dev.voicelink.android.AgentConstants.SYNC_DATA_SCHEMA;
 
-import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.Scheduler;
+import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.entity.CheckResult;
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import okio.Buffer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -94,18 +92,12 @@ final class QueryCommand {
 
   /** The reply's {@code result}: the check as JSON text {@code {"sid","csid","reply","error"}}. */
   static String json(CheckResult result) {
-    Buffer buffer = new Buffer();
-    try (JsonWriter writer = JsonWriter.of(buffer)) {
-      writer.beginObject();
-      writer.name("sid").value(result.sid());
-      writer.name("csid").value(result.csid());
-      writer.name("reply").value(result.reply());
-      writer.name("error").value(result.error());
-      writer.endObject();
-    } catch (IOException e) {
-      throw new AssertionError(e); // a Buffer does not fail
-    }
-    return buffer.readUtf8();
+    return new JsonText().beginObject()
+        .name("sid").value(result.sid())
+        .name("csid").value(result.csid())
+        .name("reply").value(result.reply())
+        .name("error").value(result.error())
+        .endObject().text();
   }
 
   private void refuse(int code, String info, @Nullable String sid, @Nullable String tag) {

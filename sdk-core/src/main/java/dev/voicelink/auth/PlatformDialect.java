@@ -1,17 +1,16 @@
 package dev.voicelink.auth;
 
-import com.squareup.moshi.JsonWriter;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Form;
+import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.core.internal.Tolerance;
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.Request;
 import okhttp3.RequestBody;
-import okio.Buffer;
+import okio.ByteString;
 
 /** The platform's dialect: fixed paths under {@code auth_url}, JSON token requests. */
 final class PlatformDialect extends OAuthDialect {
@@ -30,18 +29,12 @@ final class PlatformDialect extends OAuthDialect {
 
   @Override Request deviceCode(String clientId, @Nullable String deviceId) {
     if (deviceId == null) throw new IllegalStateException("device_id is required");
-    Buffer scopeData = new Buffer();
-    try {
-      JsonWriter writer = JsonWriter.of(scopeData);
-      writer.beginObject().name(SCOPE).beginObject().name("device_id").value(deviceId)
-          .endObject().endObject().close();
-    } catch (IOException e) {
-      throw new AssertionError(e); // writing to a Buffer cannot fail
-    }
+    String scopeData = new JsonText().beginObject().name(SCOPE).beginObject().name("device_id")
+        .value(deviceId).endObject().endObject().text();
     RequestBody body = new Form()
         .add("client_id", clientId)
         .add("scope", SCOPE)
-        .add("scope_data", scopeData.readUtf8())
+        .add("scope_data", scopeData)
         .build();
     return post(core.authEndpoint(DEVICE_CODE_PATH), body);
   }
@@ -142,17 +135,11 @@ final class PlatformDialect extends OAuthDialect {
   }
 
   private static RequestBody json(@Nullable String... namesAndValues) {
-    Buffer buffer = new Buffer();
-    try {
-      JsonWriter writer = JsonWriter.of(buffer);
-      writer.beginObject();
-      for (int i = 0; i < namesAndValues.length; i += 2) {
-        writer.name(namesAndValues[i]).value(namesAndValues[i + 1]);
-      }
-      writer.endObject().close();
-    } catch (IOException e) {
-      throw new AssertionError(e);
+    JsonText writer = new JsonText().beginObject();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      writer.name(namesAndValues[i]).value(namesAndValues[i + 1]);
     }
-    return RequestBody.create(buffer.readByteString(), JSON);
+    // As bytes: a String body would add a charset parameter to the Content-Type.
+    return RequestBody.create(ByteString.encodeUtf8(writer.endObject().text()), JSON);
   }
 }

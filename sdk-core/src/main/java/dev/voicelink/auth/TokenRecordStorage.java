@@ -1,8 +1,7 @@
 package dev.voicelink.auth;
 
-import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.JsonText;
 import java.io.IOException;
-import okio.Buffer;
 
 /** The versioned JSON form of a {@link TokenRecord} that stores keep: {@link TokenRecord#toStorageJson()}. */
 final class TokenRecordStorage {
@@ -13,35 +12,31 @@ final class TokenRecordStorage {
   }
 
   static String write(TokenRecord record) {
-    Buffer buffer = new Buffer();
-    try (JsonWriter writer = JsonWriter.of(buffer)) {
-      writer.beginObject();
-      boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
-      writer.name("version").value(STORAGE_VERSION);
-      writer.name("grant").value(record.grant().wireName());
-      if (standard) {
-        writer.name("dialect").value(record.dialect().wireName());
-        if (record.issuer() != null) writer.name("issuer").value(record.issuer());
-        writer.name("token_endpoint").value(record.tokenEndpoint());
-        if (record.revocationEndpoint() != null) {
-          writer.name("revocation_endpoint").value(record.revocationEndpoint());
-        }
-        writer.name("token_endpoint_auth_method").value(record.clientAuthentication().wireName());
-        if (record.scope() != null) writer.name("scope").value(record.scope());
-        if (record.idToken() != null) writer.name("id_token").value(record.idToken());
+    JsonText writer = new JsonText();
+    writer.beginObject();
+    boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
+    writer.name("version").value(STORAGE_VERSION);
+    writer.name("grant").value(record.grant().wireName());
+    if (standard) {
+      writer.name("dialect").value(record.dialect().wireName());
+      if (record.issuer() != null) writer.name("issuer").value(record.issuer());
+      writer.name("token_endpoint").value(record.tokenEndpoint());
+      if (record.revocationEndpoint() != null) {
+        writer.name("revocation_endpoint").value(record.revocationEndpoint());
       }
-      writer.name("client_id").value(record.clientId());
-      writer.name("token_type").value(record.tokenType());
-      writer.name("access_token").value(record.accessToken());
-      if (record.refreshToken() != null) writer.name("refresh_token").value(record.refreshToken());
-      writer.name("expires_in").value(record.expiresInSeconds());
-      writer.name("created_at").value(record.createdAtEpochSeconds());
-      writer.name("received_at_ms").value(record.receivedAtEpochMillis());
-      writer.endObject();
-    } catch (IOException e) {
-      throw new AssertionError(e); // a Buffer does not fail
+      writer.name("token_endpoint_auth_method").value(record.clientAuthentication().wireName());
+      if (record.scope() != null) writer.name("scope").value(record.scope());
+      if (record.idToken() != null) writer.name("id_token").value(record.idToken());
     }
-    return buffer.readUtf8();
+    writer.name("client_id").value(record.clientId());
+    writer.name("token_type").value(record.tokenType());
+    writer.name("access_token").value(record.accessToken());
+    if (record.refreshToken() != null) writer.name("refresh_token").value(record.refreshToken());
+    writer.name("expires_in").value(record.expiresInSeconds());
+    writer.name("created_at").value(record.createdAtEpochSeconds());
+    writer.name("received_at_ms").value(record.receivedAtEpochMillis());
+    writer.endObject();
+    return writer.text();
   }
 
   static TokenRecord read(String json) throws IOException {

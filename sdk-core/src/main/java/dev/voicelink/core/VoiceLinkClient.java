@@ -66,15 +66,17 @@ public final class VoiceLinkClient implements Closeable {
     OkHttpClient base = builder.httpClient != null ? builder.httpClient : new OkHttpClient();
     OkHttpClient.Builder derived = base.newBuilder()
         .addNetworkInterceptor(new ServerDateInterceptor(corrected));
-    if (builder.httpLogging != HttpLogLevel.NONE) {
+    HttpLogger logger = builder.httpLogging == HttpLogLevel.NONE ? null
+        : new HttpLogger(builder.httpLogging, builder.clock);
+    if (logger != null) {
       // Last network interceptor: it logs what goes over the wire, after every header is set.
-      derived.addNetworkInterceptor(new HttpLogger(builder.httpLogging, builder.clock));
+      derived.addNetworkInterceptor(logger);
     }
     this.core = new ClientCore(builder.authUrl, builder.platformUrl, builder.baseUrl,
         derived.build(), builder.httpClient == null, builder.clock, corrected,
         builder.scheduler,
         builder.callbackExecutor != null ? builder.callbackExecutor : Platform.callbackExecutor(),
-        builder.httpLogging);
+        logger);
   }
 
   public static Builder builder() {

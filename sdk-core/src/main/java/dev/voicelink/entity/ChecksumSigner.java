@@ -6,6 +6,7 @@ import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.SkewCorrectedClock;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Peek;
 import dev.voicelink.core.internal.Redact;
 import java.io.IOException;
 import java.security.MessageDigest;
@@ -227,7 +228,7 @@ public final class ChecksumSigner implements Interceptor {
 
   private static @Nullable String envelopeCode(Response response) {
     try {
-      JsonReader reader = JsonReader.of(response.peekBody(PEEK_BYTES).source());
+      JsonReader reader = JsonReader.of(Peek.body(response, PEEK_BYTES));
       if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) return null;
       reader.beginObject();
       while (reader.hasNext()) {

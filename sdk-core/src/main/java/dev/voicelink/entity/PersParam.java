@@ -2,7 +2,7 @@ package dev.voicelink.entity;
 
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
-import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.core.internal.JsonValues;
 import java.io.IOException;
 import java.util.Collections;
@@ -202,19 +202,11 @@ public final class PersParam {
 
   /** The JSON text, e.g. {@code {"appid":"","uid":""}}. */
   public String toJson() {
-    Buffer buffer = new Buffer();
-    try {
-      JsonWriter writer = JsonWriter.of(buffer);
-      writer.beginObject();
-      for (Map.Entry<String, String> entry : entries.entrySet()) {
-        writer.name(entry.getKey()).value(entry.getValue());
-      }
-      writer.endObject();
-      writer.close();
-    } catch (IOException e) {
-      throw new AssertionError(e); // a Buffer does not fail
+    JsonText writer = new JsonText().beginObject();
+    for (Map.Entry<String, String> entry : entries.entrySet()) {
+      writer.name(entry.getKey()).value(entry.getValue());
     }
-    return buffer.readUtf8();
+    return writer.endObject().text();
   }
 
   /** Throws if this is an activation {@code pers_param}: an upload names its data's owner. */

@@ -3,9 +3,9 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
-import com.squareup.moshi.JsonWriter;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
@@ -22,7 +22,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import okio.Buffer;
+import okio.ByteString;
 
 /**
  * Uploads entities through the platform tools endpoint ({@code POST
@@ -125,18 +125,13 @@ public final class PlatformToolsClient {
   private String upload(Dimension dimension, ResourceName name, Records checker, RecordSource records,
       @Nullable String appid, TokenSource tokens, BlockingCall<String> call)
       throws IOException, ServerRefusalException {
-    Buffer head = new Buffer();
-    JsonWriter writer = JsonWriter.of(head);
-    writer.beginObject();
-    writer.name("type").value(dimension.platformType());
-    writer.name("resource_name").value(name.value());
-    writer.flush();
-    head.writeUtf8(",\"data\":[");
-    Buffer tail = new Buffer().writeUtf8("]");
-    if (appid != null) tail.writeUtf8(",\"appid\":").writeUtf8(quote(appid));
-    tail.writeUtf8("}");
-    RequestBody body = StreamingBody.create(JSON, head.readByteString(), checker.readBy(call),
-        records, tail.readByteString(), StreamingBody.Encoding.JSON_ARRAY);
+    String head = new JsonText().beginObject()
+        .name("type").value(dimension.platformType())
+        .name("resource_name").value(name.value())
+        .text() + ",\"data\":[";
+    String tail = "]" + (appid != null ? ",\"appid\":" + new JsonText().value(appid).text() : "") + "}";
+    RequestBody body = StreamingBody.create(JSON, ByteString.encodeUtf8(head), checker.readBy(call),
+        records, ByteString.encodeUtf8(tail), StreamingBody.Encoding.JSON_ARRAY);
     String token = tokens.accessToken();
     for (boolean first = true; ; first = false) {
       call.checkNotCancelled();
@@ -254,15 +249,6 @@ public final class PlatformToolsClient {
     }
     throw new PlatformUploadException(response.code(), code, message != null ? message : "", sid);
   }
-
-  private static String quote(String value) throws IOException {
-    Buffer buffer = new Buffer();
-    JsonWriter writer = JsonWriter.of(buffer);
-    writer.value(value);
-    writer.flush();
-    return buffer.readUtf8();
-  }
-
 
   @Override public String toString() {
     return "PlatformToolsClient{" + config.platformUrl() + "}";

@@ -5,6 +5,7 @@ import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.internal.Utf8Line;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;

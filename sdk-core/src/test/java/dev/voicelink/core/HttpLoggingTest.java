@@ -62,7 +62,7 @@ class HttpLoggingTest {
 
     ClientCore.of(config).http().newCall(request("/x").build()).execute().close();
 
-    assertThat(ClientCore.of(config).httpLogging()).isEqualTo(HttpLogLevel.NONE);
+    assertThat(ClientCore.of(config).httpLogger()).isNull();
     assertThat(log.messages("http")).isEmpty();
   }
 

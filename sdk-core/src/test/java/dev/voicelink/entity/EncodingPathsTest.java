@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.Moshi;
 import com.squareup.moshi.Types;
+import dev.voicelink.core.internal.Utf8Line;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

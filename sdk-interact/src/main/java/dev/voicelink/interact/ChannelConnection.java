@@ -107,7 +107,7 @@ final class ChannelConnection {
     this.reconnectBackoff = backoff;
     this.deadlines = new ChannelDeadlines(config.scheduler(), greetingTimeoutMillis,
         resultTimeoutMillis);
-    this.frames = new ChannelFrames(config.httpLogging());
+    this.frames = new ChannelFrames(config.httpLogger());
     this.events = new SerialDelivery(config.workers(), TAG);
   }
 
@@ -287,7 +287,8 @@ final class ChannelConnection {
     }
     synchronized (lock) {
       if (attemptGeneration != generation) return;
-      HttpLogger.logUpgrade(config.httpLogging(), request);
+      HttpLogger logger = config.httpLogger();
+      if (logger != null) logger.logUpgrade(request);
       upgraded = false;
       socket = client.newWebSocket(request, new SocketListener(attemptGeneration, token));
     }
@@ -434,6 +435,11 @@ final class ChannelConnection {
     void tellTo(Listener listener);
   }
 
+  private void logUpgradeResponse(Response response) {
+    HttpLogger logger = config.httpLogger();
+    if (logger != null) logger.logUpgradeResponse(response);
+  }
+
   /** Hears the socket of one attempt, and turns its news into decisions of the connection. */
   private final class SocketListener extends WebSocketListener {
     private final int attemptGeneration;
@@ -445,7 +451,7 @@ final class ChannelConnection {
     }
 
     @Override public void onOpen(WebSocket webSocket, Response response) {
-      HttpLogger.logUpgradeResponse(config.httpLogging(), response);
+      logUpgradeResponse(response);
       String limit = ChannelDeadlines.describe(deadlines.greetingMillis);
       synchronized (lock) {
         if (attemptGeneration != generation || state != State.CONNECTING) return;
@@ -513,7 +519,7 @@ final class ChannelConnection {
     }
 
     @Override public void onFailure(WebSocket webSocket, Throwable t, @Nullable Response response) {
-      if (response != null) HttpLogger.logUpgradeResponse(config.httpLogging(), response);
+      if (response != null) logUpgradeResponse(response);
       if (response != null && response.code() == 401) {
         rejected();
         return;

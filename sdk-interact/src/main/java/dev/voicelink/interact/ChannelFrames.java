@@ -1,7 +1,7 @@
 package dev.voicelink.interact;
 
-import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VoiceLinkLog;
+import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Scrub;
 import okhttp3.WebSocket;
@@ -20,10 +20,11 @@ final class ChannelFrames {
   /** What OkHttp queues on a web socket at most (16 MiB); the server refuses more audio (60004). */
   static final long MAX_QUEUED_BYTES = 16L * 1024 * 1024;
 
-  private final HttpLogLevel httpLogging;
+  /** The client's; null when it logs nothing. */
+  private final @Nullable HttpLogger httpLogger;
 
-  ChannelFrames(HttpLogLevel httpLogging) {
-    this.httpLogging = httpLogging;
+  ChannelFrames(@Nullable HttpLogger httpLogger) {
+    this.httpLogger = httpLogger;
   }
 
   /**
@@ -74,6 +75,7 @@ final class ChannelFrames {
 
   /** Frames are logged with HTTP bodies, at the finest level. */
   private boolean logging() {
-    return httpLogging == HttpLogLevel.BODY && Log.isLoggable(VoiceLinkLog.Level.VERBOSE, TAG);
+    return httpLogger != null && httpLogger.logsBodies()
+        && Log.isLoggable(VoiceLinkLog.Level.VERBOSE, TAG);
   }
 }

@@ -2,7 +2,7 @@ package dev.voicelink.interact;
 
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
-import com.squareup.moshi.JsonWriter;
+import dev.voicelink.core.internal.JsonText;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,20 +57,14 @@ final class InteractionCodec {
   /** The header of a text ({@code text} non-null) or audio ({@code sampleRate > 0}) write. */
   static String writeHeader(int seq, String dataType, @Nullable String text, int sampleRate,
       @Nullable String persParam) {
-    Buffer buffer = new Buffer();
-    try (JsonWriter writer = JsonWriter.of(buffer)) {
-      writer.beginObject();
-      writer.name("type").value("write");
-      writer.name("data_type").value(dataType);
-      if (text != null) writer.name("text").value(text);
-      if (sampleRate > 0) writer.name("sample_rate").value(sampleRate);
-      if (persParam != null) writer.name("pers_param").value(persParam);
-      writer.name("seq").value(seq);
-      writer.endObject();
-    } catch (IOException e) {
-      throw new AssertionError(e); // a Buffer does not fail
-    }
-    return buffer.readUtf8();
+    JsonText writer = new JsonText().beginObject();
+    writer.name("type").value("write");
+    writer.name("data_type").value(dataType);
+    if (text != null) writer.name("text").value(text);
+    if (sampleRate > 0) writer.name("sample_rate").value(sampleRate);
+    if (persParam != null) writer.name("pers_param").value(persParam);
+    writer.name("seq").value(seq);
+    return writer.endObject().text();
   }
 
   /** The end marker of audio write {@code seq}. */

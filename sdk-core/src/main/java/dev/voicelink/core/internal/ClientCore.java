@@ -1,7 +1,6 @@
 package dev.voicelink.core.internal;
 
 import dev.voicelink.core.Clock;
-import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.Closeable;
@@ -39,7 +38,7 @@ public final class ClientCore {
   private final Scheduler scheduler;
   private final @Nullable SystemScheduler ownScheduler;
   private final Executor callbackExecutor;
-  private final HttpLogLevel httpLogging;
+  private final @Nullable HttpLogger httpLogger;
   private final ThreadPoolExecutor io;
   private final ConnectionIdleness onceOnly;
 
@@ -52,7 +51,7 @@ public final class ClientCore {
   public ClientCore(@Nullable HttpUrl authUrl, @Nullable HttpUrl platformUrl,
       @Nullable HttpUrl baseUrl, OkHttpClient http, boolean ownsHttp, Clock deviceClock,
       SkewCorrectedClock correctedClock, @Nullable Scheduler appScheduler,
-      Executor callbackExecutor, HttpLogLevel httpLogging) {
+      Executor callbackExecutor, @Nullable HttpLogger httpLogger) {
     this.authUrl = authUrl;
     this.platformUrl = platformUrl;
     this.baseUrl = baseUrl;
@@ -61,7 +60,7 @@ public final class ClientCore {
     this.deviceClock = deviceClock;
     this.correctedClock = correctedClock;
     this.callbackExecutor = callbackExecutor;
-    this.httpLogging = httpLogging;
+    this.httpLogger = httpLogger;
     this.onceOnly = new ConnectionIdleness(deviceClock);
     // Unbounded like OkHttp's dispatcher: each thread serves one call at a time, and idle threads
     // end after a minute, so a client that is not used holds none.
@@ -160,8 +159,12 @@ public final class ClientCore {
     return callbackExecutor;
   }
 
-  public HttpLogLevel httpLogging() {
-    return httpLogging;
+  /**
+   * The logger of the client's HTTP traffic; null when it logs none ({@code HttpLogLevel.NONE}), so that
+   * an app that never turns logging on carries none of it: R8 sees the null.
+   */
+  public @Nullable HttpLogger httpLogger() {
+    return httpLogger;
   }
 
   /**

@@ -40,6 +40,7 @@ public final class HttpLogger implements Interceptor {
   /** The client's clock: a call's time in the log is measured as every wait of the SDK is. */
   private final Clock clock;
 
+  /** @param level any but {@code NONE}: a client that logs nothing has no logger */
   public HttpLogger(HttpLogLevel level, Clock clock) {
     this.level = level;
     this.clock = clock;
@@ -47,9 +48,7 @@ public final class HttpLogger implements Interceptor {
 
   @Override public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
-    if (level == HttpLogLevel.NONE || !Log.isLoggable(Level.DEBUG, TAG)) {
-      return chain.proceed(request);
-    }
+    if (!Log.isLoggable(Level.DEBUG, TAG)) return chain.proceed(request);
     RequestBody body = request.body();
     StringBuilder head = new StringBuilder("--> ").append(request.method()).append(' ')
         .append(Scrub.url(request.url()));
@@ -93,8 +92,8 @@ public final class HttpLogger implements Interceptor {
    * Logs a WebSocket upgrade request: OkHttp does not pass WebSocket calls through network
    * interceptors, so the channel reports its own.
    */
-  public static void logUpgrade(HttpLogLevel level, Request request) {
-    if (level == HttpLogLevel.NONE || !Log.isLoggable(Level.DEBUG, TAG)) return;
+  public void logUpgrade(Request request) {
+    if (!Log.isLoggable(Level.DEBUG, TAG)) return;
     StringBuilder line = new StringBuilder("--> ").append(request.method()).append(' ')
         .append(Scrub.url(request.url())).append(" (WebSocket upgrade)");
     if (level != HttpLogLevel.BASIC) appendHeaders(line, request.headers());
@@ -102,13 +101,18 @@ public final class HttpLogger implements Interceptor {
   }
 
   /** Logs the answer to a WebSocket upgrade (101 when it was accepted). */
-  public static void logUpgradeResponse(HttpLogLevel level, Response response) {
-    if (level == HttpLogLevel.NONE || !Log.isLoggable(Level.DEBUG, TAG)) return;
+  public void logUpgradeResponse(Response response) {
+    if (!Log.isLoggable(Level.DEBUG, TAG)) return;
     StringBuilder line = new StringBuilder("<-- ").append(response.code());
     if (!response.message().isEmpty()) line.append(' ').append(response.message());
     line.append(' ').append(Scrub.url(response.request().url())).append(" (WebSocket upgrade)");
     if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers());
     Log.debug(TAG, line.toString());
+  }
+
+  /** Whether bodies are logged ({@code HttpLogLevel.BODY}): the interaction channel's frames too. */
+  public boolean logsBodies() {
+    return level == HttpLogLevel.BODY;
   }
 
   private void logRequestBody(Request request, @Nullable CapturingBody capture) {
@@ -151,7 +155,7 @@ public final class HttpLogger implements Interceptor {
       return "(" + encoding + "-encoded body, not logged)";
     }
     try {
-      byte[] peeked = response.peekBody(MAX_BODY_BYTES + 1L).bytes();
+      byte[] peeked = Peek.body(response, MAX_BODY_BYTES + 1L).readByteArray();
       boolean truncated = peeked.length > MAX_BODY_BYTES;
       byte[] shown = peeked;
       if (truncated) {

@@ -1,7 +1,6 @@
 package dev.voicelink.core.internal;
 
 import com.squareup.moshi.JsonReader;
-import com.squareup.moshi.JsonWriter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Locale;
@@ -10,7 +9,6 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 import okio.Buffer;
-import okio.BufferedSink;
 
 /**
  * Takes the secrets out of text that is about to be logged: header values, query strings, form and
@@ -119,22 +117,19 @@ public final class Scrub {
    * truncated}) or is not JSON is left out, with a note.
    */
   public static String json(String text, @Nullable String bulkField, boolean truncated) {
-    Buffer out = new Buffer();
     JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
     reader.setLenient(true);
-    JsonWriter writer = JsonWriter.of(out);
-    writer.setLenient(true);
-    writer.setSerializeNulls(true);
+    JsonText writer = JsonText.serializingNulls();
     String note = "";
     try {
       copy(reader, writer, bulkField);
     } catch (IOException | RuntimeException e) {
       note = truncated || e instanceof EOFException ? "…" : "… (not JSON from here on; left out)";
     }
-    return out.readUtf8() + note;
+    return writer.text() + note;
   }
 
-  private static void copy(JsonReader reader, JsonWriter writer, @Nullable String bulkField)
+  private static void copy(JsonReader reader, JsonText writer, @Nullable String bulkField)
       throws IOException {
     while (true) {
       switch (reader.peek()) {
@@ -154,13 +149,7 @@ public final class Scrub {
           break;
         }
         case STRING: writer.value(reader.nextString()); break;
-        case NUMBER: {
-          String number = reader.nextString();
-          try (BufferedSink sink = writer.valueSink()) {
-            sink.writeUtf8(number);
-          }
-          break;
-        }
+        case NUMBER: writer.rawValue(reader.nextString()); break;
         case BOOLEAN: writer.value(reader.nextBoolean()); break;
         case NULL: writer.nullValue(); reader.nextNull(); break;
         case END_DOCUMENT: return;

@@ -2,7 +2,6 @@ package dev.voicelink.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.VirtualTime;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -27,7 +26,7 @@ class ClientCoreCloseTest {
     OkHttpClient own = new OkHttpClient.Builder().socketFactory(sockets).build();
     VirtualTime time = new VirtualTime();
     ClientCore core = new ClientCore(null, null, null, own, true, time,
-        new SkewCorrectedClock(time), time, Runnable::run, HttpLogLevel.NONE);
+        new SkewCorrectedClock(time), time, Runnable::run, null);
     try (MockWebServer server = new MockWebServer()) {
       server.enqueue(new MockResponse().setBody("ok"));
       server.start();

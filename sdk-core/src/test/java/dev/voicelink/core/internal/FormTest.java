@@ -2,13 +2,13 @@ package dev.voicelink.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import okhttp3.FormBody;
+import okhttp3.RequestBody;
 import okio.Buffer;
 import org.junit.jupiter.api.Test;
 
 class FormTest {
   @Test void encodesAsRfc6749AppendixBWhateverOkHttpWouldWrite() throws Exception {
-    FormBody body = new Form()
+    RequestBody body = new Form()
         .add("scope", "openid offline_access")
         .add("scope_data", "{\"a\":\"b c\"}")
         .add("odd", "a+b*c~d!'()张/=&%-._")

@@ -1,4 +1,4 @@
-package dev.voicelink.entity;
+package dev.voicelink.core.internal;
 
 import java.util.Map;
 
@@ -9,10 +9,10 @@ import java.util.Map;
  * <p>Writes exactly the bytes the previous path wrote (okio's {@code writeUtf8}, Moshi's {@code
  * JsonWriter}), so the resource text and its Base64 are unchanged: JSON strings are escaped as Moshi
  * escapes them. A lone surrogate, which UTF-8 cannot carry, is written as {@code ?} as okio writes it,
- * and {@link #hasLoneSurrogate()} tells the caller, who refuses the record. Not thread-safe: one per
- * pass.
+ * and {@link #hasLoneSurrogate()} tells the caller, who refuses the record. {@link JsonText} writes
+ * the SDK's other JSON with it, so there is one escaping. Not thread-safe: one per pass.
  */
-final class Utf8Line {
+public final class Utf8Line {
   private static final byte[] HEX = {
     '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
   };
@@ -24,19 +24,19 @@ final class Utf8Line {
     for (int c = 0x20; c < 0x80; c++) PLAIN[c] = c != '"' && c != '\\';
   }
 
-  byte[] bytes = new byte[256];
-  int length;
+  public byte[] bytes = new byte[256];
+  public int length;
   private boolean loneSurrogate;
   /** The chars of the string being written: a loop over an array is faster than charAt. */
   private char[] chars = new char[64];
 
-  void clear() {
+  public void clear() {
     length = 0;
     loneSurrogate = false;
   }
 
   /** Whether the text written since {@link #clear()} held a surrogate without its pair. */
-  boolean hasLoneSurrogate() {
+  public boolean hasLoneSurrogate() {
     return loneSurrogate;
   }
 
@@ -55,19 +55,19 @@ final class Utf8Line {
     return chars;
   }
 
-  void appendByte(int b) {
+  public void appendByte(int b) {
     require(1);
     bytes[length++] = (byte) b;
   }
 
-  void append(byte[] source) {
+  public void append(byte[] source) {
     require(source.length);
     System.arraycopy(source, 0, bytes, length, source.length);
     length += source.length;
   }
 
   /** Appends {@code text} as okio's {@code writeUtf8} would. */
-  void appendUtf8(String text) {
+  public void appendUtf8(String text) {
     int n = text.length();
     require(3L * n);
     char[] cs = charsOf(text, n);
@@ -92,7 +92,7 @@ final class Utf8Line {
    * in the map's iteration order. Returns false, having appended nothing, if a key is null (the caller
    * refuses the record).
    */
-  boolean appendJsonObject(Map<String, String> record) {
+  public boolean appendJsonObject(Map<String, String> record) {
     int start = length;
     require(1);
     bytes[length++] = '{';
@@ -126,7 +126,7 @@ final class Utf8Line {
   }
 
   /** A quoted JSON string, escaped as Moshi's {@code JsonUtf8Writer} escapes it. */
-  void appendJsonString(String text) {
+  public void appendJsonString(String text) {
     int n = text.length();
     require(6L * n + 2);
     char[] cs = charsOf(text, n);
