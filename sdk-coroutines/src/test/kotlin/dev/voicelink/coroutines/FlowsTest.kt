@@ -19,6 +19,7 @@ import kotlinx.coroutines.async
 import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.flow.buffer
 import kotlinx.coroutines.flow.collect
+import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.flow.onEach
 import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
@@ -148,7 +149,7 @@ class FlowsTest {
       val tokens = platform.tokens()
       tokens.signIn(DefaultConsole.DEVICE_ID) { code -> platform.approve(code) }.await()
       val channel = InteractionChannel.builder(platform.client, tokens).listener { }.build()
-      val builders = Registrations.of(channel) // the builder's listener
+      val builders = Registrations.of(channel) // the builder's listener: the flow's is one more
       val news = Channel<ChannelEvent>(Channel.UNLIMITED)
       val collecting = launch { channel.events().collect { news.send(it) } }
       runCurrent()
@@ -169,10 +170,32 @@ class FlowsTest {
     }
   }
 
+  /** On the machine's clock, as above; the channel has no builder's listener, only the flow's. */
+  @Test
+  fun eventsWithConnectConnectsOnceItsListenerIsInPlace() = runTest(timeout = 60.seconds) {
+    ReferencePlatform(null).use { platform ->
+      val tokens = platform.tokens()
+      tokens.signIn(DefaultConsole.DEVICE_ID) { code -> platform.approve(code) }.await()
+      val channel = InteractionChannel.builder(platform.client, tokens).build()
+
+      val first = async { channel.events(connect = true).first() }
+      assertThat(channel.state()).`as`("nothing connects before the flow is collected")
+          .isEqualTo(InteractionChannel.State.IDLE)
+      assertThat(Registrations.of(channel)).isZero()
+
+      val connected = first.await() as ChannelEvent.Connected
+      assertThat(connected.uid).hasSize(32)
+      assertThat(Registrations.of(channel)).`as`("first() ended the collection: no listener left").isZero()
+      assertThat(channel.state()).`as`("the collection's end does not close the channel")
+          .isEqualTo(InteractionChannel.State.CONNECTED)
+      channel.close()
+    }
+  }
+
   @Test
   fun aClosedChannelCannotBeCollected() = runTest(timeout = 60.seconds) {
     ReferencePlatform(null).use { platform ->
-      val channel = InteractionChannel.builder(platform.client, TokenSource { "unused" }).listener { }.build()
+      val channel = InteractionChannel.builder(platform.client, TokenSource { "unused" }).build()
       channel.close()
       val builders = Registrations.of(channel)
 

@@ -86,7 +86,7 @@ final class ChannelConnection {
   /** Whether the current attempt's socket was upgraded: before, closing it must cancel the call. */
   private boolean upgraded;
 
-  ChannelConnection(ClientCore config, TokenSource tokens, Listener listener, Backoff backoff,
+  ChannelConnection(ClientCore config, TokenSource tokens, @Nullable Listener listener, Backoff backoff,
       int pingIntervalSeconds, long greetingTimeoutMillis, long resultTimeoutMillis) {
     this.config = config;
     // A redirect would open the user's session at an address nobody configured, perhaps over ws://,
@@ -103,7 +103,7 @@ final class ChannelConnection {
     }
     this.client = channelClient.build();
     this.tokens = tokens;
-    listeners.add(listener);
+    if (listener != null) listeners.add(listener);
     this.reconnectBackoff = backoff;
     this.deadlines = new ChannelDeadlines(config.scheduler(), greetingTimeoutMillis,
         resultTimeoutMillis);

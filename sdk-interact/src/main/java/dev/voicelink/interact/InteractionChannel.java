@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Threading.</b> All methods are thread-safe and never block on the network. Listener methods
  * are called one at a time, in the order the channel noticed the news, on one of the client's
  * background threads ({@code voicelink-io}); they should return quickly, as later news waits for
- * them. A listener may call the channel back. Besides the builder's listener, {@link
+ * them. A listener may call the channel back. Besides the builder's listener, if any, {@link
  * #addListener} lets more than one party hear the channel (a screen, a coroutine {@code Flow}) for as
  * long as it needs to.
  */
@@ -105,9 +105,9 @@ public final class InteractionChannel implements Closeable {
   private final ClientCore config;
   private final ChannelConnection connection;
 
-  private InteractionChannel(Builder builder, Listener listener) {
+  private InteractionChannel(Builder builder) {
     this.config = builder.config;
-    this.connection = new ChannelConnection(builder.config, builder.tokens, listener,
+    this.connection = new ChannelConnection(builder.config, builder.tokens, builder.listener,
         new Backoff(builder.baseDelayMillis, builder.maxDelayMillis, TimeUnit.MILLISECONDS,
             builder.maxReconnectAttempts, builder.random),
         builder.pingIntervalSeconds, builder.greetingTimeoutMillis, builder.resultTimeoutMillis);
@@ -285,8 +285,9 @@ public final class InteractionChannel implements Closeable {
     }
 
     /**
-     * Receives connection news and results, from the channel's creation on. Required; {@link
-     * InteractionChannel#addListener} adds more.
+     * Receives connection news and results, from the channel's creation on. Optional: {@link
+     * InteractionChannel#addListener} adds listeners at any time (a Kotlin flow of the channel's news
+     * adds its own), and news that no listener is there to hear is dropped.
      */
     public Builder listener(Listener listener) {
       if (listener == null) throw new IllegalArgumentException("listener must not be null");
@@ -368,11 +369,7 @@ public final class InteractionChannel implements Closeable {
     }
 
     public InteractionChannel build() {
-      Listener required = listener;
-      if (required == null) {
-        throw new IllegalStateException("listener is required: call listener(...) before build()");
-      }
-      return new InteractionChannel(this, required);
+      return new InteractionChannel(this);
     }
   }
 }

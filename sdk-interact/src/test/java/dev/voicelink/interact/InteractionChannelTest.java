@@ -958,6 +958,29 @@ class InteractionChannelTest {
     });
   }
 
+  @Test void aChannelBuiltWithoutAListenerIsHeardByTheListenersAddedToIt() throws Exception {
+    server.enqueue(greetingSocket());
+    VoiceLinkClient config = VoiceLinkClient.builder().baseUrl(server.url("/api").toString())
+        .clock(time).scheduler(time).build();
+    channel = InteractionChannel.builder(config, () -> "at-1").random(new Random(7)).build();
+    assertThat(channel.listenerCount()).isZero();
+    BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    channel.addListener(new InteractionChannel.Listener() {
+      @Override public void onConnected(String uid) {
+        heard.add("connected " + uid);
+      }
+
+      @Override public void onResult(InteractionResult result) {
+      }
+    });
+
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("connected " + UID);
+    assertThat(server.takeRequest(10, TimeUnit.SECONDS).getHeader("Authorization")).isEqualTo("at-1");
+  }
+
   @Test void anAddedListenerHearsTheNewsAfterItInOrderOnTheChannelsThread() throws Exception {
     server.enqueue(echoingSocket());
     channel = channelBuilder().build();

@@ -43,7 +43,6 @@ class ChannelBadInputTest {
 
   static Map<String, BadInputTest.Operation> cases() {
     Map<String, BadInputTest.Operation> c = new LinkedHashMap<>();
-    c.put("channel without listener", () -> channel().build());
     c.put("channel null listener", () -> channel().listener(null));
     c.put("channel null token source", () -> InteractionChannel.builder(config, null));
     c.put("channel negative reconnect attempts", () -> channel().maxReconnectAttempts(-1));

@@ -52,10 +52,16 @@ public sealed class ChannelEvent {
 /**
  * The channel's news as a cold flow: collecting adds a listener ([InteractionChannel.addListener]),
  * which is told the news noticed from then on, in the channel's order; cancelling the collector removes
- * it. The builder's listener and other collectors hear the same news.
+ * it. The builder's listener, if any, and other collectors hear the same news.
+ *
+ * With [connect] true, the flow connects the channel ([InteractionChannel.connect]) once its listener
+ * is in place, so it hears the connection's news from the first, on any dispatcher: the listener is
+ * added when the flow's producer starts, which on a dispatching dispatcher is after `launch` returns,
+ * and a `connect()` right after `launch` could race it. Cancelling the collector does not close the
+ * channel: close it where its scope ends.
  *
  * ```
- * channel.events().collect { event ->
+ * channel.events(connect = true).collect { event ->
  *   when (event) {
  *     is ChannelEvent.Connected -> channel.writeText("call Zhang San", """{"uid":""}""")
  *     is ChannelEvent.Result -> show(event.result.text())
@@ -73,7 +79,7 @@ public sealed class ChannelEvent {
  *
  * @throws IllegalStateException when collected, if the channel is already closed
  */
-public fun InteractionChannel.events(): Flow<ChannelEvent> =
+public fun InteractionChannel.events(connect: Boolean = false): Flow<ChannelEvent> =
     listenerFlow("InteractionChannel.events()") { emit ->
       check(state() != InteractionChannel.State.CLOSED) {
         "the interaction channel is closed: it has no news to tell; collect before close()"
@@ -89,5 +95,13 @@ public fun InteractionChannel.events(): Flow<ChannelEvent> =
         override fun onDisconnected(disconnect: Disconnect) = emit(ChannelEvent.Disconnected(disconnect))
       }
       addListener(listener)
+      if (connect) {
+        try {
+          connect()
+        } catch (closed: IllegalStateException) { // closed since the check above
+          removeListener(listener)
+          throw closed
+        }
+      }
       return@listenerFlow { removeListener(listener) }
     }

@@ -99,7 +99,8 @@ fun mixWithJava(scope: CoroutineScope, api: EntityWebApi, request: UploadRequest
 fun channelNews(scope: CoroutineScope, channel: InteractionChannel, ui: Show): Job {
   // snippet:kotlin-channel-events
   val news = scope.launch {
-    channel.events().collect { event ->            // collecting adds a listener; cancelling removes it
+    // collecting adds a listener, then connects: no news is missed; cancelling removes the listener
+    channel.events(connect = true).collect { event ->
       when (event) {
         is ChannelEvent.Connected -> channel.writeText("call Zhang San", null)
         is ChannelEvent.Result -> ui.show(event.result.text())
@@ -108,7 +109,6 @@ fun channelNews(scope: CoroutineScope, channel: InteractionChannel, ui: Show): J
       }
     }
   }
-  channel.connect()                                // after the collector is in place: no news missed
   // end-snippet
   return news
 }
