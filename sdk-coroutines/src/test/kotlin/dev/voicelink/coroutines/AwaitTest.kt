@@ -5,10 +5,8 @@ import dev.voicelink.core.CallResult
 import dev.voicelink.core.ResourceCensus
 import dev.voicelink.core.VoiceLinkCall
 import dev.voicelink.entity.CheckResult
-import dev.voicelink.entity.RecordSource
 import dev.voicelink.entity.UploadReceipt
 import dev.voicelink.entity.WebApiException
-import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.time.Duration.Companion.minutes
@@ -108,20 +106,14 @@ class AwaitTest {
   fun cancellingAnUploadWhileItsRecordsAreReadSendsNothingAndLeavesNoThread() = runTest(timeout = 60.seconds) {
     val before = ResourceCensus.take()
     ReferencePlatform(this).use { platform ->
-      val reading = CountDownLatch(1)
-      val release = CountDownLatch(1)
-      val records = RecordSource.of(Iterable {
-        reading.countDown()
-        release.await(10, TimeUnit.SECONDS)
-        listOf(mapOf("name" to "Yesterday", "alias" to "")).iterator()
-      })
-      val call = platform.api().uploadResource(ReferencePlatform.songs(records))
+      val records = ReferencePlatform.HeldRecords()
+      val call = platform.api().uploadResource(ReferencePlatform.songs(records.source))
       val uploading = launch { call.await() }
       runCurrent()
-      assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue()
+      assertThat(records.reading.await(10, TimeUnit.SECONDS)).isTrue()
 
       uploading.cancel()
-      release.countDown()
+      records.release.countDown()
       uploading.join()
 
       assertThat(call.isCancelled).isTrue()

@@ -7,10 +7,8 @@ import dev.voicelink.core.ResourceCensus
 import dev.voicelink.coroutines.interact.ChannelEvent
 import dev.voicelink.coroutines.interact.events
 import dev.voicelink.coroutines.internal.listenerFlow
-import dev.voicelink.entity.RecordSource
 import dev.voicelink.interact.InteractionChannel
 import dev.voicelink.testing.DefaultConsole
-import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.time.Duration.Companion.minutes
@@ -122,19 +120,13 @@ class FlowsTest {
   fun cancellingTheUploadCollectorCancelsTheUpload() = runTest(timeout = 60.seconds) {
     val before = ResourceCensus.take()
     ReferencePlatform(this).use { platform ->
-      val reading = CountDownLatch(1)
-      val release = CountDownLatch(1)
-      val records = RecordSource.of(Iterable {
-        reading.countDown()
-        release.await(10, TimeUnit.SECONDS)
-        listOf(mapOf("name" to "Yesterday", "alias" to "")).iterator()
-      })
-      val uploading = launch { platform.api().uploadResourceFlow(ReferencePlatform.songs(records)).collect() }
+      val records = ReferencePlatform.HeldRecords()
+      val uploading = launch { platform.api().uploadResourceFlow(ReferencePlatform.songs(records.source)).collect() }
       runCurrent()
-      assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue()
+      assertThat(records.reading.await(10, TimeUnit.SECONDS)).isTrue()
 
       uploading.cancel()
-      release.countDown()
+      records.release.countDown()
       uploading.join()
 
       assertThat(platform.server.journal().count("/entity/upload-resource")).isZero()

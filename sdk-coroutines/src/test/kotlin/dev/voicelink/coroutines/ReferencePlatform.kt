@@ -15,6 +15,8 @@ import dev.voicelink.testing.DefaultConsole
 import dev.voicelink.testing.ReferenceServer
 import dev.voicelink.testing.ServerClock
 import dev.voicelink.testing.SimulatedTester
+import java.util.concurrent.CountDownLatch
+import java.util.concurrent.TimeUnit
 import kotlinx.coroutines.test.TestScope
 
 /**
@@ -56,6 +58,17 @@ class ReferencePlatform(scope: TestScope?) : AutoCloseable {
   override fun close() {
     client.close()
     server.close()
+  }
+
+  /** Upload records whose reading waits for [release]; [reading] opens once an upload reads them. */
+  class HeldRecords {
+    val reading = CountDownLatch(1)
+    val release = CountDownLatch(1)
+    val source: RecordSource = RecordSource.of(Iterable {
+      reading.countDown()
+      release.await(10, TimeUnit.SECONDS)
+      listOf(mapOf("name" to "Yesterday", "alias" to "")).iterator()
+    })
   }
 
   companion object {

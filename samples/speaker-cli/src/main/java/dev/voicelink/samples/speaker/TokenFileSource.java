@@ -11,9 +11,10 @@ import java.util.Collections;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The token of {@code --token-file}: a token record as {@code login} and {@code cloud-token} write it,
- * or a bare token pasted from elsewhere. With {@code --auth-url} the record is kept alive by a {@link
- * TokenManager}, which refreshes it when it has expired and saves the rotated record back to the file.
+ * The token of {@code --token-file}: a token record as {@code login} and {@code cloud-token} write
+ * it, or a bare token pasted from elsewhere. With {@code --auth-url} the record is kept alive by a
+ * {@link TokenManager}, which refreshes it when it has expired and saves the rotated record back to
+ * the file.
  */
 final class TokenFileSource {
   private final File file;
