@@ -12,29 +12,45 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The token of {@code --token-file}: a token record as {@code login} and {@code cloud-token} write
- * it, or a bare token pasted from elsewhere. With {@code --auth-url} the record is kept alive by a
- * {@link TokenManager}, which refreshes it when it has expired and saves the rotated record back to
- * the file.
+ * it, or a bare token pasted from elsewhere. The file is read once, when it is checked. With {@code
+ * --auth-url} the record is kept alive by a {@link TokenManager}, which refreshes it when it has
+ * expired and saves the rotated record back to the file.
  */
 final class TokenFileSource {
   private final File file;
   private final @Nullable String authUrl;
+  /** The record the file held when checked; null for a bare token. */
+  private final @Nullable TokenRecord record;
+  /** The access token the file held when checked. */
+  private final String token;
 
-  private TokenFileSource(File file, @Nullable String authUrl) {
+  private TokenFileSource(File file, @Nullable String authUrl, @Nullable TokenRecord record,
+      String token) {
     this.file = file;
     this.authUrl = authUrl;
+    this.record = record;
+    this.token = token;
   }
 
-  /** Checks the file before anything is sent: readable, and a writable record if it may be refreshed. */
+  /** Reads and checks the file before anything is sent: a writable record if it may be refreshed. */
   static TokenFileSource check(File file, @Nullable String authUrl) throws IOException {
-    if (authUrl == null) {
-      readToken(file);
-    } else {
+    if (authUrl != null) {
       String unwritable = AuthCommand.tokenFileProblem(file); // a refresh rotates the token
       if (unwritable != null) throw new IllegalArgumentException(unwritable);
-      readRecord(file);
     }
-    return new TokenFileSource(file, authUrl);
+    if (!file.isFile()) throw new IllegalArgumentException("--token-file " + file + " is not a file");
+    String text = SecretInput.read(file, "--token-file", "", Collections.<String, String>emptyMap());
+    if (!text.startsWith("{")) {
+      if (authUrl != null) {
+        throw new IllegalArgumentException("--auth-url (or VOICELINK_AUTH_URL) refreshes a token"
+            + " record, as login and cloud-token write it; --token-file " + file + " holds a bare"
+            + " token, which cannot be refreshed");
+      }
+      return new TokenFileSource(file, null, null, text);
+    }
+    TokenRecord record = new FileTokenStore(file).load();
+    if (record == null) throw new IllegalArgumentException("--token-file " + file + " is empty");
+    return new TokenFileSource(file, authUrl, record, record.accessToken());
   }
 
   /** Whether the token may be refreshed, which needs a client with the authorization address. */
@@ -55,11 +71,10 @@ final class TokenFileSource {
 
   /**
    * The token, from a manager of the file on {@code client} (made by {@link #client}) if it may be
-   * refreshed, read from the file as it is otherwise.
+   * refreshed, as the file held it otherwise.
    */
   TokenSource tokens(VoiceLinkClient client) {
-    if (authUrl == null) return () -> readToken(file);
-    return manager(client);
+    return authUrl == null ? () -> token : manager(client);
   }
 
   /** The manager of the file's record, on {@code client} (made by {@link #client}); if refreshable. */
@@ -67,33 +82,8 @@ final class TokenFileSource {
     return TokenManager.builder(client).store(new FileTokenStore(file)).build();
   }
 
-  /** The record of the file, to tell afterwards whether a refresh rotated it. */
-  TokenRecord record() throws IOException {
-    return readRecord(file);
-  }
-
-  private static String readToken(File file) throws IOException {
-    return isRecord(file) ? readRecord(file).accessToken() : tokenText(file);
-  }
-
-  /** The token record of the file: an authorization address can refresh nothing else. */
-  private static TokenRecord readRecord(File file) throws IOException {
-    if (!isRecord(file)) {
-      throw new IllegalArgumentException("--auth-url (or VOICELINK_AUTH_URL) refreshes a token record,"
-          + " as login and cloud-token write it; --token-file " + file + " holds a bare token, which"
-          + " cannot be refreshed");
-    }
-    TokenRecord record = new FileTokenStore(file).load();
-    if (record == null) throw new IllegalArgumentException("--token-file " + file + " is empty");
+  /** The record the file held when checked, to tell afterwards whether a refresh rotated it. */
+  @Nullable TokenRecord record() {
     return record;
-  }
-
-  private static boolean isRecord(File file) throws IOException {
-    return tokenText(file).startsWith("{");
-  }
-
-  private static String tokenText(File file) throws IOException {
-    if (!file.isFile()) throw new IllegalArgumentException("--token-file " + file + " is not a file");
-    return SecretInput.read(file, "--token-file", "", Collections.<String, String>emptyMap());
   }
 }

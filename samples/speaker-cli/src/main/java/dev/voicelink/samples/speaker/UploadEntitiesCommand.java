@@ -1,7 +1,6 @@
 package dev.voicelink.samples.speaker;
 
 import dev.voicelink.auth.TokenManager;
-import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
@@ -11,6 +10,7 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
 import java.io.File;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import okhttp3.OkHttpClient;
 import picocli.CommandLine;
@@ -90,12 +90,11 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       // sent again). --verbose shows the token refresh too, not only the upload.
       OkHttpClient http = new OkHttpClient();
       try (VoiceLinkClient auth = token.client(parent.clientBuilder().httpClient(http))) {
-        TokenRecord before = token.record();
         TokenManager manager = token.manager(auth);
         try (VoiceLinkClient voiceLink = platform
             .httpClient(http.newBuilder().authenticator(manager.authenticator()).build()).build()) {
           String sid = upload(voiceLink, dimension, name, maxResourceBytes, manager);
-          boolean refreshed = !before.equals(manager.record());
+          boolean refreshed = !Objects.equals(token.record(), manager.record());
           output.record(Output.fields("sid", sid, "token_refreshed", refreshed),
               "uploaded " + name + " (" + type + "): sid " + sid + (refreshed
                   ? "; the token was refreshed and the rotated record saved to " + tokenFile : ""));
