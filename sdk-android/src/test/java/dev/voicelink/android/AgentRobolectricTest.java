@@ -557,6 +557,7 @@ public final class AgentRobolectricTest {
         .client(client = TestClients.forConfig(configText(), time)).build();
     settle();
 
+    assertThat(app.awaitDiskCall(10, TimeUnit.SECONDS)).as("the default store was read").isTrue();
     assertThat(app.diskCalls()).as("the default store was read").isNotEmpty()
         .noneMatch(call -> call.endsWith(" on " + building));
     agent.destroy();

@@ -6,6 +6,8 @@ import android.content.SharedPreferences;
 import java.io.File;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An application context that notes each call that reads or makes its private directories, with
@@ -13,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class DiskWatchingContext extends ContextWrapper {
   private final List<String> diskCalls = new CopyOnWriteArrayList<>();
+  private final CountDownLatch firstCall = new CountDownLatch(1);
 
   DiskWatchingContext(Context base) {
     super(base);
@@ -23,22 +26,32 @@ final class DiskWatchingContext extends ContextWrapper {
     return diskCalls;
   }
 
+  /** Waits for the first call: the store is read on an SDK thread, at a moment of its own. */
+  boolean awaitDiskCall(long timeout, TimeUnit unit) throws InterruptedException {
+    return firstCall.await(timeout, unit);
+  }
+
+  private void noted(String method) {
+    diskCalls.add(method + " on " + Thread.currentThread().getName());
+    firstCall.countDown();
+  }
+
   @Override public Context getApplicationContext() {
     return this;
   }
 
   @Override public File getNoBackupFilesDir() {
-    diskCalls.add("getNoBackupFilesDir on " + Thread.currentThread().getName());
+    noted("getNoBackupFilesDir");
     return super.getNoBackupFilesDir();
   }
 
   @Override public File getFilesDir() {
-    diskCalls.add("getFilesDir on " + Thread.currentThread().getName());
+    noted("getFilesDir");
     return super.getFilesDir();
   }
 
   @Override public SharedPreferences getSharedPreferences(String name, int mode) {
-    diskCalls.add("getSharedPreferences on " + Thread.currentThread().getName());
+    noted("getSharedPreferences");
     return super.getSharedPreferences(name, mode);
   }
 }
