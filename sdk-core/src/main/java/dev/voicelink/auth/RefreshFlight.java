@@ -5,11 +5,28 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 
-/** One refresh of a {@link TokenManager} that any number of callers wait for. Thread-safe. */
+/**
+ * One refresh of a {@link TokenManager} that any number of callers wait for. Thread-safe.
+ *
+ * <p>A flight for a record that fell due first looks in the store, once for all its callers, for a
+ * record another manager or process refreshed meanwhile; when it finds one that serves, that is its
+ * result and nothing is sent.
+ */
 final class RefreshFlight {
   private final CountDownLatch done = new CountDownLatch(1);
+  private final boolean looksInStoreFirst;
   private volatile @Nullable TokenRecord record;
   private volatile @Nullable Throwable failure;
+  /** Whether the result is a record found in the store, not one the server gave. */
+  private volatile boolean foundInStore;
+
+  RefreshFlight(boolean looksInStoreFirst) {
+    this.looksInStoreFirst = looksInStoreFirst;
+  }
+
+  boolean looksInStoreFirst() {
+    return looksInStoreFirst;
+  }
 
   void complete(@Nullable TokenRecord result, @Nullable Throwable error) {
     record = result;
@@ -17,12 +34,19 @@ final class RefreshFlight {
     done.countDown();
   }
 
+  /** Ends the flight with the record another manager refreshed, found in the store. */
+  void completeFoundInStore(TokenRecord result) {
+    foundInStore = true;
+    complete(result, null);
+  }
+
   /**
    * The flight's record, or its failure. A flight that failed while the current token stays valid
    * holds both: {@code forced} (a caller that asked for a new token) gets the failure, others the
-   * token.
+   * token. Null for {@code forced} when the record was found in the store: that caller asks for a
+   * refresh of it.
    */
-  TokenRecord await(boolean forced) throws IOException, AuthorizationException {
+  @Nullable TokenRecord await(boolean forced) throws IOException, AuthorizationException {
     try {
       // An ended flight gives its result even to a thread interrupted meanwhile.
       if (done.getCount() > 0) done.await();
@@ -31,6 +55,7 @@ final class RefreshFlight {
       throw new InterruptedIOException("interrupted while waiting for a token refresh");
     }
     Throwable error = failure;
+    if (forced && foundInStore) return null;
     if (error != null && record != null && !forced) return record;
     if (error instanceof AuthorizationException) throw (AuthorizationException) error;
     if (error instanceof IOException) throw (IOException) error;

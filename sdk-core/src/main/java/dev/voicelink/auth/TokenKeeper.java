@@ -310,7 +310,7 @@ final class TokenKeeper {
           if (inFlight != null) {
             flight = inFlight;
           } else if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
-            base = current; // another manager of the store may have saved a record since: look
+            base = current;
           } else {
             if (current == null && !exchange.canObtainWithoutRecord()) {
               throw new NotSignedInException();
@@ -322,12 +322,12 @@ final class TokenKeeper {
               save = writes;
             } else if (!force && current != null && schedule.canServe(clock.monotonicNanos())) {
               return current;
-            } else if (current == null || round > 1) {
-              flight = inFlight = new RefreshFlight();
+            } else {
+              // Due (or forced) in the first round: another manager or process may have refreshed it
+              // already, so the flight looks in the store first, once for every caller that joins it.
+              flight = inFlight = new RefreshFlight(current != null && round == 1);
               mine = true;
               setState(State.REFRESHING, Cause.REFRESH_STARTED, null);
-            } else {
-              base = current; // due: another manager or process may have refreshed it already
             }
           }
         }
@@ -338,11 +338,16 @@ final class TokenKeeper {
       } finally {
         notices.flush();
       }
-      if (flight != null) return flight.await(force);
+      if (flight != null) {
+        TokenRecord record = flight.await(force);
+        if (record != null) return record;
+        continue; // forced, and the flight found another manager's record: refresh that one now
+      }
       if (unsavedRecord != null) {
         write(save, unsavedRecord); // the caller gets the failure, and the next one tries again
         continue;
       }
+      // Refused before: another manager of the store may have saved a record since.
       boolean adopted = adoptRefreshedElsewhere(base, false);
       synchronized (lock) {
         if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
@@ -382,7 +387,12 @@ final class TokenKeeper {
    */
   private void refresh(RefreshFlight flight) {
     try {
-      flight.complete(refreshNow(), null);
+      TokenRecord found = flight.looksInStoreFirst() ? foundInStore() : null;
+      if (found != null) {
+        flight.completeFoundInStore(found);
+      } else {
+        flight.complete(refreshNow(), null);
+      }
     } catch (StillValid e) {
       flight.complete(e.record, e.failure);
     } catch (IOException | AuthorizationException | RuntimeException | Error e) {
@@ -395,6 +405,36 @@ final class TokenKeeper {
       // After the waiters are released: on a same-thread executor the listeners run here, on this
       // worker, and one that waits for this refresh's result would otherwise wait for itself.
       notices.flush();
+    }
+  }
+
+  /**
+   * The record another manager or process of the store refreshed since this one loaded its own, if
+   * it serves now: it ends the flight with no request sent. On the worker of {@link
+   * #refresh(RefreshFlight)}, before {@link #refreshNow()}.
+   */
+  private @Nullable TokenRecord foundInStore() throws IOException {
+    TokenRecord base;
+    long started;
+    synchronized (lock) {
+      base = current;
+      started = generation;
+    }
+    boolean adopted;
+    try {
+      adopted = adoptRefreshedElsewhere(base, true);
+    } catch (RuntimeException | Error e) {
+      abandon(started, e);
+      throw e;
+    } catch (Exception e) { // checked, yet undeclared: a Kotlin store's load
+      abandon(started, e);
+      throw fromAppCode(e);
+    }
+    synchronized (lock) {
+      if (!adopted || current == null || !schedule.canServe(clock.monotonicNanos())) return null;
+      inFlight = null;
+      setState(State.VALID, Cause.REFRESHED, null);
+      return current;
     }
   }
 

@@ -156,6 +156,99 @@ class TokenManagerTest {
     assertThat(store.load().accessToken()).isEqualTo("at-2");
   }
 
+  @Test void concurrentCallersOnADueTokenLookInTheStoreOnceBetweenThem() throws Exception {
+    InMemoryTokenStore held = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    AtomicInteger loads = new AtomicInteger();
+    AtomicBoolean gated = new AtomicBoolean();
+    CountDownLatch lookMayEnd = new CountDownLatch(1);
+    TokenStore counted = new TokenStore() { // a slow store: a decrypt on a device, say
+      @Override public @Nullable TokenRecord load() throws IOException {
+        loads.incrementAndGet();
+        try {
+          if (gated.get() && !lookMayEnd.await(10, TimeUnit.SECONDS)) throw new IOException("never opened");
+        } catch (InterruptedException e) {
+          throw new InterruptedIOException();
+        }
+        return held.load();
+      }
+
+      @Override public void save(TokenRecord record) {
+        held.save(record);
+      }
+
+      @Override public void clear() {
+        held.clear();
+      }
+    };
+    TokenManager manager = deviceManager(counted);
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(loads.get()).as("the first read").isEqualTo(1);
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    gated.set(true);
+
+    ParkedThreads callers = new ParkedThreads();
+    ExecutorService pool = Executors.newFixedThreadPool(8, callers);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<String>> results = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        results.add(pool.submit(() -> {
+          go.await();
+          return manager.accessToken();
+        }));
+      }
+      go.countDown();
+      // Every caller waits for the one look, none for a store lock of its own.
+      callers.awaitParkedInTheSdk(8);
+      lookMayEnd.countDown();
+      for (Future<String> result : results) {
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("at-2");
+      }
+    } finally {
+      lookMayEnd.countDown();
+      pool.shutdownNow();
+    }
+    assertThat(loads.get()).as("the first read and one look for the eight callers").isEqualTo(2);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(server.takeRequest().getBody().readUtf8())
+        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
+  }
+
+  @Test void callersOnADueTokenTakeTheRecordAnotherManagerSavedAndTheListenersHearItRefreshed()
+      throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager other = deviceManager(store);
+    StateLog otherStates = new StateLog();
+    other.addListener(otherStates);
+    assertThat(other.accessToken()).isEqualTo("at-1");
+    otherStates.awaitExactly(State.LOADING, State.VALID);
+    time.advance(2, TimeUnit.HOURS);
+    store.save(deviceRecord("at-2", "rt-2", 3600)); // the first manager's refresh, saved
+
+    assertThat(other.accessToken()).isEqualTo("at-2");
+    otherStates.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.VALID);
+    assertThat(otherStates.changes()).extracting(TokenManager.StateChange::cause).containsExactly(
+        TokenManager.Cause.READING_STORE, TokenManager.Cause.STORE_READ, TokenManager.Cause.REFRESH_STARTED,
+        TokenManager.Cause.REFRESHED);
+    assertThat(server.getRequestCount()).as("nothing sent").isZero();
+  }
+
+  @Test void aForcedRefreshRefreshesTheRecordAnotherManagerSavedNotTheOneItHeld() throws Exception {
+    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager other = deviceManager(store);
+    assertThat(other.accessToken()).isEqualTo("at-1");
+    time.advance(1, TimeUnit.MINUTES);
+    store.save(deviceRecord("at-2", "rt-2", 3600)); // another manager's refresh, saved
+    script.enqueue(token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
+
+    assertThat(other.refresh().execute().accessToken()).isEqualTo("at-3");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(server.takeRequest().getBody().readUtf8()).as("rt-1 is void: never sent")
+        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-2\"}");
+    assertThat(store.load().accessToken()).isEqualTo("at-3");
+  }
+
   @Test void rotatedRecordIsSavedBeforeItsTokenIsHandedOut() throws Exception {
     List<String> events = Collections.synchronizedList(new ArrayList<>());
     TokenStore failingOnce = new TokenStore() {
