@@ -20,7 +20,9 @@ import javax.tools.ToolProvider;
  * What the SDK adds to an app: the sdk-core jar, the sdk-interact jar (the interaction channel, which
  * a firmware that only signs in and uploads leaves out), the AAR's classes.jar, the dex of our classes alone
  * (D8, release, min API 21), and minimal apps shrunk by R8 — one that only makes an OkHttp call (the
- * reference point) and one that uses sdk-core (device sign-in and an upload) — plus OkHttp's own dex.
+ * reference point), one that also opens an OkHttp WebSocket (what the interaction channel's transport
+ * costs), one that uses sdk-core (device sign-in and an upload) and one that uses the Agent — plus
+ * OkHttp's own dex.
  * Reads the build's outputs; run after {@code mvn package} with dexing on.
  *
  * <p>Usage: {@code FootprintHarness <repo root> <r8.jar> <android-all.jar> [out=benchmarks/results/footprint.json]}
@@ -65,6 +67,8 @@ public final class FootprintHarness {
     List<File> okhttpProgram = new ArrayList<>(okhttpDeps);
     result.put("r8OkHttpAppDexBytes", r8App(r8, androidAll, work, new File(sources, "okhttp"),
         okhttpProgram, rules));
+    result.put("r8OkHttpWebSocketAppDexBytes", r8App(r8, androidAll, work,
+        new File(sources, "websocket"), okhttpProgram, rules));
     List<File> coreProgram = new ArrayList<>(deps);
     coreProgram.add(coreJar);
     result.put("r8SdkCoreAppDexBytes", r8App(r8, androidAll, work, new File(sources, "core"),

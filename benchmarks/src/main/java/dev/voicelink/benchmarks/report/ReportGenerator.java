@@ -397,6 +397,8 @@ public final class ReportGenerator {
     row(md, f, "okhttpDexBytes", "OkHttp's own dex (okhttp jar alone)", "reference point");
     row(md, f, "okhttpWithDependenciesDexBytes", "OkHttp + Okio + Kotlin stdlib dex", "reference point");
     row(md, f, "r8OkHttpAppDexBytes", "R8-shrunk app making one OkHttp call", "reference point");
+    row(md, f, "r8OkHttpWebSocketAppDexBytes", "R8-shrunk app making one OkHttp call and opening a"
+        + " WebSocket", "reference point: OkHttp's WebSocket, the channel's transport");
     row(md, f, "r8SdkCoreAppDexBytes", "R8-shrunk app using sdk-core (sign-in + upload)",
         "target: ≤ " + SDK_CORE_APP_DELTA_KB + " KB over the OkHttp app");
     row(md, f, "r8AgentAppDexBytes", "R8-shrunk app using the Agent",
