@@ -137,7 +137,8 @@ public final class InteractionChannel implements Closeable {
    *
    * <p>It makes one attempt and never reconnects. As the channel does, it answers a rejected token
    * (HTTP 401) once with a token refreshed through {@code tokens}, follows no redirect, and gives the
-   * server 10 s after the upgrade to send its {@code connected} message; the wait for the upgrade's
+   * server 10 s after the upgrade to send its {@code connected} message ({@link #fetchUid(
+   * VoiceLinkClient, TokenSource, long, TimeUnit)} sets another wait); the wait for the upgrade's
    * answer is the read timeout of the client's {@code OkHttpClient} (those 10 s when it has none). The
    * socket is closed in every case: once the user is named, when the attempt fails, when the call is
    * cancelled and when the client is closed.
@@ -154,10 +155,26 @@ public final class InteractionChannel implements Closeable {
    * @throws IllegalStateException if the client has no {@code base_url} or is closed
    */
   public static VoiceLinkCall<String> fetchUid(VoiceLinkClient client, TokenSource tokens) {
+    return fetchUid(client, tokens, Builder.DEFAULT_GREETING_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * {@link #fetchUid(VoiceLinkClient, TokenSource)} with {@code greetingTimeout} for the server's
+   * {@code connected} message, as {@link Builder#greetingTimeout} sets it for a channel: for a server
+   * known to greet late (the failure then says {@code no "connected" message within … of the
+   * upgrade}).
+   *
+   * @throws IllegalArgumentException if {@code tokens} or {@code unit} is null or {@code
+   *     greetingTimeout} is not positive
+   * @throws IllegalStateException if the client has no {@code base_url} or is closed
+   */
+  public static VoiceLinkCall<String> fetchUid(VoiceLinkClient client, TokenSource tokens,
+      long greetingTimeout, TimeUnit unit) {
     ClientCore core = ClientCore.open(client);
     if (tokens == null) throw new IllegalArgumentException("tokens must not be null");
+    long greetingTimeoutMillis = Builder.positiveMillis("greetingTimeout", greetingTimeout, unit);
     core.baseUrl(); // fails now, naming the setting, if base_url is missing
-    return new UidCall(core, tokens);
+    return new UidCall(core, tokens, greetingTimeoutMillis);
   }
 
   /**
@@ -273,7 +290,9 @@ public final class InteractionChannel implements Closeable {
     private long baseDelayMillis = 1_000;
     private long maxDelayMillis = 60_000;
     private int pingIntervalSeconds = 30;
-    private long greetingTimeoutMillis = 10_000;
+    static final long DEFAULT_GREETING_TIMEOUT_MILLIS = 10_000;
+
+    private long greetingTimeoutMillis = DEFAULT_GREETING_TIMEOUT_MILLIS;
     private long resultTimeoutMillis = 30_000;
     private Random random = new SecureRandom();
 
@@ -353,7 +372,7 @@ public final class InteractionChannel implements Closeable {
       return this;
     }
 
-    private static long positiveMillis(String name, long timeout, TimeUnit unit) {
+    static long positiveMillis(String name, long timeout, TimeUnit unit) {
       if (unit == null) throw new IllegalArgumentException("unit must not be null");
       if (timeout <= 0) {
         throw new IllegalArgumentException(name + " must be positive; was: " + timeout);

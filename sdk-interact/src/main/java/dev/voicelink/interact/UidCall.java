@@ -7,6 +7,7 @@ import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import dev.voicelink.entity.PersParam;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,11 +22,12 @@ final class UidCall extends AbstractVoiceLinkCall<String> {
   /** What the app's token source threw, so that the caller gets it rather than a cause's name. */
   private volatile @Nullable Exception tokenFailure;
 
-  UidCall(ClientCore core, TokenSource tokens) {
+  UidCall(ClientCore core, TokenSource tokens, long greetingTimeoutMillis) {
     super(core);
     RememberingTokens remembering = new RememberingTokens(tokens);
     this.builder = new InteractionChannel.Builder(core, remembering)
         .maxReconnectAttempts(0)
+        .greetingTimeout(greetingTimeoutMillis, TimeUnit.MILLISECONDS)
         .listener(new OneShot());
   }
 

@@ -228,6 +228,21 @@ class FetchUidTest {
 
   @Test void aServerThatNeverGreetsIsGivenUpOnAtTheGreetingTimeoutAndItsSocketClosed()
       throws Exception {
+    givenUpOnASilentServerAfter(10_000, "10 s",
+        client -> InteractionChannel.fetchUid(client, () -> "at-1"));
+  }
+
+  @Test void theGreetingTimeoutOfOneCallIsTheOneItWasGiven() throws Exception {
+    givenUpOnASilentServerAfter(2_500, "2500 ms",
+        client -> InteractionChannel.fetchUid(client, () -> "at-1", 2_500, TimeUnit.MILLISECONDS));
+  }
+
+  private interface UidCalls {
+    VoiceLinkCall<String> fetchUid(VoiceLinkClient client);
+  }
+
+  private void givenUpOnASilentServerAfter(long deadlineMillis, String deadlineText, UidCalls calls)
+      throws Exception {
     BlockingQueue<String> serverSide = new LinkedBlockingQueue<>();
     try (MockWebServer silent = new MockWebServer();
         VoiceLinkClient toSilent = client(silent.url("/api").toString())) {
@@ -244,7 +259,7 @@ class FetchUidTest {
           serverSide.add("failed");
         }
       }));
-      VoiceLinkCall<String> call = InteractionChannel.fetchUid(toSilent, () -> "at-1");
+      VoiceLinkCall<String> call = calls.fetchUid(toSilent);
       BlockingQueue<CallResult<String>> results = new LinkedBlockingQueue<>();
       int scheduled = time.scheduledCount();
       call.enqueue(results::add);
@@ -253,15 +268,15 @@ class FetchUidTest {
       assertThat(serverSide.poll(10, TimeUnit.SECONDS)).isEqualTo("open");
       time.awaitScheduled(scheduled + 2); // the greeting deadline
 
-      time.advance(9_999, TimeUnit.MILLISECONDS);
+      time.advance(deadlineMillis - 1, TimeUnit.MILLISECONDS);
       assertThat(results.poll(100, TimeUnit.MILLISECONDS)).as("nothing before the deadline").isNull();
       time.advance(1, TimeUnit.MILLISECONDS);
 
       CallResult<String> result = results.poll(10, TimeUnit.SECONDS);
       assertThat(result).isNotNull();
       assertThat(failure(result)).isExactlyInstanceOf(IOException.class)
-          .hasMessage("the interaction channel did not name the user: no \"connected\" message within"
-              + " 10 s of the upgrade");
+          .hasMessage("the interaction channel did not name the user: no \"connected\" message within "
+              + deadlineText + " of the upgrade");
       assertThat(serverSide.poll(10, TimeUnit.SECONDS)).as("the server saw the socket end")
           .isIn("failed", "closing 1000");
       assertThat(time.pendingDelaysMillis()).as("no reconnect").isEmpty();

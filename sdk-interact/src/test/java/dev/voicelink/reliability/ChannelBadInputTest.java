@@ -64,6 +64,10 @@ class ChannelBadInputTest {
       closed.connect();
     });
     c.put("fetchUid null token source", () -> InteractionChannel.fetchUid(config, null));
+    c.put("fetchUid greeting timeout 0", () -> InteractionChannel.fetchUid(config, () -> "at", 0,
+        TimeUnit.SECONDS));
+    c.put("fetchUid greeting timeout without unit", () -> InteractionChannel.fetchUid(config,
+        () -> "at", 5, null));
     c.put("fetchUid run twice", () -> {
       VoiceLinkCall<String> once = InteractionChannel.fetchUid(config, () -> "at");
       once.cancel();
