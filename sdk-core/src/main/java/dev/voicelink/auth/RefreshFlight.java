@@ -15,17 +15,24 @@ import org.jspecify.annotations.Nullable;
 final class RefreshFlight {
   private final CountDownLatch done = new CountDownLatch(1);
   private final boolean looksInStoreFirst;
+  private final long generation;
   private volatile @Nullable TokenRecord record;
   private volatile @Nullable Throwable failure;
   /** Whether the result is a record found in the store, not one the server gave. */
   private volatile boolean foundInStore;
 
-  RefreshFlight(boolean looksInStoreFirst) {
+  /** {@code generation}: the manager's count of sign-ins, sign-outs and set records at the start. */
+  RefreshFlight(boolean looksInStoreFirst, long generation) {
     this.looksInStoreFirst = looksInStoreFirst;
+    this.generation = generation;
   }
 
   boolean looksInStoreFirst() {
     return looksInStoreFirst;
+  }
+
+  long generation() {
+    return generation;
   }
 
   void complete(@Nullable TokenRecord result, @Nullable Throwable error) {

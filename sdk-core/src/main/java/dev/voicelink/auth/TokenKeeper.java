@@ -325,7 +325,7 @@ final class TokenKeeper {
             } else {
               // Due (or forced) in the first round: another manager or process may have refreshed it
               // already, so the flight looks in the store first, once for every caller that joins it.
-              flight = inFlight = new RefreshFlight(current != null && round == 1);
+              flight = inFlight = new RefreshFlight(current != null && round == 1, generation);
               mine = true;
               setState(State.REFRESHING, Cause.REFRESH_STARTED, null);
             }
@@ -387,12 +387,7 @@ final class TokenKeeper {
    */
   private void refresh(RefreshFlight flight) {
     try {
-      TokenRecord found = flight.looksInStoreFirst() ? foundInStore() : null;
-      if (found != null) {
-        flight.completeFoundInStore(found);
-      } else {
-        flight.complete(refreshNow(), null);
-      }
+      if (!flight.looksInStoreFirst() || !endedByTheStore(flight)) flight.complete(refreshNow(), null);
     } catch (StillValid e) {
       flight.complete(e.record, e.failure);
     } catch (IOException | AuthorizationException | RuntimeException | Error e) {
@@ -409,32 +404,41 @@ final class TokenKeeper {
   }
 
   /**
-   * The record another manager or process of the store refreshed since this one loaded its own, if
-   * it serves now: it ends the flight with no request sent. On the worker of {@link
-   * #refresh(RefreshFlight)}, before {@link #refreshNow()}.
+   * Ends {@code flight} without a request when the store holds a record another manager or process
+   * refreshed since this one loaded its own and it serves now, or when the app set or cleared the
+   * record since the flight started (its callers get what is current, as after {@link
+   * #settleReplaced}). Returns whether it ended it. On the worker of {@link #refresh(RefreshFlight)},
+   * before {@link #refreshNow()}.
    */
-  private @Nullable TokenRecord foundInStore() throws IOException {
+  private boolean endedByTheStore(RefreshFlight flight) throws IOException, NotSignedInException {
     TokenRecord base;
-    long started;
     synchronized (lock) {
+      if (generation != flight.generation()) {
+        flight.complete(settleReplaced(), null);
+        return true;
+      }
       base = current;
-      started = generation;
     }
     boolean adopted;
     try {
       adopted = adoptRefreshedElsewhere(base, true);
     } catch (RuntimeException | Error e) {
-      abandon(started, e);
+      abandon(flight.generation(), e);
       throw e;
     } catch (Exception e) { // checked, yet undeclared: a Kotlin store's load
-      abandon(started, e);
+      abandon(flight.generation(), e);
       throw fromAppCode(e);
     }
     synchronized (lock) {
-      if (!adopted || current == null || !schedule.canServe(clock.monotonicNanos())) return null;
+      if (generation != flight.generation()) {
+        flight.complete(settleReplaced(), null);
+        return true;
+      }
+      if (!adopted || current == null || !schedule.canServe(clock.monotonicNanos())) return false;
       inFlight = null;
       setState(State.VALID, Cause.REFRESHED, null);
-      return current;
+      flight.completeFoundInStore(current);
+      return true;
     }
   }
 
@@ -539,8 +543,8 @@ final class TokenKeeper {
   private TokenRecord settleReplaced() throws IOException, NotSignedInException {
     // caller holds lock
     inFlight = null;
-    Log.info(TAG, "a token refresh answered after the record was " + (current == null ? "cleared"
-        : "replaced") + "; its answer is dropped");
+    Log.info(TAG, "the record was " + (current == null ? "cleared" : "replaced")
+        + " while a token refresh ran; its answer, if any, is dropped");
     if (current != null) return current;
     if (!exchange.canObtainWithoutRecord()) throw new NotSignedInException();
     throw new IOException("the token record was cleared while a token request ran; ask again");

@@ -156,36 +156,63 @@ class TokenManagerTest {
     assertThat(store.load().accessToken()).isEqualTo("at-2");
   }
 
-  @Test void concurrentCallersOnADueTokenLookInTheStoreOnceBetweenThem() throws Exception {
-    InMemoryTokenStore held = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
-    AtomicInteger loads = new AtomicInteger();
-    AtomicBoolean gated = new AtomicBoolean();
-    CountDownLatch lookMayEnd = new CountDownLatch(1);
-    TokenStore counted = new TokenStore() { // a slow store: a decrypt on a device, say
-      @Override public @Nullable TokenRecord load() throws IOException {
-        loads.incrementAndGet();
+  /**
+   * A store whose loads, once {@link #gate()}d, wait until the test {@link #open()}s it (a slow decrypt
+   * on a device, say), and that counts them.
+   */
+  private static final class SlowLookStore implements TokenStore {
+    final InMemoryTokenStore held;
+    final AtomicInteger loads = new AtomicInteger();
+    private final AtomicBoolean gated = new AtomicBoolean();
+    private final CountDownLatch opened = new CountDownLatch(1);
+    private final CountDownLatch looking = new CountDownLatch(1);
+
+    SlowLookStore(TokenRecord record) {
+      held = new InMemoryTokenStore(record);
+    }
+
+    void gate() {
+      gated.set(true);
+    }
+
+    void awaitLooking() throws InterruptedException {
+      assertThat(looking.await(10, TimeUnit.SECONDS)).as("a gated load began").isTrue();
+    }
+
+    void open() {
+      opened.countDown();
+    }
+
+    @Override public @Nullable TokenRecord load() throws IOException {
+      loads.incrementAndGet();
+      if (gated.get()) {
+        looking.countDown();
         try {
-          if (gated.get() && !lookMayEnd.await(10, TimeUnit.SECONDS)) throw new IOException("never opened");
+          if (!opened.await(10, TimeUnit.SECONDS)) throw new IOException("the test never opened the store");
         } catch (InterruptedException e) {
           throw new InterruptedIOException();
         }
-        return held.load();
       }
+      return held.load();
+    }
 
-      @Override public void save(TokenRecord record) {
-        held.save(record);
-      }
+    @Override public void save(TokenRecord record) {
+      held.save(record);
+    }
 
-      @Override public void clear() {
-        held.clear();
-      }
-    };
-    TokenManager manager = deviceManager(counted);
+    @Override public void clear() {
+      held.clear();
+    }
+  }
+
+  @Test void concurrentCallersOnADueTokenLookInTheStoreOnceBetweenThem() throws Exception {
+    SlowLookStore store = new SlowLookStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager manager = deviceManager(store);
     assertThat(manager.accessToken()).isEqualTo("at-1");
-    assertThat(loads.get()).as("the first read").isEqualTo(1);
+    assertThat(store.loads.get()).as("the first read").isEqualTo(1);
     time.advance(2, TimeUnit.HOURS);
     script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
-    gated.set(true);
+    store.gate();
 
     ParkedThreads callers = new ParkedThreads();
     ExecutorService pool = Executors.newFixedThreadPool(8, callers);
@@ -201,18 +228,39 @@ class TokenManagerTest {
       go.countDown();
       // Every caller waits for the one look, none for a store lock of its own.
       callers.awaitParkedInTheSdk(8);
-      lookMayEnd.countDown();
+      store.open();
       for (Future<String> result : results) {
         assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("at-2");
       }
     } finally {
-      lookMayEnd.countDown();
+      store.open();
       pool.shutdownNow();
     }
-    assertThat(loads.get()).as("the first read and one look for the eight callers").isEqualTo(2);
+    assertThat(store.loads.get()).as("the first read and one look for the eight callers").isEqualTo(2);
     assertThat(server.getRequestCount()).isEqualTo(1);
     assertThat(server.takeRequest().getBody().readUtf8())
         .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
+  }
+
+  @Test void aRecordTheAppSetsWhileTheStoreIsLookedInIsServedWithNothingSent() throws Exception {
+    SlowLookStore store = new SlowLookStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager manager = deviceManager(store);
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    time.advance(2, TimeUnit.HOURS);
+    store.gate();
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> token = caller.submit(manager::accessToken);
+      store.awaitLooking();
+      manager.setRecord(deviceRecord("at-9", "rt-9", 3600)); // a restore, say
+      store.open();
+      assertThat(token.get(10, TimeUnit.SECONDS)).isEqualTo("at-9");
+    } finally {
+      store.open();
+      caller.shutdownNow();
+    }
+    assertThat(server.getRequestCount()).as("neither rt-1 nor rt-9 sent").isZero();
+    assertThat(manager.accessToken()).isEqualTo("at-9");
   }
 
   @Test void callersOnADueTokenTakeTheRecordAnotherManagerSavedAndTheListenersHearItRefreshed()
