@@ -20,8 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -200,18 +198,8 @@ class ReferenceServerAuthTest {
     CountDownLatch answer = new CountDownLatch(1);
     server.faults().on(Endpoint.TOKEN, Fault.holdUntil(answer).times(1));
 
-    ParkedThreads callers = new ParkedThreads();
-    ExecutorService pool = Executors.newFixedThreadPool(50, callers);
-    List<Future<String>> results = new ArrayList<>();
-    try {
-      CountDownLatch go = new CountDownLatch(1);
-      for (int i = 0; i < 50; i++) {
-        results.add(pool.submit(() -> {
-          go.await();
-          return manager.accessToken();
-        }));
-      }
-      go.countDown();
+    try (ParkedThreads callers = new ParkedThreads()) {
+      List<Future<String>> results = callers.callTogether(50, manager::accessToken);
       // The refresh is held until every other caller waits inside the manager for it.
       callers.awaitParkedInTheSdk(49);
       answer.countDown();
@@ -221,7 +209,6 @@ class ReferenceServerAuthTest {
       }
     } finally {
       answer.countDown();
-      pool.shutdownNow();
     }
     long refreshes = server.journal().calls("/oauth/ivs/token").stream()
         .filter(c -> c.body().contains("\"grant_type\":\"refresh_token\"")).count();

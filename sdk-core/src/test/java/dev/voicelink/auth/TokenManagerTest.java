@@ -129,18 +129,8 @@ class TokenManagerTest {
     CountDownLatch answer = new CountDownLatch(1);
     holdTheRotatedAnswer(arrived, answer);
 
-    ParkedThreads callers = new ParkedThreads();
-    ExecutorService pool = Executors.newFixedThreadPool(50, callers);
-    try {
-      CountDownLatch go = new CountDownLatch(1);
-      List<Future<String>> results = new ArrayList<>();
-      for (int i = 0; i < 50; i++) {
-        results.add(pool.submit(() -> {
-          go.await();
-          return manager.accessToken();
-        }));
-      }
-      go.countDown();
+    try (ParkedThreads callers = new ParkedThreads()) {
+      List<Future<String>> results = callers.callTogether(50, manager::accessToken);
       assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
       // The answer is held until every other caller waits inside the manager for that refresh.
       callers.awaitParkedInTheSdk(49);
@@ -150,7 +140,6 @@ class TokenManagerTest {
       }
     } finally {
       answer.countDown();
-      pool.shutdownNow();
     }
     assertThat(server.getRequestCount()).isEqualTo(1);
     assertThat(store.load().accessToken()).isEqualTo("at-2");
@@ -214,18 +203,8 @@ class TokenManagerTest {
     script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
     store.gate();
 
-    ParkedThreads callers = new ParkedThreads();
-    ExecutorService pool = Executors.newFixedThreadPool(8, callers);
-    try {
-      CountDownLatch go = new CountDownLatch(1);
-      List<Future<String>> results = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        results.add(pool.submit(() -> {
-          go.await();
-          return manager.accessToken();
-        }));
-      }
-      go.countDown();
+    try (ParkedThreads callers = new ParkedThreads()) {
+      List<Future<String>> results = callers.callTogether(8, manager::accessToken);
       // Every caller waits for the one look, none for a store lock of its own.
       callers.awaitParkedInTheSdk(8);
       store.open();
@@ -234,7 +213,6 @@ class TokenManagerTest {
       }
     } finally {
       store.open();
-      pool.shutdownNow();
     }
     assertThat(store.loads.get()).as("the first read and one look for the eight callers").isEqualTo(2);
     assertThat(server.getRequestCount()).isEqualTo(1);
