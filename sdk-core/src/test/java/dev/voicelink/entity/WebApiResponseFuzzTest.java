@@ -48,59 +48,62 @@ class WebApiResponseFuzzTest {
 
   @FuzzTest
   void uploadAnswer(byte[] input) {
-    answer(input);
-    List<String> secrets = secretsNotIn(input);
-    CapturedLog log = CapturedLog.install();
-    try {
-      UploadReceipt receipt = api.uploadResource(UploadRequest.builder().appid("5f1a2b3c")
-          .definition(contacts).persParam(PersParam.user("0123456789abcdef0123456789abcdef"))
-          .records(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).build()).execute();
-      assertThat(receipt.sid()).isNotNull();
-      SecretScan.assertNotIn(receipt.toString(), secrets, "UploadReceipt");
-    } catch (WebApiException e) {
-      assertThat(e.code()).isNotEqualTo(Envelope.SUCCESS);
-      SecretScan.assertNotIn(e, secrets);
-    } catch (ServerRefusalException e) {
-      throw new AssertionError("only WebApiException refuses a web API call", e);
-    } catch (IOException e) {
-      SecretScan.assertNotIn(e, secrets);
-    }
-    SecretScan.assertNotIn(log.text(), secrets, "log");
+    valueOrDocumentedError(input, WebApiException.class,
+        () -> api.uploadResource(UploadRequest.builder().appid("5f1a2b3c").definition(contacts)
+            .persParam(PersParam.user("0123456789abcdef0123456789abcdef"))
+            .records(RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}")).build()).execute(),
+        (receipt, secrets) -> {
+          assertThat(receipt.sid()).isNotNull();
+          SecretScan.assertNotIn(receipt.toString(), secrets, "UploadReceipt");
+        });
   }
 
   @FuzzTest
   void checkAnswer(byte[] input) {
-    answer(input);
-    List<String> secrets = secretsNotIn(input);
-    CapturedLog log = CapturedLog.install();
-    try {
-      CheckResult result = api.checkResource("psn0001").execute();
-      assertThat(result.sid()).isNotNull();
-      assertThat(result.processed()).isEqualTo(result.error() == 0);
-      SecretScan.assertNotIn(result.toString(), secrets, "CheckResult");
-    } catch (WebApiException e) {
-      assertThat(e.code()).isNotEqualTo(Envelope.SUCCESS);
-      SecretScan.assertNotIn(e, secrets);
-    } catch (ServerRefusalException e) {
-      throw new AssertionError("only WebApiException refuses a web API call", e);
-    } catch (IOException e) {
-      SecretScan.assertNotIn(e, secrets);
-    }
-    SecretScan.assertNotIn(log.text(), secrets, "log");
+    valueOrDocumentedError(input, WebApiException.class, () -> api.checkResource("psn0001").execute(),
+        (result, secrets) -> {
+          assertThat(result.sid()).isNotNull();
+          assertThat(result.processed()).isEqualTo(result.error() == 0);
+          SecretScan.assertNotIn(result.toString(), secrets, "CheckResult");
+        });
   }
 
   @FuzzTest
   void platformUploadAnswer(byte[] input) {
+    valueOrDocumentedError(input, ServerRefusalException.class,
+        () -> platform.uploadEntities(contacts,
+            RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null).execute(),
+        (sid, secrets) -> assertThat(sid).isNotNull());
+  }
+
+  private interface Call<T> {
+    T execute() throws IOException, ServerRefusalException;
+  }
+
+  private interface ValueCheck<T> {
+    void check(T value, List<String> secrets);
+  }
+
+  /**
+   * Runs {@code call} against the answer {@code input}: a value that passes {@code check}, a refusal of
+   * type {@code refusals}, or an IOException; no secret of the SDK's in any of them or in the log.
+   */
+  private <T> void valueOrDocumentedError(byte[] input, Class<? extends ServerRefusalException> refusals,
+      Call<T> call, ValueCheck<T> check) {
     answer(input);
     List<String> secrets = secretsNotIn(input);
     CapturedLog log = CapturedLog.install();
     try {
-      String sid = platform.uploadEntities(contacts,
-          RecordSource.fromText("{\"name\":\"Li Lei\",\"alias\":\"\"}"), null).execute();
-      assertThat(sid).isNotNull();
-    } catch (PlatformUploadException e) {
+      check.check(call.execute(), secrets);
+    } catch (ServerRefusalException e) {
+      if (!refusals.isInstance(e)) {
+        throw new AssertionError("only " + refusals.getSimpleName() + " refuses this call", e);
+      }
+      if (e instanceof WebApiException) {
+        assertThat(((WebApiException) e).code()).isNotEqualTo(Envelope.SUCCESS);
+      }
       SecretScan.assertNotIn(e, secrets);
-    } catch (ServerRefusalException | IOException e) {
+    } catch (IOException e) {
       SecretScan.assertNotIn(e, secrets);
     }
     SecretScan.assertNotIn(log.text(), secrets, "log");
