@@ -305,34 +305,15 @@ class SignInSignOutTest {
   @Test void aRefreshThatRotatesTheTokensWhileTheyAreRevokedHasItsNewOnesRevokedToo() throws Exception {
     TokenManager manager = publicManager(revokingServer());
     signIn(manager);
-    CountDownLatch revocationArrived = new CountDownLatch(1);
-    CountDownLatch answerRevocation = new CountDownLatch(1);
-    List<String> revoked = Collections.synchronizedList(new ArrayList<>());
-    CountDownLatch revocations = new CountDownLatch(2);
-    server.setDispatcher(new Dispatcher() {
-      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
-        if (!request.getPath().equals("/oauth2/revoke")) {
-          return json(200, "{\"access_token\":\"at-rotated\",\"token_type\":\"Bearer\","
-              + "\"expires_in\":300,\"refresh_token\":\"rt-rotated\"}");
-        }
-        revoked.add(request.getBody().readUtf8());
-        revocations.countDown();
-        revocationArrived.countDown();
-        assertThat(answerRevocation.await(10, TimeUnit.SECONDS)).isTrue();
-        return new MockResponse().setResponseCode(200);
-      }
-    });
+    RevocationRace race = new RevocationRace(true, "rotated");
     Outcome<SignOut> signOut = new Outcome<>();
     manager.signOut().enqueue(signOut);
-    assertThat(revocationArrived.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(race.held.await(10, TimeUnit.SECONDS)).as("the revocation is on the wire").isTrue();
     assertThat(manager.refresh().execute().refreshToken()).isEqualTo("rt-rotated");
-    answerRevocation.countDown();
+    race.release.countDown();
 
     assertThat(signOut.await().value()).isEqualTo(SignOut.REVOKED);
-    assertThat(revocations.await(10, TimeUnit.SECONDS)).as("both revoked").isTrue();
-    assertThat(revoked).containsExactly(
-        "token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public",
-        "token=rt-rotated&token_type_hint=refresh_token&client_id=speaker-public");
+    race.assertRevoked("rt-std-1", "rt-rotated");
     assertThat(store.held.load()).isNull();
     assertThat(manager.record()).isNull();
   }
@@ -340,37 +321,56 @@ class SignInSignOutTest {
   @Test void aRefreshASignOutOvertookIsDroppedAndItsNewTokensRevoked() throws Exception {
     TokenManager manager = publicManager(revokingServer());
     signIn(manager);
-    CountDownLatch refreshArrived = new CountDownLatch(1);
-    CountDownLatch answerRefresh = new CountDownLatch(1);
-    List<String> revoked = Collections.synchronizedList(new ArrayList<>());
-    CountDownLatch revocations = new CountDownLatch(2);
-    server.setDispatcher(new Dispatcher() {
-      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
-        if (request.getPath().equals("/oauth2/revoke")) {
-          revoked.add(request.getBody().readUtf8());
-          revocations.countDown();
-          return new MockResponse().setResponseCode(200);
-        }
-        refreshArrived.countDown();
-        assertThat(answerRefresh.await(10, TimeUnit.SECONDS)).isTrue();
-        return json(200, "{\"access_token\":\"at-late\",\"token_type\":\"Bearer\",\"expires_in\":300,"
-            + "\"refresh_token\":\"rt-late\"}");
-      }
-    });
+    RevocationRace race = new RevocationRace(false, "late");
     Outcome<TokenRecord> refresh = new Outcome<>();
     manager.refresh().enqueue(refresh);
-    assertThat(refreshArrived.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(race.held.await(10, TimeUnit.SECONDS)).as("the refresh is on the wire").isTrue();
 
     assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOKED);
-    answerRefresh.countDown();
+    race.release.countDown();
 
     assertThat(refresh.await().failure()).isInstanceOf(NotSignedInException.class);
-    assertThat(revocations.await(10, TimeUnit.SECONDS)).as("both revoked").isTrue();
-    assertThat(revoked).containsExactly(
-        "token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public",
-        "token=rt-late&token_type_hint=refresh_token&client_id=speaker-public");
+    race.assertRevoked("rt-std-1", "rt-late");
     assertThat(store.held.load()).as("the late answer is not saved").isNull();
     assertThat(manager.record()).isNull();
+  }
+
+  /**
+   * The revoking server of a race between a sign-out and a refresh: it answers a refresh with tokens
+   * named after {@code tokens} ({@code at-<tokens>}, {@code rt-<tokens>}), records each revocation, and
+   * holds the revocations ({@code holdRevocations}) or the refreshes until {@link #release}.
+   */
+  private final class RevocationRace {
+    final CountDownLatch held = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    private final List<String> revoked = Collections.synchronizedList(new ArrayList<>());
+    private final CountDownLatch revocations = new CountDownLatch(2);
+
+    RevocationRace(boolean holdRevocations, String tokens) {
+      server.setDispatcher(new Dispatcher() {
+        @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+          boolean revocation = request.getPath().equals("/oauth2/revoke");
+          if (revocation) {
+            revoked.add(request.getBody().readUtf8());
+            revocations.countDown();
+          }
+          if (revocation == holdRevocations) {
+            held.countDown();
+            assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
+          }
+          return revocation ? new MockResponse().setResponseCode(200)
+              : json(200, "{\"access_token\":\"at-" + tokens + "\",\"token_type\":\"Bearer\","
+                  + "\"expires_in\":300,\"refresh_token\":\"rt-" + tokens + "\"}");
+        }
+      });
+    }
+
+    void assertRevoked(String first, String second) throws InterruptedException {
+      assertThat(revocations.await(10, TimeUnit.SECONDS)).as("both revoked").isTrue();
+      assertThat(revoked).containsExactly(
+          "token=" + first + "&token_type_hint=refresh_token&client_id=speaker-public",
+          "token=" + second + "&token_type_hint=refresh_token&client_id=speaker-public");
+    }
   }
 
   @Test void nothingTouchesTheStoreOnTheCallingThread() throws Exception {
