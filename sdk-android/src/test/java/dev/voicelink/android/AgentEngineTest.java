@@ -162,15 +162,7 @@ class AgentEngineTest {
   }
 
   @Test void atMostThreeCommandsRunTheirCallsAndNoThreadWaitsForAnother() throws Exception {
-    h.startConnected();
-    CountDownLatch gate = new CountDownLatch(1);
-    h.backend.uploadGate = gate;
-
-    for (String tag : new String[] {"a", "b", "c", "d", "e"}) h.engine.send(userSync(tag));
-    for (int i = 1; i <= PendingCommands.MAX_RUNNING; i++) {
-      assertThat(h.backend.uploads.poll(5, TimeUnit.SECONDS)).as("upload %s held", i).isNotNull();
-    }
-    h.expectNoEventWhileIoIsHeld();
+    CountDownLatch gate = fiveSyncsWithThreeUploadsHeld();
     assertThat(ClientCore.of(h.client).runningCalls()).as("the client's calls running")
         .isEqualTo(PendingCommands.MAX_RUNNING);
     assertThat(h.backend.uploads).as("uploads begun beyond the three held").isEmpty();
@@ -187,28 +179,39 @@ class AgentEngineTest {
     gate.countDown();
 
     java.util.Set<String> tags = new java.util.HashSet<>();
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < FIVE_TAGS.length; i++) {
       Event reply = h.expect(EVENT_CMD_RETURN);
       assertThat(reply.arg2).as(reply.info).isZero();
       tags.add((String) reply.data.get(KEY_TAG));
     }
-    assertThat(tags).containsExactlyInAnyOrder("a", "b", "c", "d", "e");
+    assertThat(tags).containsExactlyInAnyOrder(FIVE_TAGS);
     h.expectNoEvent();
   }
 
-  @Test void destroyAnswersRunningAndWaitingCommandsOnceAndCancelsTheirCalls() throws Exception {
+  private static final String[] FIVE_TAGS = {"a", "b", "c", "d", "e"};
+
+  /**
+   * Connects, sends five user syncs tagged {@link #FIVE_TAGS} and returns once the first three hold
+   * their uploads at the gate it returns, with no event told meanwhile.
+   */
+  private CountDownLatch fiveSyncsWithThreeUploadsHeld() throws Exception {
     h.startConnected();
     CountDownLatch gate = new CountDownLatch(1);
     h.backend.uploadGate = gate;
-    for (String tag : new String[] {"a", "b", "c", "d", "e"}) h.engine.send(userSync(tag));
+    for (String tag : FIVE_TAGS) h.engine.send(userSync(tag));
     for (int i = 1; i <= PendingCommands.MAX_RUNNING; i++) {
       assertThat(h.backend.uploads.poll(5, TimeUnit.SECONDS)).as("upload %s held", i).isNotNull();
     }
     h.expectNoEventWhileIoIsHeld();
+    return gate;
+  }
+
+  @Test void destroyAnswersRunningAndWaitingCommandsOnceAndCancelsTheirCalls() throws Exception {
+    CountDownLatch gate = fiveSyncsWithThreeUploadsHeld();
 
     h.engine.destroy();
 
-    for (String tag : new String[] {"a", "b", "c", "d", "e"}) {
+    for (String tag : FIVE_TAGS) {
       Event reply = h.expect(EVENT_CMD_RETURN);
       assertThat(reply.arg1).isEqualTo(CMD_SYNC);
       assertThat(reply.arg2).isEqualTo(ERROR_DESTROYED);
