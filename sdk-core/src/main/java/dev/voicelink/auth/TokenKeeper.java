@@ -387,7 +387,8 @@ final class TokenKeeper {
    */
   private void refresh(RefreshFlight flight) {
     try {
-      if (!flight.looksInStoreFirst() || !endedByTheStore(flight)) flight.complete(refreshNow(), null);
+      if (flight.looksInStoreFirst() && endedWithoutSending(flight)) return;
+      flight.complete(refreshNow(), null);
     } catch (StillValid e) {
       flight.complete(e.record, e.failure);
     } catch (IOException | AuthorizationException | RuntimeException | Error e) {
@@ -410,7 +411,7 @@ final class TokenKeeper {
    * #settleReplaced}). Returns whether it ended it. On the worker of {@link #refresh(RefreshFlight)},
    * before {@link #refreshNow()}.
    */
-  private boolean endedByTheStore(RefreshFlight flight) throws IOException, NotSignedInException {
+  private boolean endedWithoutSending(RefreshFlight flight) throws IOException, NotSignedInException {
     TokenRecord base;
     synchronized (lock) {
       if (generation != flight.generation()) {

@@ -281,6 +281,8 @@ public final class InteractionChannel implements Closeable {
    * Builds an {@link InteractionChannel}. Setters check their argument at once. Not thread-safe.
    */
   public static final class Builder {
+    static final long DEFAULT_GREETING_TIMEOUT_MILLIS = 10_000;
+
     /** OkHttp's limit: the interval in milliseconds fits an int. */
     private static final int MAX_PING_INTERVAL_SECONDS = Integer.MAX_VALUE / 1000;
     private final ClientCore config;
@@ -290,8 +292,6 @@ public final class InteractionChannel implements Closeable {
     private long baseDelayMillis = 1_000;
     private long maxDelayMillis = 60_000;
     private int pingIntervalSeconds = 30;
-    static final long DEFAULT_GREETING_TIMEOUT_MILLIS = 10_000;
-
     private long greetingTimeoutMillis = DEFAULT_GREETING_TIMEOUT_MILLIS;
     private long resultTimeoutMillis = 30_000;
     private Random random = new SecureRandom();
