@@ -23,9 +23,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -179,40 +176,20 @@ class AuthCommandsTest {
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
-    // On virtual time: each retry's wait passes as soon as it is scheduled, and is recorded.
-    VirtualTime time = new VirtualTime();
     SpeakerCli cli = new SpeakerCli();
     cli.env = env;
     cli.terminal = terminal;
-    cli.clock = time;
-    cli.scheduler = time;
     List<Long> waits = new ArrayList<>();
-    ExecutorService cliThread = Executors.newSingleThreadExecutor();
-    try {
-      Future<Integer> exit = cliThread.submit(() -> {
-        try {
-          return SpeakerCli.run(cli, new PrintWriter(out, true), new PrintWriter(err, true), "login",
-              "--auth-url", "http://127.0.0.1:" + port, "--client-id", "c", "--device-id", "d");
-        } finally {
-          time.signal();
-        }
-      });
-      while (time.awaitScheduledOr(waits.size() + 1, exit::isDone, 10, TimeUnit.SECONDS)
-          && !exit.isDone()) {
-        assertThat(waits).as("the retries so far (the SDK bounds them)").hasSizeLessThan(20);
-        long wait = time.pendingDelaysMillis().get(0);
-        waits.add(wait);
-        time.advance(wait, TimeUnit.MILLISECONDS);
-      }
-      assertThat(exit.get(10, TimeUnit.SECONDS)).isEqualTo(ExitCodes.FAILURE);
-    } finally {
-      cliThread.shutdownNow();
-    }
+    assertThat(SteppedRun.run(cli, new VirtualTime(), waits, elapsedNanos -> { },
+        new PrintWriter(out, true), new PrintWriter(err, true), "login",
+        "--auth-url", "http://127.0.0.1:" + port, "--client-id", "c", "--device-id", "d"))
+        .isEqualTo(ExitCodes.FAILURE);
     // the device flow's retries of a transient failure: full jitter under 1, 2, 4 ... 60 s
     assertThat(waits).hasSize(8);
     long[] ceilings = {1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000};
     for (int i = 0; i < ceilings.length; i++) {
-      assertThat(waits.get(i)).as("wait before retry %s", i + 1).isBetween(0L, ceilings[i]);
+      assertThat(waits.get(i)).as("wait before retry %s", i + 1)
+          .isBetween(0L, TimeUnit.MILLISECONDS.toNanos(ceilings[i]));
     }
     // a failure is a problem, on stderr; stdout, where results go, stays empty
     assertThat(out.toString()).isEmpty();

@@ -20,9 +20,6 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -121,38 +118,16 @@ class EntityCommandsTest {
   }
 
   /**
-   * Runs {@code sync} with {@code more} on virtual time shared by the device and the server: each
-   * wait the command schedules passes as soon as it is scheduled, and its length in nanoseconds goes
-   * to {@code waits}. A check runs inside the step that ends its wait, so when a step leaves nothing
-   * scheduled, the command has its answer.
+   * Runs {@code sync} with {@code more} on virtual time shared by the device and the server; each
+   * wait goes to {@code waits}. The server's clock moves first: the check runs within the device's step.
    */
   private int syncOnVirtualTime(List<Long> waits, String... more) throws Exception {
     start(ServerClock.manual(START));
-    SpeakerCli cli = new SpeakerCli();
-    cli.clock = time;
-    cli.scheduler = time;
-    String[] args = sync("{\"name\":\"张三\",\"alias\":\"\"}", more);
-    ExecutorService cliThread = Executors.newSingleThreadExecutor();
-    try {
-      Future<Integer> exit = cliThread.submit(
-          () -> SpeakerCli.run(cli, new PrintWriter(out, true), new PrintWriter(err, true), args));
-      time.awaitScheduled(1);
-      long elapsedNanos = 0;
-      for (List<Long> pending = time.pendingDelaysNanos(); !pending.isEmpty();
-          pending = time.pendingDelaysNanos()) {
-        assertThat(waits).as("the waits so far (the SDK bounds the checks)").hasSizeLessThan(100);
-        long wait = pending.get(0);
-        waits.add(wait);
-        elapsedNanos += wait;
-        // the server's clock first: the check runs within the device's step
-        long serverNow = START + TimeUnit.NANOSECONDS.toMillis(elapsedNanos);
-        server.clock().advance(serverNow - server.clock().nowMillis(), TimeUnit.MILLISECONDS);
-        time.advance(wait, TimeUnit.NANOSECONDS);
-      }
-      return exit.get(10, SECONDS);
-    } finally {
-      cliThread.shutdownNow();
-    }
+    return SteppedRun.run(new SpeakerCli(), time, waits, elapsedNanos -> {
+      long serverNow = START + TimeUnit.NANOSECONDS.toMillis(elapsedNanos);
+      server.clock().advance(serverNow - server.clock().nowMillis(), TimeUnit.MILLISECONDS);
+    }, new PrintWriter(out, true), new PrintWriter(err, true),
+        sync("{\"name\":\"张三\",\"alias\":\"\"}", more));
   }
 
   @Test void missingFieldIsInvalidInputAndNothingIsSent() throws Exception {
