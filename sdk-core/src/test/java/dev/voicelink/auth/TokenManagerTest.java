@@ -244,17 +244,15 @@ class TokenManagerTest {
   @Test void callersOnADueTokenTakeTheRecordAnotherManagerSavedAndTheListenersHearItRefreshed()
       throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager other = deviceManager(store);
-    StateLog otherStates = new StateLog();
-    other.addListener(otherStates);
+    TokenManager other = deviceManager(store); // `states` listens from before the store is read
     assertThat(other.accessToken()).isEqualTo("at-1");
-    otherStates.awaitExactly(State.LOADING, State.VALID);
+    states.awaitExactly(State.LOADING, State.VALID);
     time.advance(2, TimeUnit.HOURS);
     store.save(deviceRecord("at-2", "rt-2", 3600)); // the first manager's refresh, saved
 
     assertThat(other.accessToken()).isEqualTo("at-2");
-    otherStates.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.VALID);
-    assertThat(otherStates.changes()).extracting(TokenManager.StateChange::cause).containsExactly(
+    states.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.VALID);
+    assertThat(states.changes()).extracting(TokenManager.StateChange::cause).containsExactly(
         TokenManager.Cause.READING_STORE, TokenManager.Cause.STORE_READ, TokenManager.Cause.REFRESH_STARTED,
         TokenManager.Cause.REFRESHED);
     assertThat(server.getRequestCount()).as("nothing sent").isZero();
