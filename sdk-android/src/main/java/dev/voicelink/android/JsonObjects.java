@@ -7,17 +7,11 @@ import dev.voicelink.core.internal.JsonValues;
 import dev.voicelink.entity.PersParam;
 import java.io.IOException;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import okio.Buffer;
 
 /** Parses JSON object texts into maps, with errors that name the field and the JSON path. */
 final class JsonObjects {
-  /** JsonValues.read's (Moshi's) "Map key 'name' has multiple values at path $.x: value and value". */
-  private static final Pattern MEMBER_TWICE =
-      Pattern.compile("Map key ('.*?') has multiple values at path (\\S+): ", Pattern.DOTALL);
-
   private JsonObjects() {
   }
 
@@ -84,17 +78,12 @@ final class JsonObjects {
 
   /**
    * The JSON parser's message for app developers: Moshi advises its own lenient mode, which means
-   * nothing to someone who passed a command's params; say what is wrong and where instead. A member
-   * named twice is said by name and path only: Moshi's message would quote both values, and a config's
-   * values include the account key.
+   * nothing to someone who passed a command's params; say what is wrong and where instead. ({@link
+   * JsonValues} says a member named twice by name and path only: a config's values include the
+   * account key.)
    */
   private static String reason(Exception e) {
-    String message = String.valueOf(e.getMessage());
-    Matcher twice = MEMBER_TWICE.matcher(message);
-    if (twice.lookingAt()) {
-      return "member " + twice.group(1) + " appears twice in the object at path " + twice.group(2);
-    }
-    return message.replace("Use JsonReader.setLenient(true) to accept malformed JSON",
+    return String.valueOf(e.getMessage()).replace("Use JsonReader.setLenient(true) to accept malformed JSON",
         "malformed JSON (not a quoted string, number, object, array, true, false or null)");
   }
 

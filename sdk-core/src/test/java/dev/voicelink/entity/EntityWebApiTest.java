@@ -291,6 +291,10 @@ class EntityWebApiTest {
     server.enqueue(envelope("00000", "ok", "s", "{\"sid\":\"psn1\",\"csid\":\"c\"}"));
     assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)
         .hasMessage("malformed check-resource response: data.reply is missing (sid s)");
+    server.enqueue(envelope("00000", "ok", "s", "{\"token\":\"tok-1\",\"token\":\"tok-2\"}"));
+    assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)
+        .hasMessage("malformed check-resource response (HTTP 200): member 'token' appears twice in the"
+            + " object at path $.data.token"); // the values, whatever they are, are not quoted
   }
 
   @Test void deviceClockAnHourOffUploadsAfterOneCorrectiveRetry() throws Exception {

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a JSON value into plain Java objects, as Moshi's {@link JsonReader#readJsonValue()} does,
- * with the same results and the same errors, except that objects are {@link LinkedHashMap}s.
+ * with the same results and the same errors, except that objects are {@link LinkedHashMap}s and a
+ * member named twice is said without its values (Moshi quotes both, and a value may be a secret).
  * {@code readJsonValue} builds Moshi's own tree map, whose classes an app shrunk by R8 would carry
  * for this one call (about 6 KB of its dex); every map the SDK keeps from such a value is a
  * {@code LinkedHashMap} already.
@@ -24,8 +25,8 @@ public final class JsonValues {
    * The next value of {@code reader}: a {@code Map<String, Object>} (in the order of the text), a
    * {@code List<Object>}, a String, a Double, a Boolean or null.
    *
-   * @throws JsonDataException if an object names a member twice, with Moshi's message ({@code Map
-   *     key 'name' has multiple values at path $.x: value and value})
+   * @throws JsonDataException if an object names a member twice: {@code member 'name' appears twice
+   *     in the object at path $.x}, no value quoted
    */
   public static @Nullable Object read(JsonReader reader) throws IOException {
     switch (reader.peek()) {
@@ -44,8 +45,8 @@ public final class JsonValues {
           Object value = read(reader);
           Object replaced = map.put(name, value);
           if (replaced != null) {
-            throw new JsonDataException("Map key '" + name + "' has multiple values at path "
-                + reader.getPath() + ": " + replaced + " and " + value);
+            throw new JsonDataException("member '" + name + "' appears twice in the object at path "
+                + reader.getPath());
           }
         }
         reader.endObject();

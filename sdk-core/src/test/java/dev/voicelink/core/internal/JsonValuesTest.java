@@ -3,6 +3,7 @@ package dev.voicelink.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,8 +22,6 @@ class JsonValuesTest {
       "[1,\"two\",{\"three\":3},[4]]",
       "\"text\"", "12", "true", "null",
       "{\"a\":null,\"a\":1}", // a member first null may be named again, as Moshi allows
-      "{\"a\":1,\"a\":2}",
-      "{\"outer\":{\"a\":[1],\"a\":{\"b\":2}}}",
       "{\"a\":1,}", "{\"a\" 1}", "[1,2", "{\"a\":tru}", "", "   ", "{'a':1}", "{\"a\":NaN}",
       // numbers: all Doubles, as Moshi gives them, and the same failures for what JSON forbids
       "[0,-0,1,1.0,-2.5e3,1E2,0.1,9007199254740993,123456789012345678901234567890]",
@@ -66,11 +65,14 @@ class JsonValuesTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"{\"a\":1,\"a\":2}", "{\"x\":{\"k\":\"v1\",\"k\":\"v2\"}}"})
-  void aMemberNamedTwiceIsSaidInMoshisWords(String text) {
-    Throwable thrown = catchThrowable(() -> read(text));
-    assertThat(thrown).hasMessageMatching("Map key '.*' has multiple values at path \\$\\S*: .* and .*");
+  @Test void aMemberNamedTwiceIsSaidByNameAndPathWithoutItsValues() {
+    assertThat(catchThrowable(() -> read("{\"a\":1,\"a\":2}"))).isInstanceOf(JsonDataException.class)
+        .hasMessage("member 'a' appears twice in the object at path $.a");
+    assertThat(catchThrowable(() -> read("{\"x\":{\"k\":\"at-secret\",\"k\":\"rt-secret\"}}")))
+        .isInstanceOf(JsonDataException.class)
+        .hasMessage("member 'k' appears twice in the object at path $.x.k");
+    assertThat(catchThrowable(() -> read("{\"outer\":{\"a\":[1],\"a\":{\"b\":2}}}")))
+        .hasMessage("member 'a' appears twice in the object at path $.outer.a");
   }
 
   @Test void objectsAreLinkedHashMapsInTheOrderOfTheText() throws Exception {
