@@ -35,7 +35,6 @@ import kotlinx.coroutines.suspendCancellableCoroutine
  * `IllegalStateException`.
  */
 public suspend fun <T : Any> VoiceLinkCall<T>.await(): T = suspendCancellableCoroutine { continuation ->
-  continuation.invokeOnCancellation { cancel() }
   enqueueHandingOver { result ->
     val failure = result.failure()
     when {
@@ -44,4 +43,7 @@ public suspend fun <T : Any> VoiceLinkCall<T>.await(): T = suspendCancellableCor
       else -> continuation.cancel(callCancelled())
     }
   }
+  // Only once this coroutine runs the call: a call that enqueue refused (it already runs for another
+  // caller) is not this coroutine's to cancel. A cancellation that came first runs the handler at once.
+  continuation.invokeOnCancellation { cancel() }
 }

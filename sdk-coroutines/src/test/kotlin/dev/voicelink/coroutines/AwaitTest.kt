@@ -82,6 +82,27 @@ class AwaitTest {
   }
 
   @Test
+  fun awaitingACallThatRunsForAnotherCallerThrowsAndLeavesItRunning() = runTest(timeout = 60.seconds) {
+    ReferencePlatform(this).use { platform ->
+      val time = platform.time!!
+      val api = platform.api()
+      val receipt = api.uploadResource(ReferencePlatform.songs()).await()
+      val call = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES)
+      val owner = async { call.await() }
+      runCurrent()
+
+      val intruder = async { runCatching { call.await() }.exceptionOrNull() }
+      assertThat(intruder.await()).isInstanceOf(IllegalStateException::class.java)
+          .hasMessage("the call already ran; make a new one")
+
+      assertThat(call.isCancelled).`as`("the refused coroutine ended; the owner's call goes on").isFalse()
+      assertThat(time.pendingWaits()).`as`("the 10 seconds before the first check").isEqualTo(1)
+      assertThat(owner.await().processed()).isTrue()
+      assertThat(platform.server.journal().count("/entity/check-resource")).isPositive()
+    }
+  }
+
+  @Test
   fun cancellingTheCoroutineCancelsTheCallAndItsWait() = runTest(timeout = 60.seconds) {
     ReferencePlatform(this).use { platform ->
       val time = platform.time!!

@@ -110,8 +110,10 @@ class FlowsTest {
       val uploaded = events.last() as UploadEvent.Uploaded
       assertThat(uploaded.receipt.sid()).startsWith("psn")
       val progress = events.dropLast(1).map { it as UploadEvent.Progress }
+      assertThat(progress).`as`("progress before the receipt").isNotEmpty()
       assertThat(progress).allSatisfy { assertThat(it.bytesWritten).isBetween(0L, it.totalBytes) }
       assertThat(progress.map { it.bytesWritten }).isSorted()
+      assertThat(progress.last().bytesWritten).`as`("the whole body").isEqualTo(progress.last().totalBytes)
       assertThat(platform.server.journal().count("/entity/upload-resource")).isEqualTo(1)
     }
   }
@@ -215,7 +217,8 @@ class FlowsTest {
     val failure = collecting.await()
     assertThat(failure).isInstanceOf(EventBufferOverflowException::class.java)
         .hasMessageStartingWith("Test.news(): the collector fell behind")
-    assertThat(seen).`as`("what was buffered arrived, in order, before the failure").isEqualTo((1..seen.size).toList())
+    // the first went straight to the waiting collector, the next 64 filled the buffer
+    assertThat(seen).`as`("what was buffered arrived, in order, before the failure").isEqualTo((1..65).toList())
     assertThat(removed).hasValue(1)
   }
 

@@ -9,6 +9,7 @@ import dev.voicelink.core.VoiceLinkClient
 import dev.voicelink.entity.CheckResult
 import dev.voicelink.entity.Dimension
 import dev.voicelink.entity.EntityWebApi
+import dev.voicelink.entity.InvalidResourceException
 import dev.voicelink.entity.PersParam
 import dev.voicelink.entity.RecordSource
 import dev.voicelink.entity.ResourceDefinition
@@ -132,6 +133,8 @@ fun uploadInBackground(scope: CoroutineScope, api: EntityWebApi, request: Upload
       ui.show("upload failed: ${e.message}")
     } catch (e: ServerRefusalException) {             // a WebApiException: the platform refused it
       ui.show("upload refused: ${e.message}")
+    } catch (e: InvalidResourceException) {           // a record that breaks its definition: nothing sent
+      ui.show("not sent: ${e.message}")
     }
   }
   // when the scope ends (the screen goes away), the upload is cancelled, even half-way through its

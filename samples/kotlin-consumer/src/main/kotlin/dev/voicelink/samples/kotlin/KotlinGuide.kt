@@ -13,6 +13,7 @@ import dev.voicelink.coroutines.interact.ChannelEvent
 import dev.voicelink.coroutines.interact.events
 import dev.voicelink.coroutines.stateChanges
 import dev.voicelink.entity.EntityWebApi
+import dev.voicelink.entity.InvalidResourceException
 import dev.voicelink.entity.UploadReceipt
 import dev.voicelink.entity.UploadRequest
 import dev.voicelink.interact.InteractionChannel
@@ -63,6 +64,8 @@ class SongsModel(private val viewModelScope: CoroutineScope, private val api: En
         ui.show("upload failed: ${e.message}")
       } catch (e: ServerRefusalException) {
         ui.show("upload refused: ${e.message}")
+      } catch (e: InvalidResourceException) {      // a record that breaks its definition: nothing sent
+        ui.show("not sent: ${e.message}")
       }
     }
   }

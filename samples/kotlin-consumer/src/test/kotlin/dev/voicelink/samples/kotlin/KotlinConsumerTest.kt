@@ -61,7 +61,16 @@ class KotlinConsumerTest {
       uploadInBackground(this, api, request(RecordSource.fromText("""{"name":"Yesterday","alias":""}""")), ui::add)
           .join()
       assertThat(ui.last()).startsWith("uploaded: sid psn")
-      assertThat(ui.dropLast(1)).allSatisfy { assertThat(it).endsWith("%") }
+      assertThat(ui.dropLast(1)).`as`("progress before the receipt").isNotEmpty()
+          .allSatisfy { assertThat(it).endsWith("%") }
+      assertThat(ui.dropLast(1).last()).isEqualTo("100%")
+
+      // A record that breaks the definition: shown, not thrown out of the scope, nothing sent.
+      ui.clear()
+      val refusedBefore = server.journal().count("/entity/upload-resource")
+      uploadInBackground(this, api, request(RecordSource.fromText("""{"name":"","alias":""}""")), ui::add).join()
+      assertThat(ui).containsExactly("not sent: record 1 of OS123.songs: main field name must not be empty")
+      assertThat(server.journal().count("/entity/upload-resource")).isEqualTo(refusedBefore)
 
       // Cancelled while its records are read: nothing shown for it, nothing reaches the server.
       ui.clear()
