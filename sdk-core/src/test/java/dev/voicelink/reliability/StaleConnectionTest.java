@@ -10,6 +10,7 @@ import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
+import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkCall;
@@ -26,6 +27,7 @@ import dev.voicelink.entity.UploadRequest;
 import dev.voicelink.testing.Console;
 import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.IdleClose;
+import dev.voicelink.testing.PlatformVariant;
 import dev.voicelink.testing.RecordedCall;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.ServerClock;
@@ -440,6 +442,43 @@ class StaleConnectionTest {
       row.processed = platform.processed("/tools/upload_entities") - 1;
     }
     assertHealthy(row, false);
+  }
+
+  /**
+   * A 401 held while the token source refreshes for as long as the server keeps a connection: the
+   * connection rested from the 401's arrival, not from its close, so the upload sent again with the
+   * fresh token goes on a new connection and is taken once.
+   */
+  @Test void uploadEntitiesSentAgainAfterASlowRefreshGoesOnANewConnection() throws Exception {
+    try (Platform platform = new Platform()) {
+      platform.server.console().setVariant(PlatformVariant.UPLOAD_ENTITIES_TOKEN_401, true);
+      String userToken = signIn(platform).accessToken();
+      List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+      TokenSource slowRefresh = new TokenSource() {
+        @Override public String accessToken() {
+          if (sent.isEmpty()) {
+            sent.add("expired");
+            return "0123456789abcdef0123456789abcdef";
+          }
+          platform.advance(IDLE_MILLIS); // the refresh takes as long as the server keeps a connection
+          sent.add("fresh");
+          return userToken;
+        }
+      };
+      PlatformToolsClient tools = PlatformToolsClient.builder(platform.client).userTokens(slowRefresh).build();
+      int droppedBefore = platform.server.requestsDroppedIdle();
+
+      String sid = tools.uploadEntities(CONTACTS,
+          RecordSource.fromText("{\"name\":\"Han Meimei\",\"alias\":\"\"}"), null).execute();
+
+      assertThat(sid).isNotEmpty();
+      assertThat(sent).containsExactly("expired", "fresh");
+      assertThat(platform.server.requestsDroppedIdle() - droppedBefore).as("sent on the stale connection")
+          .isZero();
+      assertThat(platform.server.journal().calls("/tools/upload_entities"))
+          .extracting(call -> call.header("Authorization"))
+          .containsExactly("0123456789abcdef0123456789abcdef", userToken);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

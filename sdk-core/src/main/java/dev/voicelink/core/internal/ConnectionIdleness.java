@@ -32,6 +32,11 @@ import okio.Okio;
  * refresh, then an upload) and then rest: the pool keeps connections no longer than the limit, so
  * this client holds none between bursts.
  *
+ * <p>A connection is idle, as its server sees it, from the last answer it sent: from the moment an
+ * answer's head arrived, or its body was read to the end, not from when the caller closed it. A
+ * caller that holds an answer while it does something slow (fetches a fresh token after a 401, say)
+ * leaves the connection idle all that time.
+ *
  * <p>The pool is this client's own, not the app's: every exchange on it passes here, so the idle
  * time is known. Thread-safe.
  */
@@ -81,12 +86,13 @@ public final class ConnectionIdleness implements Interceptor {
     long idleNanos;
     synchronized (idleness) {
       Idleness known = idleness.get(connection);
-      idleNanos = known == null || known.exchanges > 0 ? 0 : now - known.idleSinceNanos;
+      idleNanos = known == null || known.exchanges > 0 ? 0 : now - known.lastHeardNanos;
       if (idleNanos >= TimeUnit.MILLISECONDS.toNanos(LIMIT_MILLIS)) {
         idleness.remove(connection);
       } else {
         if (known == null) {
           known = new Idleness();
+          known.lastHeardNanos = now; // just connected: the server is waiting for this request
           idleness.put(connection, known);
         }
         known.exchanges++;
@@ -108,6 +114,7 @@ public final class ConnectionIdleness implements Interceptor {
       ended(exchange);
       throw e;
     }
+    heard(exchange, false);
     ResponseBody body = response.body();
     if (body == null) {
       ended(exchange);
@@ -121,12 +128,22 @@ public final class ConnectionIdleness implements Interceptor {
     pool.evictAll();
   }
 
-  private void ended(Exchange exchange) {
+  /** The server sent the head of an answer, or the end of its body: its connection rests from now. */
+  private void heard(Exchange exchange, boolean andEnded) {
     long now = clock.monotonicNanos();
     synchronized (idleness) {
       if (exchange.ended) return;
+      exchange.connection.lastHeardNanos = now;
+      if (andEnded) ended(exchange);
+    }
+  }
+
+  /** The caller is done with the answer (or it failed): the connection may carry another request. */
+  private void ended(Exchange exchange) {
+    synchronized (idleness) {
+      if (exchange.ended) return;
       exchange.ended = true;
-      if (--exchange.connection.exchanges == 0) exchange.connection.idleSinceNanos = now;
+      exchange.connection.exchanges--;
     }
   }
 
@@ -138,10 +155,10 @@ public final class ConnectionIdleness implements Interceptor {
     }
   }
 
-  /** A connection's exchanges in progress, and since when it has had none; guarded by the map. */
+  /** A connection's open exchanges, and when its server last answered on it; guarded by the map. */
   private static final class Idleness {
     int exchanges;
-    long idleSinceNanos;
+    long lastHeardNanos;
   }
 
   /** One exchange on a connection: in progress until its answer's body is closed or read to its end. */
@@ -171,7 +188,7 @@ public final class ConnectionIdleness implements Interceptor {
             ended(exchange);
             throw e;
           }
-          if (read == -1) ended(exchange);
+          if (read == -1) heard(exchange, true);
           return read;
         }
 
