@@ -26,12 +26,6 @@ final class AuthClient {
   static final long MIN_INTERVAL_MILLIS = 1000;
   /** Fewer polls than this within a user code's life suggest an interval in another unit. */
   private static final int MIN_USEFUL_POLLS = 3;
-  /**
-   * How long an authorization answer may stay silent when the app's client sets no read timeout:
-   * its answers are small and immediate, and a read timeout fires only on silence, so an answer on
-   * its way is still read to its end.
-   */
-  static final long SILENCE_LIMIT_MILLIS = 30_000;
   /** The lifetime of a token whose answer has no {@code expires_in}. */
   static final long DEFAULT_EXPIRES_IN_SECONDS = 3600;
   /** {@code created_at} values from this one on cannot be epoch seconds (the year 5138). */
@@ -58,14 +52,9 @@ final class AuthClient {
     // is not followed (a 307 would carry the refresh token, the device code or the client secret in
     // its body to wherever it points), and a 401 is the server refusing the client (RFC 6749 section
     // 5.2), not a token for an app's authenticator on the shared OkHttpClient to answer.
-    OkHttpClient.Builder authHttp = SendOnce.client(config, config.http()).newBuilder()
-        .authenticator(Authenticator.NONE);
-    if (config.http().readTimeoutMillis() == 0) {
-      // An app client without a read timeout (one that streams) would let a server that stops
-      // answering hold a refresh, and every caller waiting for a token, for ever.
-      authHttp.readTimeout(SILENCE_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
-    }
-    this.http = authHttp.build();
+    this.http = SendOnce.client(config, config.http()).newBuilder()
+        .authenticator(Authenticator.NONE)
+        .build();
     // A refresh already sent must end with its answer read and saved, even when the client closes
     // (which cancels every exchange on the SDK's dispatcher) or the app's client has a call timeout:
     // the server voids the old refresh token when it answers. A dispatcher of its own keeps it out

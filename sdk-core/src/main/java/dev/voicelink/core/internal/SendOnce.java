@@ -1,6 +1,7 @@
 package dev.voicelink.core.internal;
 
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -37,12 +38,20 @@ import okio.BufferedSink;
  * again, a 401 answered by the app's authenticator.
  */
 public final class SendOnce {
+  /**
+   * How long an answer may stay silent when the app's client sets no read timeout (one that streams):
+   * the SDK's answers are small and immediate, and a read timeout fires only on silence, so an answer
+   * on its way is still read to its end.
+   */
+  public static final long SILENCE_LIMIT_MILLIS = 30_000;
+
   private SendOnce() {
   }
 
   /**
    * {@code client} on the connections of {@code core} that carry once-only requests, repeating a
-   * request only before its body is written, without redirects.
+   * request only before its body is written, without redirects, and never waiting for ever on a
+   * silent server.
    */
   public static OkHttpClient client(ClientCore core, OkHttpClient client) {
     ConnectionIdleness idleness = core.onceOnlyConnections();
@@ -52,6 +61,11 @@ public final class SendOnce {
         .followRedirects(false)
         .addInterceptor(SendOnce::gate)
         .addNetworkInterceptor(SendOnce::reopenAfterRefusal);
+    if (client.readTimeoutMillis() == 0) {
+      // A server that stops answering would otherwise hold a refresh (and every caller waiting for a
+      // token), an upload, or awaitProcessed past its own deadline, for ever.
+      once.readTimeout(SILENCE_LIMIT_MILLIS, TimeUnit.MILLISECONDS);
+    }
     // First of the network interceptors: a connection refused here was never written to, and the
     // app's network interceptors (a logger) see only what goes out.
     once.networkInterceptors().add(0, idleness);
