@@ -115,7 +115,7 @@ public final class Agent {
     }
   }
 
-  /** What each token state means for the connection: see the class comment, "Sign-in". */
+  /** What each token state means for the connection: see {@link #signIn} and {@link #signOut}. */
   private void tokenStateChanged(TokenManager.StateChange change) {
     switch (change.state()) {
       case VALID:
@@ -178,7 +178,8 @@ public final class Agent {
    * auth.device_id}; without one, {@link TokenManager#signIn(DeviceFlowListener)}, the standard
    * OAuth 2.0 flow of an app's manager). Show the code {@code listener} is given to the user; the
    * call ends once the user decided, the record saved. The agent then connects with it, whether it
-   * had given up for want of a token or not: no need to create it again.
+   * had given up for want of a token or not: no need to create it again. A connection made with the
+   * token before (another account's) ends first, with {@link AgentConstants#EVENT_SERVER_DISCONNECTED}.
    *
    * <pre>{@code
    * agent.signIn(code -> showQr(code.link(), code.userCode()))

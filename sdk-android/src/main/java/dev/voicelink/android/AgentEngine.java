@@ -127,11 +127,15 @@ final class AgentEngine {
 
   /**
    * The device signed in (or the app gave its token manager a record): connect with it, whether the
-   * channel gave up for want of a token or not, and report a lost sign-in again when it happens.
+   * channel gave up for want of a token or not, and report a lost sign-in again when it happens. A
+   * connection made, or being made, with the credential before is that one's (its uid is another
+   * user's, perhaps): it ends, and a new one starts with this credential.
    */
   void signedIn() {
     worker.execute(() -> {
       notAuthorizedReported = false;
+      closeChannel();
+      lostConnection();
       connect();
     });
   }

@@ -455,6 +455,22 @@ public final class AgentRobolectricTest {
   }
 
   /**
+   * A sign-in while connected with another credential (an account switch): the connection made with
+   * the old token ends, and the agent connects again with the new one.
+   */
+  @Test public void aSignInWhileConnectedReconnectsWithTheNewToken() throws Exception {
+    connect();
+    int before = events.size();
+
+    DeviceFlowOutcome outcome = signIn();
+
+    assertThat(types().subList(before, events.size())).containsSubsequence(EVENT_SERVER_DISCONNECTED,
+        EVENT_CONNECTED_TO_SERVER);
+    assertThat(server.journal().calls("/interact")).extracting(call -> call.header("Authorization"))
+        .containsExactly(record.accessToken(), outcome.token().accessToken());
+  }
+
+  /**
    * Signs the agent in from the main thread: the code is shown, the tester approves it, the first
    * poll's wait passes on the virtual clock; returns the outcome once the agent connected with it.
    */
