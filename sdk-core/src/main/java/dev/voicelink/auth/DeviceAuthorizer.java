@@ -10,6 +10,7 @@ import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Response;
@@ -252,19 +253,29 @@ public final class DeviceAuthorizer {
 
     /**
      * An authorized record is kept before the outcome is reported, even when the call was cancelled
-     * as the token came: the server has voided the device code, and will not issue it again.
+     * as the token came: the server has voided the device code, and will not issue it again. It is
+     * kept on the client's workers: this runs on whichever thread hands the flow's news over, which
+     * is the app's (Android's main thread) when it cancels the call as the token comes, and keeping
+     * is store I/O. A client closing meanwhile refuses them; the closing thread then keeps it.
      */
     @Override public void ended(DeviceFlowOutcome outcome) {
-      if (keep != null && outcome.kind() == DeviceFlowOutcome.Kind.AUTHORIZED) {
-        try {
-          keep.authorized(outcome.token());
-        } catch (IOException e) {
-          fail(e);
-          return;
-        } catch (RuntimeException e) {
-          fail(e);
-          return;
-        }
+      if (keep == null || outcome.kind() != DeviceFlowOutcome.Kind.AUTHORIZED) {
+        succeed(outcome);
+        return;
+      }
+      try {
+        core.workers().execute(() -> keepThenSucceed(keep, outcome));
+      } catch (RejectedExecutionException closed) {
+        keepThenSucceed(keep, outcome);
+      }
+    }
+
+    private void keepThenSucceed(Keep keep, DeviceFlowOutcome outcome) {
+      try {
+        keep.authorized(outcome.token());
+      } catch (IOException | RuntimeException e) {
+        fail(e);
+        return;
       }
       succeed(outcome);
     }

@@ -157,6 +157,9 @@ class SignInSignOutTest {
     assertThat(outcome.events).containsExactly("code WDJB-MJHT");
     assertThat(outcome.storedWhenTold.get()).as("saved before the outcome was told")
         .isEqualTo(signedIn.token());
+    assertThat(store.threads.get(store.operations.indexOf("save at-std-1")).getName())
+        .as("saved on the client's workers, whoever hands the news over (an app thread that cancels)")
+        .startsWith("voicelink-io");
     assertThat(signedIn.token().revocationEndpoint()).isEqualTo(server.url("/oauth2/revoke").toString());
     assertThat(manager.record()).isEqualTo(signedIn.token());
     assertThat(manager.accessToken()).isEqualTo("at-std-1");
