@@ -377,7 +377,8 @@ final class ChannelConnection {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
       if (!deadlines.answered(seq)) {
-        Log.info(TAG, "dropped the answer to write " + seq + ": it came after the result timeout");
+        Log.info(TAG, "dropped an answer to write " + seq + ", which waits for none: answered"
+            + " already, or after its result timeout");
         return;
       }
       tellLocked(news);

@@ -3,9 +3,7 @@ package dev.voicelink.interact;
 import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.Scheduler;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -20,9 +18,8 @@ final class ChannelDeadlines {
   final long greetingMillis;
   final long resultMillis;
   private @Nullable Cancellable greeting;
+  /** The writes that wait for their answer: every write arms one, and its answer or timeout ends it. */
   private final Map<Integer, Cancellable> results = new HashMap<>();
-  /** Writes whose deadline passed: an answer that comes later is not delivered. */
-  private final Set<Integer> timedOut = new HashSet<>();
 
   ChannelDeadlines(Scheduler scheduler, long greetingMillis, long resultMillis) {
     this.scheduler = scheduler;
@@ -54,17 +51,18 @@ final class ChannelDeadlines {
   /** Write {@code seq} gets no answer in time: a later one is dropped. */
   void expired(int seq) {
     results.remove(seq);
-    timedOut.add(seq);
   }
 
   /**
-   * Write {@code seq} was answered: ends its deadline. Returns false when the answer is late (its
-   * deadline passed, and the listener was told so), and is not to be delivered.
+   * Write {@code seq} was answered: ends its deadline. Returns false when it waits for no answer (it
+   * was answered already, or its deadline passed and the listener was told so): this one is not to
+   * be delivered, so that each write is answered once.
    */
   boolean answered(int seq) {
     Cancellable deadline = results.remove(seq);
-    if (deadline != null) deadline.cancel();
-    return !timedOut.remove(seq);
+    if (deadline == null) return false;
+    deadline.cancel();
+    return true;
   }
 
   /** The connection ended: no deadline of it is left on the scheduler. */
@@ -72,7 +70,6 @@ final class ChannelDeadlines {
     greeted();
     for (Cancellable deadline : results.values()) deadline.cancel();
     results.clear();
-    timedOut.clear();
   }
 
   /** {@code 10 s} for whole seconds, else {@code 2500 ms}: for log lines and messages. */

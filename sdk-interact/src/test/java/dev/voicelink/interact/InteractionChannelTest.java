@@ -225,14 +225,38 @@ class InteractionChannelTest {
       assertThat(log.lines()).contains("WARN interact write 1: no result within 30 s of the write");
 
       serverSide.send("{\"type\":\"result\",\"seq\":1,\"text\":\"late\"}");
-      assertThat(log.awaitLine("INFO interact dropped the answer to write 1: it came after the result"
-          + " timeout", 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(log.awaitLine(DROPPED_ANSWER_1, 10, TimeUnit.SECONDS)).isTrue();
     }
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.CONNECTED);
     assertThat(channel.writeText("again", null)).isEqualTo(2);
     serverSide.send("{\"type\":\"error\",\"seq\":2,\"code\":60002,\"desc\":\"bad\"}");
     assertThat(nextEvent()).as("the late result was never delivered").isEqualTo("error 2 60002 bad");
     assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  private static final String DROPPED_ANSWER_1 = "INFO interact dropped an answer to write 1, which"
+      + " waits for none: answered already, or after its result timeout";
+
+  /** A server that refuses a write and then its end as well (an audio write): one answer is told. */
+  @Test void aSecondAnswerToAWriteIsDroppedSoThatEachWriteIsAnsweredOnce() throws Exception {
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
+    channel = channelBuilder().build();
+    connect();
+    WebSocket serverSide = sockets.poll(10, TimeUnit.SECONDS);
+
+    try (LogCapture log = LogCapture.install()) {
+      assertThat(channel.writeText("call xiao zhang", null)).isEqualTo(1);
+      assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
+      serverSide.send("{\"type\":\"error\",\"seq\":1,\"code\":60002,\"desc\":\"no such dimension\"}");
+      serverSide.send("{\"type\":\"error\",\"seq\":1,\"code\":60003,\"desc\":\"none is open\"}");
+
+      assertThat(nextEvent()).isEqualTo("error 1 60002 no such dimension");
+      assertThat(log.awaitLine(DROPPED_ANSWER_1, 10, TimeUnit.SECONDS)).isTrue();
+    }
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(events).as("the second answer was never delivered").isEmpty();
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.CONNECTED);
   }
 
   @Test void aWriteStillBeingSentHasItsResultDeadlineStartAgain() throws Exception {
@@ -843,8 +867,15 @@ class InteractionChannelTest {
   @Test void everyNewsOfASocketReachesTheListenerInTheOrderItCame() throws Exception {
     int results = 40;
     server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      private int writes;
+
       @Override public void onOpen(WebSocket webSocket, Response response) {
         webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+      }
+
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        if (++writes < results) return;
+        // every write in: their answers, an error about no write, and the close, in one burst
         for (int seq = 1; seq <= results; seq++) {
           webSocket.send("{\"type\":\"result\",\"seq\":" + seq + ",\"text\":\"t" + seq + "\"}");
         }
@@ -855,13 +886,15 @@ class InteractionChannelTest {
     channel = channelBuilder().build();
     channel.connect();
     time.runDueTasks();
-    // the first attempt, its greeting deadline, then the reconnect: the close was read, after
-    // everything sent before it
-    time.awaitScheduled(3);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    int scheduled = time.scheduledCount();
+    for (int seq = 1; seq <= results; seq++) assertThat(channel.writeText("t" + seq, null)).isEqualTo(seq);
+    // the writes' result deadlines, then the reconnect: the close was read, after everything sent
+    // before it
+    time.awaitScheduled(scheduled + results + 1);
 
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     List<String> expected = new ArrayList<>();
-    expected.add("connected " + UID);
     for (int seq = 1; seq <= results; seq++) expected.add("result " + seq + " t" + seq + " []");
     expected.add("error 0 60001 bad frame");
     expected.add("disconnected CLOSED_BY_SERVER reconnecting=true");
