@@ -287,7 +287,7 @@ public final class EncryptedTokenStore implements TokenStore {
   }
 
   private void clearLocked() throws IOException {
-    if (file.exists() && !file.delete()) {
+    if (!AtomicFiles.delete(file)) {
       throw new IOException("cannot remove the token record of store " + name);
     }
   }

@@ -96,7 +96,7 @@ public final class FileTokenStore implements TokenStore {
   }
 
   private void clearLocked() throws IOException {
-    if (file.exists() && !file.delete()) {
+    if (!AtomicFiles.delete(file)) {
       throw new IOException("cannot delete the token file " + file);
     }
   }

@@ -6,12 +6,15 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Replacing a small file so that a crash at any moment leaves the old content or the new one: a
  * sibling temporary file, written, forced to the device, renamed over the target (atomic within a
  * directory on POSIX file systems), and the directory forced too, so that the rename survives a power
- * cut. Shared by the file token store and the Android token store.
+ * cut. A failed write leaves no temporary file behind, and {@link #delete} forces the directory too,
+ * so that a signed-out record does not come back after a power cut. Shared by the file token store
+ * and the Android token store.
  */
 public final class AtomicFiles {
   /** One monitor per file, shared by every store instance on it; never removed (few files). */
@@ -84,22 +87,52 @@ public final class AtomicFiles {
     if (temp.exists() && !temp.delete()) {
       throw new IOException("cannot remove the stale temporary file " + temp);
     }
-    FileOutputStream out = new FileOutputStream(temp);
     try {
-      ownerOnly(temp);
-      out.write(bytes);
-      out.flush();
-      out.getFD().sync();
-    } finally {
-      out.close();
+      FileOutputStream out = new FileOutputStream(temp);
+      try {
+        ownerOnly(temp);
+        out.write(bytes);
+        out.flush();
+        out.getFD().sync();
+      } finally {
+        out.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      // A full disk or a failing device: the record's content must not stay in a file nobody reads,
+      // and a sign-out, which deletes the record, would not know to delete it.
+      temp.delete();
+      throw e;
     }
     if (!temp.renameTo(absolute)) {
       temp.delete();
       throw new IOException("cannot replace " + absolute);
     }
-    if (dir != null && !directorySync.sync(dir)) {
-      Log.debug("auth", "the directory of " + absolute.getName() + " cannot be forced to the device;"
-          + " the new content survives a crash, a power cut may bring the old one back");
+    forceDirectory(dir, absolute, directorySync);
+  }
+
+  /**
+   * Deletes {@code target}, and a temporary file a crashed {@link #replace} left next to it, and
+   * forces the directory. Holds {@link #lockFor} the target while it does. Returns false when a file
+   * is still there.
+   */
+  public static boolean delete(File target) {
+    return delete(target, DirectorySync.DEFAULT);
+  }
+
+  static boolean delete(File target, DirectorySync directorySync) {
+    File absolute = target.getAbsoluteFile();
+    synchronized (lockFor(absolute)) {
+      File temp = temporaryFileOf(absolute);
+      boolean deleted = (!temp.exists() || temp.delete()) & (!absolute.exists() || absolute.delete());
+      forceDirectory(absolute.getParentFile(), absolute, directorySync);
+      return deleted;
+    }
+  }
+
+  private static void forceDirectory(@Nullable File dir, File changed, DirectorySync directorySync) {
+    if (dir != null && dir.isDirectory() && !directorySync.sync(dir)) {
+      Log.debug("auth", "the directory of " + changed.getName() + " cannot be forced to the device;"
+          + " the change survives a crash, a power cut may undo it");
     }
   }
 

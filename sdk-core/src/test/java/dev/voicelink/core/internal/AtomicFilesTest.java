@@ -1,6 +1,7 @@
 package dev.voicelink.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
 import java.io.IOException;
@@ -34,6 +35,37 @@ class AtomicFilesTest {
     File target = new File(dir, "tokens.json");
     AtomicFiles.replace(target, bytes("new"), forced -> false);
     assertThat(read(target)).isEqualTo("new");
+  }
+
+  @Test void aWriteThatFailsRemovesItsTemporaryFileAndKeepsTheOldContent() throws IOException {
+    File target = new File(dir, "tokens.json");
+    AtomicFiles.replace(target, bytes("old"));
+    // Bytes that cannot be written fail the write once the temporary file exists, as a full disk
+    // or a failing device does (a directory that refuses new files does not stop root, who runs CI).
+    byte[] unwritable = null;
+
+    assertThatThrownBy(() -> AtomicFiles.replace(target, unwritable, forced -> true))
+        .isInstanceOf(NullPointerException.class);
+
+    assertThat(AtomicFiles.temporaryFileOf(target)).as("the record's copy nobody would read").doesNotExist();
+    assertThat(read(target)).isEqualTo("old");
+  }
+
+  @Test void deleteRemovesTheRecordAndALeftTemporaryFileThenForcesTheDirectory() throws IOException {
+    File target = new File(dir, "tokens.json");
+    AtomicFiles.replace(target, bytes("old"));
+    File temp = AtomicFiles.temporaryFileOf(target);
+    Files.write(temp.toPath(), bytes("half-written by a process that died"));
+    List<String> seen = new ArrayList<>();
+
+    assertThat(AtomicFiles.delete(target, forced -> {
+      seen.add(forced + " forced; record left: " + target.exists() + ", temporary file left: "
+          + temp.exists());
+      return true;
+    })).isTrue();
+
+    assertThat(seen).containsExactly(dir + " forced; record left: false, temporary file left: false");
+    assertThat(AtomicFiles.delete(target)).as("nothing to delete").isTrue();
   }
 
   /** CI runs on Linux, where a directory opens read-only and forces; the SDK's speakers run Linux. */
