@@ -10,6 +10,7 @@ import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.SerialDelivery;
+import dev.voicelink.entity.PersParam;
 import dev.voicelink.interact.Disconnect.Cause;
 import dev.voicelink.interact.InteractionChannel.Listener;
 import dev.voicelink.interact.InteractionChannel.State;
@@ -471,14 +472,29 @@ final class ChannelConnection {
       InteractionCodec.Message message;
       try {
         message = InteractionCodec.parse(text);
-        if ("connected".equals(message.type) && message.uid == null) {
-          throw new IOException("connected message without uid");
-        }
+        if ("connected".equals(message.type)) checkUid(message.uid);
       } catch (IOException e) {
         unreadable(webSocket, e);
         return;
       }
+      // Before the greeting, anything else ends the attempt at once: a result or an error then
+      // answers nothing the app wrote, and this server does not speak the channel's protocol.
+      if (!"connected".equals(message.type) && greetingFailed(attemptGeneration, webSocket,
+          "the server's first message is \"" + message.type + "\", not \"connected\"")) {
+        return;
+      }
       handle(message, text);
+    }
+
+    /** The user the listener is told of, and an Agent fills a {@code pers_param} with. */
+    private void checkUid(@Nullable String uid) throws IOException {
+      if (uid == null) throw new IOException("connected message without uid");
+      try {
+        PersParam.user(uid);
+      } catch (IllegalArgumentException notAnAuthId) {
+        throw new IOException("connected message whose uid is not an auth_id ("
+            + notAnAuthId.getMessage() + ")");
+      }
     }
 
     private void unreadable(WebSocket webSocket, IOException e) {

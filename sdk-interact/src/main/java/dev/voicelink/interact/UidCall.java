@@ -5,7 +5,6 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.AbstractVoiceLinkCall;
-import dev.voicelink.entity.PersParam;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -54,14 +53,7 @@ final class UidCall extends AbstractVoiceLinkCall<String> {
 
   private final class OneShot implements InteractionChannel.Listener {
     @Override public void onConnected(String uid) {
-      closeChannel();
-      try {
-        PersParam.user(uid);
-      } catch (IllegalArgumentException notAnAuthId) {
-        fail(new IOException("malformed connected message: its uid is not an auth_id ("
-            + notAnAuthId.getMessage() + ")"));
-        return;
-      }
+      closeChannel(); // the channel told an auth_id: it refuses a greeting with anything else
       succeed(uid);
     }
 

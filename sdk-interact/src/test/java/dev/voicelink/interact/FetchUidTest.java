@@ -306,7 +306,8 @@ class FetchUidTest {
       Throwable failure = failure(run(InteractionChannel.fetchUid(toWrong, () -> "at-1")));
 
       assertThat(failure).isExactlyInstanceOf(IOException.class)
-          .hasMessage("malformed connected message: its uid is not an auth_id (auth_id must be 32"
+          .hasMessage("the interaction channel did not name the user: unreadable first message from"
+              + " the server: connected message whose uid is not an auth_id (auth_id must be 32"
               + " lowercase letters or digits; was 7 characters)");
       assertThat(serverSide.poll(10, TimeUnit.SECONDS)).isIn("closing 1000", "failed");
     }

@@ -529,6 +529,59 @@ class InteractionChannelTest {
     assertThat(nextEvent()).isEqualTo("connected " + UID);
   }
 
+  /**
+   * A first message that is not a greeting naming an auth_id ends the attempt at once, as an
+   * unreadable one does; nothing of it reaches the listener as news of a write.
+   */
+  @Test void aFirstMessageThatIsNotAGreetingWithAnAuthIdEndsTheAttemptAtOnce() throws Exception {
+    assertThat(firstMessageEnds("{\"type\":\"error\",\"seq\":null,\"code\":60001,\"desc\":\"x\"}"))
+        .isEqualTo("PROTOCOL: the server's first message is \"error\", not \"connected\"");
+    assertThat(firstMessageEnds("{\"type\":\"result\",\"seq\":1,\"text\":\"t\"}"))
+        .isEqualTo("PROTOCOL: the server's first message is \"result\", not \"connected\"");
+    assertThat(firstMessageEnds("{\"type\":\"hello\"}"))
+        .isEqualTo("PROTOCOL: the server's first message is \"hello\", not \"connected\"");
+    assertThat(firstMessageEnds("{\"type\":\"connected\",\"uid\":\"User-42\"}"))
+        .isEqualTo("PROTOCOL: unreadable first message from the server: connected message whose uid"
+            + " is not an auth_id (auth_id must be 32 lowercase letters or digits; was 7 characters)");
+  }
+
+  /** The cause and detail of the attempt that a server answering {@code first} ended; nothing else told. */
+  private String firstMessageEnds(String first) throws Exception {
+    events.clear();
+    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send(first);
+      }
+    }));
+    List<Disconnect> heard = new CopyOnWriteArrayList<>();
+    InteractionChannel one = channelBuilder().listener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+        events.add("result " + result.seq());
+      }
+
+      @Override public void onWriteError(int seq, String code, String description) {
+        events.add("error " + seq + " " + code);
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        heard.add(disconnect);
+        events.add("disconnected");
+      }
+    }).build();
+    try {
+      one.connect();
+      time.runDueTasks();
+      assertThat(nextEvent()).isEqualTo("disconnected");
+      assertThat(heard.get(0).reconnecting()).isTrue();
+      assertThat(time.pendingDelaysMillis()).as("no greeting deadline left: only the reconnect").hasSize(1);
+      assertThat(one.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(events).as("nothing else told").isEmpty();
+      return heard.get(0).cause() + ": " + heard.get(0).detail();
+    } finally {
+      one.close();
+    }
+  }
+
   @Test void writingBeforeConnectedIsRefusedAtOnce() {
     channel = channelBuilder().build();
     assertThatThrownBy(() -> channel.writeText("hello", null))
