@@ -266,6 +266,8 @@ final class ChannelConnection {
     String token;
     try {
       token = tokens.accessToken();
+      // A Java or Kotlin lambda may break the contract; the attempt must still end, not stall.
+      if (token == null) throw new IllegalStateException("the token source returned null");
     } catch (Exception e) { // a checked one too, from a Kotlin token source
       Log.warn(TAG, "no access token for the interaction channel: " + e.getMessage(), null);
       Cause cause = e instanceof NotSignedInException ? Cause.NOT_SIGNED_IN
@@ -562,7 +564,13 @@ final class ChannelConnection {
             && state != State.CLOSED;
         retriedRejectedToken = true;
       }
-      tokens.invalidate(token);
+      try {
+        tokens.invalidate(token);
+      } catch (RuntimeException e) {
+        // The app's source failed to drop the token: the retry asks it again all the same, and an
+        // attempt that ended here would otherwise leave the channel connecting for ever.
+        Log.warn(TAG, "the token source failed to invalidate a rejected token: " + e, null);
+      }
       if (retryNow) {
         synchronized (lock) {
           if (attemptGeneration == generation) scheduleAttemptLocked(0, false);

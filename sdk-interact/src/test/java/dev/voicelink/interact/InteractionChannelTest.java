@@ -52,6 +52,7 @@ class InteractionChannelTest {
   private final String[] currentToken = {"at-1"};
   /** Thrown by the token source when set, checked or not, as a Kotlin one may. */
   private volatile Exception tokenFailure;
+  private volatile RuntimeException invalidateFailure;
   private InteractionChannel channel;
 
   @BeforeEach void setUp() throws Exception {
@@ -81,6 +82,7 @@ class InteractionChannelTest {
 
       @Override public void invalidate(String rejectedToken) {
         invalidated.add(rejectedToken);
+        if (invalidateFailure != null) throw invalidateFailure;
         currentToken[0] = "at-2";
       }
     };
@@ -369,6 +371,42 @@ class InteractionChannelTest {
 
     assertThat(nextEvent()).isEqualTo("disconnected TOKEN_UNAVAILABLE reconnecting=true");
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
+  }
+
+  @Test void aTokenSourceThatReturnsNullIsALostAttemptNotAStall() throws Exception {
+    currentToken[0] = null; // a lambda that breaks the contract, as Java and Kotlin code can
+    List<Disconnect> heard = new CopyOnWriteArrayList<>();
+    channel = channelBuilder().build();
+    channel.addListener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        heard.add(disconnect);
+      }
+    });
+
+    channel.connect();
+    time.runDueTasks();
+
+    assertThat(nextEvent()).isEqualTo("disconnected TOKEN_UNAVAILABLE reconnecting=true");
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(heard.get(0).detail()).isEqualTo("no access token: the token source returned null");
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
+  }
+
+  @Test void aTokenSourceWhoseInvalidateThrowsStillRetriesOnceAndConnects() throws Exception {
+    invalidateFailure = new IllegalStateException("store busy");
+    server.enqueue(new MockResponse().setResponseCode(401));
+    server.enqueue(greetingSocket());
+    channel = channelBuilder().build();
+    channel.connect();
+    time.runDueTasks();
+    time.awaitScheduled(2);
+    time.runDueTasks();
+
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(invalidated).containsExactly("at-1");
   }
 
   @Test void audioWriteIsHeaderFramesAndEnd() throws Exception {
