@@ -85,9 +85,7 @@ class AwaitTest {
   fun awaitingACallThatRunsForAnotherCallerThrowsAndLeavesItRunning() = runTest(timeout = 60.seconds) {
     ReferencePlatform(this).use { platform ->
       val time = platform.time!!
-      val api = platform.api()
-      val receipt = api.uploadResource(ReferencePlatform.songs()).await()
-      val call = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES)
+      val call = processedCall(platform)
       val owner = async { call.await() }
       runCurrent()
 
@@ -106,9 +104,7 @@ class AwaitTest {
   fun cancellingTheCoroutineCancelsTheCallAndItsWait() = runTest(timeout = 60.seconds) {
     ReferencePlatform(this).use { platform ->
       val time = platform.time!!
-      val api = platform.api()
-      val receipt = api.uploadResource(ReferencePlatform.songs()).await()
-      val call = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES)
+      val call = processedCall(platform)
       val waiting = launch { call.await() }
       runCurrent()
       assertThat(time.pendingWaits()).`as`("the 10 seconds before the first check").isEqualTo(1)
@@ -146,9 +142,7 @@ class AwaitTest {
   @Test
   fun aCallCancelledElsewhereCancelsTheCoroutineNotItsScope() = runTest(timeout = 60.seconds) {
     ReferencePlatform(this).use { platform ->
-      val api = platform.api()
-      val receipt = api.uploadResource(ReferencePlatform.songs()).await()
-      val call = api.awaitProcessed(receipt, 10, TimeUnit.MINUTES)
+      val call = processedCall(platform)
       val waiting = async { call.await() }
       val sibling = launch(start = CoroutineStart.LAZY) { }
       runCurrent()
@@ -218,6 +212,12 @@ class AwaitTest {
     waiting.cancel()
     waiting.join()
     assertThat(cancelled.cancels).hasValue(1)
+  }
+
+  /** The awaitProcessed call of an upload, not started yet: its first check waits 10 s. */
+  private suspend fun processedCall(platform: ReferencePlatform): VoiceLinkCall<CheckResult> {
+    val api = platform.api()
+    return api.awaitProcessed(api.uploadResource(ReferencePlatform.songs()).await(), 10, TimeUnit.MINUTES)
   }
 
   /** An app's own call, as a test double of its would be. */

@@ -397,16 +397,9 @@ class InteractionChannelTest {
 
   @Test void aTokenSourceWhoseInvalidateThrowsStillRetriesOnceAndConnects() throws Exception {
     invalidateFailure = new IllegalStateException("store busy");
-    server.enqueue(new MockResponse().setResponseCode(401));
-    server.enqueue(greetingSocket());
-    channel = channelBuilder().build();
-    channel.connect();
-    time.runDueTasks();
-    time.awaitScheduled(2);
-    time.runDueTasks();
-
-    assertThat(nextEvent()).isEqualTo("connected " + UID);
-    assertThat(invalidated).containsExactly("at-1");
+    connectAfterARejectedToken();
+    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
+    assertThat(server.takeRequest().getHeader("Authorization")).as("the source kept it").isEqualTo("at-1");
   }
 
   @Test void audioWriteIsHeaderFramesAndEnd() throws Exception {
@@ -769,6 +762,13 @@ class InteractionChannelTest {
   }
 
   @Test void rejectedTokenIsInvalidatedAndRetriedOnceWithTheNewOne() throws Exception {
+    connectAfterARejectedToken();
+    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
+    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-2");
+  }
+
+  /** A server that refuses the first upgrade with a 401 and greets the next: the channel connects. */
+  private void connectAfterARejectedToken() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(401));
     server.enqueue(greetingSocket());
     channel = channelBuilder().build();
@@ -779,8 +779,6 @@ class InteractionChannelTest {
 
     assertThat(nextEvent()).isEqualTo("connected " + UID);
     assertThat(invalidated).containsExactly("at-1");
-    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
-    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-2");
   }
 
   @Test void anUpgradeIsNotRedirectedNorAnsweredByTheAppsAuthenticator() throws Exception {
