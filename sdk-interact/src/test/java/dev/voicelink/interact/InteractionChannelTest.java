@@ -208,15 +208,8 @@ class InteractionChannelTest {
 
   @Test void aWriteWithoutAnswerIsGivenUpOnAtTheResultTimeoutAndALateAnswerIsDropped()
       throws Exception {
-    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
-    server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
-    channel = channelBuilder().build();
-    connect();
-    WebSocket serverSide = sockets.poll(10, TimeUnit.SECONDS);
-
+    WebSocket serverSide = connectAndWriteOne();
     try (LogCapture log = LogCapture.install()) {
-      assertThat(channel.writeText("call xiao zhang", null)).isEqualTo(1);
-      assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
       assertThat(time.pendingDelaysMillis()).containsExactly(30_000L);
       time.advance(29_999, TimeUnit.MILLISECONDS);
       assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
@@ -236,20 +229,25 @@ class InteractionChannelTest {
     assertThat(time.pendingDelaysMillis()).isEmpty();
   }
 
-  private static final String DROPPED_ANSWER_1 = "INFO interact dropped an answer to write 1, which"
-      + " waits for none: answered already, or after its result timeout";
-
-  /** A server that refuses a write and then its end as well (an audio write): one answer is told. */
-  @Test void aSecondAnswerToAWriteIsDroppedSoThatEachWriteIsAnsweredOnce() throws Exception {
+  /** Connects to a server that answers nothing by itself, writes text 1; the server's side of it. */
+  private WebSocket connectAndWriteOne() throws Exception {
     BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
     server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
     channel = channelBuilder().build();
     connect();
     WebSocket serverSide = sockets.poll(10, TimeUnit.SECONDS);
+    assertThat(channel.writeText("call xiao zhang", null)).isEqualTo(1);
+    assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
+    return serverSide;
+  }
 
+  private static final String DROPPED_ANSWER_1 = "INFO interact dropped an answer to write 1, which"
+      + " waits for none: answered already, or after its result timeout";
+
+  /** A server that refuses a write and then its end as well (an audio write): one answer is told. */
+  @Test void aSecondAnswerToAWriteIsDroppedSoThatEachWriteIsAnsweredOnce() throws Exception {
+    WebSocket serverSide = connectAndWriteOne();
     try (LogCapture log = LogCapture.install()) {
-      assertThat(channel.writeText("call xiao zhang", null)).isEqualTo(1);
-      assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
       serverSide.send("{\"type\":\"error\",\"seq\":1,\"code\":60002,\"desc\":\"no such dimension\"}");
       serverSide.send("{\"type\":\"error\",\"seq\":1,\"code\":60003,\"desc\":\"none is open\"}");
 
