@@ -65,7 +65,7 @@ final class ChannelConnection {
    * OkHttp holds while its close handshake times out (up to a minute when offline) keeps no app
    * object (an activity) reachable.
    */
-  private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<Registration> listeners = new CopyOnWriteArrayList<>();
   private final Backoff reconnectBackoff;
   private final ChannelDeadlines deadlines;
   private final ChannelFrames frames;
@@ -104,7 +104,7 @@ final class ChannelConnection {
     }
     this.client = channelClient.build();
     this.tokens = tokens;
-    if (listener != null) listeners.add(listener);
+    if (listener != null) listeners.add(new Registration(listener));
     this.reconnectBackoff = backoff;
     this.deadlines = new ChannelDeadlines(config.scheduler(), greetingTimeoutMillis,
         resultTimeoutMillis);
@@ -188,6 +188,7 @@ final class ChannelConnection {
     synchronized (lock) {
       if (state == State.CLOSED) return false;
       state = State.CLOSED;
+      for (Registration registration : listeners) registration.removed = true;
       listeners.clear();
       generation++;
       cancelPendingLocked();
@@ -212,13 +213,21 @@ final class ChannelConnection {
    */
   void addListener(Listener listener) {
     synchronized (lock) {
-      if (state != State.CLOSED) listeners.add(listener);
+      if (state != State.CLOSED) listeners.add(new Registration(listener));
     }
   }
 
-  /** Removes a listener: it is told nothing more, not even news decided before and not yet told. */
+  /**
+   * Removes a listener: it is told nothing more, not even news decided before and not yet told; nor
+   * that news once added again, which is told only what comes after its new registration.
+   */
   void removeListener(Listener listener) {
-    listeners.remove(listener);
+    for (Registration registration : listeners) {
+      if (registration.listener.equals(listener) && listeners.remove(registration)) {
+        registration.removed = true;
+        return;
+      }
+    }
   }
 
   /** How many listeners are registered; for tests. */
@@ -427,10 +436,20 @@ final class ChannelConnection {
    * {@link #lock}; {@code events.flush()} hands the calls over once it is released.
    */
   private void tellLocked(final News news) {
-    for (final Listener target : listeners) {
+    for (final Registration target : listeners) {
       events.enqueue(() -> {
-        if (listeners.contains(target)) news.tellTo(target);
+        if (!target.removed) news.tellTo(target.listener);
       });
+    }
+  }
+
+  /** One addition of a listener: news queued for it is told only while it stays. */
+  private static final class Registration {
+    final Listener listener;
+    volatile boolean removed;
+
+    Registration(Listener listener) {
+      this.listener = listener;
     }
   }
 

@@ -199,8 +199,8 @@ public final class InteractionChannel implements Closeable {
 
   /**
    * Removes a listener (the builder's too): it is told nothing more, not even news noticed before this
-   * call and not told yet. Removes one registration of a listener added twice; no effect for one not
-   * added. Thread-safe; never blocks.
+   * call and not told yet; added again, it is told only the news noticed after that. Removes one
+   * registration of a listener added twice; no effect for one not added. Thread-safe; never blocks.
    */
   public void removeListener(Listener listener) {
     connection.removeListener(listener);

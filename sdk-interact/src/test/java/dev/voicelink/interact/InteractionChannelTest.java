@@ -1175,6 +1175,18 @@ class InteractionChannelTest {
   }
 
   @Test void aListenerRemovedWhileItsNewsWaitsIsNotToldIt() throws Exception {
+    assertThat(heardByAListenerRemovedWhileConnectedWaits(false)).isEmpty();
+  }
+
+  @Test void aListenerRemovedAndAddedAgainWhileItsNewsWaitsHearsOnlyTheNewsAfter() throws Exception {
+    assertThat(heardByAListenerRemovedWhileConnectedWaits(true)).containsExactly("result 1");
+  }
+
+  /**
+   * What a listener hears that is removed (and, if {@code addAgain}, added again) while "connected"
+   * waits for it behind another listener's call in progress; then text 1 is written and answered.
+   */
+  private List<String> heardByAListenerRemovedWhileConnectedWaits(boolean addAgain) throws Exception {
     server.enqueue(echoingSocket());
     channel = channelBuilder().build();
     CountDownLatch inOnConnected = new CountDownLatch(1);
@@ -1210,9 +1222,13 @@ class InteractionChannelTest {
     assertThat(nextEvent()).isEqualTo("connected " + UID);
     // "connected" is queued for `late` behind the call in progress: removed now, it never hears it
     channel.removeListener(late);
+    if (addAgain) channel.addListener(late);
     release.countDown();
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(heard).isEmpty();
+    assertThat(channel.writeText("hello", null)).isEqualTo(1);
+    assertThat(nextEvent()).isEqualTo("result 1 hello []");
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    return heard;
   }
 
   @Test void aListenerThatThrowsKeepsNoNewsFromTheOthers() throws Exception {
