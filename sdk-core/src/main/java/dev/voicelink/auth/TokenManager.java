@@ -326,8 +326,9 @@ public final class TokenManager implements TokenSource {
    * call reports {@link DeviceFlowOutcome.Kind#AUTHORIZED}. Listeners hear {@link Cause#SIGNED_IN},
    * an Agent using this manager connects with it, and {@link #accessToken()} serves it from then on.
    * The flow is {@link DeviceAuthorizer#authorize(String, DeviceFlowListener)}'s: its rules, outcomes
-   * and cancelling are the same, and a token answer received as the call is cancelled is still saved
-   * (the server will not issue it again).
+   * and cancelling are the same, and a token answer that reached the SDK before the cancel is still
+   * saved (the server will not issue it again); a cancel aborts a poll in flight, and an approval it
+   * would have brought is lost.
    *
    * <pre>{@code
    * tokens.signIn("SN-0001-DEMO", code -> screen.showQr(code.link()))
@@ -380,7 +381,9 @@ public final class TokenManager implements TokenSource {
    * <p>Nothing runs on the calling thread. Cancelling the call stops the revocation, not the
    * sign-out: the credential is forgotten all the same. The call fails with an {@link IOException}
    * when the store could not be cleared: the manager holds nothing, but a restart would read the
-   * record again.
+   * record again. It is this manager's: another manager of the same store that still holds the record
+   * may refresh it and save it again, so sign out through every manager of a credential (an Agent's
+   * with {@code agent.signOut()}), or share one.
    */
   public VoiceLinkCall<SignOut> signOut() {
     return new BlockingCall<SignOut>(core) {
