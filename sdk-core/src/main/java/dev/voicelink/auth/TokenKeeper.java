@@ -340,8 +340,14 @@ final class TokenKeeper {
       }
       if (flight != null) {
         TokenRecord record = flight.await(force);
-        if (record != null) return record;
-        continue; // forced, and the flight found another manager's record: refresh that one now
+        if (record == null) continue; // forced, and the flight found another manager's record
+        long due;
+        synchronized (lock) {
+          due = record == current && unsaved ? writes : -1;
+        }
+        // A record the app set while the refresh ran is handed out, like any, once it is saved.
+        if (due >= 0) write(due, record);
+        return record;
       }
       if (unsavedRecord != null) {
         write(save, unsavedRecord); // the caller gets the failure, and the next one tries again
