@@ -83,7 +83,8 @@ final class JsonObjects {
    * account key.)
    */
   private static String reason(Exception e) {
-    return String.valueOf(e.getMessage()).replace("Use JsonReader.setLenient(true) to accept malformed JSON",
+    return String.valueOf(e.getMessage()).replace(
+        "Use JsonReader.setLenient(true) to accept malformed JSON",
         "malformed JSON (not a quoted string, number, object, array, true, false or null)");
   }
 

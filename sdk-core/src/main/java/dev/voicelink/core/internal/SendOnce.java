@@ -43,7 +43,7 @@ public final class SendOnce {
    * the SDK's answers are small and immediate, and a read timeout fires only on silence, so an answer
    * on its way is still read to its end.
    */
-  public static final long SILENCE_LIMIT_MILLIS = 30_000;
+  private static final long SILENCE_LIMIT_MILLIS = 30_000;
 
   private SendOnce() {
   }
