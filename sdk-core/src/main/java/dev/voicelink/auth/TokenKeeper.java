@@ -711,7 +711,9 @@ final class TokenKeeper {
 
   /**
    * Reads the store unless it was read, or a sign-in, a sign-out or the app's record came first.
-   * Blocking: on the threads that ask for tokens and on workers, never on the app's.
+   * Blocking: on the threads that ask for tokens and on workers, never on the app's. The read and
+   * its outcome happen under one hold of {@link #storeLock}, so that a caller that waited for a
+   * read in progress finds it done and never reads the store a second time.
    */
   private void ensureLoaded() throws IOException {
     long started;
@@ -719,41 +721,41 @@ final class TokenKeeper {
       if (loaded) return;
       started = generation;
     }
-    TokenRecord record = null;
-    RecordLostException lost = null;
-    IOException failure = null;
-    synchronized (storeLock) {
-      synchronized (lock) {
-        if (loaded) return;
-      }
-      try {
-        record = store.load();
-        if (record != null) kind.checkStored(record);
-      } catch (RecordLostException e) {
-        lost = e;
-      } catch (IOException e) {
-        failure = e;
-      }
-    }
     try {
-      synchronized (lock) {
-        loading = false;
-        if (loaded || generation != started) return;
-        if (failure != null) {
-          // Not read: the next token request reads it again, and throws the reason.
-          setState(State.NO_TOKEN, Cause.STORE_FAILED, failure);
-          throw failure;
+      synchronized (storeLock) {
+        synchronized (lock) {
+          if (loaded) return;
         }
-        loaded = true;
-        if (lost != null) {
-          reauthorization = new ReauthorizationRequiredException(
-              ReauthorizationRequiredException.RECORD_LOST, lost.getMessage());
-          setState(State.REAUTHORIZATION_REQUIRED, Cause.RECORD_LOST, lost);
-        } else if (record == null) {
-          setState(State.NO_TOKEN, Cause.STORE_READ, null);
-        } else {
-          install(record, false);
-          setState(State.VALID, Cause.STORE_READ, null);
+        TokenRecord record = null;
+        RecordLostException lost = null;
+        IOException failure = null;
+        try {
+          record = store.load();
+          if (record != null) kind.checkStored(record);
+        } catch (RecordLostException e) {
+          lost = e;
+        } catch (IOException e) {
+          failure = e;
+        }
+        synchronized (lock) {
+          loading = false;
+          if (loaded || generation != started) return;
+          if (failure != null) {
+            // Not read: the next token request reads it again, and throws the reason.
+            setState(State.NO_TOKEN, Cause.STORE_FAILED, failure);
+            throw failure;
+          }
+          loaded = true;
+          if (lost != null) {
+            reauthorization = new ReauthorizationRequiredException(
+                ReauthorizationRequiredException.RECORD_LOST, lost.getMessage());
+            setState(State.REAUTHORIZATION_REQUIRED, Cause.RECORD_LOST, lost);
+          } else if (record == null) {
+            setState(State.NO_TOKEN, Cause.STORE_READ, null);
+          } else {
+            install(record, false);
+            setState(State.VALID, Cause.STORE_READ, null);
+          }
         }
       }
     } finally {
