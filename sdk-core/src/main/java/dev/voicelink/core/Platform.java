@@ -6,8 +6,9 @@ import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The default callback executor: Android's main thread where there is one, else the thread that
- * finished the work. Found by reflection, so this plain-Java module needs no Android classes to build.
+ * What differs on Android: the default callback executor (Android's main thread where there is one,
+ * else the thread that finished the work) and the monotonic clock. Found by reflection, so this
+ * plain-Java module needs no Android classes to build.
  */
 final class Platform {
   private Platform() {
@@ -47,6 +48,19 @@ final class Platform {
           return "main thread";
         }
       };
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  /**
+   * Android's {@code SystemClock.elapsedRealtimeNanos()}, which counts deep sleep; null where there is
+   * none (a JVM, or the stub classes of a build). Read once here, so that a stub fails now, not later.
+   */
+  static @Nullable Method androidElapsedRealtimeNanos() {
+    try {
+      Method method = Class.forName("android.os.SystemClock").getMethod("elapsedRealtimeNanos");
+      return method.invoke(null) instanceof Long ? method : null;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return null;
     }
