@@ -201,8 +201,9 @@ public final class Agent {
   /**
    * Signs the device out ({@link TokenManager#signOut()}): forgets its sign-in in the agent's token
    * manager and store, and closes the connection (an {@link
-   * AgentConstants#EVENT_SERVER_DISCONNECTED} if it was connected); {@link #signIn} signs in
-   * again. May be called on the main thread. The call ends with what the server did: on the
+   * AgentConstants#EVENT_SERVER_DISCONNECTED} if it was connected), and ends a sign-in still waiting
+   * for its user (it ends cancelled); {@link #signIn} signs in again. May be called on the main
+   * thread. The call ends with what the server did: on the
    * platform, {@link TokenManager.SignOut#NOT_OFFERED}.
    *
    * @throws IllegalStateException if the agent's tokens come from an app's {@link TokenSource} that

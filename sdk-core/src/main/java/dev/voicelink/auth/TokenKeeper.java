@@ -64,6 +64,10 @@ final class TokenKeeper {
   private long generation;
   /** The generation a sign-out ended: a refresh it overtook has its new tokens revoked too. */
   private long signedOutAt = -1;
+  /** The number of the sign-in whose record {@link #current} is (0: none's); see {@link #signOut}. */
+  private long currentSignIn;
+  /** Sign-ins numbered up to this one were ended by a sign-out: their approval is not kept. */
+  private long signInsEndedUpTo;
 
   TokenKeeper(AuthClient client, TokenExchange exchange, TokenStore store, CredentialKind kind,
       Revoker revoker, RefreshSchedule schedule, StateNotices notices) {
@@ -188,13 +192,17 @@ final class TokenKeeper {
    * before this returns, on the calling SDK thread.
    *
    * @throws IOException if it could not be saved: it is held all the same, and the next token request
-   *     saves it first
+   *     saves it first; or if a sign-out asked for after sign-in number {@code signIn} ended it
    */
-  void signedIn(TokenRecord record) throws IOException {
+  void signedIn(TokenRecord record, long signIn) throws IOException {
     long write;
     try {
       synchronized (lock) {
+        if (signIn <= signInsEndedUpTo) {
+          throw new IOException("signed out while signing in: the approval is not kept");
+        }
         write = replaceLocked(record, Cause.SIGNED_IN);
+        currentSignIn = signIn;
       }
     } finally {
       notices.flush();
@@ -215,6 +223,7 @@ final class TokenKeeper {
     loaded = true;
     reauthorization = null;
     install(record, false);
+    currentSignIn = 0;
     replaced = null; // a new sign-in: a 401 on the old one's token is not this one's to answer
     unsaved = true;
     setState(State.VALID, cause, null);
@@ -235,31 +244,37 @@ final class TokenKeeper {
   /**
    * The record a sign-out revokes before it forgets it: the one held, read from the store first if
    * it was not read yet. Null when there is none, or the store cannot be read (logged: the sign-out
-   * clears it all the same). On an SDK thread.
+   * clears it all the same), and null when it is the record of a sign-in asked for after the
+   * sign-out ({@code signInsUpTo}, see {@link #signOut}). On an SDK thread.
    */
-  @Nullable TokenRecord recordToSignOut() {
+  @Nullable TokenRecord recordToSignOut(long signInsUpTo) {
     try {
       ensureLoaded();
     } catch (IOException e) {
       Log.warn(TAG, "cannot read the token store before signing out: " + e.getMessage(), null);
     }
     synchronized (lock) {
-      return current;
+      return currentSignIn > signInsUpTo ? null : current;
     }
   }
 
   /**
    * Forgets the credential in memory and tells the listeners ({@link Cause#SIGNED_OUT}); {@link
-   * #clearStore} forgets it in the store. Returns what was forgotten.
+   * #clearStore} forgets it in the store. Returns what was forgotten. The sign-out was asked for after
+   * the sign-ins numbered up to {@code signInsUpTo}: their approvals, if any come, are not kept, and a
+   * record of a later sign-in (an account switch whose user was quick) is left alone.
    */
-  SignedOut signOut() {
+  SignedOut signOut(long signInsUpTo) {
     try {
       synchronized (lock) {
+        signInsEndedUpTo = Math.max(signInsEndedUpTo, signInsUpTo);
+        if (currentSignIn > signInsUpTo) return new SignedOut(null, 0); // write 0: none is done
         TokenRecord signedOut = current;
         generation++;
         signedOutAt = generation;
         loaded = true;
         current = null;
+        currentSignIn = 0;
         replaced = null;
         unsaved = false;
         reauthorization = null;

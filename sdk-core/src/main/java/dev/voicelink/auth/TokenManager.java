@@ -7,7 +7,11 @@ import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -219,6 +223,12 @@ public final class TokenManager implements TokenSource {
   private final @Nullable DeviceAuthorizer signIn;
   /** The keeper's, guarded by its lock; only its final settings are read here. */
   private final RefreshSchedule schedule;
+  /**
+   * The sign-in calls made, numbered in that order, so that a sign-out can end those made before it.
+   * Weak: a call that ended, or was never run, is not kept alive. Guarded by itself.
+   */
+  private final Map<VoiceLinkCall<DeviceFlowOutcome>, Long> signIns = new WeakHashMap<>();
+  private long signInsMade; // guarded by signIns
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
@@ -345,7 +355,7 @@ public final class TokenManager implements TokenSource {
    *     #signIn(DeviceFlowListener)})
    */
   public VoiceLinkCall<DeviceFlowOutcome> signIn(String deviceId, DeviceFlowListener listener) {
-    return signInFlow().signIn(deviceId, listener, keeper::signedIn);
+    return signIn(signInFlow(), deviceId, listener);
   }
 
   /**
@@ -356,7 +366,30 @@ public final class TokenManager implements TokenSource {
    *     platform's dialect, which needs a device_id
    */
   public VoiceLinkCall<DeviceFlowOutcome> signIn(DeviceFlowListener listener) {
-    return signInFlow().signIn(null, listener, keeper::signedIn);
+    return signIn(signInFlow(), null, listener);
+  }
+
+  private VoiceLinkCall<DeviceFlowOutcome> signIn(DeviceAuthorizer flow, @Nullable String deviceId,
+      DeviceFlowListener listener) {
+    synchronized (signIns) {
+      long number = signInsMade + 1;
+      VoiceLinkCall<DeviceFlowOutcome> call =
+          flow.signIn(deviceId, listener, record -> keeper.signedIn(record, number));
+      signInsMade = number;
+      signIns.put(call, number);
+      return call;
+    }
+  }
+
+  /** Cancels the sign-in calls numbered up to {@code upTo}; one that ended already stays as it is. */
+  private void endSignIns(long upTo) {
+    List<VoiceLinkCall<DeviceFlowOutcome>> ending = new ArrayList<>();
+    synchronized (signIns) {
+      for (Map.Entry<VoiceLinkCall<DeviceFlowOutcome>, Long> signIn : signIns.entrySet()) {
+        if (signIn.getValue() <= upTo) ending.add(signIn.getKey());
+      }
+    }
+    for (VoiceLinkCall<DeviceFlowOutcome> call : ending) call.cancel();
   }
 
   private DeviceAuthorizer signInFlow() {
@@ -378,6 +411,11 @@ public final class TokenManager implements TokenSource {
    * SignOut#NOT_OFFERED}). A refresh that rotates the tokens meanwhile, or is still running when the
    * credential is forgotten, has its new tokens revoked too (the latter dropped when it answers).
    *
+   * <p>It also ends this manager's sign-ins made before {@code signOut()} was called that still run:
+   * they end cancelled, poll no more, and an approval that comes later is not kept. A sign-in made
+   * after it (an account switch) is not ended, and when it is approved before the sign-out runs, the
+   * sign-out leaves its credential alone.
+   *
    * <p>Nothing runs on the calling thread. Cancelling the call stops the revocation, not the
    * sign-out: the credential is forgotten all the same. The call fails with an {@link IOException}
    * when the store could not be cleared: the manager holds nothing, but a restart would read the
@@ -386,9 +424,14 @@ public final class TokenManager implements TokenSource {
    * with {@code agent.signOut()}), or share one.
    */
   public VoiceLinkCall<SignOut> signOut() {
+    long signInsBefore;
+    synchronized (signIns) {
+      signInsBefore = signInsMade;
+    }
     return new BlockingCall<SignOut>(core) {
       @Override protected SignOut run() throws IOException {
-        TokenRecord held = keeper.recordToSignOut();
+        endSignIns(signInsBefore);
+        TokenRecord held = keeper.recordToSignOut(signInsBefore);
         SignOut outcome;
         CallCancelledException cancelled = null;
         try {
@@ -401,7 +444,7 @@ public final class TokenManager implements TokenSource {
               + e.getMessage(), null);
           outcome = SignOut.REVOCATION_FAILED;
         }
-        TokenKeeper.SignedOut signedOut = keeper.signOut();
+        TokenKeeper.SignedOut signedOut = keeper.signOut(signInsBefore);
         if (signedOut.record != null && !TokenRecord.sameCredential(signedOut.record, held)) {
           revoker.revokeLater(signedOut.record); // a refresh rotated them while this one revoked
         }

@@ -376,6 +376,43 @@ class SignInSignOutTest {
     }
   }
 
+  @Test void aSignOutEndsTheSignInsStillPollingAndNoApprovalComesBackAfterIt() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    script.enqueue(standardCode(5), pending(), standardToken("Bearer"));
+    Outcome<DeviceFlowOutcome> signIn = new Outcome<>();
+    int before = time.scheduledCount();
+    manager.signIn(code -> signIn.events.add("code " + code.userCode())).enqueue(signIn);
+    time.awaitScheduled(before + 1); // the code is shown; the first poll waits its interval
+
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
+
+    assertThat(signIn.await().isCancelled()).as("the sign-in ended as cancelled").isTrue();
+    time.advance(20, TimeUnit.SECONDS);
+    assertThat(script.paths()).as("no poll after the sign-out").containsExactly("/oauth2/device_authorization");
+    assertThat(manager.record()).isNull();
+    assertThat(store.operations).containsExactly("load", "clear");
+    assertThat(signIn.events).containsExactly("code WDJB-MJHT");
+  }
+
+  /**
+   * An account switch: the app signs out and at once signs in again. The sign-in made after the
+   * sign-out was asked for is not ended by it, even when its user approves before the sign-out ran.
+   */
+  @Test void aSignInMadeAfterTheSignOutWasAskedForIsLeftAlone() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    VoiceLinkCall<SignOut> signOut = manager.signOut();
+    DeviceFlowOutcome signedIn = signIn(manager);
+    int sent = script.paths().size();
+
+    assertThat(signOut.execute()).isEqualTo(SignOut.NOT_OFFERED);
+
+    assertThat(signedIn.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.paths()).as("the new credential is not revoked").hasSize(sent);
+    assertThat(manager.record()).isEqualTo(signedIn.token());
+    assertThat(store.held.load()).isEqualTo(signedIn.token());
+    assertThat(states.changes()).extracting(StateChange::cause).doesNotContain(Cause.SIGNED_OUT);
+  }
+
   @Test void nothingTouchesTheStoreOnTheCallingThread() throws Exception {
     GatedLoadStore gated = new GatedLoadStore(store);
     TokenManager manager = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
