@@ -88,6 +88,7 @@ public final class AtomicFiles {
       throw new IOException("cannot remove the stale temporary file " + temp);
     }
     try {
+      createOwnerOnly(temp);
       FileOutputStream out = new FileOutputStream(temp);
       try {
         ownerOnly(temp);
@@ -133,6 +134,20 @@ public final class AtomicFiles {
     if (dir != null && dir.isDirectory() && !directorySync.sync(dir)) {
       Log.debug("auth", "the directory of " + changed.getName() + " cannot be forced to the device;"
           + " the change survives a crash, a power cut may undo it");
+    }
+  }
+
+  /**
+   * Creates {@code temp} owner-only from the start where the platform can (a JVM, Android from API
+   * 26), so that no other user can open it before {@link #ownerOnly} narrows it: an open file stays
+   * readable after that.
+   */
+  private static void createOwnerOnly(File temp) throws IOException {
+    try {
+      NioFiles.createOwnerOnly(temp);
+    } catch (LinkageError e) {
+      // Android before API 26: the file is in the app's own directory, and the Android store's
+      // holds only ciphertext under a Keystore key; ownerOnly narrows it before a byte is written.
     }
   }
 

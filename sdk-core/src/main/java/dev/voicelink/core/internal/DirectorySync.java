@@ -20,7 +20,7 @@ interface DirectorySync {
   DirectorySync DEFAULT = new DirectorySync() {
     @Override public boolean sync(File dir) {
       try {
-        return NioDirectories.force(dir);
+        return NioFiles.force(dir);
       } catch (LinkageError e) {
         return false; // Android before API 26
       }

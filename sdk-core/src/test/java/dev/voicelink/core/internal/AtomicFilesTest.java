@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,6 +68,31 @@ class AtomicFilesTest {
 
     assertThat(seen).containsExactly(dir + " forced; record left: false, temporary file left: false");
     assertThat(AtomicFiles.delete(target)).as("nothing to delete").isTrue();
+  }
+
+  /**
+   * The temporary file holds the record before its rename: no other user may open it at any moment,
+   * and an open file stays readable after a chmod, so it is created owner-only, not with the
+   * process's umask (often {@code rw-r--r--}) and narrowed afterwards.
+   */
+  @Test void theTemporaryFileIsOwnerOnlyFromTheMomentItExists() throws IOException {
+    File temp = AtomicFiles.temporaryFileOf(new File(dir, "tokens.json"));
+
+    assertThat(NioFiles.createOwnerOnly(temp)).isTrue();
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp.toPath())))
+        .isEqualTo("rw-------");
+    assertThatThrownBy(() -> NioFiles.createOwnerOnly(temp))
+        .isInstanceOf(FileAlreadyExistsException.class);
+  }
+
+  @Test void theReplacedFileIsOwnerOnly() throws IOException {
+    File target = new File(dir, "tokens.json");
+    AtomicFiles.replace(target, bytes("new"));
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target.toPath())))
+        .isEqualTo("rw-------");
+    assertThat(read(target)).isEqualTo("new");
   }
 
   /** CI runs on Linux, where a directory opens read-only and forces; the SDK's speakers run Linux. */
