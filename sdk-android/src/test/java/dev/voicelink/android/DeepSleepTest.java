@@ -8,6 +8,7 @@ import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.internal.SinceBootClock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import okhttp3.mockwebserver.MockResponse;
@@ -22,8 +23,10 @@ import org.robolectric.shadows.ShadowSystemClock;
 
 /**
  * A device that sleeps: Android's {@code System.nanoTime()} stops in deep sleep, so the SDK's clock
- * must count it. With the looper paused, Robolectric's {@code SystemClock} moves only when the test
- * moves it, as a sleeping device's would; {@code System.nanoTime()} goes on at its own small pace.
+ * on Android, {@link SinceBootClock}, counts it. With the looper paused, Robolectric's {@code
+ * SystemClock} moves only when the test moves it, as a sleeping device's would; {@code
+ * System.nanoTime()} goes on at its own small pace. Robolectric runs on a JVM, where {@code
+ * Clock.system()} is the JVM's, so the clients here are given the Android clock.
  */
 @RunWith(RobolectricTestRunner.class)
 @LooperMode(LooperMode.Mode.PAUSED)
@@ -36,11 +39,13 @@ public final class DeepSleepTest {
     server.shutdown();
   }
 
-  @Test public void theSystemClockCountsTheTimeTheDeviceSleeps() {
-    long before = Clock.system().monotonicNanos();
+  @Test public void theAndroidClockCountsTheTimeTheDeviceSleeps() {
+    Clock clock = SinceBootClock.find();
+    long before = clock.monotonicNanos();
     ShadowSystemClock.advanceBy(Duration.ofHours(1));
 
-    assertThat(Clock.system().monotonicNanos() - before).isEqualTo(TimeUnit.HOURS.toNanos(1));
+    assertThat(clock.monotonicNanos() - before).isEqualTo(TimeUnit.HOURS.toNanos(1));
+    assertThat(clock).hasToString("Clock.system()");
   }
 
   /**
@@ -52,7 +57,7 @@ public final class DeepSleepTest {
     server.enqueue(tokenAnswer("at-2", "rt-2"));
     server.enqueue(tokenAnswer("at-3", "rt-3"));
     server.start();
-    client = VoiceLinkClient.builder().build();
+    client = VoiceLinkClient.builder().clock(SinceBootClock.find()).build();
     OAuthServer oauth = OAuthServer.builder().tokenEndpoint(server.url("/token").toString()).build();
     TokenRecord record = TokenRecord.builder().grant(TokenRecord.Grant.DEVICE)
         .standard(null, oauth.tokenEndpoint(), OAuthServer.ClientAuthentication.NONE)

@@ -1,7 +1,6 @@
 package dev.voicelink.core;
 
-import java.lang.reflect.Method;
-import org.jspecify.annotations.Nullable;
+import dev.voicelink.core.internal.SinceBootClock;
 
 /**
  * The two times the SDK needs: wall time, which is sent to servers and may be wrong on a device
@@ -12,27 +11,25 @@ import org.jspecify.annotations.Nullable;
  * {@linkplain #system() system clock} is safe to share between threads; implementations must be too.
  */
 public abstract class Clock {
-  private static final Clock SYSTEM = new Clock() {
-    private final @Nullable Method sinceBoot = Platform.androidElapsedRealtimeNanos();
-
+  private static final Clock JVM = new Clock() {
     @Override public long wallMillis() {
       return System.currentTimeMillis();
     }
 
     @Override public long monotonicNanos() {
-      if (sinceBoot == null) return System.nanoTime();
-      try {
-        return (Long) sinceBoot.invoke(null);
-      } catch (ReflectiveOperationException e) {
-        // Read once already when it was found; falling back to nanoTime would mix two time bases.
-        throw new IllegalStateException("cannot read SystemClock.elapsedRealtimeNanos()", e);
-      }
+      return System.nanoTime();
     }
 
     @Override public String toString() {
       return "Clock.system()";
     }
   };
+  private static final Clock SYSTEM = systemClock();
+
+  private static Clock systemClock() {
+    Clock sinceBoot = Platform.onAndroidRuntime() ? SinceBootClock.find() : null;
+    return sinceBoot != null ? sinceBoot : JVM;
+  }
 
   /**
    * The device's own clock: {@link System#currentTimeMillis()}, and for monotonic time {@link

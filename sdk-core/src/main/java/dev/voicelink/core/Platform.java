@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What differs on Android: the default callback executor (Android's main thread where there is one,
- * else the thread that finished the work) and the monotonic clock. Found by reflection, so this
- * plain-Java module needs no Android classes to build.
+ * else the thread that finished the work), and whether {@link Clock#system()} is Android's. Found by
+ * reflection, so this plain-Java module needs no Android classes to build.
  */
 final class Platform {
   private Platform() {
@@ -54,16 +54,12 @@ final class Platform {
   }
 
   /**
-   * Android's {@code SystemClock.elapsedRealtimeNanos()}, which counts deep sleep; null where there is
-   * none (a JVM, or the stub classes of a build). Read once here, so that a stub fails now, not later.
+   * Whether this is Android's runtime (ART, which names itself Dalvik as Dalvik did), not a JVM.
+   * Robolectric runs Android's classes on a JVM, where they can be used only once a test has set
+   * them up: reading one before (a test class's set-up) would break them for the whole class.
    */
-  static @Nullable Method androidElapsedRealtimeNanos() {
-    try {
-      Method method = Class.forName("android.os.SystemClock").getMethod("elapsedRealtimeNanos");
-      return method.invoke(null) instanceof Long ? method : null;
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      return null;
-    }
+  static boolean onAndroidRuntime() {
+    return "Dalvik".equals(System.getProperty("java.vm.name"));
   }
 
   private enum DirectExecutor implements Executor {
