@@ -61,11 +61,17 @@ public interface VoiceLinkCall<T> {
 
   /**
    * Stops the operation: the HTTP exchange in flight and any scheduled wait are aborted, and the call
-   * ends as cancelled unless it had already ended. Idempotent; never blocks.
+   * ends as cancelled unless it had already ended. An enqueued call whose callback has not run yet
+   * (its result waits on the main thread, say) has its callback told the cancellation instead of the
+   * result, as Retrofit does: a screen that cancels when it stops hears no result afterwards, though
+   * what the call did stays done (an upload made, a sign-in saved). Idempotent; never blocks.
    */
   void cancel();
 
-  /** True once {@link #cancel()} was called (or the client closed) before the call ended. */
+  /**
+   * True once {@link #cancel()} was called (or the client closed) before the call ended, or before
+   * the callback of an enqueued call ran.
+   */
   boolean isCancelled();
 
   /**

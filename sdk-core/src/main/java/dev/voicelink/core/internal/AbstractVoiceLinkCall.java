@@ -31,6 +31,8 @@ public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
   private boolean cancelled;
   private @Nullable CallResult<T> result;
   private @Nullable Callback<T> callback;
+  /** The callback was handed to its executor and has not run yet: a cancel still reaches it. */
+  private boolean delivering;
   /** The callback executor a caller chose for this call, or null: the client's. Guarded by lock. */
   private @Nullable Executor ownCallbackExecutor;
 
@@ -148,8 +150,11 @@ public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
   @Override public final void cancel() {
     List<Call> inFlight;
     synchronized (lock) {
-      if (cancelled || result != null) return;
+      if (cancelled || (result != null && !delivering)) return;
       cancelled = true;
+      // Ended, its callback not run yet (queued on the main thread, say): the callback tells the
+      // cancellation, not a result for a screen the app has left.
+      if (result != null) return;
       inFlight = new ArrayList<>(exchanges);
       exchanges.clear();
     }
@@ -213,13 +218,19 @@ public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
       result = ended;
       target = callback;
       callback = null;
+      delivering = target != null;
     }
     try {
       if (target != null) {
         callbackExecutor().execute(new Runnable() {
           @Override public void run() {
+            CallResult<T> told;
+            synchronized (lock) {
+              delivering = false;
+              told = cancelled ? CallResult.<T>cancelled() : ended;
+            }
             try {
-              target.onResult(ended);
+              target.onResult(told);
             } catch (Exception e) { // a checked one too, as Kotlin code may throw
               Log.warn("core", "a call's callback threw; ignored", e);
             }

@@ -48,6 +48,42 @@ class AbstractVoiceLinkCallTest {
     client.close();
   }
 
+  /**
+   * The call ended and its callback waits on the callback executor (Android's main thread, busy):
+   * a cancel then, as a screen's onStop makes, turns what the callback hears into the cancellation.
+   * A cancel after the callback ran changes nothing.
+   */
+  @Test void aCancelBeforeTheCallbackRunsIsWhatTheCallbackHears() throws Exception {
+    List<Runnable> mainThread = new CopyOnWriteArrayList<>();
+    VoiceLinkClient client = VoiceLinkClient.builder().callbackExecutor(mainThread::add).build();
+    List<CallResult<String>> results = new CopyOnWriteArrayList<>();
+    AbstractVoiceLinkCall<String> cancelled = endedAtOnce(client);
+    AbstractVoiceLinkCall<String> told = endedAtOnce(client);
+    cancelled.enqueue(results::add);
+    told.enqueue(results::add);
+    assertThat(mainThread).as("both ended; their callbacks wait").hasSize(2);
+
+    cancelled.cancel();
+    mainThread.get(0).run();
+    mainThread.get(1).run();
+    told.cancel();
+
+    assertThat(results).hasSize(2);
+    assertThat(results.get(0).isCancelled()).isTrue();
+    assertThat(cancelled.isCancelled()).isTrue();
+    assertThat(results.get(1).value()).isEqualTo("ran");
+    assertThat(told.isCancelled()).as("cancelled after its callback ran").isFalse();
+    client.close();
+  }
+
+  private static AbstractVoiceLinkCall<String> endedAtOnce(VoiceLinkClient client) {
+    return new AbstractVoiceLinkCall<String>(ClientCore.of(client)) {
+      @Override protected void start() {
+        succeed("ran");
+      }
+    };
+  }
+
   @Test void executeOnAnInterruptedThreadStartsNothing() throws Exception {
     VoiceLinkClient client = VoiceLinkClient.builder().build();
     List<String> started = new CopyOnWriteArrayList<>();
