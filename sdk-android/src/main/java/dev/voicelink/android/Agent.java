@@ -9,6 +9,7 @@ import dev.voicelink.auth.TokenStore;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.SerialDelivery;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
@@ -476,18 +477,24 @@ public final class Agent {
           tokensPlace, listeners);
     }
 
-    /** Where the engine's events go: to the listeners of the moment, one at a time and in order. */
+    /**
+     * Where the engine's events go: one at a time and in order, to the listeners of the moment each
+     * is delivered, so that a listener added while an event waits for the main thread hears it.
+     */
     private EventSink events(ClientCore core, CopyOnWriteArrayList<AgentListener> listeners) {
       final SerialDelivery delivery = new SerialDelivery(eventExecutor != null ? eventExecutor
           : core.callbackExecutor(), "agent");
       return (eventType, arg1, arg2, info, data) -> {
         AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
-        // One task per listener: one that throws is logged and the others are still told.
-        for (AgentListener target : listeners) {
-          delivery.execute(() -> {
-            if (listeners.contains(target)) target.onEvent(event);
-          });
-        }
+        delivery.execute(() -> {
+          for (AgentListener target : listeners) {
+            try {
+              target.onEvent(event);
+            } catch (Exception e) { // a checked one too: Kotlin code may throw one
+              Log.warn("agent", "a listener threw; ignored", e); // the others are still told
+            }
+          }
+        });
       };
     }
   }

@@ -424,6 +424,33 @@ public final class AgentRobolectricTest {
     assertThat(server.journal().toString()).doesNotContain("interact");
   }
 
+  /**
+   * A listener added while an event waits for its executor (the main thread, busy with an Activity's
+   * onCreate that adds one just after making the Agent) hears it: the listeners are those of the
+   * moment the event is delivered, not of the moment it was sent.
+   */
+  @Test public void aListenerAddedWhileAnEventWaitsForItsExecutorHearsIt() throws Exception {
+    java.util.concurrent.BlockingQueue<Runnable> executor =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    agent = Agent.builder(RuntimeEnvironment.getApplication(), configText(), events::add)
+        .tokenStore(encryptedStore()).eventExecutor(executor::add)
+        .client(client = TestClients.forConfig(configText(), time)).build();
+    // The not-signed-in error comes once the token state reaches the Agent through the main thread.
+    Runnable delivery = null;
+    for (int round = 0; round < 1000 && delivery == null; round++) {
+      mainLooper().idle();
+      delivery = executor.poll(10, TimeUnit.MILLISECONDS);
+    }
+    assertThat(delivery).as("an event waits for its executor").isNotNull();
+    List<AgentEvent> added = Collections.synchronizedList(new ArrayList<>());
+
+    agent.addListener(added::add);
+    delivery.run();
+
+    assertThat(events).extracting(AgentEvent::eventType).containsExactly(EVENT_ERROR);
+    assertThat(added).containsExactlyElementsOf(events);
+  }
+
   @Test public void oneAgentSignsInOutAndInAgainFromTheMainThreadWithoutStoreIoThere()
       throws Exception {
     ThreadRecordingStore store = new ThreadRecordingStore(encryptedStore());
