@@ -86,15 +86,18 @@ public final class ConnectionIdleness implements Interceptor {
     long idleNanos;
     synchronized (idleness) {
       Idleness known = idleness.get(connection);
-      idleNanos = known == null || known.exchanges > 0 ? 0 : now - known.lastHeardNanos;
-      if (idleNanos >= TimeUnit.MILLISECONDS.toNanos(LIMIT_MILLIS)) {
-        idleness.remove(connection);
+      if (known == null) {
+        known = new Idleness();
+        known.lastHeardNanos = now; // just connected: the server is waiting for this request
+        idleness.put(connection, known);
+      }
+      idleNanos = now - known.lastHeardNanos;
+      // Once refused, refused to every exchange: HTTP/2 hands one connection to several calls, and
+      // one that came after the refusal must not take the closing connection for a new one.
+      if (known.refused
+          || known.exchanges == 0 && idleNanos >= TimeUnit.MILLISECONDS.toNanos(LIMIT_MILLIS)) {
+        known.refused = true;
       } else {
-        if (known == null) {
-          known = new Idleness();
-          known.lastHeardNanos = now; // just connected: the server is waiting for this request
-          idleness.put(connection, known);
-        }
         known.exchanges++;
         exchange = new Exchange(known);
       }
@@ -155,10 +158,14 @@ public final class ConnectionIdleness implements Interceptor {
     }
   }
 
-  /** A connection's open exchanges, and when its server last answered on it; guarded by the map. */
+  /**
+   * A connection's open exchanges, when its server last answered on it, and whether it was refused
+   * as stale; guarded by the map.
+   */
   private static final class Idleness {
     int exchanges;
     long lastHeardNanos;
+    boolean refused;
   }
 
   /** One exchange on a connection: in progress until its answer's body is closed or read to its end. */
