@@ -29,7 +29,8 @@ final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
   /**
    * Starts the engine with whether a network is up now, then registers for changes. In this order a
    * change that comes while registering reaches the engine after its start, never before it (which
-   * the start would then undo). Without permission it assumes online.
+   * the start would then undo). Without permission, or when the callback is refused, it assumes
+   * online: nothing would tell it otherwise.
    */
   void start() {
     engine.start(isOnline());
@@ -44,9 +45,11 @@ final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
       Log.warn(TAG, "no ACCESS_NETWORK_STATE permission: reconnecting ignores network changes", e);
     } catch (RuntimeException e) {
       // Android 11 and later refuse a callback once an app has filed too many
-      // (TooManyRequestsException); the Agent works on, as without the permission.
+      // (TooManyRequestsException); the Agent works on, as without the permission. No callback
+      // will say when a network comes: a start offline must not wait for one for ever.
       Log.warn(TAG, "the network callback was refused (" + e.getMessage() + "): reconnecting"
           + " ignores network changes", e);
+      engine.networkAvailable();
     }
   }
 

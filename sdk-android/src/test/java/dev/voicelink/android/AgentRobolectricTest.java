@@ -618,6 +618,17 @@ public final class AgentRobolectricTest {
     agent.destroy();
   }
 
+  /** Offline as it starts, with no callback to say when a network comes: it connects all the same. */
+  @Config(shadows = RefusingConnectivityManager.class)
+  @Test public void anAgentMadeOfflineWhoseNetworkCallbackIsRefusedStillConnects() throws Exception {
+    connectivity().setActiveNetworkInfo(null);
+
+    connect();
+
+    assertThat(connectivity().getNetworkCallbacks()).isEmpty();
+    agent.destroy();
+  }
+
   @Test public void setParamsAppliesToLaterAudioWrites() throws Exception {
     connect();
     agent.sendMessage(contactsSync("c"));
