@@ -21,7 +21,11 @@ public final class ConnectionEvent {
   public enum Kind {
     /** Connected to the interaction channel: syncs and writes may be sent; {@link #uid()} is the user. */
     CONNECTED,
-    /** The connection was lost; the agent reconnects by itself. */
+    /**
+     * The connection ended: lost, in which case the agent reconnects by itself (after a backoff, or
+     * when a network returns; after {@link AgentConstants#ERROR_RECONNECT_GAVE_UP}, at the next
+     * {@code CMD_WRITE}); or closed by a sign-out, until the next sign-in.
+     */
     DISCONNECTED,
     /** {@link AgentConstants#STATE_IDLE}: not connected (connecting, waiting to reconnect, offline). */
     IDLE,

@@ -8,7 +8,9 @@ import kotlinx.coroutines.flow.Flow
 
 /**
  * What a sign-in flow ([signInFlow]) tells its collector: [CodeIssued] once, then [Finished] once, and
- * the flow ends. Immutable; the constructors are public so that an app's tests can fake a flow.
+ * the flow ends; only [Finished] when the code itself could not be had (offline, or the server refused
+ * the device: [DeviceFlowOutcome.Kind.FAILED]). Immutable; the constructors are public so that an
+ * app's tests can fake a flow.
  */
 public sealed class SignInEvent {
   /** The server issued [code]: show its user code and its link (a QR code of it) to the user. */
