@@ -58,7 +58,10 @@ public sealed class ChannelEvent {
  * is in place, so it hears the connection's news from the first, on any dispatcher: the listener is
  * added when the flow's producer starts, which on a dispatching dispatcher is after `launch` returns,
  * and a `connect()` right after `launch` could race it. Cancelling the collector does not close the
- * channel: close it where its scope ends.
+ * channel: close it where its scope ends. A collector that starts while the channel is connected
+ * already (a screen collecting again under `repeatOnLifecycle`) hears no [ChannelEvent.Connected] for
+ * that connection, news being told only to the listeners in place when it came: read
+ * [InteractionChannel.state] and [InteractionChannel.uid] when the collection starts.
  *
  * ```
  * channel.events(connect = true).collect { event ->
