@@ -192,9 +192,10 @@ final class AgentEngine {
         break;
       case CMD_WRITE:
         if (write.handle(message, uid == null ? null : channel)) updateState();
-        if (reconnectGaveUp) {
+        if (reconnectGaveUp || notAuthorizedReported) {
           // The app wants to talk while the network stayed up: one more bounded row of attempts,
-          // as a network that comes back starts.
+          // as a network that comes back starts. After a lost authorization too: an app's own
+          // TokenSource may have a token again, and only a TokenManager tells of its sign-ins.
           connect();
         }
         break;

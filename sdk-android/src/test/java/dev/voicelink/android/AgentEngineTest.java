@@ -562,6 +562,28 @@ class AgentEngineTest {
     }
   }
 
+  /**
+   * The app's own TokenSource (not a TokenManager, which tells of its sign-ins) had no token, then
+   * has one again: the next write, refused as not connected, starts an attempt that connects.
+   */
+  @Test void aWriteAfterAnAuthorizationLossTriesTheAppsTokenSourceAgain() throws Exception {
+    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
+    h.engine.start(true);
+    h.runAttempt(1);
+    assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
+    assertThat(h.server.getRequestCount()).as("no token, no upgrade").isZero();
+
+    h.tokens.refusal = null;
+    h.acceptNextConnection(EngineHarness.UID);
+    h.engine.send(write("data_type=text,tag=w1", "call 老张"));
+
+    assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_CONNECTED);
+    h.runAttempt(2);
+    assertThat(h.expect(EVENT_CONNECTED_TO_SERVER).data).containsEntry(KEY_UID, EngineHarness.UID);
+    assertThat(h.server.takeRequest(5, TimeUnit.SECONDS).getHeader("Authorization"))
+        .isEqualTo("device-token-1");
+  }
+
   @Test void theLastAllowedReconnectMayStillSucceed() throws Exception {
     EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
     try {
