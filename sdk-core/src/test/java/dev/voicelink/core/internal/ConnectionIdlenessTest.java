@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.core.VirtualTime;
+import java.lang.reflect.Proxy;
 import java.net.Socket;
 import java.util.concurrent.TimeUnit;
-import okhttp3.Call;
 import okhttp3.Connection;
 import okhttp3.Handshake;
 import okhttp3.Interceptor;
@@ -52,60 +52,26 @@ class ConnectionIdlenessTest {
     assertThat(connection.socket.isClosed()).isFalse();
   }
 
+  /** One exchange through the interceptor, on {@link #connection}, as OkHttp's chain would run it. */
   private ResponseBody exchange() throws Exception {
     Request request = new Request.Builder().url("https://platform.example/v1").build();
-    Response response = idleness.intercept(new Chain(request));
-    return response.body();
-  }
-
-  private final class Chain implements Interceptor.Chain {
-    private final Request request;
-
-    Chain(Request request) {
-      this.request = request;
-    }
-
-    @Override public Request request() {
-      return request;
-    }
-
-    @Override public Response proceed(Request sent) {
-      proceeded++;
-      return new Response.Builder().request(sent).protocol(Protocol.HTTP_2).code(200).message("")
-          .body(ResponseBody.create("{}", null)).build();
-    }
-
-    @Override public Connection connection() {
-      return connection;
-    }
-
-    @Override public Call call() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override public int connectTimeoutMillis() {
-      return 0;
-    }
-
-    @Override public Interceptor.Chain withConnectTimeout(int timeout, TimeUnit unit) {
-      return this;
-    }
-
-    @Override public int readTimeoutMillis() {
-      return 0;
-    }
-
-    @Override public Interceptor.Chain withReadTimeout(int timeout, TimeUnit unit) {
-      return this;
-    }
-
-    @Override public int writeTimeoutMillis() {
-      return 0;
-    }
-
-    @Override public Interceptor.Chain withWriteTimeout(int timeout, TimeUnit unit) {
-      return this;
-    }
+    Interceptor.Chain chain = (Interceptor.Chain) Proxy.newProxyInstance(
+        Interceptor.Chain.class.getClassLoader(), new Class<?>[] {Interceptor.Chain.class},
+        (proxy, method, args) -> {
+          switch (method.getName()) {
+            case "request":
+              return request;
+            case "connection":
+              return connection;
+            case "proceed":
+              proceeded++;
+              return new Response.Builder().request((Request) args[0]).protocol(Protocol.HTTP_2)
+                  .code(200).message("").body(ResponseBody.create("{}", null)).build();
+            default:
+              throw new UnsupportedOperationException(method.getName());
+          }
+        });
+    return idleness.intercept(chain).body();
   }
 
   private static final class Http2Connection implements Connection {
