@@ -113,14 +113,27 @@ class SignInSignOutTest {
 
   /** Runs a whole standard sign-in (one pending poll) and returns what the call reported. */
   private DeviceFlowOutcome signIn(TokenManager manager) throws Exception {
+    return approve(startSignIn(manager)).await().value();
+  }
+
+  /**
+   * Starts a standard sign-in whose server answers one poll pending, then the token; returns once the
+   * code was shown and the first poll waits its interval.
+   */
+  private Outcome<DeviceFlowOutcome> startSignIn(TokenManager manager) throws Exception {
     script.enqueue(standardCode(5), pending(), standardToken("Bearer"));
     Outcome<DeviceFlowOutcome> outcome = new Outcome<>();
     int before = time.scheduledCount();
     manager.signIn(code -> outcome.events.add("code " + code.userCode())).enqueue(outcome);
     time.awaitScheduled(before + 1);
+    return outcome;
+  }
+
+  /** Lets the started sign-in's two polls run: the pending one, then the token. */
+  private Outcome<DeviceFlowOutcome> approve(Outcome<DeviceFlowOutcome> started) {
     time.step(5000, 2);
     time.advance(5000, TimeUnit.MILLISECONDS);
-    return outcome.await().value();
+    return started;
   }
 
   /** Collects a call's result, and what the store held when it was told. */
@@ -144,13 +157,7 @@ class SignInSignOutTest {
 
   @Test void signInRunsTheFlowAndSavesTheRecordBeforeTellingTheOutcome() throws Exception {
     TokenManager manager = publicManager(revokingServer());
-    script.enqueue(standardCode(5), pending(), standardToken("Bearer"));
-    Outcome<DeviceFlowOutcome> outcome = new Outcome<>();
-    int before = time.scheduledCount();
-    manager.signIn(code -> outcome.events.add("code " + code.userCode())).enqueue(outcome);
-    time.awaitScheduled(before + 1);
-    time.step(5000, 2);
-    time.advance(5000, TimeUnit.MILLISECONDS);
+    Outcome<DeviceFlowOutcome> outcome = approve(startSignIn(manager));
     DeviceFlowOutcome signedIn = outcome.await().value();
 
     assertThat(signedIn.kind()).isEqualTo(Kind.AUTHORIZED);
@@ -378,17 +385,14 @@ class SignInSignOutTest {
 
   @Test void aSignOutEndsTheSignInsStillPollingAndNoApprovalComesBackAfterIt() throws Exception {
     TokenManager manager = publicManager(revokingServer());
-    script.enqueue(standardCode(5), pending(), standardToken("Bearer"));
-    Outcome<DeviceFlowOutcome> signIn = new Outcome<>();
-    int before = time.scheduledCount();
-    manager.signIn(code -> signIn.events.add("code " + code.userCode())).enqueue(signIn);
-    time.awaitScheduled(before + 1); // the code is shown; the first poll waits its interval
+    Outcome<DeviceFlowOutcome> signIn = startSignIn(manager);
 
     assertThat(manager.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
 
     assertThat(signIn.await().isCancelled()).as("the sign-in ended as cancelled").isTrue();
     time.advance(20, TimeUnit.SECONDS);
-    assertThat(script.paths()).as("no poll after the sign-out").containsExactly("/oauth2/device_authorization");
+    assertThat(script.paths()).as("no poll after the sign-out")
+        .containsExactly("/oauth2/device_authorization");
     assertThat(manager.record()).isNull();
     assertThat(store.operations).containsExactly("load", "clear");
     assertThat(signIn.events).containsExactly("code WDJB-MJHT");
