@@ -130,7 +130,8 @@ class SignInSignOutTest {
   }
 
   /** Lets the started sign-in's two polls run: the pending one, then the token. */
-  private Outcome<DeviceFlowOutcome> approve(Outcome<DeviceFlowOutcome> started) {
+  private Outcome<DeviceFlowOutcome> approve(Outcome<DeviceFlowOutcome> started)
+      throws InterruptedException {
     time.step(5000, 2);
     time.advance(5000, TimeUnit.MILLISECONDS);
     return started;
