@@ -53,6 +53,8 @@ final class DevicePoller implements Cancellable {
    */
   private @Nullable Cancellable wait;
   private @Nullable DeviceFlowOutcome outcome;
+  /** Whether {@link #cancel()} came, before or after the outcome; guarded by lock. */
+  private boolean silenced;
 
   /** Receives the outcome, once, after the listener calls before it were handed over. */
   interface Sink {
@@ -298,8 +300,15 @@ final class DevicePoller implements Cancellable {
    */
   private void tell(Runnable news) {
     events.enqueue(() -> {
-      if (!isCancelled()) news.run();
+      if (!isSilenced()) news.run();
     });
+  }
+
+  /** Cancelled, even after the flow ended: news not told yet is not told, the app has left. */
+  private boolean isSilenced() {
+    synchronized (lock) {
+      return silenced;
+    }
   }
 
   private void finish(final DeviceFlowOutcome result) {
@@ -318,6 +327,7 @@ final class DevicePoller implements Cancellable {
 
   @Override public void cancel() {
     synchronized (lock) {
+      silenced = true;
       if (outcome != null) return;
       Log.info(TAG, "device flow cancelled");
     }

@@ -650,10 +650,30 @@ class DeviceAuthorizerTest {
         .clientId("vl-speaker-01").build());
     time.advance(2000, TimeUnit.MILLISECONDS);
     while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // with the executor, not run
-    flow.cancel(); // too late: no second outcome
     assertThat(events.calls).isEmpty(); // nothing ran outside the executor
     while (!queued.isEmpty()) queued.remove(0).run();
+    flow.cancel(); // too late: no second outcome
     assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome DENIED");
+  }
+
+  /**
+   * The flow ended, its news and outcome still queued for the main thread, when the app cancelled
+   * (onStop): it hears the cancellation alone, as it would had the cancel come a moment sooner.
+   */
+  @Test void aCancelAfterTheEndButBeforeTheNewsRanIsAllTheAppHears() throws Exception {
+    List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
+    script.enqueue(deviceCode(2, 120), error("access_denied"));
+    VoiceLinkClient queuing = queuingClient(queued);
+    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow(DeviceAuthorizer.builder(queuing)
+        .clientId("vl-speaker-01").build());
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // ended, nothing told yet
+
+    flow.cancel();
+    while (!queued.isEmpty()) queued.remove(0).run();
+
+    assertThat(events.calls).containsExactly("cancelled");
+    assertThat(flow.isCancelled()).isTrue();
   }
 
   @Test void newsQueuedForTheListenerBeforeCancelIsNotToldAfterIt() throws Exception {

@@ -151,10 +151,9 @@ public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
     List<Call> inFlight;
     synchronized (lock) {
       if (cancelled || (result != null && !delivering)) return;
-      cancelled = true;
       // Ended, its callback not run yet (queued on the main thread, say): the callback tells the
-      // cancellation, not a result for a screen the app has left.
-      if (result != null) return;
+      // cancellation, not a result for a screen the app has left, and onCancel silences other news.
+      cancelled = true;
       inFlight = new ArrayList<>(exchanges);
       exchanges.clear();
     }
