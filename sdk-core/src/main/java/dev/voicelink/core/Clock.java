@@ -1,6 +1,7 @@
 package dev.voicelink.core;
 
 import dev.voicelink.core.internal.SinceBootClock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The two times the SDK needs: wall time, which is sent to servers and may be wrong on a device
@@ -11,24 +12,24 @@ import dev.voicelink.core.internal.SinceBootClock;
  * {@linkplain #system() system clock} is safe to share between threads; implementations must be too.
  */
 public abstract class Clock {
-  private static final Clock JVM = new Clock() {
+  private static final Clock SYSTEM = new Clock() {
     @Override public long wallMillis() {
       return System.currentTimeMillis();
     }
 
     @Override public long monotonicNanos() {
-      return System.nanoTime();
+      Clock sinceBoot = SinceBoot.CLOCK;
+      return sinceBoot != null ? sinceBoot.monotonicNanos() : System.nanoTime();
     }
 
     @Override public String toString() {
       return "Clock.system()";
     }
   };
-  private static final Clock SYSTEM = systemClock();
 
-  private static Clock systemClock() {
-    Clock sinceBoot = Platform.onAndroidRuntime() ? SinceBootClock.find() : null;
-    return sinceBoot != null ? sinceBoot : JVM;
+  /** Looked up at the first reading, not when {@link #system()} is first called. */
+  private static final class SinceBoot {
+    static final @Nullable Clock CLOCK = Platform.onAndroidRuntime() ? SinceBootClock.find() : null;
   }
 
   /**
