@@ -381,7 +381,10 @@ public final class TokenManager implements TokenSource {
     }
   }
 
-  /** Cancels the sign-in calls numbered up to {@code upTo}; one that ended already stays as it is. */
+  /**
+   * Cancels the sign-in calls numbered up to {@code upTo}; one whose callback already ran stays as it
+   * is.
+   */
   private void endSignIns(long upTo) {
     List<VoiceLinkCall<DeviceFlowOutcome>> ending = new ArrayList<>();
     synchronized (signIns) {

@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Android's clock: monotonic time from {@code SystemClock.elapsedRealtimeNanos()}, which counts deep
  * sleep, where {@code System.nanoTime()} stops while the device sleeps. Found by reflection, so that
- * this plain-Java module needs no Android classes to build. {@link Clock#system()} on Android's
- * runtime. Thread-safe.
+ * this plain-Java module needs no Android classes to build. The monotonic time of {@link
+ * Clock#system()} on Android's runtime. Thread-safe.
  */
 public final class SinceBootClock extends Clock {
   private final Method elapsedRealtimeNanos;
