@@ -644,12 +644,7 @@ class DeviceAuthorizerTest {
 
   @Test void outcomeArrivesOnTheGivenExecutorExactlyOnce() throws Exception {
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
-    script.enqueue(deviceCode(2, 120), error("access_denied"));
-    VoiceLinkClient queuing = queuingClient(queued);
-    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow(DeviceAuthorizer.builder(queuing)
-        .clientId("vl-speaker-01").build());
-    time.advance(2000, TimeUnit.MILLISECONDS);
-    while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // with the executor, not run
+    VoiceLinkCall<DeviceFlowOutcome> flow = deniedWithItsNewsQueued(queued);
     assertThat(events.calls).isEmpty(); // nothing ran outside the executor
     while (!queued.isEmpty()) queued.remove(0).run();
     flow.cancel(); // too late: no second outcome
@@ -662,18 +657,25 @@ class DeviceAuthorizerTest {
    */
   @Test void aCancelAfterTheEndButBeforeTheNewsRanIsAllTheAppHears() throws Exception {
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
-    script.enqueue(deviceCode(2, 120), error("access_denied"));
-    VoiceLinkClient queuing = queuingClient(queued);
-    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow(DeviceAuthorizer.builder(queuing)
-        .clientId("vl-speaker-01").build());
-    time.advance(2000, TimeUnit.MILLISECONDS);
-    while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // ended, nothing told yet
+    VoiceLinkCall<DeviceFlowOutcome> flow = deniedWithItsNewsQueued(queued);
 
     flow.cancel();
     while (!queued.isEmpty()) queued.remove(0).run();
 
     assertThat(events.calls).containsExactly("cancelled");
     assertThat(flow.isCancelled()).isTrue();
+  }
+
+  /** A flow the user denied at its first poll, ended, with its news and outcome waiting in queued. */
+  private VoiceLinkCall<DeviceFlowOutcome> deniedWithItsNewsQueued(List<Runnable> queued)
+      throws Exception {
+    script.enqueue(deviceCode(2, 120), error("access_denied"));
+    VoiceLinkClient queuing = queuingClient(queued);
+    VoiceLinkCall<DeviceFlowOutcome> flow = startFlow(DeviceAuthorizer.builder(queuing)
+        .clientId("vl-speaker-01").build());
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    while (ClientCore.of(queuing).runningCalls() > 0) Thread.yield(); // with the executor, not run
+    return flow;
   }
 
   @Test void newsQueuedForTheListenerBeforeCancelIsNotToldAfterIt() throws Exception {
