@@ -37,7 +37,8 @@ public fun Agent.events(): Flow<AgentEvent> =
 /**
  * Signs the device in with the Agent's token manager ([Agent.signIn]) as a cold flow:
  * [SignInEvent.CodeIssued], then [SignInEvent.Finished] once the user decided and the record is saved;
- * the Agent then connects with it. When the code itself could not be had, only `Finished` (`FAILED`). Cancelling the collector cancels the sign-in. For the outcome alone,
+ * the Agent then connects with it. When the code itself could not be had, only `Finished` (`FAILED`).
+ * Cancelling the collector cancels the sign-in. For the outcome alone,
  * `agent.signIn { code -> show(code) }.await()` is the same as one suspending call.
  *
  * The flow fails with `IllegalStateException` if the Agent's tokens come from an app's `TokenSource`
