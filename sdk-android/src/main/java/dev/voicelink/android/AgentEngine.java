@@ -250,7 +250,9 @@ final class AgentEngine {
 
     @Override public void onDisconnected(Disconnect disconnect) {
       onCurrent(() -> {
-        lostConnection();
+        // The channel may have connected again and taken a CMD_WRITE before this news reached the
+        // worker: only the writes made on the lost connection are lost.
+        lostConnection(disconnect.lastSeq());
         if (disconnect.reconnecting()) return;
         if (disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN) {
           reportNotAuthorized(notSignedIn);
@@ -281,11 +283,17 @@ final class AgentEngine {
     out.error(ERROR_NOT_AUTHORIZED, why, EventData.none());
   }
 
-  /** The connection is gone: fails its writes and tells the app. */
+  /** The connection is gone, with the channel that made it: fails its writes and tells the app. */
   private void lostConnection() {
+    lostConnection(Integer.MAX_VALUE);
+  }
+
+  /** The connection is gone: fails its writes, numbered up to {@code lastSeq}, and tells the app. */
+  private void lostConnection(int lastSeq) {
     boolean wasConnected = uid != null;
     uid = null;
-    write.failAll(ERROR_CONNECTION_LOST, "the connection to the server was lost before the result");
+    write.failUpTo(lastSeq, ERROR_CONNECTION_LOST,
+        "the connection to the server was lost before the result");
     if (wasConnected) {
       out.emit(EVENT_SERVER_DISCONNECTED, 0, 0, "", EventData.none());
     }

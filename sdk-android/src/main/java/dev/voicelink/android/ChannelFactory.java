@@ -4,8 +4,11 @@ import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.interact.InteractionChannel;
 
-/** Makes the agent's {@link InteractionChannel}s, all on one client and one token source. */
-final class ChannelFactory {
+/**
+ * Makes the agent's {@link InteractionChannel}s, all on one client and one token source. Not final:
+ * the engine's tests extend it to hear each channel's news beside the engine.
+ */
+class ChannelFactory {
   private final VoiceLinkClient client;
   private final TokenSource tokens;
   private final int maxReconnectAttempts;

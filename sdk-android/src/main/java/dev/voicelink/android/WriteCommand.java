@@ -121,10 +121,19 @@ final class WriteCommand {
         + (description.isEmpty() ? "" : ": " + description), data);
   }
 
-  /** Answers every pending write with {@code code}: the connection is gone or the agent destroyed. */
+  /** Answers every pending write with {@code code}: the channel is closed or the agent destroyed. */
   void failAll(int code, String why) {
+    failUpTo(Integer.MAX_VALUE, code, why);
+  }
+
+  /**
+   * Answers the pending writes numbered up to {@code lastSeq} with {@code code}: the connection they
+   * were made on is gone. A later one was made on the connection that replaced it and stays pending.
+   */
+  void failUpTo(int lastSeq, int code, String why) {
     for (Iterator<PendingWrite> i = writes.values().iterator(); i.hasNext(); ) {
       PendingWrite write = i.next();
+      if (write.seq > lastSeq) continue;
       i.remove();
       out.error(code, "write " + write.seq + ": " + why, write.data());
     }

@@ -501,6 +501,53 @@ class AgentEngineTest {
     assertThat(again.data).containsEntry(KEY_UID, "0123456789abcdef0123456789abcdef");
   }
 
+  @Test void aLossHeardAfterTheChannelConnectedAgainFailsOnlyTheWritesMadeOnTheLostConnection()
+      throws Exception {
+    String otherUid = "0123456789abcdef0123456789abcdef";
+    WebSocket first = h.startConnected();
+    assertThat(h.news()).isEqualTo("connected " + EngineHarness.UID);
+    h.engine.send(write("data_type=text,tag=lost", "one"));
+    assertThat(EngineHarness.json(h.frame())).containsEntry("seq", 1.0);
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_WORKING);
+    // The worker lags: the next write, then the news of the loss and of the new connection, queue
+    // behind this task, so the write goes out on the new connection before the loss is handled.
+    CountDownLatch release = new CountDownLatch(1);
+    h.engine.execute(() -> {
+      try {
+        release.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    h.engine.send(write("data_type=text,tag=kept", "two"));
+    h.acceptNextConnection(otherUid);
+    first.close(1011, "server restarting");
+    assertThat(h.news()).isEqualTo("disconnected, last seq 1");
+    // the first attempt, its greeting deadline, the lost write's result deadline, then the reconnect
+    h.time.awaitScheduled(4);
+    h.time.advance(h.time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+    assertThat(h.news()).isEqualTo("connected " + otherUid);
+    release.countDown();
+
+    assertThat(EngineHarness.json(h.frame())).as("the second write, on the new connection")
+        .containsEntry("seq", 2.0);
+    Event lost = h.expect(EVENT_ERROR);
+    assertThat(lost.arg1).isEqualTo(ERROR_CONNECTION_LOST);
+    assertThat(lost.info).isEqualTo("write 1: the connection to the server was lost before the result");
+    assertThat(lost.data).containsEntry(KEY_SEQ, 1).containsEntry(KEY_TAG, "lost");
+    h.expect(EVENT_SERVER_DISCONNECTED);
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
+    assertThat(h.expect(EVENT_CONNECTED_TO_SERVER).data).containsEntry(KEY_UID, otherUid);
+    assertThat(h.expect(EVENT_STATE).arg1).as("the second write still waits").isEqualTo(STATE_WORKING);
+
+    h.serverSockets.poll(5, TimeUnit.SECONDS)
+        .send("{\"type\":\"result\",\"seq\":2,\"text\":\"two\",\"entities\":[]}");
+    Event result = h.expect(EVENT_RESULT);
+    assertThat(result.data).containsEntry(KEY_SEQ, 2).containsEntry(KEY_TAG, "kept");
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_READY);
+    h.expectNoEvent();
+  }
+
   @Test void aRejectedTokenIsReportedToTheTokenSourceBeforeRetrying() throws Exception {
     h.server.enqueue(new MockResponse().setResponseCode(401));
     h.acceptNextConnection(EngineHarness.UID);

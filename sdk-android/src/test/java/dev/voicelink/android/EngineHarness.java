@@ -12,6 +12,9 @@ import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.internal.EntityResults;
+import dev.voicelink.interact.Disconnect;
+import dev.voicelink.interact.InteractionChannel;
+import dev.voicelink.interact.InteractionResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +49,11 @@ final class EngineHarness implements AutoCloseable {
   final FakeBackend backend = new FakeBackend();
   final BlockingQueue<WebSocket> serverSockets = new LinkedBlockingQueue<>();
   private final List<WebSocket> allServerSockets = Collections.synchronizedList(new ArrayList<WebSocket>());
+  /**
+   * The news of the engine's channels, heard by a second listener after the engine's own: when one
+   * is here, the engine's worker has the task that handles it queued.
+   */
+  final BlockingQueue<String> channelNews = new LinkedBlockingQueue<>();
   /** What the client sent: text frames as they are, binary frames as "binary:<hex>". */
   final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
   final AgentEngine engine;
@@ -71,7 +79,25 @@ final class EngineHarness implements AutoCloseable {
         .build();
     backend.core = ClientCore.of(client);
     engine = new AgentEngine(AgentConfig.parse(config), ClientCore.of(client),
-        new ChannelFactory(client, tokens, maxReconnectAttempts), backend,
+        new ChannelFactory(client, tokens, maxReconnectAttempts) {
+          @Override InteractionChannel create(InteractionChannel.Listener listener) {
+            InteractionChannel channel = super.create(listener);
+            channel.addListener(new InteractionChannel.Listener() {
+              @Override public void onConnected(String uid) {
+                channelNews.add("connected " + uid);
+              }
+
+              @Override public void onResult(InteractionResult result) {
+                channelNews.add("result " + result.seq());
+              }
+
+              @Override public void onDisconnected(Disconnect disconnect) {
+                channelNews.add("disconnected, last seq " + disconnect.lastSeq());
+              }
+            });
+            return channel;
+          }
+        }, backend,
         "entity upload is not configured", NOT_SIGNED_IN, new EventSink() {
           @Override public void emit(int type, int arg1, int arg2, String info,
               Map<String, Object> data) {
@@ -152,6 +178,12 @@ final class EngineHarness implements AutoCloseable {
   void expectNoEventWhileIoIsHeld() throws InterruptedException {
     assertThat(engine.awaitWorkerIdle(5, TimeUnit.SECONDS)).as("the worker idle within 5 s").isTrue();
     assertThat(events.poll()).as("no further event").isNull();
+  }
+
+  String news() throws InterruptedException {
+    String news = channelNews.poll(5, TimeUnit.SECONDS);
+    assertThat(news).as("news of the channel within 5 s").isNotNull();
+    return news;
   }
 
   String frame() throws InterruptedException {

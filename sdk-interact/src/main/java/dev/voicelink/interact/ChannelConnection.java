@@ -347,7 +347,7 @@ final class ChannelConnection {
     deadlines.cancelAll();
     failedAttempts++;
     boolean reconnecting = !cause.needsAuthorization() && reconnectBackoff.allows(failedAttempts);
-    Disconnect disconnect = new Disconnect(cause, detail, reconnecting);
+    Disconnect disconnect = new Disconnect(cause, detail, reconnecting, nextSeq - 1);
     // queued before the reconnect is scheduled, so whoever sees the reconnect finds the news queued
     tellLocked(listener -> listener.onDisconnected(disconnect));
     if (!reconnecting) {

@@ -49,11 +49,13 @@ public final class Disconnect {
   private final Cause cause;
   private final String detail;
   private final boolean reconnecting;
+  private final int lastSeq;
 
-  Disconnect(Cause cause, String detail, boolean reconnecting) {
+  Disconnect(Cause cause, String detail, boolean reconnecting, int lastSeq) {
     this.cause = cause;
     this.detail = detail;
     this.reconnecting = reconnecting;
+    this.lastSeq = lastSeq;
   }
 
   /** What ended the connection. */
@@ -78,17 +80,30 @@ public final class Disconnect {
     return reconnecting;
   }
 
+  /**
+   * The sequence number of the last write made before the connection ended, 0 if the channel has
+   * made none. Writes numbered up to it that had no answer will get none (send them again if they
+   * must be done); a write numbered above it was made on a later connection, and its answer comes
+   * from there. Sequence numbers grow across a channel's connections, so this tells the two apart
+   * even when a listener hears of the loss after the channel connected again and took a new write.
+   */
+  public int lastSeq() {
+    return lastSeq;
+  }
+
   @Override public boolean equals(@Nullable Object o) {
     if (!(o instanceof Disconnect)) return false;
     Disconnect that = (Disconnect) o;
-    return cause == that.cause && detail.equals(that.detail) && reconnecting == that.reconnecting;
+    return cause == that.cause && detail.equals(that.detail) && reconnecting == that.reconnecting
+        && lastSeq == that.lastSeq;
   }
 
   @Override public int hashCode() {
-    return (cause.hashCode() * 31 + detail.hashCode()) * 31 + (reconnecting ? 1 : 0);
+    return ((cause.hashCode() * 31 + detail.hashCode()) * 31 + (reconnecting ? 1 : 0)) * 31 + lastSeq;
   }
 
   @Override public String toString() {
-    return "Disconnect{" + cause + ": " + detail + (reconnecting ? ", reconnecting}" : ", giving up}");
+    return "Disconnect{" + cause + ": " + detail + (reconnecting ? ", reconnecting" : ", giving up")
+        + ", last seq " + lastSeq + "}";
   }
 }

@@ -96,7 +96,8 @@ public final class InteractionChannel implements Closeable {
 
     /**
      * The connection was lost, or an attempt to open it failed: {@code disconnect} says why and whether
-     * the channel will try again by itself. Writes that had no answer yet will not get one.
+     * the channel will try again by itself. Writes up to {@link Disconnect#lastSeq()} that had no
+     * answer yet will not get one; a later write was made on a later connection.
      */
     default void onDisconnected(Disconnect disconnect) {
     }

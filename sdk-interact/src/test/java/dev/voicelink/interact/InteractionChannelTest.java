@@ -722,6 +722,35 @@ class InteractionChannelTest {
     assertThat(nextEvent()).isEqualTo("connected " + UID);
   }
 
+  @Test void eachDisconnectTellsTheLastWriteMadeBeforeIt() throws Exception {
+    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(5);
+    List<Integer> lastSeqs = new CopyOnWriteArrayList<>();
+    channel.addListener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        lastSeqs.add(disconnect.lastSeq());
+      }
+    });
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(channel.writeText("one", null)).isEqualTo(1);
+    assertThat(channel.writeText("two", null)).isEqualTo(2);
+
+    for (int connection = 1; connection <= 3; connection++) {
+      serverCloses(sockets);
+      assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
+      if (connection == 3) break;
+      time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
+      assertThat(nextEvent()).isEqualTo("connected " + UID);
+      // a write on the second connection only: the third ends with none made on it
+      if (connection == 1) assertThat(channel.writeText("three", null)).isEqualTo(3);
+    }
+
+    assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(lastSeqs).containsExactly(2, 3, 3);
+  }
+
   @Test void givesUpAfterTheBoundedNumberOfAttempts() throws Exception {
     for (int i = 0; i < 4; i++) server.enqueue(new MockResponse().setResponseCode(503));
     channel = channelBuilder().maxReconnectAttempts(3).build();
@@ -912,7 +941,7 @@ class InteractionChannelTest {
     Disconnect disconnect = heard.poll(10, TimeUnit.SECONDS);
     assertThat(disconnect).isEqualTo(new Disconnect(Disconnect.Cause.NOT_SIGNED_IN,
         "no access token: not_signed_in: no token is stored: sign in first (TokenManager.signIn),"
-            + " or give a record to TokenManager.setRecord", false));
+            + " or give a record to TokenManager.setRecord", false, 0));
     assertThat(disconnect.cause().needsAuthorization()).isTrue();
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).isEmpty();
@@ -928,7 +957,7 @@ class InteractionChannelTest {
 
     assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new Disconnect(
         Disconnect.Cause.TOKEN_UNAVAILABLE, "the access token cannot be sent in a header:"
-            + " Unexpected char 0x0a at 4 in Authorization value", true));
+            + " Unexpected char 0x0a at 4 in Authorization value", true, 0));
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).isEmpty();
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
@@ -946,7 +975,7 @@ class InteractionChannelTest {
     });
 
     assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new Disconnect(
-        Disconnect.Cause.TOKEN_UNAVAILABLE, "no access token: store unreadable", true));
+        Disconnect.Cause.TOKEN_UNAVAILABLE, "no access token: store unreadable", true, 0));
     // runDueTasks() ran the attempt's timer on this thread: the token was asked for elsewhere
     assertThat(askedOn.poll()).startsWith("voicelink-io").isNotEqualTo(Thread.currentThread().getName());
   }
