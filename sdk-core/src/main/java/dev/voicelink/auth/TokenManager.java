@@ -460,6 +460,11 @@ public final class TokenManager implements TokenSource {
         if (cancelled != null) throw cancelled;
         return outcome;
       }
+
+      /** A sign-out cancelled before a worker took it up still forgets the credential. */
+      @Override protected boolean runsWhenCancelled() {
+        return true;
+      }
     };
   }
 

@@ -296,6 +296,34 @@ class SignInSignOutTest {
     assertThat(revocation.timeout().timeoutNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(10));
   }
 
+  @Test void aSignOutCancelledBeforeAWorkerTookItUpStillForgetsTheCredential() throws Exception {
+    store.held.save(TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("speaker-public")
+        .standard(null, server.url("/oauth2/token").toString(), OAuthServer.ClientAuthentication.NONE)
+        .tokenType("Bearer").accessToken("at-1").refreshToken("rt-1").expiresInSeconds(300)
+        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
+        .build());
+    // No listener and a client that has run nothing: no worker thread exists yet, so the cancel
+    // lands while the sign-out waits for the thread that the enqueue starts.
+    TokenManager manager = TokenManager.builder(config, StandardServers.at(server))
+        .deviceGrant("speaker-public").store(store).build();
+    Outcome<SignOut> outcome = new Outcome<>();
+
+    VoiceLinkCall<SignOut> signOut = manager.signOut();
+    signOut.enqueue(outcome);
+    signOut.cancel();
+
+    CallResult<SignOut> told = outcome.await();
+    if (!told.isCancelled()) { // the rare run where the worker ended it before the cancel came
+      assertThat(told.value()).isEqualTo(SignOut.NOT_OFFERED);
+    }
+    config.close();
+    assertThat(config.awaitTermination(10, TimeUnit.SECONDS)).as("the sign-out ran to its end").isTrue();
+    assertThat(store.operations).containsExactly("load", "clear");
+    assertThat(store.held.load()).isNull();
+    assertThat(manager.record()).isNull();
+    assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
+  }
+
   @Test void withoutRevocationEndpointTheSignOutIsLocalAndSendsNothing() throws Exception {
     TokenManager manager = publicManager(StandardServers.at(server));
     signIn(manager);
