@@ -479,7 +479,8 @@ public final class Agent {
 
     /**
      * Where the engine's events go: one at a time and in order, to the listeners of the moment each
-     * is delivered, so that a listener added while an event waits for the main thread hears it.
+     * is delivered, so that a listener added while an event waits for the main thread hears it, and
+     * one removed while it is being told to the others does not.
      */
     private EventSink events(ClientCore core, CopyOnWriteArrayList<AgentListener> listeners) {
       final SerialDelivery delivery = new SerialDelivery(eventExecutor != null ? eventExecutor
@@ -488,6 +489,8 @@ public final class Agent {
         AgentEvent event = new AgentEvent(eventType, arg1, arg2, info, data);
         delivery.execute(() -> {
           for (AgentListener target : listeners) {
+            // removed by a listener told before it (a screen torn down by this very event)
+            if (!listeners.contains(target)) continue;
             try {
               target.onEvent(event);
             } catch (Exception e) { // a checked one too: Kotlin code may throw one

@@ -451,6 +451,21 @@ public final class AgentRobolectricTest {
     assertThat(added).containsExactlyElementsOf(events);
   }
 
+  @Test public void aListenerRemovedByAnotherWhileAnEventIsToldDoesNotHearIt() throws Exception {
+    List<AgentEvent> removed = Collections.synchronizedList(new ArrayList<>());
+    AgentListener torndown = removed::add;
+    agent = Agent.builder(RuntimeEnvironment.getApplication(), configText(), event -> {
+      events.add(event);
+      agent.removeListener(torndown); // a screen this event ends stops listening
+    }).tokenStore(encryptedStore()).client(client = TestClients.forConfig(configText(), time))
+        .build();
+    agent.addListener(torndown);
+
+    assertThat(awaitEvent(EVENT_ERROR, 0).arg1()).isEqualTo(ERROR_NOT_AUTHORIZED);
+    mainLooper().idle();
+    assertThat(removed).as("removed before its turn came").isEmpty();
+  }
+
   @Test public void oneAgentSignsInOutAndInAgainFromTheMainThreadWithoutStoreIoThere()
       throws Exception {
     ThreadRecordingStore store = new ThreadRecordingStore(encryptedStore());
