@@ -35,6 +35,9 @@ import kotlinx.coroutines.suspendCancellableCoroutine
  * `IllegalStateException`.
  */
 public suspend fun <T : Any> VoiceLinkCall<T>.await(): T = suspendCancellableCoroutine { continuation ->
+  // A coroutine cancelled before it got here starts nothing: the call's work (an upload, a sign-out)
+  // would otherwise be handed to a worker and might run before the cancel below reached it.
+  if (!continuation.isActive) return@suspendCancellableCoroutine
   enqueueHandingOver { result ->
     val failure = result.failure()
     when {

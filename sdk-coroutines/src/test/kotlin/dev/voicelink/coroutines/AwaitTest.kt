@@ -14,6 +14,7 @@ import kotlin.time.Duration.Companion.seconds
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.async
+import kotlinx.coroutines.cancel
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.test.advanceTimeBy
 import kotlinx.coroutines.test.currentTime
@@ -212,6 +213,20 @@ class AwaitTest {
     waiting.cancel()
     waiting.join()
     assertThat(cancelled.cancels).hasValue(1)
+  }
+
+  @Test
+  fun aCoroutineCancelledBeforeItAwaitsStartsNothing() = runTest(timeout = 60.seconds) {
+    val call = FakeCall<String>()
+    val awaiting = launch {
+      cancel() // by work that did not suspend, before the call is awaited
+      call.await()
+    }
+    awaiting.join()
+
+    assertThat(awaiting.isCancelled).isTrue()
+    assertThat(call.callback).`as`("never enqueued, so no worker ever ran it").isNull()
+    assertThat(call.cancels).hasValue(0)
   }
 
   /** The awaitProcessed call of an upload, not started yet: its first check waits 10 s. */
