@@ -84,9 +84,6 @@ public sealed class ChannelEvent {
  */
 public fun InteractionChannel.events(connect: Boolean = false): Flow<ChannelEvent> =
     listenerFlow("InteractionChannel.events()") { emit ->
-      check(state() != InteractionChannel.State.CLOSED) {
-        "the interaction channel is closed: it has no news to tell; collect before close()"
-      }
       val listener = object : InteractionChannel.Listener {
         override fun onConnected(uid: String) = emit(ChannelEvent.Connected(uid))
 
@@ -97,14 +94,15 @@ public fun InteractionChannel.events(connect: Boolean = false): Flow<ChannelEven
 
         override fun onDisconnected(disconnect: Disconnect) = emit(ChannelEvent.Disconnected(disconnect))
       }
-      addListener(listener)
-      if (connect) {
-        try {
-          connect()
-        } catch (closed: IllegalStateException) { // closed since the check above
-          removeListener(listener)
-          throw closed
+      addListener(listener) // no effect on a closed channel, which close() and this decide under one lock
+      try {
+        check(state() != InteractionChannel.State.CLOSED) {
+          "the interaction channel is closed: it has no news to tell; collect before close()"
         }
+        if (connect) connect()
+      } catch (closed: IllegalStateException) {
+        removeListener(listener)
+        throw closed
       }
       return@listenerFlow { removeListener(listener) }
     }

@@ -134,7 +134,7 @@ fun slowCollector(scope: CoroutineScope, channel: InteractionChannel, ui: Show):
       channel.events()
           .buffer(Channel.UNLIMITED)               // or .buffer(1000), or .conflate(): the app's choice
           .collect { event -> ui.show(event.toString()) }
-    } catch (e: EventBufferOverflowException) {    // only with the default buffer of 64
+    } catch (e: EventBufferOverflowException) {    // a bounded buffer (64, or .buffer(n)) is full
       ui.show("fell behind: ${e.message}")
     }
   }
