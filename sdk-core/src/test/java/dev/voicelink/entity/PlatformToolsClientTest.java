@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.voicelink.auth.TokenSource;
 import dev.voicelink.core.ServerBusyException;
+import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
@@ -111,6 +113,32 @@ class PlatformToolsClientTest {
     RecordedRequest again = server.takeRequest();
     assertThat(again.getHeader("Authorization")).isEqualTo("user-token-2");
     assertThat(again.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
+  }
+
+  @Test void aSlowAuthenticatorsRequestIsSentOnAFreshConnectionNotTheRefusedOneAgain()
+      throws Exception {
+    VirtualTime time = new VirtualTime();
+    server.enqueue(new MockResponse().setResponseCode(401));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString()).clock(time)
+        .httpClient(new OkHttpClient.Builder().authenticator((route, response) -> {
+          // a token fetched over a slow network: the refusal's connection is now idle past the limit
+          time.advance(2, TimeUnit.SECONDS);
+          return response.request().newBuilder().header("Authorization", "user-token-2").build();
+        }).build())
+        .build()).userTokens(() -> "user-token").build();
+
+    assertThat(client.uploadEntities(contacts, RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"),
+        null).execute()).isEqualTo("ptu1");
+    RecordedRequest refused = server.takeRequest();
+    RecordedRequest again = server.takeRequest();
+    assertThat(refused.getHeader("Authorization")).isEqualTo("user-token");
+    assertThat(again.getHeader("Authorization")).as("the authenticator's request, not the refused one")
+        .isEqualTo("user-token-2");
+    assertThat(again.getSequenceNumber()).as("on a new connection").isZero();
+    assertThat(again.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
+    assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
   @Test void anUploadTheAppsAuthenticatorSentAgainIsNotSentAThirdTime() throws Exception {

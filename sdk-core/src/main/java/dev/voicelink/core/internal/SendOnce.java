@@ -2,12 +2,14 @@ package dev.voicelink.core.internal;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import okhttp3.Authenticator;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okio.BufferedSink;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Clients for requests the server must see exactly as often as the SDK sends them, and only at the
@@ -56,6 +58,8 @@ public final class SendOnce {
   public static OkHttpClient client(ClientCore core, OkHttpClient client) {
     ConnectionIdleness idleness = core.onceOnlyConnections();
     OkHttpClient.Builder once = client.newBuilder()
+        .authenticator(followUpKept(client.authenticator()))
+        .proxyAuthenticator(followUpKept(client.proxyAuthenticator()))
         .connectionPool(idleness.pool())
         .retryOnConnectionFailure(true)
         .followRedirects(false)
@@ -81,18 +85,43 @@ public final class SendOnce {
   private static Response gate(Interceptor.Chain chain) throws IOException {
     Request request = chain.request();
     RequestBody body = request.body();
-    Request once = request;
+    FollowUp followUp = new FollowUp();
+    Request.Builder gated = request.newBuilder().tag(FollowUp.class, followUp);
     if (body != null && !body.isOneShot()) {
-      OnceWritten gated = new OnceWritten(body);
-      once = request.newBuilder().method(request.method(), gated).tag(OnceWritten.class, gated).build();
+      OnceWritten once = new OnceWritten(body);
+      gated.method(request.method(), once).tag(OnceWritten.class, once);
     }
+    Request once = gated.build();
     for (int attempt = 1; ; attempt++) {
       try {
-        return chain.proceed(once);
+        // After an authenticator answered a refusal, its request is the one to send: the first
+        // was refused already, with credentials the authenticator has replaced.
+        Request next = followUp.request;
+        return chain.proceed(next != null ? next : once);
       } catch (ConnectionIdleness.NotSentException e) {
         if (attempt > ConnectionIdleness.MAX_IDLE_CONNECTIONS) throw e;
       }
     }
+  }
+
+  /**
+   * The app's authenticator, keeping the request it makes of a refused one: OkHttp sends it on the
+   * connection that carried the refusal, which a slow authenticator (a token fetched over a mobile
+   * network) may have left idle past the limit, and {@link #gate} then sends it on another.
+   */
+  private static Authenticator followUpKept(Authenticator app) {
+    if (app == Authenticator.NONE) return app;
+    return (route, response) -> {
+      Request next = app.authenticate(route, response);
+      FollowUp followUp = next == null ? null : next.tag(FollowUp.class);
+      if (followUp != null) followUp.request = next;
+      return next;
+    };
+  }
+
+  /** The request an authenticator made in answer to a refusal of the gated request, if any. */
+  private static final class FollowUp {
+    volatile @Nullable Request request;
   }
 
   /**
