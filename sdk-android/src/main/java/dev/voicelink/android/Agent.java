@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import okhttp3.HttpUrl;
 
@@ -73,6 +74,7 @@ public final class Agent {
   /** Where the agent's tokens are, as its errors and log name it. */
   private final String tokensPlace;
   private final TokenManager.Listener tokenListener = this::tokenStateChanged;
+  private final AtomicBoolean heardTokenStateAtStart = new AtomicBoolean();
   private final CopyOnWriteArrayList<AgentListener> listeners;
   /** What {@link #sharedClient} closes: this agent. */
   private final Closeable destroyOnClientClose = this::destroy;
@@ -116,18 +118,24 @@ public final class Agent {
     }
   }
 
-  /** What each token state means for the connection: see {@link #signIn} and {@link #signOut}. */
+  /**
+   * What each token state means for the connection: see {@link #signIn} and {@link #signOut}. The
+   * first news is the manager's state when this agent started (a manager the app shares is VALID
+   * since its sign-in, or NO_TOKEN since its sign-out): a sign-in or sign-out then ends the
+   * connections made before it, and this agent had none, so it starts no reconnection.
+   */
   private void tokenStateChanged(TokenManager.StateChange change) {
+    boolean sinceStart = heardTokenStateAtStart.getAndSet(true);
     switch (change.state()) {
       case VALID:
-        if (change.cause() == TokenManager.Cause.SIGNED_IN
-            || change.cause() == TokenManager.Cause.RECORD_SET) {
+        if (sinceStart && (change.cause() == TokenManager.Cause.SIGNED_IN
+            || change.cause() == TokenManager.Cause.RECORD_SET)) {
           engine.signedIn();
         }
         break;
       case NO_TOKEN:
         if (change.cause() == TokenManager.Cause.SIGNED_OUT) {
-          engine.signedOut();
+          if (sinceStart) engine.signedOut();
         } else if (change.cause() == TokenManager.Cause.STORE_READ && ownTokenManager) {
           // An app's own manager may hold a cloud credential, for which no token yet is normal.
           engine.notAuthorized(engine.notSignedIn());

@@ -451,6 +451,30 @@ public final class AgentRobolectricTest {
     assertThat(added).containsExactlyElementsOf(events);
   }
 
+  @Test public void anAgentOnAManagerSignedInBeforeItWasMadeConnectsOnceWithoutADisconnect()
+      throws Exception {
+    client = TestClients.forConfig(configText(), time);
+    // The manager's news waits in this queue until the test hands it over, as it may wait on a busy
+    // main thread while the agent connects.
+    java.util.concurrent.BlockingQueue<Runnable> managerNews =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    TokenManager shared = TokenManager.builder(client).deviceGrant(DefaultConsole.CLIENT_ID)
+        .store(new InMemoryTokenStore()).listenerExecutor(managerNews::add).build();
+    shared.setRecord(record); // the app signed in before this screen made its Agent
+    agent = Agent.builder(RuntimeEnvironment.getApplication(), configText(), events::add)
+        .tokenSource(shared).client(client).build();
+    time.awaitScheduled(1);
+    awaitEvent(EVENT_CONNECTED_TO_SERVER, 0);
+
+    // the news of the manager's state at the agent's start, then anything it led to
+    for (Runnable news; (news = managerNews.poll()) != null; ) news.run();
+    settle();
+
+    assertThat(events).extracting(AgentEvent::eventType)
+        .containsOnlyOnce(EVENT_CONNECTED_TO_SERVER).doesNotContain(EVENT_SERVER_DISCONNECTED);
+    assertThat(server.journal().calls("/interact")).hasSize(1);
+  }
+
   @Test public void aListenerRemovedByAnotherWhileAnEventIsToldDoesNotHearIt() throws Exception {
     List<AgentEvent> removed = Collections.synchronizedList(new ArrayList<>());
     AgentListener torndown = removed::add;
