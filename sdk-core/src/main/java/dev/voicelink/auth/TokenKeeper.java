@@ -368,19 +368,24 @@ final class TokenKeeper {
         write(save, unsavedRecord); // the caller gets the failure, and the next one tries again
         continue;
       }
-      // Refused before: another manager of the store may have saved a record since.
-      boolean adopted = adoptRefreshedElsewhere(base, false);
-      synchronized (lock) {
-        if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
-          if (!adopted) throw reauthorization;
-          reauthorization = null;
-          setState(stateAfterFailure(), Cause.REFRESHED, null);
+      // Refused before: another manager of the store may have saved a record since. Lost before,
+      // and kept by its store (an Android Keystore out of reach also says its key is missing): the
+      // record may be readable now.
+      boolean adopted = base != null ? adoptRefreshedElsewhere(base, false) : readLostRecordAgain();
+      try {
+        synchronized (lock) {
+          if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
+            if (!adopted) throw reauthorization;
+            reauthorization = null;
+            setState(stateAfterFailure(), base != null ? Cause.REFRESHED : Cause.STORE_READ, null);
+          }
+          if (adopted && !force && current != null && schedule.canServe(clock.monotonicNanos())) {
+            return current;
+          }
         }
-        if (adopted && !force && current != null && schedule.canServe(clock.monotonicNanos())) {
-          return current;
-        }
+      } finally {
+        notices.flush(); // the listeners hear the state left, also when its token is handed out
       }
-      notices.flush();
     }
   }
 
@@ -691,6 +696,37 @@ final class TokenKeeper {
       }
       Log.info(TAG, "the token store holds a newer record, refreshed by another manager or process;"
           + " it is used: " + stored);
+      install(stored, false);
+      return true;
+    }
+  }
+
+  /**
+   * Reads the store again after it said the record is lost, as each token request in that state does:
+   * a store that kept the record (its key missing, which an Android Keystore out of reach also says)
+   * may read it now. Whether it did; the record is then current.
+   */
+  private boolean readLostRecordAgain() {
+    long started;
+    synchronized (lock) {
+      if (current != null || reauthorization == null
+          || !ReauthorizationRequiredException.RECORD_LOST.equals(reauthorization.code())) {
+        return false;
+      }
+      started = generation;
+    }
+    TokenRecord stored;
+    try {
+      synchronized (storeLock) {
+        stored = store.load();
+      }
+      if (stored != null) kind.checkStored(stored);
+    } catch (IOException e) { // lost still, or a failure that may pass: the state stands
+      return false;
+    }
+    synchronized (lock) {
+      if (stored == null || current != null || generation != started) return false;
+      Log.info(TAG, "the token store reads its record again: " + stored);
       install(stored, false);
       return true;
     }

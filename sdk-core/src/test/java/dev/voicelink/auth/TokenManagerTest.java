@@ -97,6 +97,38 @@ class TokenManagerTest {
     states.awaitExactly(State.LOADING, State.VALID, State.REFRESHING, State.VALID);
   }
 
+  @Test void aRecordItsStoreCouldNotReadIsReadAgainByTheNextTokenRequest() throws Exception {
+    TokenRecord kept = deviceRecord("at-1", "rt-1", 3600);
+    AtomicInteger loads = new AtomicInteger();
+    TokenStore keystoreOutOfReachAtFirst = new TokenStore() {
+      @Override public @Nullable TokenRecord load() throws IOException {
+        if (loads.incrementAndGet() <= 2) {
+          throw new RecordLostException("the stored sign-in of token store default is lost: its key is"
+              + " gone (wiped, or a backup from elsewhere); sign in again");
+        }
+        return kept;
+      }
+
+      @Override public void save(TokenRecord record) {
+      }
+
+      @Override public void clear() {
+      }
+    };
+    TokenManager manager = deviceManager(keystoreOutOfReachAtFirst);
+    states.awaitExactly(State.LOADING, State.REAUTHORIZATION_REQUIRED);
+    assertThatThrownBy(manager::accessToken).isInstanceOfSatisfying(
+        ReauthorizationRequiredException.class,
+        e -> assertThat(e.code()).isEqualTo(ReauthorizationRequiredException.RECORD_LOST));
+    assertThat(loads).as("the store read again by that request").hasValue(2);
+
+    assertThat(manager.accessToken()).as("the Keystore is back").isEqualTo("at-1");
+    assertThat(loads).hasValue(3);
+    states.awaitExactly(State.LOADING, State.REAUTHORIZATION_REQUIRED, State.VALID);
+    assertThat(states.changes().get(2).cause()).isEqualTo(TokenManager.Cause.STORE_READ);
+    assertThat(server.getRequestCount()).isZero();
+  }
+
   @Test void anAppClientWithoutAReadTimeoutStillBoundsTheSilenceOfAuthorizationAnswers() {
     ClientCore streaming = ClientCore.of(VoiceLinkClient.builder().authUrl("https://auth.example/")
         .httpClient(new OkHttpClient.Builder().readTimeout(0, TimeUnit.SECONDS).build()).build());
