@@ -66,7 +66,9 @@ import okio.Okio;
  * is useless.
  *
  * <p>Thread-safe; instances of one name in a process (an Agent's and the app's) take turns on its
- * file, so their saves never interleave. {@code load}, {@code save} and {@code clear} do file and
+ * file, so their saves never interleave. They are {@linkplain #equals equal}: their token managers
+ * hear each other's sign-ins, sign-outs and refreshes, so an Agent made per screen knows at once of a
+ * sign-in made through another. {@code load}, {@code save} and {@code clear} do file and
  * Keystore I/O: call them off the main thread (a token manager does). {@code create} does no I/O, so
  * a store (and an Agent that makes one) may be made on the main thread under StrictMode; the first
  * {@code load}, {@code save} or {@code clear} finds the file and the key.
@@ -88,6 +90,8 @@ public final class EncryptedTokenStore implements TokenStore {
 
   private final String name;
   private final SecureRandom random;
+  /** What makes two stores one: the app's store name, or the file of a store made on a file. */
+  private final Object where;
 
   /** Finds the record file and the key, once, on the first load, save or clear. */
   private final Place place;
@@ -120,13 +124,14 @@ public final class EncryptedTokenStore implements TokenStore {
       @Override public KeyProvider keys() {
         return keys;
       }
-    }, name, random);
+    }, name, random, AtomicFiles.lockFor(file));
   }
 
-  private EncryptedTokenStore(Place place, String name, SecureRandom random) {
+  private EncryptedTokenStore(Place place, String name, SecureRandom random, Object where) {
     this.place = place;
     this.name = name;
     this.random = random;
+    this.where = where;
   }
 
   /** Finds the file, the key and the file's lock, on the first call. */
@@ -187,7 +192,7 @@ public final class EncryptedTokenStore implements TokenStore {
         return keyProviderFor(Build.VERSION.SDK_INT, app,
             app.getSharedPreferences(id, Context.MODE_PRIVATE), id);
       }
-    }, name, new SecureRandom());
+    }, name, new SecureRandom(), id);
   }
 
   /** The Keystore AES key on API 23+, the RSA-wrapped key below. The 23+ class is not loaded on 21. */
@@ -383,6 +388,15 @@ public final class EncryptedTokenStore implements TokenStore {
       }
     }
     return new RecordLostException(reason);
+  }
+
+  /** Whether {@code other} is a store of the same name (one file of this app), as {@code create} makes. */
+  @Override public boolean equals(@Nullable Object other) {
+    return other instanceof EncryptedTokenStore && ((EncryptedTokenStore) other).where.equals(where);
+  }
+
+  @Override public int hashCode() {
+    return where.hashCode();
   }
 
   @Override public String toString() {

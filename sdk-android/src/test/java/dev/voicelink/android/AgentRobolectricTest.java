@@ -521,6 +521,54 @@ public final class AgentRobolectricTest {
   }
 
   /**
+   * Two screens, each with an Agent made as Agent.create makes it (its own client and token
+   * manager) on the same store: a sign-in on one connects the other with its token, and a sign-out
+   * on one disconnects the other, without either waiting for a command.
+   */
+  @Test public void agentsMadePerScreenOnOneStoreSignInAndOutTogether() throws Exception {
+    java.io.File recordFile = new java.io.File(RuntimeEnvironment.getApplication()
+        .getNoBackupFilesDir(), "agent-test");
+    recordFile.delete();
+    EncryptedTokenStoreTest.SoftwareAesKeys keys = new EncryptedTokenStoreTest.SoftwareAesKeys();
+    createAgent(false, new EncryptedTokenStore(recordFile, keys, "agent", new java.security.SecureRandom()));
+    List<AgentEvent> otherEvents = Collections.synchronizedList(new ArrayList<AgentEvent>());
+    dev.voicelink.core.VoiceLinkClient otherClient = TestClients.forConfig(configText(), time);
+    Agent other = Agent.builder(RuntimeEnvironment.getApplication(), configText(), otherEvents::add)
+        .tokenStore(new EncryptedTokenStore(recordFile, keys, "agent", new java.security.SecureRandom()))
+        .client(otherClient).build();
+    try {
+      assertThat(awaitEvent(EVENT_ERROR, 0).arg1()).isEqualTo(ERROR_NOT_AUTHORIZED);
+      awaitOnMainThread(() -> typesOf(otherEvents).contains(EVENT_ERROR));
+
+      DeviceFlowOutcome outcome = signIn();
+
+      awaitOnMainThread(() -> typesOf(otherEvents).contains(EVENT_CONNECTED_TO_SERVER));
+      assertThat(server.journal().calls("/interact")).extracting(call -> call.header("Authorization"))
+          .containsOnly(outcome.token().accessToken()).hasSize(2);
+      assertThat(other.tokenManager().record()).isEqualTo(outcome.token());
+
+      agent.signOut().enqueue(result -> { });
+      awaitOnMainThread(() -> typesOf(otherEvents).contains(EVENT_SERVER_DISCONNECTED));
+      assertThat(other.tokenManager().state()).isEqualTo(TokenManager.State.NO_TOKEN);
+      assertThat(typesOf(otherEvents)).containsExactly(EVENT_ERROR, EVENT_CONNECTED_TO_SERVER,
+          EVENT_SERVER_DISCONNECTED);
+    } finally {
+      other.destroy();
+      otherClient.close();
+    }
+  }
+
+  private static List<Integer> typesOf(List<AgentEvent> events) {
+    synchronized (events) {
+      List<Integer> types = new ArrayList<>();
+      for (AgentEvent event : events) {
+        if (event.eventType() != EVENT_STATE) types.add(event.eventType());
+      }
+      return types;
+    }
+  }
+
+  /**
    * A sign-in while connected with another credential (an account switch): the connection made with
    * the old token ends, and the agent connects again with the new one.
    */

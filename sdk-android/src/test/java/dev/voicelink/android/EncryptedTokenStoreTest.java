@@ -343,6 +343,16 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.load()).isNull();
   }
 
+  /** Equal stores are one to their token managers, which hear each other's writes (sdk-core). */
+  @Test public void storesOfOneNameAreEqualAndOfAnotherNameAreNot() {
+    Context app = RuntimeEnvironment.getApplication();
+    assertThat(EncryptedTokenStore.create(app, "default")).isEqualTo(EncryptedTokenStore.create(app))
+        .hasSameHashCodeAs(EncryptedTokenStore.create(app))
+        .isNotEqualTo(EncryptedTokenStore.create(app, "work"));
+    assertThat(store(aesKeys)).as("made on one file").isEqualTo(store(new SoftwareAesKeys()))
+        .isNotEqualTo(EncryptedTokenStore.create(app, "test"));
+  }
+
   @Test public void aRecordCopiedToAnotherStoreDoesNotDecrypt() throws Exception {
     store(aesKeys).save(RECORD);
     EncryptedTokenStore other = new EncryptedTokenStore(recordFile, aesKeys, "other", new SecureRandom());

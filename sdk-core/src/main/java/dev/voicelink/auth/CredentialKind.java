@@ -39,6 +39,11 @@ final class CredentialKind {
     if (mismatch != null) throw new IOException(mismatch);
   }
 
+  /** Whether this manager could keep {@code record}, another manager's of the same store. */
+  boolean fits(TokenRecord record) {
+    return mismatch(record, "", true) == null;
+  }
+
   /** Why {@code record} cannot be kept, as a sentence that starts with {@code subject}; null if it can. */
   private @Nullable String mismatch(TokenRecord record, String subject, boolean checkClientId) {
     if (grant != null && record.grant() != grant) {

@@ -31,7 +31,9 @@ import okio.Okio;
  * CorruptTokenFileException}; the file is kept for inspection.
  *
  * <p>Thread-safe within one process, also across instances on the same file (they take turns). Two
- * processes must not write the same file at once.
+ * processes must not write the same file at once. Instances on the same file are {@linkplain
+ * #equals equal}: their token managers in one process hear each other's sign-ins, sign-outs and
+ * refreshes (see {@link TokenStore}).
  */
 public final class FileTokenStore implements TokenStore {
   private static final long MAX_FILE_BYTES = 64 * 1024;
@@ -107,6 +109,15 @@ public final class FileTokenStore implements TokenStore {
     } catch (IOException e) {
       throw new CorruptTokenFileException(file, e.getMessage());
     }
+  }
+
+  /** Whether {@code other} is a store on the same file ("." and ".." resolved, links not followed). */
+  @Override public boolean equals(@Nullable Object other) {
+    return other instanceof FileTokenStore && ((FileTokenStore) other).lock == lock;
+  }
+
+  @Override public int hashCode() {
+    return lock.hashCode();
   }
 
   @Override public String toString() {

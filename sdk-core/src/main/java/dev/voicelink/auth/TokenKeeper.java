@@ -7,6 +7,8 @@ import dev.voicelink.auth.TokenManager.StateChange;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
@@ -51,6 +53,8 @@ final class TokenKeeper {
   private boolean unsaved;
   /** The sequence number of the last store write asked for. */
   private long writes;
+  /** Why the write numbered {@link #writes} was asked for: what the store's other managers hear. */
+  private Cause writeCause = Cause.STORE_READ;
   /** The sequence number of the last store write done; guarded by {@link #storeLock}. */
   private long written;
   private State state = State.LOADING;
@@ -80,6 +84,7 @@ final class TokenKeeper {
     this.schedule = schedule;
     this.notices = notices;
     this.last = change(State.LOADING, Cause.READING_STORE, null);
+    SameStoreManagers.join(store, this); // last: another manager's write may reach it at once
   }
 
   /** The server rejected {@code rejectedToken}: if it is the current one, the next call refreshes. */
@@ -227,7 +232,7 @@ final class TokenKeeper {
     replaced = null; // a new sign-in: a 401 on the old one's token is not this one's to answer
     unsaved = true;
     setState(State.VALID, cause, null);
-    return ++writes;
+    return nextWrite(cause);
   }
 
   /** A sign-out: the record it forgot, and the store write that forgets it there too. */
@@ -279,7 +284,7 @@ final class TokenKeeper {
         unsaved = false;
         reauthorization = null;
         setState(State.NO_TOKEN, Cause.SIGNED_OUT, null);
-        return new SignedOut(signedOut, ++writes);
+        return new SignedOut(signedOut, nextWrite(Cause.SIGNED_OUT));
       }
     } finally {
       notices.flush();
@@ -585,7 +590,7 @@ final class TokenKeeper {
     install(record, true);
     unsaved = true;
     setState(State.VALID, Cause.REFRESHED, null);
-    return ++writes;
+    return nextWrite(Cause.REFRESHED);
   }
 
   /**
@@ -601,7 +606,7 @@ final class TokenKeeper {
         + " holds a new refresh token: kept, with the current access token", null);
     current = rotated;
     unsaved = true;
-    return ++writes;
+    return nextWrite(Cause.REFRESHED);
   }
 
   /**
@@ -820,6 +825,7 @@ final class TokenKeeper {
    * {@link #lock}.
    */
   private void write(long sequence, @Nullable TokenRecord record) throws IOException {
+    List<TokenKeeper> told = Collections.emptyList();
     synchronized (storeLock) {
       if (sequence > written) {
         if (record == null) {
@@ -828,10 +834,79 @@ final class TokenKeeper {
           store.save(record);
         }
         written = sequence;
+        told = tellOtherManagers(sequence, record);
       }
     }
     synchronized (lock) {
       if (sequence == writes) unsaved = false;
+    }
+    for (TokenKeeper other : told) other.notices.flush();
+  }
+
+  /** Asks for a store write: returns its sequence number, and what the other managers will hear. */
+  private long nextWrite(Cause cause) {
+    // caller holds lock
+    writeCause = cause;
+    return ++writes;
+  }
+
+  /**
+   * Tells the store's other managers in this process of write {@code sequence}, unless a later one
+   * was asked for (they hear that one). Under {@link #storeLock}, so they hear the writes in their
+   * order; each takes only its own {@link #lock}. Returns those told, whose news the caller flushes
+   * after the store lock.
+   */
+  private List<TokenKeeper> tellOtherManagers(long sequence, @Nullable TokenRecord record) {
+    Cause cause;
+    synchronized (lock) {
+      if (sequence != writes) return Collections.emptyList();
+      cause = writeCause;
+    }
+    List<TokenKeeper> others = SameStoreManagers.besides(store, this);
+    for (TokenKeeper other : others) other.heard(record, cause);
+    return others;
+  }
+
+  /**
+   * Another manager of this store wrote {@code record} to it (null: cleared it) for {@code cause}.
+   * A sign-out, a sign-in or an app's record there is one here too, told to the listeners with the
+   * same cause; another manager's refresh of the credential held here replaces it, as its new
+   * refresh token voided this one's (protocol 3.2). A manager whose own write is pending keeps its
+   * record: the store ends with it, and the others hear that. A record this manager could not keep
+   * (another grant, client or server) is ignored. Takes only {@link #lock}; the caller flushes.
+   */
+  private void heard(@Nullable TokenRecord record, Cause cause) {
+    synchronized (lock) {
+      if (unsaved || (record == null ? current == null : record.equals(current))) return;
+      if (record == null) {
+        generation++;
+        signedOutAt = generation; // a refresh under way has its new tokens revoked, as at a sign-out
+        loaded = true;
+        current = null;
+        currentSignIn = 0;
+        replaced = null;
+        reauthorization = null;
+        setState(State.NO_TOKEN, Cause.SIGNED_OUT, null);
+      } else if (!kind.fits(record)) {
+        Log.info(TAG, "another manager of the token store saved a record this one cannot keep: "
+            + record);
+      } else if (cause == Cause.REFRESHED) {
+        if (current == null || inFlight != null
+            || record.receivedAtEpochMillis() <= current.receivedAtEpochMillis()) {
+          return; // none held to replace, or a refresh here that looks in the store itself
+        }
+        reauthorization = null;
+        install(record, false);
+        setState(stateAfterFailure(), Cause.REFRESHED, null);
+      } else {
+        generation++; // a refresh under way answers for the credential replaced: it is dropped
+        loaded = true;
+        reauthorization = null;
+        install(record, false);
+        currentSignIn = 0;
+        replaced = null;
+        setState(State.VALID, cause, null);
+      }
     }
   }
 

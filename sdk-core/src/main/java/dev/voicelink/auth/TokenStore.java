@@ -13,6 +13,12 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #save} must be atomic: after a crash at any moment, {@link #load} returns the old record
  * or the new one, never a mix and never nothing. Implementations must be thread-safe; a token manager
  * calls them from whichever thread asked for a token.
+ *
+ * <p>The token managers of one store in a process hear each other's writes: a sign-in, a sign-out,
+ * an app's record or a refresh through one is at once the others' too, and their listeners hear it
+ * with the same cause. Stores are one when they are {@linkplain Object#equals equal}: the SDK's
+ * stores are equal when they keep the same file; a store of the app's is one with itself only,
+ * unless it overrides {@code equals} and {@code hashCode}.
  */
 public interface TokenStore {
   /** The stored record, or null if none was saved (or it was {@linkplain #clear() cleared}). */
