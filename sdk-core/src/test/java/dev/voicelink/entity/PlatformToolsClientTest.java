@@ -9,10 +9,12 @@ import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
@@ -110,6 +112,72 @@ class PlatformToolsClientTest {
     assertThat(sent[0].getHeader("Authorization")).isEqualTo("user-token");
     assertThat(sent[1].getSequenceNumber()).as("on a new connection").isZero();
     assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  /**
+   * Over HTTP/2 too, an upload sent again after a slow refresh (2 s on the client's clock) goes out on
+   * a new connection, not as a second stream of the one that carried the refusal and rested since.
+   */
+  @Test void overHttp2AnUploadSentAgainAfterASlowRefreshGoesOutOnAFreshConnection() throws Exception {
+    server.setProtocols(Collections.singletonList(Protocol.H2_PRIOR_KNOWLEDGE));
+    server.enqueue(new MockResponse().setResponseCode(401));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    VirtualTime time = new VirtualTime();
+    List<String> invalidated = new ArrayList<>();
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString()).clock(time)
+        .httpClient(new OkHttpClient.Builder()
+            .protocols(Collections.singletonList(Protocol.H2_PRIOR_KNOWLEDGE)).build())
+        .build()).userTokens(new TokenSource() {
+          @Override public String accessToken() {
+            if (invalidated.isEmpty()) return "user-token";
+            time.advance(2, TimeUnit.SECONDS); // a refresh over a slow network
+            return "user-token-2";
+          }
+
+          @Override public void invalidate(String rejectedToken) {
+            invalidated.add(rejectedToken);
+          }
+        }).build();
+
+    assertThat(client.uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute()).isEqualTo("ptu1");
+
+    RecordedRequest refused = server.takeRequest();
+    RecordedRequest again = server.takeRequest();
+    assertThat(invalidated).containsExactly("user-token");
+    assertThat(again.getHeader("Authorization")).isEqualTo("user-token-2");
+    assertThat(again.getBody().readUtf8()).isEqualTo(refused.getBody().readUtf8());
+    assertThat(again.getSequenceNumber()).as("the first request of a new connection").isZero();
+  }
+
+  /**
+   * An app's authenticator that throws leaves OkHttp's 401 unclosed; over HTTP/2 its connection
+   * still counts as resting from that answer, so an upload 2 s later goes out on a new connection.
+   */
+  @Test void overHttp2AnAnswerAnAuthenticatorLeftOpenKeepsNoStaleConnectionInUse() throws Exception {
+    server.setProtocols(Collections.singletonList(Protocol.H2_PRIOR_KNOWLEDGE));
+    server.enqueue(new MockResponse().setResponseCode(401));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu2\"}"));
+    VirtualTime time = new VirtualTime();
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString()).clock(time)
+        .httpClient(new OkHttpClient.Builder()
+            .protocols(Collections.singletonList(Protocol.H2_PRIOR_KNOWLEDGE))
+            .authenticator((route, response) -> {
+              throw new IOException("the user's session is gone");
+            }).build())
+        .build()).userTokens(() -> "user-token").build();
+    RecordSource records = RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}");
+    assertThatThrownBy(() -> client.uploadEntities(contacts, records, null).execute())
+        .isInstanceOf(IOException.class).hasMessageContaining("the user's session is gone");
+    time.advance(2, TimeUnit.SECONDS);
+
+    assertThat(client.uploadEntities(contacts, records, null).execute()).isEqualTo("ptu2");
+
+    assertThat(server.takeRequest().getSequenceNumber()).isZero();
+    assertThat(server.takeRequest().getSequenceNumber()).as("the first request of a new connection")
+        .isZero();
   }
 
   /**

@@ -15,6 +15,10 @@ import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okhttp3.Route;
+import okio.Buffer;
+import okio.Okio;
+import okio.Source;
+import okio.Timeout;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -52,8 +56,62 @@ class ConnectionIdlenessTest {
     assertThat(connection.socket.isClosed()).isFalse();
   }
 
-  /** One exchange through the interceptor, on {@link #connection}, as OkHttp's chain would run it. */
+  /**
+   * An HTTP/2 answer the caller holds open (a 401 kept while a fresh token is fetched) or never
+   * closes (an authenticator that threw inside OkHttp) leaves its connection resting from the
+   * answer's head: the next exchange after the limit is refused, as if the answer were closed.
+   */
+  @Test void anHttp2AnswerLeftOpenDoesNotKeepAStaleConnectionInUse() throws Exception {
+    ResponseBody held = exchange();
+    time.advance(2, TimeUnit.SECONDS);
+
+    assertThatThrownBy(this::exchange).isInstanceOf(ConnectionIdleness.NotSentException.class)
+        .hasMessage("a kept-alive connection idle for 2000 ms was closed before sending on it");
+    assertThat(proceeded).isEqualTo(1);
+    assertThat(connection.socket.isClosed()).isTrue();
+    held.close();
+  }
+
+  /** Each read of an HTTP/2 answer that brings data is the server talking: the connection is live. */
+  @Test void anHttp2AnswerStillStreamingKeepsItsConnectionInUse() throws Exception {
+    ResponseBody streaming = exchange(ResponseBody.create(Okio.buffer(trickle("abc")), null, 3));
+    for (int i = 0; i < 3; i++) {
+      time.advance(ConnectionIdleness.LIMIT_MILLIS - 1, TimeUnit.MILLISECONDS);
+      streaming.source().readByte();
+    }
+
+    exchange().close(); // 2,997 ms after the head, 0 ms after the last byte came
+
+    assertThat(proceeded).isEqualTo(2);
+    assertThat(connection.socket.isClosed()).isFalse();
+    streaming.close();
+  }
+
+  /** A body that brings one byte per read, as a stream whose frames come one at a time. */
+  private static Source trickle(String text) {
+    Buffer left = new Buffer().writeUtf8(text);
+    return new Source() {
+      @Override public long read(Buffer sink, long byteCount) throws java.io.IOException {
+        if (left.size() == 0) return -1;
+        sink.writeByte(left.readByte());
+        return 1;
+      }
+
+      @Override public Timeout timeout() {
+        return Timeout.NONE;
+      }
+
+      @Override public void close() {
+      }
+    };
+  }
+
   private ResponseBody exchange() throws Exception {
+    return exchange(ResponseBody.create("{}", null));
+  }
+
+  /** One exchange through the interceptor, on {@link #connection}, as OkHttp's chain would run it. */
+  private ResponseBody exchange(ResponseBody answer) throws Exception {
     Request request = new Request.Builder().url("https://platform.example/v1").build();
     Interceptor.Chain chain = (Interceptor.Chain) Proxy.newProxyInstance(
         Interceptor.Chain.class.getClassLoader(), new Class<?>[] {Interceptor.Chain.class},
@@ -66,7 +124,7 @@ class ConnectionIdlenessTest {
             case "proceed":
               proceeded++;
               return new Response.Builder().request((Request) args[0]).protocol(Protocol.HTTP_2)
-                  .code(200).message("").body(ResponseBody.create("{}", null)).build();
+                  .code(200).message("").body(answer).build();
             default:
               throw new UnsupportedOperationException(method.getName());
           }
