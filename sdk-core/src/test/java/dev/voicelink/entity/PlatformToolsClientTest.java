@@ -152,8 +152,9 @@ class PlatformToolsClientTest {
   }
 
   /**
-   * An app's authenticator that throws leaves OkHttp's 401 unclosed; over HTTP/2 its connection
-   * still counts as resting from that answer, so an upload 2 s later goes out on a new connection.
+   * OkHttp leaves the 401 open when the app's authenticator throws; the SDK closes it, so over
+   * HTTP/2, where the connection stays in use for other requests, it rests from that answer, and an
+   * upload 2 s later goes out on a new connection.
    */
   @Test void overHttp2AnAnswerAnAuthenticatorLeftOpenKeepsNoStaleConnectionInUse() throws Exception {
     server.setProtocols(Collections.singletonList(Protocol.H2_PRIOR_KNOWLEDGE));

@@ -11,7 +11,6 @@ import okhttp3.Connection;
 import okhttp3.ConnectionPool;
 import okhttp3.Interceptor;
 import okhttp3.MediaType;
-import okhttp3.Protocol;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.Buffer;
@@ -36,11 +35,7 @@ import okio.Okio;
  * <p>A connection is idle, as its server sees it, from the last answer it sent: from the moment an
  * answer's head arrived, or its body was read to the end, not from when the caller closed it. A
  * caller that holds an answer while it does something slow (fetches a fresh token after a 401, say)
- * leaves the connection idle all that time. On HTTP/1.1 a connection whose answer is still open
- * carries nothing else, so it is never refused then. HTTP/2 carries other exchanges meanwhile: its
- * exchange counts only until the answer's head, and each read of its body that brings data is news
- * from the server, so an answer held open, or never closed, does not keep a stale connection in use,
- * and one still streaming keeps it alive.
+ * leaves the connection idle all that time.
  *
  * <p>The pool is this client's own, not the app's: every exchange on it passes here, so the idle
  * time is known. Thread-safe.
@@ -104,9 +99,7 @@ public final class ConnectionIdleness implements Interceptor {
         known.refused = true;
       } else {
         known.exchanges++;
-        Protocol protocol = connection.protocol();
-        exchange = new Exchange(known,
-            protocol == Protocol.HTTP_2 || protocol == Protocol.H2_PRIOR_KNOWLEDGE);
+        exchange = new Exchange(known);
       }
     }
     if (exchange == null) {
@@ -124,7 +117,7 @@ public final class ConnectionIdleness implements Interceptor {
       ended(exchange);
       throw e;
     }
-    heard(exchange, exchange.multiplexed);
+    heard(exchange, false);
     ResponseBody body = response.body();
     if (body == null) {
       ended(exchange);
@@ -138,14 +131,11 @@ public final class ConnectionIdleness implements Interceptor {
     pool.evictAll();
   }
 
-  /**
-   * The server sent the head of an answer, the end of its body or, on HTTP/2, some of it: its
-   * connection rests from now.
-   */
+  /** The server sent the head of an answer, or the end of its body: its connection rests from now. */
   private void heard(Exchange exchange, boolean andEnded) {
     long now = clock.monotonicNanos();
     synchronized (idleness) {
-      if (exchange.ended && !exchange.multiplexed) return;
+      if (exchange.ended) return;
       exchange.connection.lastHeardNanos = now;
       if (andEnded) ended(exchange);
     }
@@ -181,14 +171,11 @@ public final class ConnectionIdleness implements Interceptor {
   /** One exchange on a connection: in progress until its answer's body is closed or read to its end. */
   private static final class Exchange {
     final Idleness connection;
-    /** HTTP/2: the exchange ends at the answer's head, and its body's reads are news. */
-    final boolean multiplexed;
     /** Guarded by the map. */
     boolean ended;
 
-    Exchange(Idleness connection, boolean multiplexed) {
+    Exchange(Idleness connection) {
       this.connection = connection;
-      this.multiplexed = multiplexed;
     }
   }
 
@@ -208,11 +195,7 @@ public final class ConnectionIdleness implements Interceptor {
             ended(exchange);
             throw e;
           }
-          if (read == -1) {
-            heard(exchange, true);
-          } else if (exchange.multiplexed) {
-            heard(exchange, false);
-          }
+          if (read == -1) heard(exchange, true);
           return read;
         }
 
