@@ -75,6 +75,8 @@ public final class Agent {
   private final String tokensPlace;
   private final TokenManager.Listener tokenListener = this::tokenStateChanged;
   private final AtomicBoolean heardTokenStateAtStart = new AtomicBoolean();
+  /** The token manager's state in its last news, which it tells one at a time. */
+  private volatile TokenManager.@Nullable State lastTokenState;
   private final CopyOnWriteArrayList<AgentListener> listeners;
   /** What {@link #sharedClient} closes: this agent. */
   private final Closeable destroyOnClientClose = this::destroy;
@@ -126,11 +128,19 @@ public final class Agent {
    */
   private void tokenStateChanged(TokenManager.StateChange change) {
     boolean sinceStart = heardTokenStateAtStart.getAndSet(true);
+    TokenManager.State before = lastTokenState;
+    lastTokenState = change.state();
     switch (change.state()) {
       case VALID:
-        if (sinceStart && (change.cause() == TokenManager.Cause.SIGNED_IN
-            || change.cause() == TokenManager.Cause.RECORD_SET)) {
+        if (!sinceStart) break;
+        if (change.cause() == TokenManager.Cause.SIGNED_IN
+            || change.cause() == TokenManager.Cause.RECORD_SET) {
           engine.signedIn();
+        } else if (before == TokenManager.State.REAUTHORIZATION_REQUIRED
+            || before == TokenManager.State.NO_TOKEN) {
+          // A token again without a sign-in: another manager of the store renewed the credential, or
+          // the store read a lost record again. Not after a server refused a token the manager holds.
+          engine.tokenBack();
         }
         break;
       case NO_TOKEN:

@@ -140,6 +140,19 @@ final class AgentEngine {
     });
   }
 
+  /**
+   * The token source has a token again without a sign-in (another manager of its store refreshed the
+   * credential, or the store read again a record it had lost): if a lost authorization stopped the
+   * connection, it starts again.
+   */
+  void tokenBack() {
+    worker.execute(() -> {
+      if (!notAuthorizedReported) return;
+      notAuthorizedReported = false;
+      connect();
+    });
+  }
+
   /** The device signed out: the connection made with its token ends now. */
   void signedOut() {
     worker.execute(() -> {

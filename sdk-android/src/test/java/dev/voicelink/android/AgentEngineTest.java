@@ -631,6 +631,29 @@ class AgentEngineTest {
         .isEqualTo("device-token-1");
   }
 
+  /**
+   * The token source has a token again without a sign-in (another manager of its store renewed the
+   * credential this one's refusal had stopped): the agent connects at once, without a command; when
+   * it was not stopped, the news changes nothing.
+   */
+  @Test void aTokenBackAfterAnAuthorizationLossConnectsWithoutACommand() throws Exception {
+    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
+    h.engine.start(true);
+    h.runAttempt(1);
+    assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
+
+    h.tokens.refusal = null;
+    h.acceptNextConnection(EngineHarness.UID);
+    h.engine.tokenBack();
+    h.runAttempt(2);
+
+    assertThat(h.expect(EVENT_CONNECTED_TO_SERVER).data).containsEntry(KEY_UID, EngineHarness.UID);
+    h.expect(EVENT_STATE);
+    h.engine.tokenBack(); // connected: a refresh's news, as every refresh brings
+    assertThat(h.engine.awaitIdle(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(h.server.getRequestCount()).as("one upgrade only").isEqualTo(1);
+  }
+
   @Test void theLastAllowedReconnectMayStillSucceed() throws Exception {
     EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
     try {
