@@ -41,7 +41,8 @@ final class CredentialKind {
 
   /** Whether this manager could keep {@code record}, another manager's of the same store. */
   boolean fits(TokenRecord record) {
-    return mismatch(record, "", true) == null;
+    return (clientId == null || record.clientId().equals(clientId))
+        && mismatch(record, "", false) == null;
   }
 
   /** Why {@code record} cannot be kept, as a sentence that starts with {@code subject}; null if it can. */

@@ -23,8 +23,10 @@ import org.jspecify.annotations.Nullable;
  * #record()}, {@link #setRecord}) return at once. {@link #storeLock} orders the store's reads and
  * writes, which run on the threads that ask for tokens, refresh, sign in or out: a write is asked for
  * under {@link #lock} with the next sequence number, and done under {@link #storeLock} unless a later
- * one was done first, so the store always ends with what the manager holds. The order is always
- * {@link #storeLock}, then {@link #lock}.
+ * one was done first, so the store always ends with what the manager holds. The managers of one
+ * store in the process share its {@link #storeLock}: under it a write is done and told to the others,
+ * which take it under their own {@link #lock}, so every manager hears the store's writes in their
+ * order. The order is always {@link #storeLock}, then a {@link #lock}.
  */
 final class TokenKeeper {
   private static final String TAG = "auth";
@@ -41,7 +43,10 @@ final class TokenKeeper {
   private final StateNotices notices;
 
   private final Object lock = new Object();
-  private final Object storeLock = new Object();
+  /** What the managers of this store in the process share (see {@link SameStoreManagers}). */
+  private final SameStoreManagers.Managers sameStore;
+  /** Shared by the managers of this store in the process: {@link #sameStore}'s. */
+  private final Object storeLock;
   private final RefreshSchedule schedule; // guarded by lock
   private boolean loaded;
   /** A read of the store runs on a worker for {@link #state()} or a listener. */
@@ -55,8 +60,18 @@ final class TokenKeeper {
   private long writes;
   /** Why the write numbered {@link #writes} was asked for: what the store's other managers hear. */
   private Cause writeCause = Cause.STORE_READ;
+  /**
+   * The record the write numbered {@link #writes} renewed (a refresh: the other managers take it only
+   * if they hold that one) or forgot (a sign-out: they revoke what they hold beyond it).
+   */
+  private @Nullable TokenRecord writeBefore;
   /** The sequence number of the last store write done; guarded by {@link #storeLock}. */
   private long written;
+  /**
+   * The write number at which the store took what is held here from another manager: this one's
+   * writes asked for before it are overtaken and not done.
+   */
+  private long storeHeldFrom;
   private State state = State.LOADING;
   private StateChange last;
   private @Nullable ReauthorizationRequiredException reauthorization;
@@ -72,6 +87,8 @@ final class TokenKeeper {
   private long currentSignIn;
   /** Sign-ins numbered up to this one were ended by a sign-out: their approval is not kept. */
   private long signInsEndedUpTo;
+  /** For a sign-out's write: it came after the sign-ins numbered up to this one. */
+  private long writeSignInsUpTo;
 
   TokenKeeper(AuthClient client, TokenExchange exchange, TokenStore store, CredentialKind kind,
       Revoker revoker, RefreshSchedule schedule, StateNotices notices) {
@@ -84,7 +101,9 @@ final class TokenKeeper {
     this.schedule = schedule;
     this.notices = notices;
     this.last = change(State.LOADING, Cause.READING_STORE, null);
-    SameStoreManagers.join(store, this); // last: another manager's write may reach it at once
+    // Last: another manager's write may reach this one at once (its news takes only lock).
+    this.sameStore = SameStoreManagers.join(store, this);
+    this.storeLock = sameStore.storeLock;
   }
 
   /** The server rejected {@code rejectedToken}: if it is the current one, the next call refreshes. */
@@ -170,6 +189,7 @@ final class TokenKeeper {
     try {
       synchronized (lock) {
         write = replaceLocked(record, Cause.RECORD_SET);
+        currentSignIn = sameStore.numberSignIn(); // a sign-out asked for before leaves it alone
       }
     } finally {
       notices.flush();
@@ -187,6 +207,16 @@ final class TokenKeeper {
     } catch (RejectedExecutionException closed) {
       Log.warn(TAG, "the client is closed: the record is held, but not saved", null);
     }
+  }
+
+  /** Numbers a sign-in, in one sequence with those of the store's other managers. */
+  long numberSignIn() {
+    return sameStore.numberSignIn();
+  }
+
+  /** The number of the last sign-in of the store's managers: a sign-out asked for now ends those. */
+  long signInsNumbered() {
+    return sameStore.signInsNumbered();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -232,7 +262,7 @@ final class TokenKeeper {
     replaced = null; // a new sign-in: a 401 on the old one's token is not this one's to answer
     unsaved = true;
     setState(State.VALID, cause, null);
-    return nextWrite(cause);
+    return nextWrite(cause, null);
   }
 
   /** A sign-out: the record it forgot, and the store write that forgets it there too. */
@@ -284,7 +314,8 @@ final class TokenKeeper {
         unsaved = false;
         reauthorization = null;
         setState(State.NO_TOKEN, Cause.SIGNED_OUT, null);
-        return new SignedOut(signedOut, nextWrite(Cause.SIGNED_OUT));
+        writeSignInsUpTo = signInsUpTo;
+        return new SignedOut(signedOut, nextWrite(Cause.SIGNED_OUT, signedOut));
       }
     } finally {
       notices.flush();
@@ -508,13 +539,13 @@ final class TokenKeeper {
         }
         if (result.record != null) {
           toSave = result.record;
-          save = settleSuccess(result.record);
+          save = settleSuccess(base, result.record);
         } else if (result.refusal != null) {
           return settleRefusal(base, result.refusal, adopted);
         } else {
           if (result.rotated != null && TokenRecord.sameCredential(base, current)) {
             toSave = result.rotated;
-            save = keepRotated(result.rotated, result.failure);
+            save = keepRotated(base, result.rotated, result.failure);
             base = result.rotated;
           }
           if (toSave == null) return settleTransient(base, result.failure);
@@ -532,16 +563,25 @@ final class TokenKeeper {
         storeFailed(save, e);
         throw e;
       }
+      synchronized (lock) {
+        // A sign-in or sign-out heard from another manager of the store before this one was saved:
+        // this answer is for a credential that is gone.
+        if (generation != started) return currentOrNone();
+      }
       Log.info(TAG, "token refreshed and saved: " + toSave);
       return toSave;
     }
     try {
       write(save, toSave);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       Log.warn(TAG, "cannot save the token record; the next call tries again: " + e.getMessage(), null);
     }
     try {
       synchronized (lock) {
+        if (generation != started) { // as after a record saved, above
+          inFlight = null;
+          return currentOrNone();
+        }
         return settleTransient(base, result.failure);
       }
     } finally {
@@ -577,20 +617,26 @@ final class TokenKeeper {
     inFlight = null;
     Log.info(TAG, "the record was " + (current == null ? "cleared" : "replaced")
         + " while a token refresh ran; its answer, if any, is dropped");
+    return currentOrNone();
+  }
+
+  /** What the callers of a refresh whose credential is gone get: the record held now, or none. */
+  private TokenRecord currentOrNone() throws IOException, NotSignedInException {
+    // caller holds lock
     if (current != null) return current;
     if (!exchange.canObtainWithoutRecord()) throw new NotSignedInException();
     throw new IOException("the token record was cleared while a token request ran; ask again");
   }
 
-  /** Installs the refreshed {@code record}; returns the sequence number of its save. */
-  private long settleSuccess(TokenRecord record) {
+  /** Installs {@code record}, the refresh of {@code base}; returns the sequence number of its save. */
+  private long settleSuccess(@Nullable TokenRecord base, TokenRecord record) {
     // caller holds lock
     inFlight = null;
     schedule.succeeded();
     install(record, true);
     unsaved = true;
     setState(State.VALID, Cause.REFRESHED, null);
-    return nextWrite(Cause.REFRESHED);
+    return nextWrite(Cause.REFRESHED, base);
   }
 
   /**
@@ -598,7 +644,7 @@ final class TokenKeeper {
    * access token: the server may have voided the old refresh token already (protocol 3.2). Returns
    * the sequence number of its save.
    */
-  private long keepRotated(TokenRecord rotated, IOException failure) {
+  private long keepRotated(@Nullable TokenRecord base, TokenRecord rotated, IOException failure) {
     // caller holds lock
     // The access token and its expiry stay as they were; the next refresh uses the new refresh
     // token. Saved as a refreshed record is: a failed save is retried first by the next call.
@@ -606,7 +652,7 @@ final class TokenKeeper {
         + " holds a new refresh token: kept, with the current access token", null);
     current = rotated;
     unsaved = true;
-    return nextWrite(Cause.REFRESHED);
+    return nextWrite(Cause.REFRESHED, base);
   }
 
   /**
@@ -827,7 +873,12 @@ final class TokenKeeper {
   private void write(long sequence, @Nullable TokenRecord record) throws IOException {
     List<TokenKeeper> told = Collections.emptyList();
     synchronized (storeLock) {
-      if (sequence > written) {
+      boolean overtaken;
+      synchronized (lock) {
+        // by another manager's write that this one took since it was asked
+        overtaken = sequence < storeHeldFrom;
+      }
+      if (sequence > written && !overtaken) {
         if (record == null) {
           store.clear();
         } else {
@@ -836,17 +887,21 @@ final class TokenKeeper {
         written = sequence;
         told = tellOtherManagers(sequence, record);
       }
-    }
-    synchronized (lock) {
-      if (sequence == writes) unsaved = false;
+      synchronized (lock) {
+        if (sequence == writes) unsaved = false;
+      }
     }
     for (TokenKeeper other : told) other.notices.flush();
   }
 
-  /** Asks for a store write: returns its sequence number, and what the other managers will hear. */
-  private long nextWrite(Cause cause) {
+  /**
+   * Asks for a store write for {@code cause}; {@code before} is the record a refresh renewed or a
+   * sign-out forgot. Returns its sequence number.
+   */
+  private long nextWrite(Cause cause, @Nullable TokenRecord before) {
     // caller holds lock
     writeCause = cause;
+    writeBefore = before;
     return ++writes;
   }
 
@@ -858,56 +913,69 @@ final class TokenKeeper {
    */
   private List<TokenKeeper> tellOtherManagers(long sequence, @Nullable TokenRecord record) {
     Cause cause;
+    TokenRecord before;
+    long signInsUpTo;
     synchronized (lock) {
       if (sequence != writes) return Collections.emptyList();
       cause = writeCause;
+      before = writeBefore;
+      signInsUpTo = writeSignInsUpTo;
     }
     List<TokenKeeper> others = SameStoreManagers.besides(store, this);
-    for (TokenKeeper other : others) other.heard(record, cause);
+    for (TokenKeeper other : others) other.heard(record, cause, before, signInsUpTo);
     return others;
   }
 
   /**
-   * Another manager of this store wrote {@code record} to it (null: cleared it) for {@code cause}.
-   * A sign-out, a sign-in or an app's record there is one here too, told to the listeners with the
-   * same cause; another manager's refresh of the credential held here replaces it, as its new
-   * refresh token voided this one's (protocol 3.2). A manager whose own write is pending keeps its
-   * record: the store ends with it, and the others hear that. A record this manager could not keep
-   * (another grant, client or server) is ignored. Takes only {@link #lock}; the caller flushes.
+   * Another manager of this store wrote {@code record} to it (null: cleared it) for {@code cause};
+   * {@code before} is the record it renewed (a refresh) or signed out (a sign-out). A sign-out, a
+   * sign-in or an app's record there is one here too, told to the listeners with the same cause: a
+   * refresh under way or not saved yet here answers for a credential that is gone and is dropped,
+   * and after a sign-out tokens held here that it did not revoke are. A refresh there of the record
+   * held here replaces it, as its new refresh token voided this one's (protocol 3.2). This manager's
+   * own sign-in or record, not saved yet, stands against another's: the store ends with it, and the
+   * others take it then; a sign-out ends it unless the sign-in began after the sign-out was asked for
+   * ({@code signInsUpTo}). A record this manager could not keep (another grant, client or server) is the other's
+   * alone. What is taken is in the store already: this one's writes asked for before are not done.
+   * Takes only {@link #lock}; the caller flushes the news.
    */
-  private void heard(@Nullable TokenRecord record, Cause cause) {
+  private void heard(@Nullable TokenRecord record, Cause cause, @Nullable TokenRecord before,
+      long signInsUpTo) {
+    TokenRecord revoke = null;
     synchronized (lock) {
-      if (unsaved || (record == null ? current == null : record.equals(current))) return;
+      boolean ownRefreshUnsaved = unsaved && writeCause == Cause.REFRESHED;
+      if (unsaved && !ownRefreshUnsaved && (record != null || currentSignIn > signInsUpTo)) return;
       if (record == null) {
-        generation++;
-        signedOutAt = generation; // a refresh under way has its new tokens revoked, as at a sign-out
-        loaded = true;
+        signInsEndedUpTo = Math.max(signInsEndedUpTo, signInsUpTo); // their approvals are not kept
+        if (current != null && !TokenRecord.sameCredential(current, before)) revoke = current;
+        generation++; // a refresh or a store read under way answers for what is gone: dropped
+        signedOutAt = generation; // a refresh under way has its new tokens revoked when it answers
         current = null;
         currentSignIn = 0;
-        replaced = null;
-        reauthorization = null;
         setState(State.NO_TOKEN, Cause.SIGNED_OUT, null);
-      } else if (!kind.fits(record)) {
-        Log.info(TAG, "another manager of the token store saved a record this one cannot keep: "
-            + record);
+      } else if (record.equals(current) || !kind.fits(record)) {
+        return;
       } else if (cause == Cause.REFRESHED) {
-        if (current == null || inFlight != null
-            || record.receivedAtEpochMillis() <= current.receivedAtEpochMillis()) {
-          return; // none held to replace, or a refresh here that looks in the store itself
+        if (ownRefreshUnsaved || inFlight != null || current == null
+            || !(current.equals(before) || TokenRecord.sameCredential(current, before))) {
+          return; // not a renewal of what this one holds; its own refresh looks in the store itself
         }
-        reauthorization = null;
         install(record, false);
         setState(stateAfterFailure(), Cause.REFRESHED, null);
       } else {
-        generation++; // a refresh under way answers for the credential replaced: it is dropped
-        loaded = true;
-        reauthorization = null;
+        generation++; // a refresh or a store read under way answers for what is gone: dropped
         install(record, false);
-        currentSignIn = 0;
+        currentSignIn = sameStore.numberSignIn(); // a sign-out asked for before leaves it alone
         replaced = null;
         setState(State.VALID, cause, null);
       }
+      loaded = true;
+      reauthorization = null;
+      if (record == null) replaced = null;
+      unsaved = false;
+      storeHeldFrom = ++writes;
     }
+    if (revoke != null) revoker.revokeLater(revoke);
   }
 
   /** The write numbered {@code sequence} failed: told to the listeners if it was the last asked for. */

@@ -224,11 +224,10 @@ public final class TokenManager implements TokenSource {
   /** The keeper's, guarded by its lock; only its final settings are read here. */
   private final RefreshSchedule schedule;
   /**
-   * The sign-in calls made, numbered in that order, so that a sign-out can end those made before it.
-   * Weak: a call that ended, or was never run, is not kept alive. Guarded by itself.
+   * The sign-in calls made, numbered in that order by the keeper, so that a sign-out can end those
+   * made before it. Weak: a call that ended, or was never run, is not kept alive. Guarded by itself.
    */
   private final Map<VoiceLinkCall<DeviceFlowOutcome>, Long> signIns = new WeakHashMap<>();
-  private long signInsMade; // guarded by signIns
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
@@ -372,10 +371,9 @@ public final class TokenManager implements TokenSource {
   private VoiceLinkCall<DeviceFlowOutcome> signIn(DeviceAuthorizer flow, @Nullable String deviceId,
       DeviceFlowListener listener) {
     synchronized (signIns) {
-      long number = signInsMade + 1;
+      long number = keeper.numberSignIn();
       VoiceLinkCall<DeviceFlowOutcome> call =
           flow.signIn(deviceId, listener, record -> keeper.signedIn(record, number));
-      signInsMade = number;
       signIns.put(call, number);
       return call;
     }
@@ -422,14 +420,14 @@ public final class TokenManager implements TokenSource {
    * <p>Nothing runs on the calling thread. Cancelling the call stops the revocation, not the
    * sign-out: the credential is forgotten all the same. The call fails with an {@link IOException}
    * when the store could not be cleared: the manager holds nothing, but a restart would read the
-   * record again. It is this manager's: another manager of the same store that still holds the record
-   * may refresh it and save it again, so sign out through every manager of a credential (an Agent's
-   * with {@code agent.signOut()}), or share one.
+   * record again. The other managers of the same store in this process (an Agent's per screen) sign
+   * out with it when the store is cleared; a sign-in heard from one of them after this call was made
+   * is left alone, as one of this manager's own would be.
    */
   public VoiceLinkCall<SignOut> signOut() {
     long signInsBefore;
     synchronized (signIns) {
-      signInsBefore = signInsMade;
+      signInsBefore = keeper.signInsNumbered();
     }
     return new BlockingCall<SignOut>(core) {
       @Override protected SignOut run() throws IOException {

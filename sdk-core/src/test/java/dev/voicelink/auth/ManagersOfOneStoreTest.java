@@ -13,8 +13,15 @@ import java.io.File;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
@@ -157,6 +164,229 @@ class ManagersOfOneStoreTest {
         .isEqualTo("at-9");
     assertThat(store.load()).isEqualTo(switched);
     assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  /**
+   * One store instance shared by managers (an app's store is one with itself), whose steps the test
+   * holds: a load that read the record and has not returned it yet, a save of one access token that
+   * waits or fails once, and a clear that waits.
+   */
+  private static final class SteppedStore implements TokenStore {
+    final InMemoryTokenStore held;
+    final CountDownLatch loadRead = new CountDownLatch(1);
+    final CountDownLatch loadReturns = new CountDownLatch(1);
+    volatile boolean holdNextLoad;
+    volatile @Nullable String saveToHold;
+    final CountDownLatch saveHeld = new CountDownLatch(1);
+    final CountDownLatch saveGoesOn = new CountDownLatch(1);
+    volatile @Nullable String saveToFailOnce;
+    volatile boolean holdNextClear;
+    final CountDownLatch clearHeld = new CountDownLatch(1);
+    final CountDownLatch clearGoesOn = new CountDownLatch(1);
+
+    SteppedStore(TokenRecord record) {
+      held = new InMemoryTokenStore(record);
+    }
+
+    @Override public @Nullable TokenRecord load() throws IOException {
+      TokenRecord read = held.load();
+      if (holdNextLoad) {
+        holdNextLoad = false;
+        loadRead.countDown();
+        await(loadReturns);
+      }
+      return read;
+    }
+
+    @Override public void save(TokenRecord record) throws IOException {
+      if (record.accessToken().equals(saveToFailOnce)) {
+        saveToFailOnce = null;
+        throw new IOException("disk full");
+      }
+      if (record.accessToken().equals(saveToHold)) {
+        saveHeld.countDown();
+        await(saveGoesOn);
+      }
+      held.save(record);
+    }
+
+    @Override public void clear() throws IOException {
+      if (holdNextClear) {
+        holdNextClear = false;
+        clearHeld.countDown();
+        await(clearGoesOn);
+      }
+      held.clear();
+    }
+
+    private static void await(CountDownLatch latch) throws IOException {
+      try {
+        if (!latch.await(10, TimeUnit.SECONDS)) throw new IOException("the test never let it go on");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException();
+      }
+    }
+  }
+
+  /**
+   * A sign-out on one screen while another's manager saves a refresh it just got: the managers take
+   * turns on the store, so the sign-out's clear comes after that save, and the other manager, told
+   * of it, forgets the refreshed record too. The store ends empty.
+   */
+  @Test void aSignOutAsTheOtherManagerSavesItsRefreshSignsItOutAndTheStoreEndsEmpty()
+      throws Exception {
+    SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager first = manager(store);
+    TokenManager other = manager(store);
+    assertThat(first.accessToken()).isEqualTo("at-1");
+    assertThat(other.accessToken()).isEqualTo("at-1");
+    other.addListener(otherStates);
+    StateLog firstStates = new StateLog();
+    first.addListener(firstStates);
+    time.advance(3600 - 300, TimeUnit.SECONDS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    store.saveToHold = "at-2";
+    ExecutorService callers = Executors.newFixedThreadPool(2);
+    try {
+      Future<String> refreshed = callers.submit(other::accessToken);
+      assertThat(store.saveHeld.await(10, TimeUnit.SECONDS)).as("its refresh is being saved").isTrue();
+      Future<TokenManager.SignOut> signedOut = callers.submit(() -> first.signOut().execute());
+      firstStates.awaitCause(Cause.SIGNED_OUT); // forgotten in memory; the clear waits its turn
+
+      store.saveGoesOn.countDown();
+
+      assertThat(signedOut.get(10, TimeUnit.SECONDS)).isEqualTo(TokenManager.SignOut.NOT_OFFERED);
+      try {
+        refreshed.get(10, TimeUnit.SECONDS); // handed out if saved and settled before the clear
+      } catch (ExecutionException e) { // or dropped, if the clear came first
+        assertThat(e).hasCauseInstanceOf(NotSignedInException.class);
+      }
+      assertThat(store.load()).isNull();
+      assertThat(other.record()).isNull();
+      assertThat(otherStates.changes()).extracting(StateChange::cause).endsWith(Cause.SIGNED_OUT);
+      assertThatThrownBy(other::accessToken).isInstanceOf(NotSignedInException.class);
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+
+  /**
+   * A sign-in on another screen while this manager's sign-out clears the store: it is saved after
+   * the clear, both managers take it, and the store ends with it.
+   */
+  @Test void aRecordSetWhileASignOutClearsTheStoreIsWhatTheStoreEndsWith() throws Exception {
+    SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager first = manager(store);
+    TokenManager other = manager(store);
+    assertThat(first.accessToken()).isEqualTo("at-1");
+    assertThat(other.accessToken()).isEqualTo("at-1");
+    StateLog firstStates = new StateLog();
+    first.addListener(firstStates);
+    store.holdNextClear = true;
+    TokenRecord next = deviceRecord("at-9", "rt-9", 3600);
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<TokenManager.SignOut> signedOut = caller.submit(() -> first.signOut().execute());
+      assertThat(store.clearHeld.await(10, TimeUnit.SECONDS)).isTrue();
+
+      other.setRecord(next); // held at once, saved on a worker once the clear is done
+      store.clearGoesOn.countDown();
+
+      assertThat(signedOut.get(10, TimeUnit.SECONDS)).isEqualTo(TokenManager.SignOut.NOT_OFFERED);
+      assertThat(firstStates.awaitCause(Cause.RECORD_SET).state()).isEqualTo(State.VALID);
+      assertThat(store.load()).isEqualTo(next);
+      assertThat(first.record()).isEqualTo(next);
+      assertThat(other.record()).isEqualTo(next);
+      assertThat(firstStates.changes()).extracting(StateChange::cause)
+          .containsSubsequence(Cause.SIGNED_OUT, Cause.RECORD_SET);
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
+  @Test void aRecordSetThroughOneManagerReplacesTheOthersRefreshedRecordItCouldNotSave()
+      throws Exception {
+    SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager first = manager(store);
+    TokenManager other = manager(store);
+    assertThat(first.accessToken()).isEqualTo("at-1");
+    assertThat(other.accessToken()).isEqualTo("at-1");
+    time.advance(3600 - 300, TimeUnit.SECONDS);
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    store.saveToFailOnce = "at-2";
+    assertThatThrownBy(other::accessToken).isInstanceOf(IOException.class).hasMessage("disk full");
+    TokenRecord switched = deviceRecord("at-9", "rt-9", 3600); // another user, on another screen
+    other.addListener(otherStates);
+
+    first.setRecord(switched);
+
+    assertThat(otherStates.awaitCause(Cause.RECORD_SET).state()).isEqualTo(State.VALID);
+    assertThat(other.record()).isEqualTo(switched);
+    assertThat(other.accessToken()).as("its own refresh, unsaved, does not come back")
+        .isEqualTo("at-9");
+    assertThat(first.accessToken()).isEqualTo("at-9");
+    assertThat(store.load()).isEqualTo(switched);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  /**
+   * A screen's manager reads the store for the first time as the user signs out on another: the
+   * managers take turns on the store, so the clear comes after the read, and the new manager, told
+   * of it, forgets what it read.
+   */
+  @Test void aSignOutAsTheOtherManagerFirstReadsTheStoreSignsItOutToo() throws Exception {
+    SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager first = manager(store);
+    assertThat(first.accessToken()).isEqualTo("at-1");
+    StateLog firstStates = new StateLog();
+    first.addListener(firstStates);
+    store.holdNextLoad = true;
+    TokenManager other = manager(store); // a screen made as the user signs out on another
+    other.addListener(otherStates); // starts its first read, on a worker
+    assertThat(store.loadRead.await(10, TimeUnit.SECONDS)).isTrue();
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<TokenManager.SignOut> signedOut = caller.submit(() -> first.signOut().execute());
+      firstStates.awaitCause(Cause.SIGNED_OUT); // forgotten in memory; the clear waits its turn
+
+      store.loadReturns.countDown();
+
+      assertThat(signedOut.get(10, TimeUnit.SECONDS)).isEqualTo(TokenManager.SignOut.NOT_OFFERED);
+      otherStates.awaitExactly(State.LOADING, State.VALID, State.NO_TOKEN);
+      assertThat(otherStates.changes().get(2).cause()).isEqualTo(Cause.SIGNED_OUT);
+      assertThat(other.record()).isNull();
+      assertThat(store.load()).isNull();
+      assertThatThrownBy(other::accessToken).isInstanceOf(NotSignedInException.class);
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
+  /**
+   * A sign-in on one screen that its store could not save, then a sign-out on another: the sign-out,
+   * asked for after it, ends it too, as it would through one manager, and it is not saved later.
+   */
+  @Test void aSignOutThroughOneManagerEndsASignInTheOtherCouldNotSaveYet() throws Exception {
+    SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager first = manager(store);
+    TokenManager other = manager(store);
+    assertThat(first.accessToken()).isEqualTo("at-1");
+    assertThat(other.accessToken()).isEqualTo("at-1");
+    other.addListener(otherStates);
+    store.saveToFailOnce = "at-9";
+    other.setRecord(deviceRecord("at-9", "rt-9", 3600));
+    otherStates.awaitCause(Cause.STORE_FAILED);
+    assertThat(first.record().accessToken()).as("never saved: not heard").isEqualTo("at-1");
+
+    assertThat(first.signOut().execute()).isEqualTo(TokenManager.SignOut.NOT_OFFERED);
+
+    assertThat(other.record()).isNull();
+    assertThatThrownBy(other::accessToken).as("nothing left to save")
+        .isInstanceOf(NotSignedInException.class);
+    assertThat(store.load()).isNull();
+    assertThat(first.record()).isNull();
+    assertThat(otherStates.changes()).extracting(StateChange::cause).endsWith(Cause.SIGNED_OUT);
   }
 
   @Test void storesOfTheAppAreOneWithThemselvesOnly() throws Exception {

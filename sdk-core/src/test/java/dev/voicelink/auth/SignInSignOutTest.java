@@ -446,6 +446,43 @@ class SignInSignOutTest {
     assertThat(states.changes()).extracting(StateChange::cause).doesNotContain(Cause.SIGNED_OUT);
   }
 
+  /**
+   * Another manager of the store (an Agent's on another screen) signs a new user in while this one's
+   * sign-out waits for the server's revocation: the sign-out, asked for before, leaves it alone, as
+   * it leaves a sign-in of its own made after it; only the old refresh token is revoked.
+   */
+  @Test void aSignInHeardFromAnotherManagerWhileThisOneRevokedIsLeftAlone() throws Exception {
+    TokenManager manager = publicManager(revokingServer());
+    TokenRecord old = signIn(manager).token();
+    TokenManager other = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
+        .scope("profile voicelink.entities").store(store).random(new Random(3)).build();
+    assertThat(other.record()).isNull(); // starts its first read
+    StateLog.awaitLoaded(other);
+    TokenRecord switched = old.newBuilder().accessToken("at-std-9").refreshToken("rt-std-9").build();
+    List<String> revoked = Collections.synchronizedList(new ArrayList<>());
+    script.enqueue(new MockResponse().setResponseCode(200));
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        if (request.getPath().equals("/oauth2/revoke")) {
+          revoked.add(request.getBody().readUtf8());
+          other.setRecord(switched); // saved on a worker while the revocation is answered
+          states.awaitCause(Cause.RECORD_SET); // and heard by the manager signing out
+        }
+        return script.dispatch(request);
+      }
+    });
+
+    assertThat(manager.signOut().execute()).isEqualTo(SignOut.REVOKED);
+
+    assertThat(revoked).containsExactly(
+        "token=rt-std-1&token_type_hint=refresh_token&client_id=speaker-public");
+    assertThat(manager.record()).isEqualTo(switched);
+    assertThat(other.record()).isEqualTo(switched);
+    assertThat(store.held.load()).isEqualTo(switched);
+    assertThat(store.operations).endsWith("save at-std-9");
+    assertThat(states.changes()).extracting(StateChange::cause).doesNotContain(Cause.SIGNED_OUT);
+  }
+
   @Test void nothingTouchesTheStoreOnTheCallingThread() throws Exception {
     GatedLoadStore gated = new GatedLoadStore(store);
     TokenManager manager = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")

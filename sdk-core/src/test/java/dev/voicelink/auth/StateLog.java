@@ -50,6 +50,19 @@ final class StateLog implements TokenManager.Listener {
     }
   }
 
+  /** Waits (10 s at most) until a change of {@code cause} was told; returns the first such. */
+  synchronized TokenManager.StateChange awaitCause(TokenManager.Cause cause) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      for (TokenManager.StateChange change : changes) {
+        if (change.cause() == cause) return change;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) throw new AssertionError("no " + cause + " was told: " + changes);
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+  }
+
   /** Waits (10 s at most) until {@code expected.length} states were told, and checks they are those. */
   synchronized void awaitExactly(State... expected) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
