@@ -28,6 +28,14 @@ final class AuthServerScript extends Dispatcher {
     this.startNanos = time.monotonicNanos();
   }
 
+  /** A device record of client {@code vl-speaker-01}, received now on the script's clock. */
+  TokenRecord deviceRecord(String access, String refresh, long expiresIn) {
+    return TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("vl-speaker-01")
+        .accessToken(access).refreshToken(refresh).expiresInSeconds(expiresIn)
+        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
+        .build();
+  }
+
   AuthServerScript enqueue(MockResponse... scripted) {
     for (MockResponse response : scripted) responses.add(response);
     return this;

@@ -59,15 +59,19 @@ class ManagersOfOneStoreTest {
   }
 
   private TokenRecord deviceRecord(String access, String refresh, long expiresIn) {
-    return TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("vl-speaker-01")
-        .accessToken(access).refreshToken(refresh).expiresInSeconds(expiresIn)
-        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
-        .build();
+    return script.deviceRecord(access, refresh, expiresIn);
   }
 
   private TokenManager manager(TokenStore store) {
     return TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
         .random(new Random(3)).build();
+  }
+
+  /** A manager of {@code store}, which holds the record {@code at-1}, once it has read it. */
+  private TokenManager managerHoldingAt1(TokenStore store) throws Exception {
+    TokenManager manager = manager(store);
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    return manager;
   }
 
   /** Two instances on one file, as two Agents' stores of one name are. */
@@ -108,10 +112,8 @@ class ManagersOfOneStoreTest {
       throws Exception {
     TokenStore[] stores = oneFileTwice();
     stores[0].save(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager first = manager(stores[0]);
-    TokenManager other = manager(stores[1]);
-    assertThat(first.accessToken()).isEqualTo("at-1");
-    assertThat(other.accessToken()).isEqualTo("at-1");
+    TokenManager first = managerHoldingAt1(stores[0]);
+    TokenManager other = managerHoldingAt1(stores[1]);
     other.addListener(otherStates);
     otherStates.awaitExactly(State.VALID);
     time.advance(3600 - 300, TimeUnit.SECONDS); // inside the margin
@@ -146,10 +148,8 @@ class ManagersOfOneStoreTest {
         held.clear();
       }
     };
-    TokenManager first = manager(store);
-    TokenManager other = manager(store);
-    assertThat(first.accessToken()).isEqualTo("at-1");
-    assertThat(other.accessToken()).isEqualTo("at-1");
+    TokenManager first = managerHoldingAt1(store);
+    TokenManager other = managerHoldingAt1(store);
     time.advance(3600 - 300, TimeUnit.SECONDS);
     script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
     server.setDispatcher(new Dispatcher() {
@@ -237,10 +237,8 @@ class ManagersOfOneStoreTest {
   @Test void aSignOutAsTheOtherManagerSavesItsRefreshSignsItOutAndTheStoreEndsEmpty()
       throws Exception {
     SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager first = manager(store);
-    TokenManager other = manager(store);
-    assertThat(first.accessToken()).isEqualTo("at-1");
-    assertThat(other.accessToken()).isEqualTo("at-1");
+    TokenManager first = managerHoldingAt1(store);
+    TokenManager other = managerHoldingAt1(store);
     other.addListener(otherStates);
     StateLog firstStates = new StateLog();
     first.addListener(firstStates);
@@ -277,10 +275,8 @@ class ManagersOfOneStoreTest {
    */
   @Test void aRecordSetWhileASignOutClearsTheStoreIsWhatTheStoreEndsWith() throws Exception {
     SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager first = manager(store);
-    TokenManager other = manager(store);
-    assertThat(first.accessToken()).isEqualTo("at-1");
-    assertThat(other.accessToken()).isEqualTo("at-1");
+    TokenManager first = managerHoldingAt1(store);
+    TokenManager other = managerHoldingAt1(store);
     StateLog firstStates = new StateLog();
     first.addListener(firstStates);
     store.holdNextClear = true;
@@ -308,10 +304,8 @@ class ManagersOfOneStoreTest {
   @Test void aRecordSetThroughOneManagerReplacesTheOthersRefreshedRecordItCouldNotSave()
       throws Exception {
     SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager first = manager(store);
-    TokenManager other = manager(store);
-    assertThat(first.accessToken()).isEqualTo("at-1");
-    assertThat(other.accessToken()).isEqualTo("at-1");
+    TokenManager first = managerHoldingAt1(store);
+    TokenManager other = managerHoldingAt1(store);
     time.advance(3600 - 300, TimeUnit.SECONDS);
     script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
     store.saveToFailOnce = "at-2";
@@ -337,8 +331,7 @@ class ManagersOfOneStoreTest {
    */
   @Test void aSignOutAsTheOtherManagerFirstReadsTheStoreSignsItOutToo() throws Exception {
     SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager first = manager(store);
-    assertThat(first.accessToken()).isEqualTo("at-1");
+    TokenManager first = managerHoldingAt1(store);
     StateLog firstStates = new StateLog();
     first.addListener(firstStates);
     store.holdNextLoad = true;
@@ -369,10 +362,8 @@ class ManagersOfOneStoreTest {
    */
   @Test void aSignOutThroughOneManagerEndsASignInTheOtherCouldNotSaveYet() throws Exception {
     SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager first = manager(store);
-    TokenManager other = manager(store);
-    assertThat(first.accessToken()).isEqualTo("at-1");
-    assertThat(other.accessToken()).isEqualTo("at-1");
+    TokenManager first = managerHoldingAt1(store);
+    TokenManager other = managerHoldingAt1(store);
     other.addListener(otherStates);
     store.saveToFailOnce = "at-9";
     other.setRecord(deviceRecord("at-9", "rt-9", 3600));

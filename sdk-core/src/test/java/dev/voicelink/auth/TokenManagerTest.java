@@ -61,10 +61,7 @@ class TokenManagerTest {
   }
 
   private TokenRecord deviceRecord(String access, String refresh, long expiresIn) {
-    return TokenRecord.builder().grant(TokenRecord.Grant.DEVICE).clientId("vl-speaker-01")
-        .accessToken(access).refreshToken(refresh).expiresInSeconds(expiresIn)
-        .createdAtEpochSeconds(time.wallMillis() / 1000).receivedAtEpochMillis(time.wallMillis())
-        .build();
+    return script.deviceRecord(access, refresh, expiresIn);
   }
 
   private TokenManager deviceManager(TokenStore store) {
