@@ -421,8 +421,8 @@ public final class TokenManager implements TokenSource {
    * sign-out: the credential is forgotten all the same. The call fails with an {@link IOException}
    * when the store could not be cleared: the manager holds nothing, but a restart would read the
    * record again. The other managers of the same store in this process (an Agent's per screen) sign
-   * out with it when the store is cleared; a sign-in heard from one of them after this call was made
-   * is left alone, as one of this manager's own would be.
+   * out with it when the store is cleared: their sign-ins begun before this call end too, and one
+   * begun after it is left alone, as one of this manager's own would be.
    */
   public VoiceLinkCall<SignOut> signOut() {
     long signInsBefore;
