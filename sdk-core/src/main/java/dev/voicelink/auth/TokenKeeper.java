@@ -934,10 +934,10 @@ final class TokenKeeper {
    * and after a sign-out tokens held here that it did not revoke are. A refresh there of the record
    * held here replaces it, as its new refresh token voided this one's (protocol 3.2). This manager's
    * own sign-in or record, not saved yet, stands against another's: the store ends with it, and the
-   * others take it then; a sign-out ends it unless the sign-in began after the sign-out was asked for
-   * ({@code signInsUpTo}). A record this manager could not keep (another grant, client or server) is the other's
-   * alone. What is taken is in the store already: this one's writes asked for before are not done.
-   * Takes only {@link #lock}; the caller flushes the news.
+   * others take it then; a sign-out ends it unless the sign-in began after the sign-out was asked
+   * for ({@code signInsUpTo}). A record this manager could not keep (another grant, client or
+   * server) is the other's alone. What is taken is in the store already: this one's writes asked for
+   * before are not done. Takes only {@link #lock}; the caller flushes the news.
    */
   private void heard(@Nullable TokenRecord record, Cause cause, @Nullable TokenRecord before,
       long signInsUpTo) {
@@ -952,12 +952,12 @@ final class TokenKeeper {
         signedOutAt = generation; // a refresh under way has its new tokens revoked when it answers
         current = null;
         currentSignIn = 0;
+        replaced = null;
         setState(State.NO_TOKEN, Cause.SIGNED_OUT, null);
       } else if (record.equals(current) || !kind.fits(record)) {
         return;
       } else if (cause == Cause.REFRESHED) {
-        if (ownRefreshUnsaved || inFlight != null || current == null
-            || !(current.equals(before) || TokenRecord.sameCredential(current, before))) {
+        if (ownRefreshUnsaved || inFlight != null || !TokenRecord.sameCredential(current, before)) {
           return; // not a renewal of what this one holds; its own refresh looks in the store itself
         }
         install(record, false);
@@ -971,7 +971,6 @@ final class TokenKeeper {
       }
       loaded = true;
       reauthorization = null;
-      if (record == null) replaced = null;
       unsaved = false;
       storeHeldFrom = ++writes;
     }

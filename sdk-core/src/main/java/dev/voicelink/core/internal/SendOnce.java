@@ -112,15 +112,14 @@ public final class SendOnce {
   private static Authenticator followUpKept(Authenticator app) {
     if (app == Authenticator.NONE) return app;
     return (route, response) -> {
-      Request next = null;
-      boolean answered = false;
+      Request next;
       try {
         next = app.authenticate(route, response);
-        answered = true;
-      } finally {
+      } catch (Throwable e) {
         // OkHttp leaves the refusal open when its authenticator throws: its exchange would count as
         // in progress for ever, and on HTTP/2 keep a connection that rests past the limit in use.
-        if (!answered) response.close();
+        response.close();
+        throw e;
       }
       FollowUp followUp = next == null ? null : next.tag(FollowUp.class);
       if (followUp != null) followUp.request = next;
