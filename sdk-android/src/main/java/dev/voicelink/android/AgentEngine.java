@@ -58,6 +58,11 @@ final class AgentEngine {
   private boolean reconnectGaveUp;
   private int state = STATE_IDLE;
   private boolean notAuthorizedReported;
+  /**
+   * The token source had a token again while not connected: an attempt that asked for one before
+   * then fails for want of it, and is followed by one more instead of a lost authorization.
+   */
+  private boolean tokenCameBack;
 
   /**
    * An engine on {@code client}: its threads run the web API calls, its clock and scheduler time
@@ -143,10 +148,13 @@ final class AgentEngine {
   /**
    * The token source has a token again without a sign-in (another manager of its store refreshed the
    * credential, or the store read again a record it had lost): if a lost authorization stopped the
-   * connection, it starts again.
+   * connection, it starts again; an attempt that asked for a token before this news and fails for
+   * want of one is followed by one more.
    */
   void tokenBack() {
     worker.execute(() -> {
+      if (uid != null) return;
+      tokenCameBack = true;
       if (!notAuthorizedReported) return;
       notAuthorizedReported = false;
       connect();
@@ -156,6 +164,7 @@ final class AgentEngine {
   /** The device signed out: the connection made with its token ends now. */
   void signedOut() {
     worker.execute(() -> {
+      tokenCameBack = false;
       closeChannel();
       lostConnection();
     });
@@ -242,6 +251,7 @@ final class AgentEngine {
       onCurrent(() -> {
         uid = connectedUid;
         notAuthorizedReported = false;
+        tokenCameBack = false;
         out.emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", EventData.connected(connectedUid));
         updateState();
       });
@@ -267,7 +277,12 @@ final class AgentEngine {
         // worker: only the writes made on the lost connection are lost.
         lostConnection(disconnect.lastSeq());
         if (disconnect.reconnecting()) return;
-        if (disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN) {
+        boolean wantedAToken = disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN
+            || disconnect.cause() == Disconnect.Cause.TOKEN_REFUSED;
+        if (wantedAToken && tokenCameBack) {
+          tokenCameBack = false;
+          connect();
+        } else if (disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN) {
           reportNotAuthorized(notSignedIn);
         } else if (disconnect.cause() == Disconnect.Cause.TOKEN_REFUSED) {
           reportNotAuthorized("The device token was refused (" + disconnect.detail()

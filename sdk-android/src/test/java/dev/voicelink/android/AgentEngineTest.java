@@ -654,6 +654,44 @@ class AgentEngineTest {
     assertThat(h.server.getRequestCount()).as("one upgrade only").isEqualTo(1);
   }
 
+  /**
+   * The token comes back while an attempt that asked before it is failing for want of one: the
+   * news reaches the worker first, the failure after it. The agent tries again with the token
+   * instead of reporting a lost authorization and waiting for a command.
+   */
+  @Test void aTokenBackWhileAnAttemptFailsForWantOfATokenConnectsAgain() throws Exception {
+    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
+    h.tokens.whileRefusing = () -> {
+      h.tokens.refusal = null;
+      h.engine.tokenBack();
+    };
+    h.acceptNextConnection(EngineHarness.UID);
+    h.engine.start(true);
+    h.runAttempt(1);
+    h.runAttempt(2);
+
+    assertThat(h.expect(EVENT_CONNECTED_TO_SERVER).data).containsEntry(KEY_UID, EngineHarness.UID);
+    assertThat(h.server.takeRequest(5, TimeUnit.SECONDS).getHeader("Authorization"))
+        .isEqualTo("device-token-1");
+  }
+
+  /** Once connected, the token coming back is spent: a later refusal is reported as lost again. */
+  /** Connected, the token's news changes nothing: a later refusal is reported as a lost authorization. */
+  @Test void aTokenBackWhileConnectedLeavesALaterRefusalReported() throws Exception {
+    WebSocket server = h.startConnected();
+    h.engine.tokenBack();
+    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
+
+    server.close(1011, "server restarting");
+    h.expect(EVENT_SERVER_DISCONNECTED);
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
+    h.runAttempt(3); // after the first attempt and its greeting deadline
+
+    assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
+    h.expectNoEvent();
+    assertThat(h.server.getRequestCount()).as("no token, no second upgrade").isEqualTo(1);
+  }
+
   @Test void theLastAllowedReconnectMayStillSucceed() throws Exception {
     EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
     try {

@@ -233,10 +233,16 @@ final class EngineHarness implements AutoCloseable {
     final List<String> rejected = Collections.synchronizedList(new ArrayList<String>());
     int issued;
     volatile @Nullable ServerRefusalException refusal;
+    /** Runs as a refusal is about to be thrown: what happens while the channel asks. */
+    volatile @Nullable Runnable whileRefusing;
 
     @Override public synchronized String accessToken() throws ServerRefusalException {
       ServerRefusalException failure = refusal;
-      if (failure != null) throw failure;
+      if (failure != null) {
+        Runnable meanwhile = whileRefusing;
+        if (meanwhile != null) meanwhile.run();
+        throw failure;
+      }
       issued++;
       return "device-token-" + issued;
     }
