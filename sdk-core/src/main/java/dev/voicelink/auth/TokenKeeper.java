@@ -523,32 +523,36 @@ final class TokenKeeper {
       abandon(started, e);
       throw fromAppCode(e);
     }
-    // A refusal of the refresh token may be of one another manager of the store has just rotated:
-    // its record is looked for before the refusal is settled.
-    boolean adopted = result.refusal instanceof ReauthorizationRequiredException
-        && adoptRefreshedElsewhere(base, true);
     long save = 0;
     TokenRecord toSave = null;
     try {
-      synchronized (lock) {
-        // setRecord of the same credential (a restore, a migration) replaces nothing: the answer counts
-        if (generation != started && !TokenRecord.sameCredential(base, current)) {
-          // New tokens that a sign-out overtook: it could not know to revoke them, so they are now.
-          if (signedOutAt > started && result.record != null) revoker.revokeLater(result.record);
-          return settleReplaced();
-        }
-        if (result.record != null) {
-          toSave = result.record;
-          save = settleSuccess(base, result.record);
-        } else if (result.refusal != null) {
-          return settleRefusal(base, result.refusal, adopted);
-        } else {
-          if (result.rotated != null && TokenRecord.sameCredential(base, current)) {
-            toSave = result.rotated;
-            save = keepRotated(base, result.rotated, result.failure);
-            base = result.rotated;
+      // A refusal of the refresh token may be of one another manager of the store has just rotated:
+      // its record is looked for, and the answer settled, under one hold of the store lock. Another
+      // manager's write between the two would be heard while this refresh is under way, and dropped.
+      synchronized (storeLock) {
+        boolean adopted = result.refusal instanceof ReauthorizationRequiredException
+            && adoptRefreshedElsewhere(base, true);
+        synchronized (lock) {
+          // setRecord of the same credential (a restore, a migration) replaces nothing: the answer
+          // counts
+          if (generation != started && !TokenRecord.sameCredential(base, current)) {
+            // New tokens that a sign-out overtook: it could not know to revoke them, so they are now.
+            if (signedOutAt > started && result.record != null) revoker.revokeLater(result.record);
+            return settleReplaced();
           }
-          if (toSave == null) return settleTransient(base, result.failure);
+          if (result.record != null) {
+            toSave = result.record;
+            save = settleSuccess(base, result.record);
+          } else if (result.refusal != null) {
+            return settleRefusal(base, result.refusal, adopted);
+          } else {
+            if (result.rotated != null && TokenRecord.sameCredential(base, current)) {
+              toSave = result.rotated;
+              save = keepRotated(base, result.rotated, result.failure);
+              base = result.rotated;
+            }
+            if (toSave == null) return settleTransient(base, result.failure);
+          }
         }
       }
     } finally {

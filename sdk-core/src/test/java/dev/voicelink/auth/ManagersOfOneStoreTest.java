@@ -357,6 +357,58 @@ class ManagersOfOneStoreTest {
   }
 
   /**
+   * This manager's refresh token is refused because the other manager has just rotated it, and the
+   * other's refresh comes to be saved while this one looks in the store for it: the save waits until
+   * the refusal is settled, and this manager, told of it then, serves the other's record rather than
+   * asking for a sign-in.
+   */
+  @Test void aRefreshSavedAsTheOtherLooksForItAfterARefusalIsTakenOnceTheRefusalIsSettled()
+      throws Exception {
+    SteppedStore store = new SteppedStore(deviceRecord("at-1", "rt-1", 3600));
+    TokenManager first = managerHoldingAt1(store);
+    TokenManager other = managerHoldingAt1(store);
+    other.addListener(otherStates);
+    otherStates.awaitExactly(State.VALID);
+    time.advance(3600 - 300, TimeUnit.SECONDS); // both due
+    CountDownLatch firstAsked = new CountDownLatch(1);
+    CountDownLatch firstAnswered = new CountDownLatch(1);
+    server.setDispatcher(new Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+        if (firstAsked.getCount() > 0) { // the first manager's refresh, answered when the test says
+          firstAsked.countDown();
+          firstAnswered.await(10, TimeUnit.SECONDS);
+          return token("at-2", "rt-2", 3600, time.wallMillis() / 1000);
+        }
+        store.holdNextLoad = true; // the other's look in the store after this refusal
+        return AuthServerScript.json(400, "{\"error\":\"invalid_refresh_token\","
+            + "\"message\":\"already used\"}");
+      }
+    });
+    ExecutorService callers = Executors.newFixedThreadPool(2);
+    try {
+      Future<String> firstRefresh = callers.submit(first::accessToken);
+      assertThat(firstAsked.await(10, TimeUnit.SECONDS)).isTrue();
+      Future<String> otherRefresh = callers.submit(other::accessToken);
+      assertThat(store.loadRead.await(10, TimeUnit.SECONDS)).as("the other looks in the store")
+          .isTrue();
+      firstAnswered.countDown(); // its save waits for the store
+
+      store.loadReturns.countDown();
+
+      assertThat(firstRefresh.get(10, TimeUnit.SECONDS)).isEqualTo("at-2");
+      assertThatThrownBy(() -> otherRefresh.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(ReauthorizationRequiredException.class);
+      otherStates.awaitExactly(
+          State.VALID, State.REFRESHING, State.REAUTHORIZATION_REQUIRED, State.VALID);
+      assertThat(otherStates.changes().get(3).cause()).isEqualTo(Cause.REFRESHED);
+      assertThat(other.accessToken()).isEqualTo("at-2");
+      assertThat(server.getRequestCount()).as("one refresh each, nothing more").isEqualTo(2);
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+
+  /**
    * A sign-in on one screen that its store could not save, then a sign-out on another: the sign-out,
    * asked for after it, ends it too, as it would through one manager, and it is not saved later.
    */
