@@ -558,6 +558,48 @@ public final class AgentRobolectricTest {
     }
   }
 
+  /**
+   * The stored record could not be read (its key out of reach, as a Keystore restarting says "no
+   * key") and a later token request reads it again: the token manager has a token without a
+   * sign-in, and the agent connects without waiting for a command.
+   */
+  @Test public void aLostRecordReadAgainConnectsWithoutACommand() throws Exception {
+    java.io.File recordFile = new java.io.File(RuntimeEnvironment.getApplication()
+        .getNoBackupFilesDir(), "agent-test");
+    recordFile.delete();
+    EncryptedTokenStoreTest.SoftwareAesKeys keys = new EncryptedTokenStoreTest.SoftwareAesKeys();
+    EncryptedTokenStore store =
+        new EncryptedTokenStore(recordFile, keys, "agent", new java.security.SecureRandom());
+    store.save(record);
+    javax.crypto.SecretKey key = keys.key;
+    keys.key = null;
+    ThreadRecordingStore recording = new ThreadRecordingStore(store);
+    createAgent(false, recording);
+    assertThat(awaitEvent(EVENT_ERROR, 0).arg1()).isEqualTo(ERROR_NOT_AUTHORIZED);
+    assertThat(agent.tokenManager().state()).isEqualTo(TokenManager.State.REAUTHORIZATION_REQUIRED);
+    // the first read, then the channel's attempt, whose token request reads the store again
+    awaitOnMainThread(() -> {
+      time.runDueTasks();
+      synchronized (recording.calls) {
+        return Collections.frequency(recording.calls, "load") == 2;
+      }
+    });
+    int before = events.size();
+
+    keys.key = key; // the Keystore answers again
+    java.util.concurrent.ExecutorService app = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      assertThat(app.submit(() -> agent.tokenManager().accessToken()).get(10, TimeUnit.SECONDS))
+          .isEqualTo(record.accessToken());
+    } finally {
+      app.shutdownNow();
+    }
+
+    awaitEvent(EVENT_CONNECTED_TO_SERVER, before);
+    assertThat(server.journal().calls("/interact")).extracting(call -> call.header("Authorization"))
+        .containsExactly(record.accessToken());
+  }
+
   private static List<Integer> typesOf(List<AgentEvent> events) {
     synchronized (events) {
       List<Integer> types = new ArrayList<>();
