@@ -153,11 +153,10 @@ final class AgentEngine {
    */
   void tokenBack() {
     worker.execute(() -> {
-      if (uid != null) return;
-      tokenCameBack = true;
+      if (uid == null) tokenCameBack = true;
       if (!notAuthorizedReported) return;
-      notAuthorizedReported = false;
-      connect();
+      notAuthorizedReported = false; // a later loss is reported again, connected or not
+      connect(); // no effect while connected
     });
   }
 

@@ -675,7 +675,6 @@ class AgentEngineTest {
         .isEqualTo("device-token-1");
   }
 
-  /** Once connected, the token coming back is spent: a later refusal is reported as lost again. */
   /** Connected, the token's news changes nothing: a later refusal is reported as a lost authorization. */
   @Test void aTokenBackWhileConnectedLeavesALaterRefusalReported() throws Exception {
     WebSocket server = h.startConnected();
@@ -690,6 +689,29 @@ class AgentEngineTest {
     assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
     h.expectNoEvent();
     assertThat(h.server.getRequestCount()).as("no token, no second upgrade").isEqualTo(1);
+  }
+
+  /**
+   * The manager lost its authorization while connected (a refused refresh) and got a token back
+   * (another manager's refresh): a later real loss is reported again.
+   */
+  @Test void aTokenBackAfterALossReportedWhileConnectedLeavesTheNextLossReported() throws Exception {
+    WebSocket server = h.startConnected();
+    h.engine.notAuthorized("The device must sign in again: its refresh token was refused.");
+    assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
+    h.engine.tokenBack();
+    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
+
+    server.close(1011, "server restarting");
+    h.expect(EVENT_SERVER_DISCONNECTED);
+    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
+    h.runAttempt(3); // after the first attempt and its greeting deadline
+
+    Event lost = h.expect(EVENT_ERROR);
+    assertThat(lost.arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
+    assertThat(lost.info).isEqualTo("The device token was refused (no access token:"
+        + " invalid_refresh_token: refresh token revoked). Sign in again (Agent.signIn).");
+    h.expectNoEvent();
   }
 
   @Test void theLastAllowedReconnectMayStillSucceed() throws Exception {
