@@ -482,16 +482,7 @@ final class TokenKeeper {
       }
       base = current;
     }
-    boolean adopted;
-    try {
-      adopted = adoptRefreshedElsewhere(base, true);
-    } catch (RuntimeException | Error e) {
-      abandon(flight.generation(), e);
-      throw e;
-    } catch (Exception e) { // checked, yet undeclared: a Kotlin store's load
-      abandon(flight.generation(), e);
-      throw fromAppCode(e);
-    }
+    boolean adopted = adoptForRefresh(base, flight.generation());
     synchronized (lock) {
       if (generation != flight.generation()) {
         flight.complete(settleReplaced(), null);
@@ -531,7 +522,7 @@ final class TokenKeeper {
       // manager's write between the two would be heard while this refresh is under way, and dropped.
       synchronized (storeLock) {
         boolean adopted = result.refusal instanceof ReauthorizationRequiredException
-            && adoptRefreshedElsewhere(base, true);
+            && adoptForRefresh(base, started);
         synchronized (lock) {
           // setRecord of the same credential (a restore, a migration) replaces nothing: the answer
           // counts
@@ -590,6 +581,23 @@ final class TokenKeeper {
       }
     } finally {
       notices.flush();
+    }
+  }
+
+  /**
+   * {@link #adoptRefreshedElsewhere} for the refresh started at {@code started}, which a store that
+   * throws what it should not (a RuntimeException, a Kotlin store's checked exception) abandons: the
+   * next caller starts a refresh of its own instead of joining this ended one.
+   */
+  private boolean adoptForRefresh(@Nullable TokenRecord base, long started) throws IOException {
+    try {
+      return adoptRefreshedElsewhere(base, true);
+    } catch (RuntimeException | Error e) {
+      abandon(started, e);
+      throw e;
+    } catch (Exception e) { // checked, yet undeclared: a Kotlin store's load
+      abandon(started, e);
+      throw fromAppCode(e);
     }
   }
 

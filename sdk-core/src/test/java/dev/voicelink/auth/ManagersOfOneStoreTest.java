@@ -391,7 +391,7 @@ class ManagersOfOneStoreTest {
       Future<String> otherRefresh = callers.submit(other::accessToken);
       assertThat(store.loadRead.await(10, TimeUnit.SECONDS)).as("the other looks in the store")
           .isTrue();
-      firstAnswered.countDown(); // its save waits for the store
+      firstAnswered.countDown(); // its answer waits for the store, held by the other's look
 
       store.loadReturns.countDown();
 

@@ -353,6 +353,44 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  /**
+   * The look in the store after a refused refresh token meets a store that throws what a store must
+   * not (a RuntimeException): the refresh is abandoned, its caller gets the failure, and the next
+   * request refreshes again instead of joining the ended refresh for ever.
+   */
+  @Test void aStoreThrowingAtTheLookAfterARefusalLeavesTheNextRequestFreeToRefresh()
+      throws Exception {
+    InMemoryTokenStore held = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
+    AtomicInteger loads = new AtomicInteger();
+    TokenStore failingAtTheThirdRead = new TokenStore() {
+      @Override public @Nullable TokenRecord load() {
+        // the first read, the look before the refresh, then the look after its refusal
+        if (loads.incrementAndGet() == 3) throw new IllegalStateException("the store's own bug");
+        return held.load();
+      }
+
+      @Override public void save(TokenRecord record) {
+        held.save(record);
+      }
+
+      @Override public void clear() {
+        held.clear();
+      }
+    };
+    TokenManager manager = deviceManager(failingAtTheThirdRead);
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(json(400, "{\"error\":\"invalid_refresh_token\",\"message\":\"already used\"}"),
+        token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+
+    assertThatThrownBy(manager::accessToken).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the store's own bug");
+    assertThat(manager.state()).isEqualTo(State.EXPIRED);
+
+    assertThat(manager.accessToken()).isEqualTo("at-2");
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(held.load().refreshToken()).isEqualTo("rt-2");
+  }
+
   @Test void invalidRefreshTokenRequiresReauthorizationAndKeepsTheRecord() throws Exception {
     TokenRecord stored = deviceRecord("at-1", "rt-1", 3600);
     InMemoryTokenStore store = new InMemoryTokenStore(stored);
