@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.time.Duration.Companion.minutes
 import kotlin.time.Duration.Companion.seconds
+import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.async
 import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.flow.buffer
@@ -97,7 +98,6 @@ class FlowsTest {
       assertThat(time.pendingWaits()).`as`("the poll was unscheduled").isZero()
       assertThat(platform.server.journal().size).`as`("nothing more on the wire").isEqualTo(polls)
       assertThat(Registrations.of(tokens)).`as`("no listener left").isZero()
-      assertThat(codes.tryReceive().isSuccess).`as`("no outcome after the cancel").isFalse()
     }
     assertThat(ResourceCensus.take(before).newSdkThreads(before)).`as`("SDK threads left").isEmpty()
   }
@@ -182,6 +182,23 @@ class FlowsTest {
       assertThat(Registrations.of(channel)).`as`("first() ended the collection: no listener left").isZero()
       assertThat(channel.state()).`as`("the collection's end does not close the channel")
           .isEqualTo(InteractionChannel.State.CONNECTED)
+      channel.close()
+    }
+  }
+
+  /** A collector cancelled before the flow's producer ran: nothing is registered, nothing connects. */
+  @Test
+  fun eventsWithConnectCancelledBeforeItsProducerRanConnectsNothing() = runTest(timeout = 60.seconds) {
+    ReferencePlatform(null).use { platform ->
+      val channel = InteractionChannel.builder(platform.client, TokenSource { "unused" }).build()
+      val builders = Registrations.of(channel)
+
+      val collecting = launch(start = CoroutineStart.UNDISPATCHED) { channel.events(connect = true).collect() }
+      collecting.cancel()
+      collecting.join()
+
+      assertThat(channel.state()).isEqualTo(InteractionChannel.State.IDLE)
+      assertThat(Registrations.of(channel)).isEqualTo(builders)
       channel.close()
     }
   }

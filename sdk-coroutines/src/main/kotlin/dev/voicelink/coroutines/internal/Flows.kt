@@ -11,6 +11,7 @@ import dev.voicelink.coroutines.await
 import java.util.concurrent.Executor
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.channels.awaitClose
+import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.callbackFlow
 import kotlinx.coroutines.flow.channelFlow
@@ -48,6 +49,9 @@ internal fun <T : Any> listenerFlow(
     source: String,
     register: (emit: (T) -> Unit) -> () -> Unit,
 ): Flow<T> = callbackFlow {
+  // The producer starts even when its collector was cancelled first: then it registers nothing (an
+  // events(connect = true) would otherwise connect for nobody), as await() starts no call.
+  ensureActive()
   val unregister = register { item ->
     val sent = trySend(item)
     if (sent.isFailure && !sent.isClosed) close(EventBufferOverflowException(source))
