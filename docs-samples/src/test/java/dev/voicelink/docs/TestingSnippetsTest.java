@@ -125,7 +125,7 @@ class TestingSnippetsTest {
   }
 
   // snippet:testing-calls-app
-  /** The app's upload of a contact list; {@code api::uploadResource} in the app. */
+  /** The app's upload of a contact list; {@code () -> api.uploadResource(request)} in the app. */
   static final class ContactsUpload {
     interface Uploads {
       VoiceLinkCall<UploadReceipt> upload();
@@ -166,8 +166,10 @@ class TestingSnippetsTest {
     assertThat(contacts.status).isEqualTo("uploaded as psn0001");
 
     FakeCall<UploadReceipt> refused = FakeCall.create();
-    new ContactsUpload(() -> refused).start();
+    ContactsUpload failing = new ContactsUpload(() -> refused);
+    failing.start();
     refused.fail(new WebApiException("20004", "IP not in whitelist", "psn0002"));
+    assertThat(failing.status).isEqualTo("failed: 20004: IP not in whitelist (sid psn0002)");
 
     FakeCall<UploadReceipt> left = FakeCall.create();
     ContactsUpload leaving = new ContactsUpload(() -> left);
