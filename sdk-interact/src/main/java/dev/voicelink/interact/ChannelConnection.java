@@ -585,7 +585,7 @@ final class ChannelConnection {
       }
       try {
         tokens.invalidate(token);
-      } catch (RuntimeException e) {
+      } catch (Exception e) { // a checked one too, from a Kotlin token source
         // The app's source failed to drop the token: the retry asks it again all the same, and an
         // attempt that ended here would otherwise leave the channel connecting for ever.
         Log.warn(TAG, "the token source failed to invalidate a rejected token: " + e, null);

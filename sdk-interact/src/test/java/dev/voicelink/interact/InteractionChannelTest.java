@@ -52,7 +52,7 @@ class InteractionChannelTest {
   private final String[] currentToken = {"at-1"};
   /** Thrown by the token source when set, checked or not, as a Kotlin one may. */
   private volatile Exception tokenFailure;
-  private volatile RuntimeException invalidateFailure;
+  private volatile Exception invalidateFailure;
   private InteractionChannel channel;
 
   @BeforeEach void setUp() throws Exception {
@@ -82,7 +82,7 @@ class InteractionChannelTest {
 
       @Override public void invalidate(String rejectedToken) {
         invalidated.add(rejectedToken);
-        if (invalidateFailure != null) throw invalidateFailure;
+        if (invalidateFailure != null) throw KotlinThrows.checked(invalidateFailure);
         currentToken[0] = "at-2";
       }
     };
@@ -395,6 +395,15 @@ class InteractionChannelTest {
 
   @Test void aTokenSourceWhoseInvalidateThrowsStillRetriesOnceAndConnects() throws Exception {
     invalidateFailure = new IllegalStateException("store busy");
+    connectAfterARejectedToken();
+    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
+    assertThat(server.takeRequest().getHeader("Authorization")).as("the source kept it").isEqualTo("at-1");
+  }
+
+  /** A Kotlin token source's invalidate may throw a checked exception (a keystore's, say). */
+  @Test void aTokenSourceWhoseInvalidateThrowsACheckedExceptionStillRetriesOnceAndConnects()
+      throws Exception {
+    invalidateFailure = new java.security.GeneralSecurityException("keystore locked");
     connectAfterARejectedToken();
     assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-1");
     assertThat(server.takeRequest().getHeader("Authorization")).as("the source kept it").isEqualTo("at-1");
