@@ -212,7 +212,7 @@ final class AgentEngine {
         setParams.handle(message);
         break;
       case CMD_WRITE:
-        if (write.handle(message, uid == null ? null : channel)) updateState();
+        if (write.handle(message, uid == null ? null : channel, destroyed)) updateState();
         if (reconnectGaveUp || notAuthorizedReported) {
           // The app wants to talk while the network stayed up: one more bounded row of attempts,
           // as a network that comes back starts. After a lost authorization too: an app's own
@@ -230,7 +230,8 @@ final class AgentEngine {
   // The interaction channel
 
   private void connect() {
-    if (worker.isClosed() || !networkAvailable) return;
+    // Destroyed: the shutdown is queued, and the channel may be closed with the Agent's own client.
+    if (destroyed || worker.isClosed() || !networkAvailable) return;
     reconnectGaveUp = false;
     if (channel == null) {
       channel = channels.create(new ChannelEvents(++generation));

@@ -1,5 +1,6 @@
 package dev.voicelink.android;
 
+import static dev.voicelink.android.AgentConstants.ERROR_DESTROYED;
 import static dev.voicelink.android.AgentConstants.ERROR_INVALID_PARAMS;
 import static dev.voicelink.android.AgentConstants.ERROR_NETWORK;
 import static dev.voicelink.android.AgentConstants.ERROR_NOT_CONNECTED;
@@ -39,7 +40,7 @@ final class WriteCommand {
    * Sends the write on {@code connected}, the channel when connected (else null). Returns whether a
    * write is now pending (the agent's state may change).
    */
-  boolean handle(AgentMessage message, @Nullable InteractionChannel connected) {
+  boolean handle(AgentMessage message, @Nullable InteractionChannel connected, boolean destroyed) {
     String tag = null;
     WriteRequest request;
     try {
@@ -48,6 +49,12 @@ final class WriteCommand {
       request = WriteRequest.of(params, message);
     } catch (IllegalArgumentException e) {
       out.error(ERROR_INVALID_PARAMS, e.getMessage(), EventData.write(null, null, tag));
+      return false;
+    }
+    if (destroyed) {
+      // Queued before destroy(); the channel may be closed already, with the client the Agent made.
+      out.error(ERROR_DESTROYED, "the Agent was destroyed before the write was sent. Nothing was"
+          + " sent.", EventData.write(null, request.dataType, tag));
       return false;
     }
     if (connected == null) {

@@ -206,6 +206,36 @@ class AgentEngineTest {
     return gate;
   }
 
+  /**
+   * A write still queued when the Agent is destroyed, whose own client (and with it the channel) the
+   * destroy closed at once: its one reply is ERROR_DESTROYED, not a lost connection.
+   */
+  @Test void aWriteQueuedWhenDestroyedIsAnsweredDestroyedThoughItsChannelClosedFirst()
+      throws Exception {
+    h.startConnected();
+    CountDownLatch held = new CountDownLatch(1);
+    h.engine.execute(() -> {
+      try {
+        held.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    h.engine.send(write("data_type=text,tag=w1", "call 老张"));
+
+    h.engine.destroy();
+    h.client.close(); // as Agent.destroy() closes the client it made, and the channel with it
+    held.countDown();
+
+    Event reply = h.expect(EVENT_ERROR);
+    assertThat(reply.arg1).isEqualTo(ERROR_DESTROYED);
+    assertThat(reply.info).isEqualTo("the Agent was destroyed before the write was sent. Nothing was"
+        + " sent.");
+    assertThat(reply.data).containsEntry(KEY_TAG, "w1").containsEntry(KEY_CMD, CMD_WRITE);
+    h.expectNoEvent();
+    assertThat(h.frames).as("nothing sent").isEmpty();
+  }
+
   @Test void destroyAnswersRunningAndWaitingCommandsOnceAndCancelsTheirCalls() throws Exception {
     CountDownLatch gate = fiveSyncsWithThreeUploadsHeld();
 
