@@ -206,10 +206,20 @@ public final class AgentCommands {
      * value. Required for a custom dimension. For the user and application levels it may be left out:
      * the agent fills in the connected user, or the config's {@code login.appid}.
      *
-     * @throws IllegalArgumentException if {@code ownerId} is empty or has blanks at either end
+     * @throws IllegalArgumentException if {@code ownerId} is empty, has blanks at either end, or is
+     *     not an owner of the resource's level (a user's {@code auth_id} is 32 lowercase letters or
+     *     digits)
      */
     public SyncBuilder ownerId(String ownerId) {
-      this.ownerId = checkText(ownerId, "ownerId");
+      String checked = checkText(ownerId, "ownerId");
+      String idName = idName(definition.dimension());
+      try {
+        WebApiEntityBackend.persParam(idName, checked); // the agent's own check, before it is sent
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("ownerId is not a valid " + idName + ": " + e.getMessage(),
+            e);
+      }
+      this.ownerId = checked;
       return this;
     }
 

@@ -177,6 +177,10 @@ class AgentCommandsTest {
     assertThatThrownBy(() -> AgentCommands.sync(CONTACTS).base64Data("not base64!"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("base64Data must be Base64 without line breaks");
+    assertThatThrownBy(() -> AgentCommands.sync(CONTACTS).ownerId("alice"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("ownerId is not a valid uid: auth_id must be 32 lowercase letters or digits; was 5"
+            + " characters");
     assertThatThrownBy(() -> AgentCommands.sync(CONTACTS).ownerId(" d41d8cd98f00b204e9800998ecf8427e"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("ownerId must not have blanks at either end; was: \" d41d8cd98f00b204e9800998ecf8427e\"");
