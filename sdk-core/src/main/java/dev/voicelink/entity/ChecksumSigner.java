@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Date;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import okhttp3.Interceptor;
 import okhttp3.Request;
@@ -78,10 +79,16 @@ public final class ChecksumSigner implements Interceptor {
   @Override public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
     long signedAt = nowMillis();
+    long signedAtNanos = clock.monotonicNanos();
     Response response = chain.proceed(sign(request, signedAt));
     Date serverDate = response.headers().getDate("Date");
+    // The server read X-CurTime between the signing and its answer, which an upload on a slow link
+    // spreads over minutes: only a Date outside that span, beyond the tolerance, says the clock is off.
+    long answeredAt = signedAt
+        + TimeUnit.NANOSECONDS.toMillis(clock.monotonicNanos() - signedAtNanos);
     if (serverDate == null || !SkewCorrectedClock.isPlausible(serverDate.getTime())
-        || Math.abs(serverDate.getTime() - signedAt) <= SkewCorrectedClock.TOLERANCE_MILLIS
+        || (serverDate.getTime() >= signedAt - SkewCorrectedClock.TOLERANCE_MILLIS
+            && serverDate.getTime() <= answeredAt + SkewCorrectedClock.TOLERANCE_MILLIS)
         || !isTimeRefusal(envelopeCode(response))) {
       return response;
     }

@@ -322,6 +322,32 @@ class EntityWebApiTest {
     assertThat(server.getRequestCount()).isEqualTo(3);
   }
 
+  /**
+   * An upload on a slow link takes minutes to send; a 10105 then carries a Date minutes after the
+   * signing though the device clock is right: it is a refusal (a wrong key, say), and the body is not
+   * sent again.
+   */
+  @Test void aRefusalAfterASlowUploadWithTheClockRightIsNotSentAgain() throws Exception {
+    config = VoiceLinkClient.builder().baseUrl(server.url("/").toString()).clock(time).scheduler(time)
+        .httpClient(new OkHttpClient.Builder().addNetworkInterceptor(chain -> {
+          okhttp3.Response answer = chain.proceed(chain.request());
+          time.advance(3, TimeUnit.MINUTES); // the body took three minutes to go out
+          return answer;
+        }).build())
+        .build();
+    api = EntityWebApi.builder(config).namespace("OS123").accountKey(KEY)
+        .random(new CeilingRandom(7)).build();
+    long signedAt = time.wallMillis();
+    server.enqueue(envelope("10105", "illegal access", "wapi2", null)
+        .setHeader("Date", HttpDates.format(signedAt + TimeUnit.MINUTES.toMillis(3))));
+
+    assertThatThrownBy(() -> api.uploadResource(request().build()).execute())
+        .isExactlyInstanceOf(WebApiException.class)
+        .hasMessage("10105: illegal access (sid wapi2)");
+    assertThat(assertSigned(server.takeRequest(), "OS123", KEY)).isEqualTo(signedAt / 1000);
+    assertThat(server.getRequestCount()).as("sent once").isEqualTo(1);
+  }
+
   @Test void aTimeRefusalWithANumericCodeIsSignedAgainToo() throws Exception {
     long trueMillis = time.wallMillis();
     time.shiftWallClock(-TimeUnit.HOURS.toMillis(1));
