@@ -296,6 +296,24 @@ final class Records {
     return -1;
   }
 
+  /** The index of a raw control character (below U+0020) inside a string of {@code line}, or -1. */
+  private static int rawControlInString(String line) {
+    boolean inString = false;
+    for (int i = 0, n = line.length(); i < n; i++) {
+      char c = line.charAt(i);
+      if (!inString) {
+        inString = c == '"';
+      } else if (c == '\\') {
+        i++; // the escaped character, whatever it is
+      } else if (c == '"') {
+        inString = false;
+      } else if (c < 0x20) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** The full check of a line of text, with Moshi's reader. */
   void check(String line, RecordSource.Cursor cursor, int number, boolean[] seen)
       throws IOException {
@@ -306,6 +324,16 @@ final class Records {
           + " save the records as UTF-8 without BOM", null, number);
     }
     String position = cursor.position();
+    int control = rawControlInString(line);
+    if (control >= 0) {
+      // Moshi's strict reader takes it, but the line is sent as it is: the platform would get text
+      // that is not JSON.
+      String code = Integer.toHexString(0x10000 | line.charAt(control)).substring(1).toUpperCase(
+          java.util.Locale.ROOT);
+      throw new InvalidResourceException(position + " of " + name + " has the control character U+"
+          + code + " unescaped in a string, at character " + (control + 1) + "; JSON needs it"
+          + " escaped (\\u" + code + ")", null, number);
+    }
     JsonReader reader = JsonReader.of(new Buffer().writeUtf8(line));
     try {
       if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) {

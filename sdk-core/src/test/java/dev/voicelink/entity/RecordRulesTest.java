@@ -85,6 +85,28 @@ class RecordRulesTest {
     assertThat(refused).as("records refused").isBetween(300, 2900);
   }
 
+  /**
+   * A raw control character inside a string of a text record (a tab pasted into a name): Moshi's
+   * strict reader takes it, but the line would go to the platform as text that is not JSON. Escaped,
+   * or between the tokens, it is fine.
+   */
+  @Test void aRawControlCharacterInAStringOfATextRecordIsRefusedBeforeSending() throws IOException {
+    InvalidResourceException e = catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS,
+        RecordSource.fromText("{\"name\":\"first\",\"alias\":\"\"}\n{\"name\":\"a\tb\",\"alias\":\"\"}"),
+        Long.MAX_VALUE), InvalidResourceException.class);
+    assertThat(e).hasMessage(PREFIX + " has the control character U+0009 unescaped in a string, at"
+        + " character 11; JSON needs it escaped (\\u0009)");
+    assertThat(e.recordNumber()).isEqualTo(2);
+    assertThat(catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS,
+        RecordSource.fromText("{\"name\":\"x\",\"alias\":\"\",\"note\":\"\u0000\"}"), Long.MAX_VALUE),
+        InvalidResourceException.class)).as("in a field the definition does not name too")
+        .hasMessageContaining("U+0000 unescaped in a string, at character 32;");
+
+    assertThat(ResourceEncoder.check(CONTACTS, RecordSource.fromText(
+        "{\t\"name\":\"a\\tb \\\"q\\\"\",\"alias\":\"\\u0001\"}"), Long.MAX_VALUE))
+        .as("escaped, and a tab between tokens").isPositive();
+  }
+
   private static void assertRefused(RecordSource source, String[] refusal) {
     InvalidResourceException e = catchThrowableOfType(
         () -> ResourceEncoder.check(CONTACTS, source, Long.MAX_VALUE), InvalidResourceException.class);
