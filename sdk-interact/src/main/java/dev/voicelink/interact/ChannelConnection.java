@@ -51,9 +51,10 @@ final class ChannelConnection {
    */
   private static final long STABLE_CONNECTION_MILLIS = 30_000;
   /**
-   * Bytes still queued on the socket above which a write's result deadline starts again: the write
-   * is still being sent. OkHttp counts a frame as queued until just after it is written, so a frame
-   * the server already has may still be counted for a moment; a few frames' worth is no real sending.
+   * Bytes of a write still queued on the socket above which its result deadline starts again: the
+   * write is still being sent. OkHttp counts a frame as queued until just after it is written, so a
+   * frame the server already has may still be counted for a moment; a few frames' worth is no real
+   * sending.
    */
   private static final long STILL_SENDING_BYTES = 64 * 1024;
 
@@ -68,6 +69,8 @@ final class ChannelConnection {
   private final CopyOnWriteArrayList<Registration> listeners = new CopyOnWriteArrayList<>();
   private final Backoff reconnectBackoff;
   private final ChannelDeadlines deadlines;
+  /** The bytes given to the current socket so far, as its {@code queueSize()} counts them. */
+  private long queuedOnSocket; // guarded by lock
   private final ChannelFrames frames;
   private final SerialDelivery events;
 
@@ -148,14 +151,19 @@ final class ChannelConnection {
             + state + "); wait for onConnected");
       }
       int seq = nextSeq;
-      if (!frames.sendWrite(open, seq, text, audio, sampleRate, persParam)) {
+      long sentBefore = queuedOnSocket - open.queueSize();
+      long bytes = frames.sendWrite(open, seq, text, audio, sampleRate, persParam);
+      if (bytes < 0) {
         // The socket is closing (the server's close came in on its reader thread): the write may be
         // partly sent, and like any write in flight it gets no answer; onDisconnected follows.
         Log.info(TAG, "write " + seq + ": the socket is closing; its loss is reported next");
+      } else {
+        queuedOnSocket += bytes;
       }
       nextSeq++;
       int writeGeneration = generation;
-      deadlines.armResult(seq, () -> resultOverdue(writeGeneration, seq));
+      long end = queuedOnSocket;
+      deadlines.armResult(seq, () -> resultOverdue(writeGeneration, seq, end, sentBefore));
       return seq;
     }
   }
@@ -302,6 +310,7 @@ final class ChannelConnection {
       HttpLogger logger = config.httpLogger();
       if (logger != null) logger.logUpgrade(request);
       upgraded = false;
+      queuedOnSocket = 0;
       socket = client.newWebSocket(request, new SocketListener(attemptGeneration, token));
     }
   }
@@ -399,18 +408,22 @@ final class ChannelConnection {
   }
 
   /**
-   * Write {@code seq} of attempt {@code attemptGeneration} has had no answer within the result
-   * timeout. While the socket still has more than {@link #STILL_SENDING_BYTES} to send (a long audio
-   * write on a slow link), the server cannot have all of it yet: the deadline starts again.
+   * Write {@code seq} of attempt {@code attemptGeneration}, whose last byte is the {@code end}-th the
+   * socket was given, has had no answer within the result timeout. While more than {@link
+   * #STILL_SENDING_BYTES} of it are still queued (a long audio write on a slow link), the server
+   * cannot have all of it yet: the deadline starts again, as long as bytes went out since {@code
+   * sentBefore} (the socket's count when it was last looked at). A link that sends nothing for a
+   * whole timeout ends the wait; writes queued after this one do not hold it up.
    */
-  private void resultOverdue(int attemptGeneration, int seq) {
+  private void resultOverdue(int attemptGeneration, int seq, long end, long sentBefore) {
     String description = "no result within " + ChannelDeadlines.describe(deadlines.resultMillis)
         + " of the write";
     synchronized (lock) {
       WebSocket open = socket;
       if (attemptGeneration != generation || open == null || !deadlines.awaiting(seq)) return;
-      if (open.queueSize() > STILL_SENDING_BYTES) {
-        deadlines.armResult(seq, () -> resultOverdue(attemptGeneration, seq));
+      long sent = queuedOnSocket - open.queueSize();
+      if (end - sent > STILL_SENDING_BYTES && sent > sentBefore) {
+        deadlines.armResult(seq, () -> resultOverdue(attemptGeneration, seq, end, sent));
         return;
       }
       deadlines.expired(seq);

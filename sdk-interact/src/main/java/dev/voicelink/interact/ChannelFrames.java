@@ -29,13 +29,14 @@ final class ChannelFrames {
 
   /**
    * Queues write {@code seq} on {@code socket}: text when {@code audio} is null, else audio. Returns
-   * false if the socket took no more frames because it is closing (some may have been queued before).
-   * Nothing is queued when it throws.
+   * the bytes it queues, as the socket counts them in its {@code queueSize()}; or -1 if the socket
+   * took no more frames because it is closing (some may have been queued before). Nothing is queued
+   * when it throws.
    *
    * @throws IllegalArgumentException if the write's frames are more than the socket can ever queue
    * @throws IllegalStateException if they are more than it can queue now, behind earlier writes
    */
-  boolean sendWrite(WebSocket socket, int seq, @Nullable String text, byte @Nullable [] audio,
+  long sendWrite(WebSocket socket, int seq, @Nullable String text, byte @Nullable [] audio,
       int sampleRate, @Nullable String persParam) {
     String header = InteractionCodec.writeHeader(seq, audio == null ? "text" : "audio", text,
         sampleRate, persParam);
@@ -53,14 +54,14 @@ final class ChannelFrames {
           + " write of " + bytes + " bytes would overflow its queue of " + MAX_QUEUED_BYTES
           + " bytes; wait for the results of earlier writes");
     }
-    if (!send(socket, header)) return false;
-    if (audio == null) return true;
+    if (!send(socket, header)) return -1;
+    if (audio == null) return bytes;
     for (int offset = 0; offset < audio.length; offset += AUDIO_FRAME_BYTES) {
       int count = Math.min(AUDIO_FRAME_BYTES, audio.length - offset);
       if (logging()) Log.verbose(TAG, "frame --> binary, " + count + " bytes");
-      if (!socket.send(ByteString.of(audio, offset, count))) return false;
+      if (!socket.send(ByteString.of(audio, offset, count))) return -1;
     }
-    return send(socket, end);
+    return send(socket, end) ? bytes : -1;
   }
 
   /** Logs a text frame that came from the server. */

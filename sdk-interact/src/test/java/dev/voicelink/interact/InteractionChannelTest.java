@@ -280,6 +280,31 @@ class InteractionChannelTest {
     assertThat(nextEvent()).isEqualTo("error 1 result_timeout no result within 5 s of the write");
   }
 
+  /**
+   * A text write the server never answers, then a long audio write still being sent behind it: the
+   * text's wait ends at its timeout (its own bytes went out), while the audio's starts again.
+   */
+  @Test void aWriteSentWholeTimesOutThoughALaterOneStillFillsTheQueue() throws Exception {
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    CountDownLatch readAudio = new CountDownLatch(1);
+    server.enqueue(keptGreetingSocket(sockets, readAudio));
+    channel = channelBuilder().resultTimeout(5, TimeUnit.SECONDS).build();
+    connect();
+    try {
+      channel.writeText("call xiao zhang", null);
+      assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
+      channel.writeAudio(new byte[15 * 1024 * 1024], 16000, null); // the server reads one frame only
+      assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":2");
+
+      time.advance(5, TimeUnit.SECONDS);
+
+      assertThat(nextEvent()).isEqualTo("error 1 result_timeout no result within 5 s of the write");
+      assertThat(time.pendingDelaysMillis()).as("the audio's deadline starts again").containsExactly(5_000L);
+    } finally {
+      readAudio.countDown();
+    }
+  }
+
   @Test void aWriteLargerThanTheSendQueueIsRefusedBeforeAnythingIsSent() throws Exception {
     server.enqueue(greetingSocket());
     channel = channelBuilder().build();
