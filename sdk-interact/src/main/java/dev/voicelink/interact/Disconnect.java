@@ -72,9 +72,10 @@ public final class Disconnect {
   }
 
   /**
-   * Whether the channel will try again by itself. False when the cause {@linkplain
-   * Cause#needsAuthorization() needs authorization} or the bounded number of attempts is used up:
-   * {@link InteractionChannel#connect()} starts again.
+   * Whether the channel will try again by itself: at once after its backoff, or, while reconnecting
+   * is {@linkplain InteractionChannel#pauseReconnecting() paused} (the network is gone), once it is
+   * resumed. False when the cause {@linkplain Cause#needsAuthorization() needs authorization} or the
+   * bounded number of attempts is used up: {@link InteractionChannel#connect()} starts again.
    */
   public boolean reconnecting() {
     return reconnecting;
