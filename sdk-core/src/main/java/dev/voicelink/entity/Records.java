@@ -143,7 +143,8 @@ final class Records {
   }
 
   /** Where {@code text}'s first unpaired surrogate is, e.g. {@code U+D83D at character 3}, or null. */
-  private static @Nullable String loneSurrogateIn(String text) {
+  /** Where {@code text} has a surrogate without its pair, as U+XXXX at character n; or null. */
+  static @Nullable String loneSurrogateIn(String text) {
     for (int i = 0, n = text.length(); i < n; i++) {
       char c = text.charAt(i);
       if (!Character.isSurrogate(c)) continue;
@@ -328,8 +329,7 @@ final class Records {
     if (control >= 0) {
       // Moshi's strict reader takes it, but the line is sent as it is: the platform would get text
       // that is not JSON.
-      String code = Integer.toHexString(0x10000 | line.charAt(control)).substring(1).toUpperCase(
-          java.util.Locale.ROOT);
+      String code = String.format(Locale.ROOT, "%04X", (int) line.charAt(control));
       throw new InvalidResourceException(position + " of " + name + " has the control character U+"
           + code + " unescaped in a string, at character " + (control + 1) + "; JSON needs it"
           + " escaped (\\u" + code + ")", null, number);

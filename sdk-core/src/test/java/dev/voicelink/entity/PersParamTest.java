@@ -21,6 +21,26 @@ class PersParamTest {
             entry("appid", "5f1a2b3c"));
   }
 
+  /**
+   * Half of a surrogate pair (an emoji cut by a length limit) would go out as '?' and name another
+   * group without a word: refused, as in records.
+   */
+  @Test void aLoneSurrogateInAValueOrTheAppidIsRefused() {
+    assertThatThrownBy(() -> PersParam.custom("family", "f\uD83D"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("pers_param.family has a lone surrogate U+D83D at character 2; UTF-8 can only"
+            + " carry a surrogate pair (often an emoji was cut in half)");
+    assertThatThrownBy(() -> PersParam.parseActivation("{\"family\":\"\\udc00f\"}"))
+        .hasMessage("pers_param.family has a lone surrogate U+DC00 at character 1; UTF-8 can only"
+            + " carry a surrogate pair (often an emoji was cut in half)");
+    assertThatThrownBy(() -> UploadRequest.builder().appid("5f1a\uD83D"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("appid has a lone surrogate U+D83D at character 5; UTF-8 can only carry a"
+            + " surrogate pair");
+    assertThat(PersParam.custom("family", "f\uD83D\uDE00").toJson()).as("a whole pair is fine")
+        .isEqualTo("{\"family\":\"f\uD83D\uDE00\"}");
+  }
+
   @Test void whatThePlatformWouldRefuseLaterIsRefusedWithTheKeyNamed() {
     assertThatThrownBy(() -> PersParam.parseActivation("{}"))
         .isInstanceOf(IllegalArgumentException.class)
