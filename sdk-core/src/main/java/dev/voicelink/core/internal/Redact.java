@@ -5,16 +5,22 @@ import okio.ByteString;
 
 /**
  * Shows a secret as a short fingerprint so that two log lines can be matched without revealing it:
- * {@code secret("abc")} is {@code "‹secret ba7816bf›"}, the first 8 hex digits of its SHA-256. Checks
- * secrets without showing them.
+ * {@code secret("rt-1f7d0c3a9b8e4d2f")} is {@code "‹secret 7c128ab8›"}, the first 8 hex digits of its
+ * SHA-256. A secret shorter than {@value #FINGERPRINT_MIN_LENGTH} characters is shown as {@code
+ * ‹secret›} alone: the fingerprint of a short one (a 6-digit code, a short account key) can be
+ * reversed by trying them all. Checks secrets without showing them.
  */
 public final class Redact {
   private Redact() {
   }
 
+  /** Shorter secrets get no fingerprint. */
+  public static final int FINGERPRINT_MIN_LENGTH = 16;
+
   public static String secret(@Nullable String secret) {
     if (secret == null) return "‹none›";
     if (secret.isEmpty()) return "‹empty›";
+    if (secret.length() < FINGERPRINT_MIN_LENGTH) return "‹secret›";
     return "‹secret " + fingerprint(secret) + "›";
   }
 

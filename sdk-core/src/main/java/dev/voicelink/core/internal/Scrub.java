@@ -17,8 +17,6 @@ import okio.Buffer;
  */
 public final class Scrub {
   static final String REDACTED = "‹redacted›";
-  /** Shorter values are shown as {@link #REDACTED}: a fingerprint of a 6-digit code is reversible. */
-  private static final int FINGERPRINT_MIN_LENGTH = 16;
   /**
    * A value after a secret name in free text: {@code name=v}, {@code name: v}, {@code "name":"v"},
    * {@code "name"=>"v"}, {@code [name] => v}, {@code <name>v} (an error page that echoes the request; a closing tag's name is not one), the
@@ -48,7 +46,8 @@ public final class Scrub {
 
   /** A secret value as it may be logged: a fingerprint when it is long enough, else nothing. */
   public static String value(String secret) {
-    return secret.length() >= FINGERPRINT_MIN_LENGTH ? Redact.secret(secret) : REDACTED;
+    // Shorter values are shown as REDACTED: a fingerprint of a 6-digit code is reversible.
+    return secret.length() >= Redact.FINGERPRINT_MIN_LENGTH ? Redact.secret(secret) : REDACTED;
   }
 
   /** The value of a header as it may be logged; an address (a redirect's) loses its secrets too. */

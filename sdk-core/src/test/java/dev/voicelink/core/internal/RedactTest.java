@@ -14,6 +14,14 @@ class RedactTest {
     assertThat(Redact.fingerprint(secret)).isEqualTo("7c128ab8"); // the speaker CLI pins the same
   }
 
+  /** The fingerprint of a short secret (a 6-digit code, a short key) is reversed by trying them all. */
+  @Test void aShortSecretGetsNoFingerprint() {
+    assertThat(Redact.secret("123456")).isEqualTo("‹secret›");
+    assertThat(Redact.secret("fifteen-chars-1")).isEqualTo("‹secret›");
+    assertThat(Redact.secret("sixteen-chars-12")).isEqualTo("‹secret "
+        + Redact.fingerprint("sixteen-chars-12") + "›");
+  }
+
   @Test void nullAndEmptyAreNamed() {
     assertThat(Redact.secret(null)).isEqualTo("‹none›");
     assertThat(Redact.secret("")).isEqualTo("‹empty›");
