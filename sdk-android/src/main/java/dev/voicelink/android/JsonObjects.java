@@ -64,9 +64,9 @@ final class JsonObjects {
             + reader.getPath());
       }
     } catch (JsonEncodingException | JsonDataException e) {
-      throw new IllegalArgumentException(notJson + reason(e), e);
+      throw new IllegalArgumentException(notJson + JsonValues.reason(e), e);
     } catch (IOException e) {
-      throw new IllegalArgumentException(notJson + reason(e), e);
+      throw new IllegalArgumentException(notJson + JsonValues.reason(e), e);
     }
     if (!(value instanceof Map)) {
       throw new IllegalArgumentException(notAnObject + describe(value));
@@ -74,18 +74,6 @@ final class JsonObjects {
     @SuppressWarnings("unchecked") // JsonValues.read gives String keys for objects
     Map<String, Object> map = (Map<String, Object>) value;
     return map;
-  }
-
-  /**
-   * The JSON parser's message for app developers: Moshi advises its own lenient mode, which means
-   * nothing to someone who passed a command's params; say what is wrong and where instead. ({@link
-   * JsonValues} says a member named twice by name and path only: a config's values include the
-   * account key.)
-   */
-  private static String reason(Exception e) {
-    return String.valueOf(e.getMessage()).replace(
-        "Use JsonReader.setLenient(true) to accept malformed JSON",
-        "malformed JSON (not a quoted string, number, object, array, true, false or null)");
   }
 
   /** A string member, or null when absent. Anything other than a string is an error naming {@code path}. */

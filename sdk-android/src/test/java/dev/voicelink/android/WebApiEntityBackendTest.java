@@ -85,8 +85,8 @@ class WebApiEntityBackendTest {
     assertThatThrownBy(() -> backend.upload(sync("{\"name\":\"a\"}\nname=b"
         .getBytes(StandardCharsets.UTF_8))).execute())
         .isInstanceOf(InvalidResourceException.class)
-        .hasMessage("record 2 of OS123.contacts is not a JSON object: Use"
-            + " JsonReader.setLenient(true) to accept malformed JSON at path $");
+        .hasMessage("record 2 of OS123.contacts is not a JSON object: malformed JSON (not a quoted"
+            + " string, number, object, array, true, false or null) at path $");
     assertThatThrownBy(() -> backend.upload(sync("{\"name\":\"Jos\u00e9\"}"
         .getBytes(StandardCharsets.ISO_8859_1))).execute())
         .isInstanceOf(IllegalArgumentException.class)

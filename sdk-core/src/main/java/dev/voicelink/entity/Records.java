@@ -5,6 +5,7 @@ import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.CallCancelledException;
 import dev.voicelink.core.VoiceLinkCall;
+import dev.voicelink.core.internal.JsonValues;
 import dev.voicelink.core.internal.Utf8Line;
 import java.io.EOFException;
 import java.io.IOException;
@@ -297,6 +298,15 @@ final class Records {
     return -1;
   }
 
+  /** Whether only whitespace follows the value just read; Moshi's strict reader throws on more. */
+  private static boolean endsHere(JsonReader reader) throws IOException {
+    try {
+      return reader.peek() == JsonReader.Token.END_DOCUMENT;
+    } catch (JsonEncodingException e) {
+      return false;
+    }
+  }
+
   /** The index of a raw control character (below U+0020) inside a string of {@code line}, or -1. */
   private static int rawControlInString(String line) {
     boolean inString = false;
@@ -354,13 +364,13 @@ final class Records {
         if (broken != null) throw rules.refusal(broken, key, found.toString(), position, number);
       }
       reader.endObject();
-      if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
+      if (!endsHere(reader)) {
         throw new InvalidResourceException(position + " of " + name
             + " has more after its JSON object; put one record per line", null, number);
       }
     } catch (JsonEncodingException | JsonDataException e) {
       throw new InvalidResourceException(position + " of " + name + " is not a JSON object: "
-          + e.getMessage(), null, number);
+          + JsonValues.reason(e), null, number);
     } catch (EOFException e) {
       throw new InvalidResourceException(position + " of " + name + " is cut off: its JSON object"
           + " ends early", null, number);

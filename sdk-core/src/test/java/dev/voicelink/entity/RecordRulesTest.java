@@ -107,6 +107,18 @@ class RecordRulesTest {
         .as("escaped, and a tab between tokens").isPositive();
   }
 
+  /** Two records on one line, and a line that is not JSON, are said in words a record's author reads. */
+  @Test void twoRecordsOnOneLineAndALineThatIsNotJsonAreSaidPlainly() {
+    assertThat(catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS, RecordSource.fromText(
+        "{\"name\":\"first\",\"alias\":\"\"}\n{\"name\":\"a\",\"alias\":\"\"} {\"name\":\"b\",\"alias\":\"\"}"),
+        Long.MAX_VALUE), InvalidResourceException.class))
+        .hasMessage(PREFIX + " has more after its JSON object; put one record per line");
+    assertThat(catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS, RecordSource.fromText(
+        "{\"name\":\"first\",\"alias\":\"\"}\nname=b"), Long.MAX_VALUE), InvalidResourceException.class))
+        .hasMessage(PREFIX + " is not a JSON object: malformed JSON (not a quoted string, number,"
+            + " object, array, true, false or null) at path $");
+  }
+
   private static void assertRefused(RecordSource source, String[] refusal) {
     InvalidResourceException e = catchThrowableOfType(
         () -> ResourceEncoder.check(CONTACTS, source, Long.MAX_VALUE), InvalidResourceException.class);

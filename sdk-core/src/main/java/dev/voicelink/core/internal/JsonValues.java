@@ -22,6 +22,17 @@ public final class JsonValues {
   }
 
   /**
+   * The reader's error message for people who passed JSON text: Moshi advises its own lenient mode,
+   * which means nothing to someone who wrote a record or a command's params; this says what is wrong
+   * and where instead.
+   */
+  public static String reason(Exception e) {
+    return String.valueOf(e.getMessage()).replace(
+        "Use JsonReader.setLenient(true) to accept malformed JSON",
+        "malformed JSON (not a quoted string, number, object, array, true, false or null)");
+  }
+
+  /**
    * The next value of {@code reader}: a {@code Map<String, Object>} (in the order of the text), a
    * {@code List<Object>}, a String, a Double, a Boolean or null.
    *
