@@ -248,7 +248,8 @@ public final class EntityWebApi {
    * The first check is made 10 seconds after the upload, later ones with a jittered doubling backoff
    * (up to 2 s, 4 s, ... 30 s; at least 1 s; at most {@value #MAX_CHECKS} checks, spread so that they
    * last at least until the upload's {@linkplain UploadReceipt#inEffectAtMillis() in-effect time};
-   * the last one is made at the deadline). A check answered with {@code Retry-After} waits that long,
+   * the last one is made at the deadline; a deadline before the first check ends the call at that
+   * check, as its result is a check's). A check answered with {@code Retry-After} waits that long,
    * up to 30 s. The call fails with a {@link WebApiException} if the server refused a check, with the
    * {@link IOException} of the last attempt if it failed in transport. Cancelling it stops the wait
    * and the check in flight.
