@@ -213,14 +213,7 @@ class AgentEngineTest {
   @Test void aWriteQueuedWhenDestroyedIsAnsweredDestroyedThoughItsChannelClosedFirst()
       throws Exception {
     h.startConnected();
-    CountDownLatch held = new CountDownLatch(1);
-    h.engine.execute(() -> {
-      try {
-        held.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    CountDownLatch held = h.holdWorker();
     h.engine.send(write("data_type=text,tag=w1", "call 老张"));
 
     h.engine.destroy();
@@ -541,14 +534,7 @@ class AgentEngineTest {
     assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_WORKING);
     // The worker lags: the next write, then the news of the loss and of the new connection, queue
     // behind this task, so the write goes out on the new connection before the loss is handled.
-    CountDownLatch release = new CountDownLatch(1);
-    h.engine.execute(() -> {
-      try {
-        release.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    CountDownLatch release = h.holdWorker();
     h.engine.send(write("data_type=text,tag=kept", "two"));
     h.acceptNextConnection(otherUid);
     first.close(1011, "server restarting");

@@ -150,6 +150,22 @@ final class EngineHarness implements AutoCloseable {
     return serverSockets.poll(5, TimeUnit.SECONDS);
   }
 
+  /**
+   * Keeps the engine's worker busy with a task that waits (10 s at most) until the returned latch is
+   * counted down: what is sent meanwhile queues behind it.
+   */
+  CountDownLatch holdWorker() {
+    CountDownLatch release = new CountDownLatch(1);
+    engine.execute(() -> {
+      try {
+        release.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    return release;
+  }
+
   Event next() throws InterruptedException {
     Event event = events.poll(5, TimeUnit.SECONDS);
     assertThat(event).as("an event within 5 s").isNotNull();
