@@ -695,16 +695,23 @@ class AgentEngineTest {
   @Test void aTokenBackWhileConnectedLeavesALaterRefusalReported() throws Exception {
     WebSocket server = h.startConnected();
     h.engine.tokenBack();
-    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
 
+    assertThat(dropWithTheTokenRefusedAfter(server).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
+    h.expectNoEvent();
+    assertThat(h.server.getRequestCount()).as("no token, no second upgrade").isEqualTo(1);
+  }
+
+  /**
+   * The server drops the connection, and the attempt after it finds the token refused: the error
+   * that follows the disconnection.
+   */
+  private Event dropWithTheTokenRefusedAfter(WebSocket server) throws InterruptedException {
+    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
     server.close(1011, "server restarting");
     h.expect(EVENT_SERVER_DISCONNECTED);
     assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
     h.runAttempt(3); // after the first attempt and its greeting deadline
-
-    assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
-    h.expectNoEvent();
-    assertThat(h.server.getRequestCount()).as("no token, no second upgrade").isEqualTo(1);
+    return h.expect(EVENT_ERROR);
   }
 
   /**
@@ -716,14 +723,8 @@ class AgentEngineTest {
     h.engine.notAuthorized("The device must sign in again: its refresh token was refused.");
     assertThat(h.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
     h.engine.tokenBack();
-    h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
 
-    server.close(1011, "server restarting");
-    h.expect(EVENT_SERVER_DISCONNECTED);
-    assertThat(h.expect(EVENT_STATE).arg1).isEqualTo(STATE_IDLE);
-    h.runAttempt(3); // after the first attempt and its greeting deadline
-
-    Event lost = h.expect(EVENT_ERROR);
+    Event lost = dropWithTheTokenRefusedAfter(server);
     assertThat(lost.arg1).isEqualTo(ERROR_NOT_AUTHORIZED);
     assertThat(lost.info).isEqualTo("The device token was refused (no access token:"
         + " invalid_refresh_token: refresh token revoked). Sign in again (Agent.signIn).");
