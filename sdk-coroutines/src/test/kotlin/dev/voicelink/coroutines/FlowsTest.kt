@@ -4,6 +4,7 @@ import dev.voicelink.auth.DeviceFlowOutcome
 import dev.voicelink.auth.TokenManager
 import dev.voicelink.auth.TokenSource
 import dev.voicelink.core.ResourceCensus
+import dev.voicelink.core.internal.ClientCore
 import dev.voicelink.coroutines.interact.ChannelEvent
 import dev.voicelink.coroutines.interact.events
 import dev.voicelink.coroutines.internal.listenerFlow
@@ -128,8 +129,10 @@ class FlowsTest {
       assertThat(records.reading.await(10, TimeUnit.SECONDS)).isTrue()
 
       uploading.cancel()
-      records.release.countDown()
       uploading.join()
+      assertThat(ClientCore.of(platform.client).runningCalls())
+          .`as`("the upload ended with its collector, its records still being read").isZero()
+      records.release.countDown()
 
       assertThat(platform.server.journal().count("/entity/upload-resource")).isZero()
     }
