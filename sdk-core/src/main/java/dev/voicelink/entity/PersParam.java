@@ -37,11 +37,8 @@ public final class PersParam {
 
   private PersParam(Map<String, String> entries, @Nullable Dimension uploadDimension) {
     for (Map.Entry<String, String> entry : entries.entrySet()) {
-      String found = entry.getValue() == null ? null : Records.loneSurrogateIn(entry.getValue());
-      if (found != null) {
-        // Sent as '?', it would name another group without a word.
-        throw new IllegalArgumentException("pers_param." + entry.getKey() + " has a lone surrogate "
-            + found + "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)");
+      if (entry.getValue() != null) {
+        Records.checkNoLoneSurrogate("pers_param." + entry.getKey(), entry.getValue());
       }
     }
     this.entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));

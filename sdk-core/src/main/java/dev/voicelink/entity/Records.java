@@ -117,10 +117,9 @@ final class Records {
    * cannot carry it, and sending {@code ?} in its place would change the entity without a word.
    */
   private InvalidResourceException loneSurrogate(Object record, String position, int number) {
-    String fix = "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)";
     if (record instanceof String) {
       return new InvalidResourceException(position + " of " + name + " has a lone surrogate "
-          + loneSurrogateIn((String) record) + fix, null, number);
+          + loneSurrogateIn((String) record) + LONE_SURROGATE_FIX, null, number);
     }
     @SuppressWarnings("unchecked") // as in forEach
     Map<String, String> map = (Map<String, String>) record;
@@ -131,19 +130,35 @@ final class Records {
       String found = loneSurrogateIn(key);
       if (found != null) {
         return new InvalidResourceException(position + " of " + name + ": the name of field "
-            + ordinal + " has a lone surrogate " + found + fix, null, number);
+            + ordinal + " has a lone surrogate " + found + LONE_SURROGATE_FIX, null, number);
       }
       String value = field.getValue();
       found = value == null ? null : loneSurrogateIn(value);
       if (found != null) {
         return new InvalidResourceException(position + " of " + name + ": field " + key
-            + " has a lone surrogate " + found + fix, key, number);
+            + " has a lone surrogate " + found + LONE_SURROGATE_FIX, key, number);
       }
     }
     throw new AssertionError("no lone surrogate in " + position);
   }
 
   /** Where {@code text}'s first unpaired surrogate is, e.g. {@code U+D83D at character 3}, or null. */
+  private static final String LONE_SURROGATE_FIX =
+      "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)";
+
+  /**
+   * Refuses a value that has a lone surrogate: sent as {@code ?}, it would name another owner
+   * without a word. {@code field} names it in the message.
+   *
+   * @throws IllegalArgumentException naming the field and where the surrogate stands
+   */
+  static void checkNoLoneSurrogate(String field, String value) {
+    String found = loneSurrogateIn(value);
+    if (found != null) {
+      throw new IllegalArgumentException(field + " has a lone surrogate " + found + LONE_SURROGATE_FIX);
+    }
+  }
+
   /** Where {@code text} has a surrogate without its pair, as U+XXXX at character n; or null. */
   static @Nullable String loneSurrogateIn(String text) {
     for (int i = 0, n = text.length(); i < n; i++) {

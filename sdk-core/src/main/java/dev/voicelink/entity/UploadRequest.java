@@ -107,11 +107,7 @@ public final class UploadRequest {
         throw new IllegalArgumentException("appid must not be empty: it is the application identifier"
             + " from the console");
       }
-      String found = Records.loneSurrogateIn(appid);
-      if (found != null) {
-        throw new IllegalArgumentException("appid has a lone surrogate " + found + "; UTF-8 can only"
-            + " carry a surrogate pair");
-      }
+      Records.checkNoLoneSurrogate("appid", appid);
       this.appid = appid;
       return this;
     }

@@ -36,7 +36,7 @@ class PersParamTest {
     assertThatThrownBy(() -> UploadRequest.builder().appid("5f1a\uD83D"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("appid has a lone surrogate U+D83D at character 5; UTF-8 can only carry a"
-            + " surrogate pair");
+            + " surrogate pair (often an emoji was cut in half)");
     assertThat(PersParam.custom("family", "f\uD83D\uDE00").toJson()).as("a whole pair is fine")
         .isEqualTo("{\"family\":\"f\uD83D\uDE00\"}");
   }
