@@ -136,12 +136,12 @@ final class PendingCommands {
   }
 
   /**
-   * A command whose call could not be made or started: a closed client refuses them. Closing a
-   * client destroys the agents on it before anything else, and the agent's own client closes only
-   * in its destroy(), so the shutdown queued then answers the command ERROR_DESTROYED, as it answers
-   * a call the closing cancelled. Anything else is a failure of the command.
+   * A command whose call or wait could not be made or started: a closed client refuses them.
+   * Closing a client destroys the agents on it before anything else, and the agent's own client
+   * closes only in its destroy(), so the shutdown queued then answers the command ERROR_DESTROYED, as
+   * it answers a call the closing cancelled. Anything else is a failure of the command.
    */
-  private void notStarted(PendingCommand pending, RuntimeException e) {
+  void notStarted(PendingCommand pending, RuntimeException e) {
     if (!client.isClosed()) fail(pending, e);
   }
 

@@ -75,8 +75,12 @@ final class QueryCommand {
       run(command);
     } else {
       // The platform answers "not processed" to early checks; the spec asks callers to wait, so we do.
-      command.timer = scheduler.schedule(() -> worker.execute(() -> run(command)), waitNanos,
-          TimeUnit.NANOSECONDS);
+      try {
+        command.timer = scheduler.schedule(() -> worker.execute(() -> run(command)), waitNanos,
+            TimeUnit.NANOSECONDS);
+      } catch (RuntimeException e) {
+        pending.notStarted(command, e); // a closed client's scheduler: the destroy answers it
+      }
     }
   }
 

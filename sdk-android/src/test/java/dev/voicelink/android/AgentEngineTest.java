@@ -7,10 +7,14 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.voicelink.android.EngineHarness.Event;
 import dev.voicelink.core.ServerRefusalException;
+import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.AbstractVoiceLinkCall;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -227,6 +231,39 @@ class AgentEngineTest {
     assertThat(reply.data).containsEntry(KEY_TAG, "w1").containsEntry(KEY_CMD, CMD_WRITE);
     h.expectNoEvent();
     assertThat(h.frames).as("nothing sent").isEmpty();
+  }
+
+  @Test void aQueryQueuedWhenDestroyedIsAnsweredDestroyedWithoutAnErrorLine() throws Exception {
+    h.startConnected();
+    h.engine.send(userSync("t"));
+    String sid = (String) h.expect(EVENT_CMD_RETURN).data.get(KEY_SID);
+    List<String> errors = Collections.synchronizedList(new ArrayList<String>());
+    VoiceLinkLog.setSink((level, tag, message, error) -> {
+      if (level == VoiceLinkLog.Level.ERROR) errors.add(tag + " " + message + " " + error);
+    });
+    try {
+      CountDownLatch held = h.holdWorker();
+      // Its upload just finished: the query would wait ten seconds on the client's scheduler.
+      h.engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+          "{\"sid\":\"" + sid + "\",\"tag\":\"q\"}", null));
+
+      h.engine.destroy();
+      h.client.close(); // as Agent.destroy() closes the client it made, and its scheduler with it
+      h.schedulerClosed = true;
+      held.countDown();
+
+      Event reply = h.expect(EVENT_CMD_RETURN);
+      assertThat(reply.arg1).isEqualTo(CMD_QUERY_SYNC_STATUS);
+      assertThat(reply.arg2).isEqualTo(ERROR_DESTROYED);
+      assertThat(reply.info).isEqualTo("the Agent was destroyed before CMD_QUERY_SYNC_STATUS completed");
+      assertThat(reply.data).containsEntry(KEY_SID, sid).containsEntry(KEY_TAG, "q");
+      h.expectNoEvent();
+      assertThat(h.engine.awaitIdle(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(errors).isEmpty();
+      assertThat(h.backend.checks).isEmpty();
+    } finally {
+      VoiceLinkLog.setSink(VoiceLinkLog.defaultSink());
+    }
   }
 
   @Test void destroyAnswersRunningAndWaitingCommandsOnceAndCancelsTheirCalls() throws Exception {

@@ -60,6 +60,11 @@ final class EngineHarness implements AutoCloseable {
   final VoiceLinkClient client;
   /** Results the client's callback executor was given: the engine's calls call back elsewhere. */
   final AtomicInteger clientCallbacks = new AtomicInteger();
+  /**
+   * Set when a test closes the client as {@code Agent.destroy()} closes its own: the scheduler then
+   * refuses new waits, as the client's own scheduler does once closed.
+   */
+  volatile boolean schedulerClosed;
 
   EngineHarness() throws IOException {
     this(CONFIG, 10);
@@ -70,7 +75,10 @@ final class EngineHarness implements AutoCloseable {
     client = VoiceLinkClient.builder()
         .baseUrl(server.url("/").toString())
         .clock(time)
-        .scheduler(time)
+        .scheduler((task, delay, unit) -> {
+          if (schedulerClosed) throw new IllegalStateException("the harness's scheduler is closed");
+          return time.schedule(task, delay, unit);
+        })
         .httpClient(new OkHttpClient())
         .callbackExecutor(task -> {
           clientCallbacks.incrementAndGet();
