@@ -1011,7 +1011,10 @@ final class TokenKeeper {
 
   private void setState(State next, Cause cause, @Nullable Exception failure) {
     // caller holds lock
-    if (next == state && cause == last.cause() && failure == null) return;
+    // A sign-in or an app's record is news though it repeats the state and cause: it may be another
+    // account's, over the last one's, and a connection made with the token before must end.
+    boolean newCredential = cause == Cause.SIGNED_IN || cause == Cause.RECORD_SET;
+    if (next == state && cause == last.cause() && failure == null && !newCredential) return;
     state = next;
     last = change(next, cause, failure);
     notices.changed(last);

@@ -81,6 +81,30 @@ class ManagersOfOneStoreTest {
         new FileTokenStore(file), new FileTokenStore(new File(dir.toFile(), "./tokens.json"))};
   }
 
+  @Test void anotherAccountsRecordOverTheLastIsToldByBothManagers() throws Exception {
+    TokenStore[] stores = oneFileTwice();
+    TokenManager first = manager(stores[0]);
+    TokenManager other = manager(stores[1]);
+    StateLog firstStates = new StateLog();
+    first.addListener(firstStates);
+    other.addListener(otherStates);
+    assertThat(StateLog.awaitLoaded(first).state()).isEqualTo(State.NO_TOKEN);
+    otherStates.awaitExactly(State.LOADING, State.NO_TOKEN);
+    first.setRecord(deviceRecord("at-1", "rt-1", 3600));
+    otherStates.awaitExactly(State.LOADING, State.NO_TOKEN, State.VALID);
+
+    // No sign-out between: the app restores another account's sign-in over the first.
+    TokenRecord second = deviceRecord("at-9", "rt-9", 3600);
+    first.setRecord(second);
+
+    otherStates.awaitExactly(State.LOADING, State.NO_TOKEN, State.VALID, State.VALID);
+    firstStates.awaitExactly(State.LOADING, State.NO_TOKEN, State.VALID, State.VALID);
+    assertThat(otherStates.changes().get(3).cause()).isEqualTo(Cause.RECORD_SET);
+    assertThat(firstStates.changes().get(3).cause()).isEqualTo(Cause.RECORD_SET);
+    assertThat(other.record()).isEqualTo(second);
+    assertThat(server.getRequestCount()).as("nothing sent by either").isZero();
+  }
+
   @Test void aRecordSetThroughOneManagerIsTheOthersAtOnceAndASignOutThroughItToo() throws Exception {
     TokenStore[] stores = oneFileTwice();
     assertThat(stores[0]).isEqualTo(stores[1]).hasSameHashCodeAs(stores[1]);
