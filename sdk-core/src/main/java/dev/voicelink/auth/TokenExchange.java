@@ -131,7 +131,12 @@ final class TokenExchange {
       }
       return new Result(record, null, null);
     }
-    if (answer.isTransient()) return new Result(null, null, answer.transientFailure("token refresh"));
+    if (answer.isTransient()) {
+      // A success with a new refresh token and no usable access token has voided the old one too.
+      boolean malformedSuccess = answer.status / 100 == 2 && answer.error == null;
+      return new Result(null, null, answer.transientFailure("token refresh"),
+          credentials || !malformedSuccess ? null : keepRotated(base, answer));
+    }
     if (dialect.refusesRefreshToken(answer.error)) {
       return new Result(null, new ReauthorizationRequiredException(answer.error, answer.message), null);
     }
