@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Redact;
+import dev.voicelink.core.internal.Utf8Line;
 import org.jspecify.annotations.Nullable;
 
 final class Validate {
@@ -35,10 +36,12 @@ final class Validate {
       throw new IllegalArgumentException(field + " must not start or end with a space; was: \""
           + printable(value) + "\"");
     }
+    Utf8Line.checkNoLoneSurrogate(field, value);
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (innerSpaces && c == ' ') continue;
-      if (Character.isISOControl(c) || Character.isWhitespace(c)) {
+      // isSpaceChar: the no-break spaces too, which isWhitespace leaves out.
+      if (Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)) {
         String rule = innerSpaces
             ? " must not contain control characters or whitespace other than a space"
             : " must not contain spaces or control characters";
@@ -77,12 +80,15 @@ final class Validate {
     return value;
   }
 
-  /** {@code value} with its control characters (a line break, a tab) written as escapes. */
+  /**
+   * {@code value} with its control characters (a line break, a tab) and spaces other than the
+   * plain one (a no-break space) written as escapes.
+   */
   static String printable(String value) {
     StringBuilder result = new StringBuilder();
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (Character.isISOControl(c)) {
+      if (Character.isISOControl(c) || (c != ' ' && Character.isSpaceChar(c))) {
         result.append(String.format("\\u%04x", (int) c));
       } else {
         result.append(c);

@@ -4,6 +4,7 @@ import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.core.internal.JsonValues;
+import dev.voicelink.core.internal.Utf8Line;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -38,7 +39,7 @@ public final class PersParam {
   private PersParam(Map<String, String> entries, @Nullable Dimension uploadDimension) {
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       if (entry.getValue() != null) {
-        Records.checkNoLoneSurrogate("pers_param." + entry.getKey(), entry.getValue());
+        Utf8Line.checkNoLoneSurrogate("pers_param." + entry.getKey(), entry.getValue());
       }
     }
     this.entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));

@@ -119,7 +119,7 @@ final class Records {
   private InvalidResourceException loneSurrogate(Object record, String position, int number) {
     if (record instanceof String) {
       return new InvalidResourceException(position + " of " + name + " has a lone surrogate "
-          + loneSurrogateIn((String) record) + LONE_SURROGATE_FIX, null, number);
+          + Utf8Line.loneSurrogateIn((String) record) + Utf8Line.LONE_SURROGATE_FIX, null, number);
     }
     @SuppressWarnings("unchecked") // as in forEach
     Map<String, String> map = (Map<String, String>) record;
@@ -127,50 +127,19 @@ final class Records {
     for (Map.Entry<String, String> field : map.entrySet()) {
       ordinal++;
       String key = field.getKey();
-      String found = loneSurrogateIn(key);
+      String found = Utf8Line.loneSurrogateIn(key);
       if (found != null) {
         return new InvalidResourceException(position + " of " + name + ": the name of field "
-            + ordinal + " has a lone surrogate " + found + LONE_SURROGATE_FIX, null, number);
+            + ordinal + " has a lone surrogate " + found + Utf8Line.LONE_SURROGATE_FIX, null, number);
       }
       String value = field.getValue();
-      found = value == null ? null : loneSurrogateIn(value);
+      found = value == null ? null : Utf8Line.loneSurrogateIn(value);
       if (found != null) {
         return new InvalidResourceException(position + " of " + name + ": field " + key
-            + " has a lone surrogate " + found + LONE_SURROGATE_FIX, key, number);
+            + " has a lone surrogate " + found + Utf8Line.LONE_SURROGATE_FIX, key, number);
       }
     }
     throw new AssertionError("no lone surrogate in " + position);
-  }
-
-  /** Where {@code text}'s first unpaired surrogate is, e.g. {@code U+D83D at character 3}, or null. */
-  private static final String LONE_SURROGATE_FIX =
-      "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)";
-
-  /**
-   * Refuses a value that has a lone surrogate: sent as {@code ?}, it would name another owner
-   * without a word. {@code field} names it in the message.
-   *
-   * @throws IllegalArgumentException naming the field and where the surrogate stands
-   */
-  static void checkNoLoneSurrogate(String field, String value) {
-    String found = loneSurrogateIn(value);
-    if (found != null) {
-      throw new IllegalArgumentException(field + " has a lone surrogate " + found + LONE_SURROGATE_FIX);
-    }
-  }
-
-  /** Where {@code text} has a surrogate without its pair, as U+XXXX at character n; or null. */
-  static @Nullable String loneSurrogateIn(String text) {
-    for (int i = 0, n = text.length(); i < n; i++) {
-      char c = text.charAt(i);
-      if (!Character.isSurrogate(c)) continue;
-      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-        continue;
-      }
-      return String.format(Locale.ROOT, "U+%04X at character %d", (int) c, i + 1);
-    }
-    return null;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.voicelink.entity;
 
+import dev.voicelink.core.internal.Utf8Line;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
@@ -107,7 +108,7 @@ public final class UploadRequest {
         throw new IllegalArgumentException("appid must not be empty: it is the application identifier"
             + " from the console");
       }
-      Records.checkNoLoneSurrogate("appid", appid);
+      Utf8Line.checkNoLoneSurrogate("appid", appid);
       this.appid = appid;
       return this;
     }

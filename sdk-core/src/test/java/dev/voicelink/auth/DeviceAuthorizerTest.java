@@ -167,6 +167,15 @@ class DeviceAuthorizerTest {
         .hasMessage("device_id must not contain spaces or control characters; was: \"SN 0001\"");
     assertThatThrownBy(() -> authorizer.authorize("SN\n1", events))
         .hasMessage("device_id must not contain spaces or control characters; was: \"SN\\u000a1\"");
+    assertThatThrownBy(() -> authorizer.requestCode("SN\u00A00001").execute())
+        .hasMessage("device_id must not contain spaces or control characters; was: \"SN\\u00a00001\"");
+    assertThatThrownBy(() -> authorizer.requestCode("SN\uD83D").execute())
+        .hasMessage("device_id has a lone surrogate U+D83D at character 3; UTF-8 can only carry a"
+            + " surrogate pair (often an emoji was cut in half)");
+    assertThatThrownBy(() -> DeviceAuthorizer.builder(VoiceLinkClient.builder()
+        .authUrl("https://auth.example.com/").build()).clientId("vl\u202Fspeaker"))
+        .hasMessage("client_id must not contain control characters or whitespace other than a space;"
+            + " was: \"vl\\u202fspeaker\"");
     assertThatThrownBy(() -> DeviceAuthorizer.builder(VoiceLinkClient.builder().build())
         .clientId("c").build())
         .isInstanceOf(IllegalStateException.class)

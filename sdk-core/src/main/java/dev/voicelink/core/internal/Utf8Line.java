@@ -1,6 +1,8 @@
 package dev.voicelink.core.internal;
 
+import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One record's JSON text as UTF-8, in a byte array reused from record to record: an upload of a
@@ -38,6 +40,37 @@ public final class Utf8Line {
   /** Whether the text written since {@link #clear()} held a surrogate without its pair. */
   public boolean hasLoneSurrogate() {
     return loneSurrogate;
+  }
+
+  /** What a refusal of a lone surrogate adds after where it stands. */
+  public static final String LONE_SURROGATE_FIX =
+      "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)";
+
+  /**
+   * Refuses a value that has a lone surrogate: sent as {@code ?}, it would name another owner or
+   * device without a word. {@code field} names it in the message.
+   *
+   * @throws IllegalArgumentException naming the field and where the surrogate stands
+   */
+  public static void checkNoLoneSurrogate(String field, String value) {
+    String found = loneSurrogateIn(value);
+    if (found != null) {
+      throw new IllegalArgumentException(field + " has a lone surrogate " + found + LONE_SURROGATE_FIX);
+    }
+  }
+
+  /** Where {@code text}'s first unpaired surrogate is, e.g. {@code U+D83D at character 3}; or null. */
+  public static @Nullable String loneSurrogateIn(String text) {
+    for (int i = 0, n = text.length(); i < n; i++) {
+      char c = text.charAt(i);
+      if (!Character.isSurrogate(c)) continue;
+      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      return String.format(Locale.ROOT, "U+%04X at character %d", (int) c, i + 1);
+    }
+    return null;
   }
 
   private void require(long extra) {
