@@ -308,17 +308,19 @@ public final class EncryptedTokenStore implements TokenStore {
   private String encrypt(byte[] plain) throws IOException {
     // caller holds lock
     try {
-      Cipher cipher;
+      byte[] sealed;
       try {
         SecretKey key = keys.existingKey();
-        cipher = encryptingCipher(key != null ? key : keys.createKey());
+        sealed = seal(key != null ? key : keys.createKey(), plain);
       } catch (GeneralSecurityException | RuntimeException e) {
+        // From Cipher.init or from doFinal: some devices' keys take the init and fail the
+        // encryption itself.
         if (e instanceof GeneralSecurityException && keys.isLostForGood((GeneralSecurityException) e)) {
           // An invalidated key (the lock screen was removed): start over with a new one.
           Log.warn(TAG, "token store " + name + ": its key is unusable ("
               + e.getClass().getSimpleName() + "); making a new one", null);
           keys.deleteKey();
-          cipher = encryptingCipher(keys.createKey());
+          sealed = seal(keys.createKey(), plain);
         } else if (++keyFailuresInARow[0] < KEY_FAILURES_BEFORE_REPLACING) {
           throw e;
         } else {
@@ -327,23 +329,29 @@ public final class EncryptedTokenStore implements TokenStore {
           // so a Keystore that cannot make one either leaves the record for a later load.
           Log.warn(TAG, "token store " + name + ": its key failed " + keyFailuresInARow[0]
               + " saves in a row (" + e.getClass().getSimpleName() + "); making a new one", null);
-          cipher = encryptingCipher(keys.createKey());
+          sealed = seal(keys.createKey(), plain);
         }
       }
       keyFailuresInARow[0] = 0;
-      byte[] iv = cipher.getIV();
-      if (iv == null || iv.length != IV_BYTES) {
-        throw new GeneralSecurityException("the cipher chose no 12-byte IV");
-      }
-      byte[] sealed = cipher.doFinal(plain);
-      byte[] out = new byte[1 + IV_BYTES + sealed.length];
-      out[0] = FORMAT;
-      System.arraycopy(iv, 0, out, 1, IV_BYTES);
-      System.arraycopy(sealed, 0, out, 1 + IV_BYTES, sealed.length);
-      return ByteString.of(out).base64();
+      return ByteString.of(sealed).base64();
     } catch (GeneralSecurityException | RuntimeException e) {
       throw new IOException("cannot encrypt the token record with " + keys + ": " + e, e);
     }
+  }
+
+  /** {@code plain} encrypted with {@code key}: the format byte, the IV, then the sealed bytes. */
+  private byte[] seal(SecretKey key, byte[] plain) throws GeneralSecurityException {
+    Cipher cipher = encryptingCipher(key);
+    byte[] iv = cipher.getIV();
+    if (iv == null || iv.length != IV_BYTES) {
+      throw new GeneralSecurityException("the cipher chose no 12-byte IV");
+    }
+    byte[] sealed = cipher.doFinal(plain);
+    byte[] out = new byte[1 + IV_BYTES + sealed.length];
+    out[0] = FORMAT;
+    System.arraycopy(iv, 0, out, 1, IV_BYTES);
+    System.arraycopy(sealed, 0, out, 1 + IV_BYTES, sealed.length);
+    return out;
   }
 
   private static IOException keystoreFailed(Exception e) {

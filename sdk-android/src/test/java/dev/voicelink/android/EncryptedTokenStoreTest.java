@@ -17,20 +17,27 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import android.security.keystore.KeyPermanentlyInvalidatedException;
+import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
+import java.security.Key;
 import java.security.KeyStoreException;
 import java.security.UnrecoverableKeyException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Provider;
 import java.security.ProviderException;
 import java.security.SecureRandom;
+import java.security.Security;
+import java.security.spec.AlgorithmParameterSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import javax.crypto.CipherSpi;
+import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -259,6 +266,33 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.load()).isEqualTo(next);
   }
 
+  @Test public void aKeyThatFailsAtTheEncryptionItselfSaveAfterSaveIsReplacedToo() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    String saved = blob();
+    // Cipher.init takes the key and doFinal fails, as some devices' Keystore keys do: an
+    // IllegalBlockSizeException that wraps the Keystore's refusal.
+    aesKeys.key = new FailingAtDoFinal.BrokenKey();
+    Security.insertProviderAt(new FailingAtDoFinal(), 1);
+    try {
+      for (int save = 1; save < EncryptedTokenStore.KEY_FAILURES_BEFORE_REPLACING; save++) {
+        assertThatThrownBy(() -> store.save(RECORD)).isInstanceOf(IOException.class)
+            .hasMessageStartingWith("cannot encrypt the token record with")
+            .hasMessageContaining("IllegalBlockSizeException: Keystore operation failed");
+        assertThat(blob()).isEqualTo(saved);
+      }
+      TokenRecord next = RECORD.newBuilder().accessToken("at-after-the-new-key").build();
+
+      store.save(next);
+
+      assertThat(aesKeys.key).isNotInstanceOf(FailingAtDoFinal.BrokenKey.class);
+      assertThat(aesKeys.deleted).as("replaced in place, never deleted first").isZero();
+      assertThat(store.load()).isEqualTo(next);
+    } finally {
+      Security.removeProvider(FailingAtDoFinal.NAME);
+    }
+  }
+
   @Test public void aKeystoreThatCannotMakeANewKeyEitherLeavesTheRecordForALaterLoad()
       throws Exception {
     EncryptedTokenStore store = store(aesKeys);
@@ -463,6 +497,103 @@ public final class EncryptedTokenStoreTest {
 
   /** What a software key's provider reports for a key the system invalidated. */
   static final class InvalidatedKey extends InvalidKeyException {
+  }
+
+  /**
+   * AES-GCM for one kind of key only, whose encryption fails at {@code doFinal} after {@code init}
+   * took the key. Any other key it refuses at {@code init}, so the JCA gives that key to the next
+   * provider.
+   */
+  @SuppressWarnings("deprecation") // Provider(String, double, String): Java 8 has no other
+  static final class FailingAtDoFinal extends Provider {
+    static final String NAME = "VoiceLinkTestFailingAtDoFinal";
+    private static final long serialVersionUID = 1L;
+
+    FailingAtDoFinal() {
+      super(NAME, 1.0, "AES/GCM whose encryption fails at doFinal for BrokenKey");
+      put("Cipher.AES/GCM/NoPadding", Spi.class.getName());
+    }
+
+    static final class BrokenKey implements SecretKey {
+      private static final long serialVersionUID = 1L;
+
+      @Override public String getAlgorithm() {
+        return "AES";
+      }
+
+      @Override public String getFormat() {
+        return "RAW";
+      }
+
+      @Override public byte[] getEncoded() {
+        return new byte[32];
+      }
+    }
+
+    public static final class Spi extends CipherSpi {
+      @Override protected void engineSetMode(String mode) {
+      }
+
+      @Override protected void engineSetPadding(String padding) {
+      }
+
+      @Override protected int engineGetBlockSize() {
+        return 16;
+      }
+
+      @Override protected int engineGetOutputSize(int inputLen) {
+        return inputLen + 16;
+      }
+
+      @Override protected byte[] engineGetIV() {
+        return new byte[12];
+      }
+
+      @Override protected @Nullable AlgorithmParameters engineGetParameters() {
+        return null;
+      }
+
+      @Override protected void engineInit(int mode, Key key, SecureRandom random)
+          throws InvalidKeyException {
+        takeOnly(key);
+      }
+
+      @Override protected void engineInit(int mode, Key key, AlgorithmParameterSpec params,
+          SecureRandom random) throws InvalidKeyException {
+        takeOnly(key);
+      }
+
+      @Override protected void engineInit(int mode, Key key, AlgorithmParameters params,
+          SecureRandom random) throws InvalidKeyException {
+        takeOnly(key);
+      }
+
+      @Override protected void engineUpdateAAD(byte[] src, int offset, int len) {
+      }
+
+      @Override protected byte[] engineUpdate(byte[] input, int offset, int len) {
+        return new byte[0];
+      }
+
+      @Override protected int engineUpdate(byte[] input, int offset, int len, byte[] output,
+          int outputOffset) {
+        return 0;
+      }
+
+      @Override protected byte[] engineDoFinal(byte[] input, int offset, int len)
+          throws IllegalBlockSizeException {
+        throw new IllegalBlockSizeException("Keystore operation failed");
+      }
+
+      @Override protected int engineDoFinal(byte[] input, int offset, int len, byte[] output,
+          int outputOffset) throws IllegalBlockSizeException {
+        throw new IllegalBlockSizeException("Keystore operation failed");
+      }
+
+      private static void takeOnly(Key key) throws InvalidKeyException {
+        if (!(key instanceof BrokenKey)) throw new InvalidKeyException("not a BrokenKey");
+      }
+    }
   }
 
   /** Stands in for the Keystore's AES key. */
