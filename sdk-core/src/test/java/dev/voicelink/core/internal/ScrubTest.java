@@ -74,6 +74,15 @@ class ScrubTest {
             + " clientSecret=‹redacted›");
   }
 
+  @Test void anEchoedPlatformAuthorizationWithoutASchemeAndAnyTokenNamedSoLoseTheirValues() {
+    assertThat(Scrub.text("Authorization: at-1f7d0c3a9b8e4d2f0011\nProxy-Authorization: pa-0123\n"
+        + "token=" + TOKEN + "&x=1 {\"session_token\": \"" + TOKEN + "\"} csrf-token: c5rf"))
+        .isEqualTo("Authorization: ‹redacted›\nProxy-Authorization: ‹redacted›\n"
+            + "token=‹redacted›&x=1 {\"session_token\": \"‹redacted›\"} csrf-token: ‹redacted›");
+    assertThat(Scrub.text("GET /oauth2/token: 400; tokens: 3, token_type: bearer"))
+        .isEqualTo("GET /oauth2/token: 400; tokens: 3, token_type: bearer");
+  }
+
   @Test void rubyAndPhpDumpsLoseTheirSecretsToo() {
     assertThat(Scrub.text("{\"access_token\"=>\"" + TOKEN + "\"} [refresh_token] => " + TOKEN))
         .isEqualTo("{\"access_token\"=>\"‹redacted›\"} [refresh_token] => ‹redacted›");
