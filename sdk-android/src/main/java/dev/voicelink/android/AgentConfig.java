@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@code login.appid} is required: without it dynamic entities cannot take effect, so its absence
  * fails at once. Keys this SDK does not know are kept and can be read with {@link #value(String)}. The
- * {@code entity.account_key} may be left out when the app passes a signer to {@link Agent.Builder}.
+ * {@code entity.account_key} may be left out when the app passes an {@code EntityWebApi} to {@link
+ * Agent.Builder#entityWebApi}; given, it needs {@code entity.namespace} with it.
  *
  * <p>Instances are immutable and thread-safe. {@link #toString()} never shows the account key.
  */
@@ -70,7 +71,16 @@ public final class AgentConfig {
 
     Map<String, Object> entity = section(root, "entity");
     this.namespace = checkedNamespace(nonEmpty(entity, "namespace", "entity.namespace"));
-    this.accountKey = nonEmpty(entity, "account_key", "entity.account_key");
+    String accountKey = nonEmpty(entity, "account_key", "entity.account_key");
+    if (accountKey != null) {
+      Redact.checkSecret(accountKey, "entity.account_key");
+      if (namespace == null) {
+        // The reverse is fine: an app that signs on its backend gives the Agent an EntityWebApi.
+        throw new IllegalArgumentException("entity.account_key is set without entity.namespace: an upload"
+            + " is signed with both; add \"namespace\": \"<namespace>\" to \"entity\"");
+      }
+    }
+    this.accountKey = accountKey;
     this.root = withoutAccountKey(root, entity);
 
     Map<String, Object> audioparams = section(root, "audioparams");

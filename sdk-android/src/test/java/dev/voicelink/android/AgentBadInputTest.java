@@ -340,6 +340,12 @@ class AgentBadInputTest {
     c.put("config entity.namespace with a space", new Case(null, false,
         "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
             + "\"entity\":{\"namespace\":\"OS 123\",\"account_key\":\"k\"}}"));
+    c.put("config entity.account_key with a tab inside", new Case(null, false,
+        "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
+            + "\"entity\":{\"namespace\":\"OS123\",\"account_key\":\"ab\\tcd\"}}"));
+    c.put("config entity.account_key without entity.namespace", new Case(null, false,
+        "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
+            + "\"entity\":{\"account_key\":\"" + ACCOUNT_KEY + "\"}}"));
     c.put("CMD_QUERY_SYNC_STATUS sid without psn", new Case(
         new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, "{\"sid\":\"wapi0001\"}", null),
         false, null));
