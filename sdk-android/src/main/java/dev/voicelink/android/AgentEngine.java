@@ -233,10 +233,15 @@ final class AgentEngine {
     // Destroyed: the shutdown is queued, and the channel may be closed with the Agent's own client.
     if (destroyed || worker.isClosed() || !networkAvailable) return;
     reconnectGaveUp = false;
-    if (channel == null) {
-      channel = channels.create(new ChannelEvents(++generation));
+    try {
+      if (channel == null) {
+        channel = channels.create(new ChannelEvents(++generation));
+      }
+      channel.connect(); // no effect while connecting or connected
+    } catch (IllegalStateException e) {
+      // destroy() came meanwhile and closed the Agent's own client: the shutdown queued ends it all.
+      if (!destroyed) throw e;
     }
-    channel.connect(); // no effect while connecting or connected
   }
 
   /** Hears one channel instance; its news is ignored once that instance was replaced. */

@@ -233,6 +233,29 @@ class AgentEngineTest {
     assertThat(h.frames).as("nothing sent").isEmpty();
   }
 
+  @Test void aConnectionAttemptOvertakenByDestroyLogsNoError() throws Exception {
+    List<String> errors = Collections.synchronizedList(new ArrayList<String>());
+    VoiceLinkLog.setSink((level, tag, message, error) -> {
+      if (level == VoiceLinkLog.Level.ERROR) errors.add(tag + " " + message + " " + error);
+    });
+    try {
+      CountDownLatch creation = new CountDownLatch(1);
+      h.holdChannelCreation = creation;
+      h.engine.start(true); // the worker's first connect() finds the engine alive and makes a channel
+      assertThat(h.channelCreationHeld.await(5, TimeUnit.SECONDS)).isTrue();
+
+      h.engine.destroy();
+      h.client.close(); // as Agent.destroy() closes the client it made
+      creation.countDown();
+
+      assertThat(h.engine.awaitIdle(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(errors).isEmpty();
+      assertThat(h.server.getRequestCount()).as("no upgrade").isZero();
+    } finally {
+      VoiceLinkLog.setSink(VoiceLinkLog.defaultSink());
+    }
+  }
+
   @Test void aQueryQueuedWhenDestroyedIsAnsweredDestroyedWithoutAnErrorLine() throws Exception {
     h.startConnected();
     h.engine.send(userSync("t"));

@@ -65,6 +65,10 @@ final class EngineHarness implements AutoCloseable {
    * refuses new waits, as the client's own scheduler does once closed.
    */
   volatile boolean schedulerClosed;
+  /** When set, the engine's channels are made only once it is counted down. */
+  volatile @Nullable CountDownLatch holdChannelCreation;
+  /** Counted down when a channel's making waits for {@link #holdChannelCreation}. */
+  final CountDownLatch channelCreationHeld = new CountDownLatch(1);
 
   EngineHarness() throws IOException {
     this(CONFIG, 10);
@@ -89,6 +93,11 @@ final class EngineHarness implements AutoCloseable {
     engine = new AgentEngine(AgentConfig.parse(config), ClientCore.of(client),
         new ChannelFactory(client, tokens, maxReconnectAttempts) {
           @Override InteractionChannel create(InteractionChannel.Listener listener) {
+            CountDownLatch hold = holdChannelCreation;
+            if (hold != null) {
+              channelCreationHeld.countDown();
+              await(hold);
+            }
             InteractionChannel channel = super.create(listener);
             channel.addListener(new InteractionChannel.Listener() {
               @Override public void onConnected(String uid) {
@@ -164,14 +173,17 @@ final class EngineHarness implements AutoCloseable {
    */
   CountDownLatch holdWorker() {
     CountDownLatch release = new CountDownLatch(1);
-    engine.execute(() -> {
-      try {
-        release.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    engine.execute(() -> await(release));
     return release;
+  }
+
+  /** Waits (10 s at most) until {@code latch} is counted down; an interrupt is kept. */
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   Event next() throws InterruptedException {
