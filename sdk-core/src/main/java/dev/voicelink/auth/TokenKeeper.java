@@ -850,6 +850,8 @@ final class TokenKeeper {
           lost = e;
         } catch (IOException e) {
           failure = e;
+        } catch (Exception e) { // a RuntimeException, or a Kotlin store's undeclared checked one
+          failure = fromStore(e);
         }
         synchronized (lock) {
           loading = false;
@@ -891,10 +893,16 @@ final class TokenKeeper {
         overtaken = sequence < storeHeldFrom;
       }
       if (sequence > written && !overtaken) {
-        if (record == null) {
-          store.clear();
-        } else {
-          store.save(record);
+        try {
+          if (record == null) {
+            store.clear();
+          } else {
+            store.save(record);
+          }
+        } catch (IOException | RuntimeException e) {
+          throw e;
+        } catch (Exception e) { // checked, yet undeclared: a Kotlin store's save or clear
+          throw fromStore(e);
         }
         written = sequence;
         told = tellOtherManagers(sequence, record);
@@ -1022,6 +1030,11 @@ final class TokenKeeper {
 
   private StateChange change(State next, Cause cause, @Nullable Exception failure) {
     return new StateChange(next, cause, client.config.correctedClock().wallMillis(), failure);
+  }
+
+  /** What a store threw that is not an {@link IOException}, as the failure of that store. */
+  private static IOException fromStore(Exception thrown) {
+    return new IOException("the token store failed: " + thrown, thrown);
   }
 
   private static IOException fromAppCode(Exception thrown) {

@@ -391,6 +391,57 @@ class TokenManagerTest {
     assertThat(held.load().refreshToken()).isEqualTo("rt-2");
   }
 
+  @Test void aStoreThatThrowsAtItsFirstReadStillLetsASignOutClearIt() throws Exception {
+    AtomicBoolean cleared = new AtomicBoolean();
+    TokenStore unreadable = new TokenStore() {
+      @Override public @Nullable TokenRecord load() {
+        throw new IllegalStateException("the store's own bug");
+      }
+
+      @Override public void save(TokenRecord record) {
+      }
+
+      @Override public void clear() {
+        cleared.set(true);
+      }
+    };
+    TokenManager manager = deviceManager(unreadable);
+
+    assertThat(manager.signOut().execute()).isEqualTo(TokenManager.SignOut.NOT_OFFERED);
+
+    assertThat(cleared).isTrue();
+    assertThat(manager.state()).isEqualTo(State.NO_TOKEN);
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void aStoreWhoseSaveThrowsACheckedExceptionIsAFailedSaveToldToTheListeners()
+      throws Exception {
+    TokenStore keystoreBroken = new TokenStore() {
+      @Override public @Nullable TokenRecord load() {
+        return null;
+      }
+
+      @Override public void save(TokenRecord record) {
+        throw KotlinThrows.checked(new java.security.GeneralSecurityException("keystore refused"));
+      }
+
+      @Override public void clear() {
+      }
+    };
+    TokenManager manager = deviceManager(keystoreBroken);
+
+    manager.setRecord(deviceRecord("at-1", "rt-1", 3600));
+
+    TokenManager.StateChange failed = states.awaitCause(TokenManager.Cause.STORE_FAILED);
+    assertThat(failed.state()).isEqualTo(State.VALID);
+    assertThat(failed.failure()).isInstanceOf(IOException.class)
+        .hasMessage("the token store failed: java.security.GeneralSecurityException: keystore refused");
+    // Held, not saved: the next token request saves it first, and says why it cannot.
+    assertThatThrownBy(manager::accessToken).isInstanceOf(IOException.class)
+        .hasMessage("the token store failed: java.security.GeneralSecurityException: keystore refused");
+    assertThat(manager.record()).isNotNull();
+  }
+
   @Test void invalidRefreshTokenRequiresReauthorizationAndKeepsTheRecord() throws Exception {
     TokenRecord stored = deviceRecord("at-1", "rt-1", 3600);
     InMemoryTokenStore store = new InMemoryTokenStore(stored);
