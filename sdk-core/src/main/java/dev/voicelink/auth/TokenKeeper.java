@@ -89,10 +89,20 @@ final class TokenKeeper {
   private long signInsEndedUpTo;
   /** For a sign-out's write: it came after the sign-ins numbered up to this one. */
   private long writeSignInsUpTo;
+  /** Another manager's sign-out heard: this one's sign-ins numbered up to it are still to end. */
+  private long signInsToEnd;
+  private final SignIns signIns;
+
+  /** The manager's running sign-in calls, which a sign-out ends. */
+  interface SignIns {
+    /** Cancels those numbered up to {@code number}. Called holding no lock of the keeper. */
+    void endUpTo(long number);
+  }
 
   TokenKeeper(AuthClient client, TokenExchange exchange, TokenStore store, CredentialKind kind,
-      Revoker revoker, RefreshSchedule schedule, StateNotices notices) {
+      Revoker revoker, RefreshSchedule schedule, StateNotices notices, SignIns signIns) {
     this.client = client;
+    this.signIns = signIns;
     this.exchange = exchange;
     this.clock = client.config.deviceClock();
     this.store = store;
@@ -911,7 +921,7 @@ final class TokenKeeper {
         if (sequence == writes) unsaved = false;
       }
     }
-    for (TokenKeeper other : told) other.notices.flush();
+    for (TokenKeeper other : told) other.afterHeard();
   }
 
   /**
@@ -967,6 +977,7 @@ final class TokenKeeper {
       if (unsaved && !ownRefreshUnsaved && (record != null || currentSignIn > signInsUpTo)) return;
       if (record == null) {
         signInsEndedUpTo = Math.max(signInsEndedUpTo, signInsUpTo); // their approvals are not kept
+        signInsToEnd = Math.max(signInsToEnd, signInsUpTo); // and they poll no more
         if (current != null && !TokenRecord.sameCredential(current, before)) revoke = current;
         generation++; // a refresh or a store read under way answers for what is gone: dropped
         signedOutAt = generation; // a refresh under way has its new tokens revoked when it answers
@@ -995,6 +1006,20 @@ final class TokenKeeper {
       storeHeldFrom = ++writes;
     }
     if (revoke != null) revoker.revokeLater(revoke);
+  }
+
+  /**
+   * After another manager's write reached this one ({@link #heard}), out of the store lock: ends the
+   * sign-ins its sign-out ended, as this manager's own sign-out would, and tells the news.
+   */
+  private void afterHeard() {
+    long end;
+    synchronized (lock) {
+      end = signInsToEnd;
+      signInsToEnd = 0;
+    }
+    if (end > 0) signIns.endUpTo(end);
+    notices.flush();
   }
 
   /** The write numbered {@code sequence} failed: told to the listeners if it was the last asked for. */

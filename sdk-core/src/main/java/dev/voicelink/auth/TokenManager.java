@@ -240,7 +240,7 @@ public final class TokenManager implements TokenSource {
     this.revoker = new Revoker(client, exchange);
     this.keeper = new TokenKeeper(client, exchange, builder.store, kind, revoker, schedule,
         new StateNotices(builder.listenerExecutor != null
-            ? builder.listenerExecutor : builder.core.callbackExecutor()));
+            ? builder.listenerExecutor : builder.core.callbackExecutor()), this::endSignIns);
     this.signIn = builder.grant == TokenRecord.Grant.DEVICE && builder.clientId != null
         ? new DeviceAuthorizer(builder.core, client, builder.clientId, builder.random) : null;
   }

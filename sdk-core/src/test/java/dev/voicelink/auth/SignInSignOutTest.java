@@ -427,6 +427,23 @@ class SignInSignOutTest {
     assertThat(signIn.events).containsExactly("code WDJB-MJHT");
   }
 
+  /** One store, two managers (Agents on two screens): a sign-out through one ends the other's too. */
+  @Test void aSignOutThroughAnotherManagerEndsThisOnesSignInsStillPolling() throws Exception {
+    TokenManager polling = publicManager(revokingServer());
+    TokenManager other = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
+        .scope("profile voicelink.entities").store(store).random(new Random(3)).build();
+    Outcome<DeviceFlowOutcome> signIn = startSignIn(polling);
+
+    assertThat(other.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
+
+    assertThat(signIn.await().isCancelled()).as("the sign-in ended as cancelled").isTrue();
+    time.advance(20, TimeUnit.SECONDS);
+    assertThat(script.paths()).as("no poll after the sign-out")
+        .containsExactly("/oauth2/device_authorization");
+    assertThat(polling.record()).isNull();
+    assertThat(signIn.events).containsExactly("code WDJB-MJHT");
+  }
+
   /**
    * An account switch: the app signs out and at once signs in again. The sign-in made after the
    * sign-out was asked for is not ended by it, even when its user approves before the sign-out ran.
