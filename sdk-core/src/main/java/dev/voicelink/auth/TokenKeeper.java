@@ -370,9 +370,10 @@ final class TokenKeeper {
         synchronized (lock) {
           if (inFlight != null) {
             flight = inFlight;
-          } else if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
+          } else if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null
+              && (current != null || !exchange.canObtainWithoutRecord())) {
             base = current;
-          } else {
+          } else { // a cloud credential whose record was lost obtains a new one with its secret
             if (current == null && !exchange.canObtainWithoutRecord()) {
               throw new NotSignedInException();
             }
@@ -657,6 +658,7 @@ final class TokenKeeper {
     schedule.succeeded();
     install(record, true);
     unsaved = true;
+    reauthorization = null;
     setState(State.VALID, Cause.REFRESHED, null);
     return nextWrite(Cause.REFRESHED, base);
   }

@@ -790,6 +790,41 @@ class TokenManagerTest {
     assertThat(manager.toString()).doesNotContain("s3cr3t-cs").doesNotContain("ct-3");
   }
 
+  @Test void aCloudCredentialWhoseStoreLostItsRecordObtainsANewOneWithItsSecret() throws Exception {
+    InMemoryTokenStore held = new InMemoryTokenStore();
+    AtomicBoolean lost = new AtomicBoolean(true);
+    TokenStore keyGone = new TokenStore() {
+      @Override public @Nullable TokenRecord load() throws IOException {
+        if (lost.getAndSet(false)) {
+          // deleted with its key by the store, as an Android store does with a record it cannot read
+          throw new RecordLostException("the stored sign-in of token store default is lost: its key is"
+              + " gone (wiped, or a backup from elsewhere); sign in again");
+        }
+        return held.load();
+      }
+
+      @Override public void save(TokenRecord record) {
+        held.save(record);
+      }
+
+      @Override public void clear() {
+        held.clear();
+      }
+    };
+    TokenManager manager = TokenManager.builder(config).cloudGrant("vl-speaker-01", "s3cr3t-cs")
+        .store(keyGone).build();
+    manager.addListener(states);
+    states.awaitExactly(State.LOADING, State.REAUTHORIZATION_REQUIRED);
+    script.enqueue(token("ct-1", "crt-1", 3600, time.wallMillis() / 1000));
+
+    assertThat(manager.accessToken()).isEqualTo("ct-1");
+
+    assertThat(server.takeRequest().getBody().readUtf8()).isEqualTo("{\"client_id\":\"vl-speaker-01\","
+        + "\"client_secret\":\"s3cr3t-cs\",\"grant_type\":\"client_credentials\"}");
+    assertThat(held.load().accessToken()).isEqualTo("ct-1");
+    assertThat(manager.state()).isEqualTo(State.VALID);
+  }
+
   @Test void cloudSecretRefusedIsAServerRefusal() {
     TokenManager manager = TokenManager.builder(config).cloudGrant("vl-speaker-01", "wrong")
         .store(new InMemoryTokenStore()).build();
