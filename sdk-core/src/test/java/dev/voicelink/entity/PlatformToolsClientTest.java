@@ -237,6 +237,40 @@ class PlatformToolsClientTest {
     assertThat(invalidated).containsExactly("user-token-2");
   }
 
+  /**
+   * As above with a slow authenticator (2 s on the client's clock): its request goes out on a fresh
+   * connection, and the 401 it gets still shows the first as its prior response, so that the
+   * authenticator gives up as it would have on the refused connection.
+   */
+  @Test void aSlowAuthenticatorsRefusedRequestIsNotAnsweredAgain() throws Exception {
+    for (int i = 0; i < 8; i++) {
+      server.enqueue(new MockResponse().setResponseCode(401)
+          .setBody("{\"code\":\"40103\",\"message\":\"the token is unknown or has expired\"}"));
+    }
+    VirtualTime time = new VirtualTime();
+    AtomicInteger asked = new AtomicInteger();
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString()).clock(time)
+        .httpClient(new OkHttpClient.Builder().authenticator((route, response) -> {
+          asked.incrementAndGet();
+          if (response.priorResponse() != null) return null;
+          time.advance(2, TimeUnit.SECONDS); // a token refreshed over a slow network
+          return response.request().newBuilder().header("Authorization", "user-token-2").build();
+        }).build())
+        .build()).userTokens(() -> "user-token").build();
+
+    assertThatThrownBy(() -> client.uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute())
+        .isInstanceOfSatisfying(PlatformUploadException.class,
+            e -> assertThat(e.httpStatus()).isEqualTo(401));
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(asked).as("the refresh, then the look that gives up").hasValue(2);
+    assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("user-token");
+    RecordedRequest again = server.takeRequest();
+    assertThat(again.getHeader("Authorization")).isEqualTo("user-token-2");
+    assertThat(again.getSequenceNumber()).as("on a new connection").isZero();
+  }
+
   @Test void anUploadAnsweredBusyWithoutAWaitIsNotSentAgainByTheHttpClient() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "0"));
     server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));

@@ -97,7 +97,14 @@ public final class SendOnce {
         // After an authenticator answered a refusal, its request is the one to send: the first
         // was refused already, with credentials the authenticator has replaced.
         Request next = followUp.request;
-        return chain.proceed(next != null ? next : once);
+        Response response = chain.proceed(next != null ? next : once);
+        // Sent on another connection, the authenticator's request began OkHttp's history of the
+        // call again: its answer is shown after the refusal it answered, as OkHttp would show it.
+        Response refusal = followUp.refusal;
+        if (next != null && refusal != null && response.priorResponse() == null) {
+          return response.newBuilder().priorResponse(refusal).build();
+        }
+        return response;
       } catch (ConnectionIdleness.NotSentException e) {
         if (attempt > ConnectionIdleness.MAX_IDLE_CONNECTIONS) throw e;
       }
@@ -107,22 +114,33 @@ public final class SendOnce {
   /**
    * The app's authenticator, keeping the request it makes of a refused one: OkHttp sends it on the
    * connection that carried the refusal, which a slow authenticator (a token fetched over a mobile
-   * network) may have left idle past the limit, and {@link #gate} then sends it on another.
+   * network) may have left idle past the limit, and {@link #gate} then sends it on another. OkHttp's
+   * history of the call starts again there, so a refusal of that request is shown with the refusal
+   * before it as its prior response, as OkHttp would have shown it: an authenticator that gives up
+   * on a second refusal still does.
    */
   private static Authenticator followUpKept(Authenticator app) {
     if (app == Authenticator.NONE) return app;
     return (route, response) -> {
+      FollowUp followUp = response.request().tag(FollowUp.class);
+      Response refusal = response;
+      Response before = followUp == null ? null : followUp.refusal;
+      if (before != null && response.priorResponse() == null) {
+        refusal = response.newBuilder().priorResponse(before).build();
+      }
       Request next;
       try {
-        next = app.authenticate(route, response);
+        next = app.authenticate(route, refusal);
       } catch (Throwable e) {
         // OkHttp leaves the refusal open when its authenticator throws: its exchange would count as
         // in progress for ever, and on HTTP/2 keep a connection that rests past the limit in use.
         response.close();
         throw e;
       }
-      FollowUp followUp = next == null ? null : next.tag(FollowUp.class);
-      if (followUp != null) followUp.request = next;
+      if (next != null && followUp != null && next.tag(FollowUp.class) == followUp) {
+        followUp.request = next;
+        followUp.refusal = refusal.newBuilder().body(null).build(); // a prior response has no body
+      }
       return next;
     };
   }
@@ -130,6 +148,8 @@ public final class SendOnce {
   /** The request an authenticator made in answer to a refusal of the gated request, if any. */
   private static final class FollowUp {
     volatile @Nullable Request request;
+    /** The refusal it answers, without its body. */
+    volatile @Nullable Response refusal;
   }
 
   /**
