@@ -29,8 +29,9 @@ final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
   /**
    * Starts the engine with whether a network is up now, then registers for changes. In this order a
    * change that comes while registering reaches the engine after its start, never before it (which
-   * the start would then undo). Without permission, or when the callback is refused, it assumes
-   * online: nothing would tell it otherwise.
+   * the start would then undo); a network that went while registering is looked for once more.
+   * Without permission, or when the callback is refused, it assumes online: nothing would tell it
+   * otherwise.
    */
   void start() {
     engine.start(isOnline());
@@ -41,6 +42,11 @@ final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
           .build();
       connectivity.registerNetworkCallback(request, this);
       registered = true;
+      // Android tells a new callback of the networks up as it registers, and of nothing else: the
+      // last one gone between the look above and now would never be heard of as lost.
+      synchronized (available) {
+        if (available.isEmpty() && !isOnline()) engine.networkLost();
+      }
     } catch (SecurityException e) {
       Log.warn(TAG, "no ACCESS_NETWORK_STATE permission: reconnecting ignores network changes", e);
     } catch (RuntimeException e) {

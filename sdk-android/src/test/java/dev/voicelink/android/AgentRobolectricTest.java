@@ -721,6 +721,21 @@ public final class AgentRobolectricTest {
     agent.destroy();
   }
 
+  @Config(shadows = NetworkLostDuringRegistrationConnectivityManager.class)
+  @Test public void aNetworkLostWhileTheAgentStartsIsFollowedToo() throws Exception {
+    createAgent();
+    assertThat(agent.awaitEngineIdle(10, TimeUnit.SECONDS)).isTrue();
+
+    // Offline, no attempt waits on the clock (one would be due at once, and fail ten times).
+    assertThat(time.pendingDelaysMillis()).as("no attempt waits while offline").isEmpty();
+
+    connectivity().getNetworkCallbacks().iterator().next()
+        .onAvailable(org.robolectric.shadows.ShadowNetwork.newInstance(1));
+    awaitEvent(EVENT_CONNECTED_TO_SERVER, 0);
+    assertThat(types()).doesNotContain(EVENT_ERROR);
+    agent.destroy();
+  }
+
   @Test public void anAgentBuiltOnTheMainThreadReadsItsTokenStoreOnItsWorker() throws Exception {
     DiskWatchingContext app = new DiskWatchingContext(RuntimeEnvironment.getApplication());
     String building = Thread.currentThread().getName();
