@@ -19,9 +19,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * CMD_SYNC: checks the message into a {@link SyncRequest}, uploads it with an asynchronous call and
- * replies with the sid. Remembers when each recent upload finished, for {@link QueryCommand}.
- * Confined to the worker thread.
+ * CMD_SYNC: checks the message into a {@link SyncRequest} (its data on the client's threads),
+ * uploads it with an asynchronous call and replies with the sid. Remembers when each recent upload
+ * finished, for {@link QueryCommand}. Confined to the worker thread.
  */
 final class SyncCommand {
   private static final int MAX_REMEMBERED_UPLOADS = 256;
@@ -71,41 +71,58 @@ final class SyncCommand {
           + " EVENT_CONNECTED_TO_SERVER. Nothing was sent.", tag);
       return;
     }
-    SyncRequest request;
-    try {
-      request = CommandParams.syncRequest(message.dataUnsafe(), uid, appid);
-    } catch (IllegalArgumentException e) {
-      refuse(ERROR_INVALID_PARAMS, e.getMessage(), tag);
-      return;
-    }
-    EntityBackend backend = entities;
-    if (backend == null) {
-      refuse(ERROR_ENTITY_NOT_CONFIGURED, entitiesMissing, tag);
-      return;
-    }
     PendingCommands.PendingCommand command = pending.add(CMD_SYNC, tag, null);
-    pending.whenFree(command, () -> pending.call(command, prepare(backend, request),
-        upload -> pending.call(command, upload, receipt -> {
-          uploadedAtNanos.put(receipt.sid(), clock.monotonicNanos());
-          pending.reply(command, SUCCESS, "", EventData.sync(receipt.sid(), command.tag));
-        })));
+    byte[] data = message.dataUnsafe();
+    pending.whenFree(command, () -> pending.call(command, prepare(data, uid), prepared -> {
+      VoiceLinkCall<UploadReceipt> upload = prepared.upload;
+      if (upload == null) {
+        pending.reply(command, prepared.refusalCode, prepared.refusal, EventData.sync(null, tag));
+        return;
+      }
+      pending.call(command, upload, receipt -> {
+        uploadedAtNanos.put(receipt.sid(), clock.monotonicNanos());
+        pending.reply(command, SUCCESS, "", EventData.sync(receipt.sid(), command.tag));
+      });
+    }));
   }
 
   /**
-   * A call that makes the upload of {@code request}, which decodes its Base64 and checks that it is
-   * UTF-8: work in proportion to the resource, up to its limit of 32 MiB. It runs
-   * on one of the client's threads ({@code voicelink-io}), where the upload that follows checks the
-   * records as well: never on the main thread, and not on the worker, which would hold up every
-   * other command, result and connection change meanwhile. Between the two calls the worker holds
-   * nothing, so the thread that decoded is free again for the upload.
+   * A call that reads a CMD_SYNC's data into a {@link SyncRequest} and makes its upload, which
+   * decodes its Base64 and checks that it is UTF-8; or the refusal when it cannot. Work in proportion
+   * to the resource, up to its limit of 32 MiB: it runs on one of the client's threads ({@code
+   * voicelink-io}), where the upload that follows checks the records as well; never on the main
+   * thread, and not on the worker, which would hold up every other command, result and connection
+   * change meanwhile. It is the command's first call, so that at most {@link
+   * PendingCommands#MAX_RUNNING} resources are in memory at once. Between the two calls the worker
+   * holds nothing, so the thread that read is free again for the upload.
    */
-  private VoiceLinkCall<VoiceLinkCall<UploadReceipt>> prepare(final EntityBackend backend,
-      final SyncRequest request) {
-    return new BlockingCall<VoiceLinkCall<UploadReceipt>>(client) {
-      @Override protected VoiceLinkCall<UploadReceipt> run() {
-        return backend.upload(request);
+  private VoiceLinkCall<Prepared> prepare(final byte @Nullable [] data, final String uid) {
+    return new BlockingCall<Prepared>(client) {
+      @Override protected Prepared run() {
+        SyncRequest request;
+        try {
+          request = CommandParams.syncRequest(data, uid, appid);
+        } catch (IllegalArgumentException e) {
+          return new Prepared(null, ERROR_INVALID_PARAMS, String.valueOf(e.getMessage()));
+        }
+        EntityBackend backend = entities;
+        if (backend == null) return new Prepared(null, ERROR_ENTITY_NOT_CONFIGURED, entitiesMissing);
+        return new Prepared(backend.upload(request), SUCCESS, "");
       }
     };
+  }
+
+  /** The upload a CMD_SYNC makes, or the code and whole info of its refusal. */
+  private static final class Prepared {
+    final @Nullable VoiceLinkCall<UploadReceipt> upload;
+    final int refusalCode;
+    final String refusal;
+
+    Prepared(@Nullable VoiceLinkCall<UploadReceipt> upload, int refusalCode, String refusal) {
+      this.upload = upload;
+      this.refusalCode = refusalCode;
+      this.refusal = refusal;
+    }
   }
 
   /** When the upload of {@code sid} finished, on the clock's monotonic scale, or null if unknown. */

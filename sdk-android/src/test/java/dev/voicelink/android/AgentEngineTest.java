@@ -165,6 +165,31 @@ class AgentEngineTest {
     assertThat(h.clientCallbacks).as("results handed to the client's callback executor").hasValue(0);
   }
 
+  /**
+   * A CMD_SYNC's data (up to 32 MiB of resource in Base64) is read on the client's threads: the
+   * command after it is answered first, not held up behind the reading on the worker.
+   */
+  @Test void aSyncsDataIsReadOffTheWorker() throws Exception {
+    h.startConnected();
+    CountDownLatch held = h.holdWorker();
+    h.engine.send(new AgentMessage(CMD_SYNC, SYNC_DATA_SCHEMA, 0, "{\"tag\":\"bad\"}",
+        "{\"param\":{}}".getBytes(StandardCharsets.UTF_8)));
+    h.engine.send(new AgentMessage(CMD_SET_PARAMS, 0, 0, "[]", null));
+    held.countDown();
+
+    Event setParams = h.expect(EVENT_ERROR);
+    Event sync = h.expect(EVENT_CMD_RETURN);
+
+    assertThat(setParams.arg1).isEqualTo(ERROR_INVALID_PARAMS);
+    assertThat(sync.arg1).isEqualTo(CMD_SYNC);
+    assertThat(sync.arg2).isEqualTo(ERROR_INVALID_PARAMS);
+    assertThat(sync.info).isEqualTo("CMD_SYNC data.param.id_name is required: uid, appid or the"
+        + " custom dimension name defined on the resource");
+    assertThat(sync.data).containsExactly(entry(KEY_SYNC_DTYPE, SYNC_DATA_SCHEMA), entry(KEY_TAG, "bad"));
+    assertThat(sync.thread).isEqualTo("voicelink-agent");
+    h.expectNoEvent();
+  }
+
   @Test void atMostThreeCommandsRunTheirCallsAndNoThreadWaitsForAnother() throws Exception {
     CountDownLatch gate = fiveSyncsWithThreeUploadsHeld();
     assertThat(ClientCore.of(h.client).runningCalls()).as("the client's calls running")
