@@ -139,10 +139,28 @@ public final class SendOnce {
       }
       if (next != null && followUp != null && next.tag(FollowUp.class) == followUp) {
         followUp.request = next;
-        followUp.refusal = refusal.newBuilder().body(null).build(); // a prior response has no body
+        followUp.refusal = withoutBody(refusal);
       }
       return next;
     };
+  }
+
+  /**
+   * {@code response} as a prior response is: without its body. Built afresh, as OkHttp 4 wants a
+   * null body there and OkHttp 5 refuses a null one.
+   */
+  private static Response withoutBody(Response response) {
+    return new Response.Builder()
+        .request(response.request())
+        .protocol(response.protocol())
+        .code(response.code())
+        .message(response.message())
+        .handshake(response.handshake())
+        .headers(response.headers())
+        .priorResponse(response.priorResponse())
+        .sentRequestAtMillis(response.sentRequestAtMillis())
+        .receivedResponseAtMillis(response.receivedResponseAtMillis())
+        .build();
   }
 
   /** The request an authenticator made in answer to a refusal of the gated request, if any. */
