@@ -20,13 +20,14 @@ public final class Scrub {
   /**
    * A value after a secret name in free text: {@code name=v}, {@code name: v}, {@code "name":"v"},
    * {@code "name"=>"v"}, {@code [name] => v}, {@code <name>v} (an error page that echoes the request; a closing tag's name is not one), the
-   * names in snake or camel case: every name that ends in {@code token}, as {@link #isSecretName}
-   * has it, and {@code Authorization}, whose value the platform takes without a scheme (a scheme
-   * before the value is kept).
+   * names in snake or camel case, within a longer name too ({@code user_password}): and every word
+   * that ends in {@code token}, as {@link #isSecretName} has it, and {@code Authorization}, whose
+   * value the platform takes without a scheme (a scheme before the value is kept).
    */
   private static final Pattern TEXT_SECRET = Pattern.compile(
-      "(?i)((?<![/\\w-])(?:[a-z_-]*token|client_?secret|device_?code|sms_?code"
-          + "|verification_?code|account_?key|password|x-checksum|x-nonce|(?:proxy-)?authorization)"
+      "(?i)((?:(?<!/)(?:access_?token|refresh_?token|id_?token|client_?secret|device_?code"
+          + "|sms_?code|verification_?code|account_?key|password|x-checksum|x-nonce"
+          + "|(?:proxy-)?authorization)|(?<![/\\w-])[a-z0-9_-]*token)"
           + "[\"'\\]]?\\s*(?:=>|[:=>])\\s*[\"']?(?:(?:bearer|basic)\\s+)?)([^\"'&\\s,;}<]+)");
   /** The credentials of an {@code Authorization} value: a bearer token, or Basic id and secret. */
   private static final Pattern BEARER =

@@ -81,6 +81,10 @@ class ScrubTest {
             + "token=‹redacted›&x=1 {\"session_token\": \"‹redacted›\"} csrf-token: ‹redacted›");
     assertThat(Scrub.text("GET /oauth2/token: 400; tokens: 3, token_type: bearer"))
         .isEqualTo("GET /oauth2/token: 400; tokens: 3, token_type: bearer");
+    assertThat(Scrub.text("oauth2_refresh_token=rt-9 user_password: hunter2 app_client_secret=abc"
+        + " oauth2Token: t-1"))
+        .isEqualTo("oauth2_refresh_token=‹redacted› user_password: ‹redacted›"
+            + " app_client_secret=‹redacted› oauth2Token: ‹redacted›");
   }
 
   @Test void rubyAndPhpDumpsLoseTheirSecretsToo() {
