@@ -267,11 +267,12 @@ final class TokenKeeper {
     generation++;
     loaded = true;
     reauthorization = null;
+    TokenRecord held = current;
     install(record, false);
     currentSignIn = 0;
     replaced = null; // a new sign-in: a 401 on the old one's token is not this one's to answer
     unsaved = true;
-    setState(State.VALID, cause, null);
+    setState(State.VALID, cause, null, !TokenRecord.sameCredential(held, record));
     return nextWrite(cause, null);
   }
 
@@ -911,9 +912,9 @@ final class TokenKeeper {
           } else {
             store.save(record);
           }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
           throw e;
-        } catch (Exception e) { // checked, yet undeclared: a Kotlin store's save or clear
+        } catch (Exception e) { // a RuntimeException, or a Kotlin store's undeclared checked one
           throw fromStore(e);
         }
         written = sequence;
@@ -975,11 +976,15 @@ final class TokenKeeper {
       long signInsUpTo) {
     TokenRecord revoke = null;
     synchronized (lock) {
+      if (record == null) {
+        // Also when this one's own later sign-in stands against the sign-out, below: the sign-ins
+        // begun before the sign-out end, their approvals are not kept.
+        signInsEndedUpTo = Math.max(signInsEndedUpTo, signInsUpTo);
+        signInsToEnd = Math.max(signInsToEnd, signInsUpTo); // and they poll no more
+      }
       boolean ownRefreshUnsaved = unsaved && writeCause == Cause.REFRESHED;
       if (unsaved && !ownRefreshUnsaved && (record != null || currentSignIn > signInsUpTo)) return;
       if (record == null) {
-        signInsEndedUpTo = Math.max(signInsEndedUpTo, signInsUpTo); // their approvals are not kept
-        signInsToEnd = Math.max(signInsToEnd, signInsUpTo); // and they poll no more
         if (current != null && !TokenRecord.sameCredential(current, before)) revoke = current;
         generation++; // a refresh or a store read under way answers for what is gone: dropped
         signedOutAt = generation; // a refresh under way has its new tokens revoked when it answers
@@ -997,10 +1002,11 @@ final class TokenKeeper {
         setState(stateAfterFailure(), Cause.REFRESHED, null);
       } else {
         generation++; // a refresh or a store read under way answers for what is gone: dropped
+        TokenRecord held = current;
         install(record, false);
         currentSignIn = sameStore.numberSignIn(); // a sign-out asked for before leaves it alone
         replaced = null;
-        setState(State.VALID, cause, null);
+        setState(State.VALID, cause, null, !TokenRecord.sameCredential(held, record));
       }
       loaded = true;
       reauthorization = null;
@@ -1045,11 +1051,16 @@ final class TokenKeeper {
   }
 
   private void setState(State next, Cause cause, @Nullable Exception failure) {
+    setState(next, cause, failure, false);
+  }
+
+  /**
+   * {@code news}: told though it repeats the last state and cause, as a sign-in or a record of
+   * another credential over the last one is: a connection made with the token before must end.
+   */
+  private void setState(State next, Cause cause, @Nullable Exception failure, boolean news) {
     // caller holds lock
-    // A sign-in or an app's record is news though it repeats the state and cause: it may be another
-    // account's, over the last one's, and a connection made with the token before must end.
-    boolean newCredential = cause == Cause.SIGNED_IN || cause == Cause.RECORD_SET;
-    if (next == state && cause == last.cause() && failure == null && !newCredential) return;
+    if (!news && next == state && cause == last.cause() && failure == null) return;
     state = next;
     last = change(next, cause, failure);
     notices.changed(last);

@@ -105,6 +105,21 @@ class ManagersOfOneStoreTest {
     assertThat(server.getRequestCount()).as("nothing sent by either").isZero();
   }
 
+  /** A restore of the credential held (new tokens of the same refresh token) is no news: nothing to end. */
+  @Test void theSameCredentialSetAgainIsNotToldAgain() throws Exception {
+    TokenManager first = manager(new InMemoryTokenStore());
+    StateLog firstStates = new StateLog();
+    first.addListener(firstStates);
+    assertThat(StateLog.awaitLoaded(first).state()).isEqualTo(State.NO_TOKEN);
+    first.setRecord(deviceRecord("at-1", "rt-1", 3600));
+    firstStates.awaitExactly(State.LOADING, State.NO_TOKEN, State.VALID);
+
+    first.setRecord(deviceRecord("at-1b", "rt-1", 3600));
+    assertThat(first.signOut().execute()).isEqualTo(TokenManager.SignOut.NOT_OFFERED); // a barrier
+
+    firstStates.awaitExactly(State.LOADING, State.NO_TOKEN, State.VALID, State.NO_TOKEN);
+  }
+
   @Test void aRecordSetThroughOneManagerIsTheOthersAtOnceAndASignOutThroughItToo() throws Exception {
     TokenStore[] stores = oneFileTwice();
     assertThat(stores[0]).isEqualTo(stores[1]).hasSameHashCodeAs(stores[1]);
