@@ -115,7 +115,8 @@ class SampleConfigTest {
   @Test
   void toStringLeavesTheKeyOut() {
     SampleConfig config = SampleConfig.parse(MINIMAL.replace("\"auth\":",
-        "\"entity\":{\"account_key\":\"0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a\"},\"auth\":"));
+        "\"entity\":{\"namespace\":\"OS123\",\"account_key\":\"0f3c9e8a7b6d5c4e3f2a1b0c9d8e7f6a\"},"
+            + "\"auth\":"));
 
     assertThat(config.toString()).doesNotContain("0f3c9e8a").contains("client_id=c");
   }
