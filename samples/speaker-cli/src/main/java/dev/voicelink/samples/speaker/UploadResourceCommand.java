@@ -7,6 +7,7 @@ import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.PersParam;
 import dev.voicelink.entity.RecordSource;
 import dev.voicelink.entity.ResourceDefinition;
+import dev.voicelink.entity.ResourceEncoder;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
 import dev.voicelink.interact.InteractionChannel;
@@ -148,6 +149,12 @@ final class UploadResourceCommand implements Callable<Integer> {
           .dimension(dim).build();
       TokenFileSource user = tokenFile != null ? TokenFileSource.check(tokenFile, authUrl) : null;
       VoiceLinkClient.Builder builder = account.at(parent.clientBuilder());
+      if (owner == null) {
+        // What needs no network first: the user's token must not be used, nor refreshed and
+        // rotated, for an upload that cannot be sent.
+        UploadRequest.builder().appid(appid);
+        ResourceEncoder.check(definition, RecordSource.fromFile(file), maxResourceBytes);
+      }
       try (VoiceLinkClient client = user != null ? user.client(builder) : builder.build()) {
         if (owner == null) owner = PersParam.user(signedInUser(client, user, output));
         return upload(client, accountKey, maxResourceBytes, definition, owner, output);

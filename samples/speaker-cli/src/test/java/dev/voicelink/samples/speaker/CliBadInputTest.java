@@ -245,6 +245,9 @@ class CliBadInputTest {
         tokenFile("user-token.json", "device")), noEnv));
     c.put("sync --level app with --token-file", new Case(() -> sync("--level", "app", "--auth-id", null,
         "--token-file", tokenFile("user-token.json", "device")), noEnv));
+    c.put("sync --token-file with a record that lacks a field", new Case(() -> sync("--auth-id", null,
+        "--token-file", tokenFile("user-token.json", "device"),
+        "--file", file("no-alias.jsonl", "{\"name\":\"Zhang San\"}\n")), noEnv));
     c.put("sync --token-file that does not exist", new Case(() -> sync("--auth-id", null,
         "--token-file", new File(dir, "absent-token.json").getPath()), noEnv));
     c.put("sync --auth-id of 31 characters (wrong auth_id)", new Case(
