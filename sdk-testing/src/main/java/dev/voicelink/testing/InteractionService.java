@@ -320,12 +320,19 @@ final class InteractionService {
     }
   }
 
-  /** A record's phrases: the main field and every alias; a secondary field may list several, split by '|'. */
+  /**
+   * A record's phrases: the main field and every alias; a secondary field may list several, split by
+   * '|'. The entity may have changed in the console since the record was uploaded: only the fields
+   * the record has count.
+   */
   static List<String> phrases(Map<String, String> record, EntityDefinition def) {
     List<String> out = new ArrayList<>();
-    out.add(record.get(def.mainField()).trim());
+    String main = record.get(def.mainField());
+    if (main != null && !main.trim().isEmpty()) out.add(main.trim());
     for (String f : def.secondaryFields()) {
-      for (String alias : record.get(f).split("\\|")) {
+      String aliases = record.get(f);
+      if (aliases == null) continue;
+      for (String alias : aliases.split("\\|")) {
         if (!alias.trim().isEmpty()) out.add(alias.trim());
       }
     }

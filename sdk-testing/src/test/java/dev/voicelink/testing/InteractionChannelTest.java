@@ -192,6 +192,27 @@ class InteractionChannelTest {
         Json.obj("res_name", "OS123.contacts", "value", "Wang Wu", "matched", "Wang Wu")));
   }
 
+  /**
+   * The console changes the entity (a new secondary field) while an upload made before is in
+   * effect: that upload's records still match, by the fields they have.
+   */
+  @Test void anUploadInEffectStillMatchesAfterItsEntityGainsAField() throws Exception {
+    uploadContacts();
+    clock.advance(5, TimeUnit.MINUTES);
+    server.console().putEntity(EntityDefinition.create(DefaultConsole.CONTACTS, "name",
+        java.util.Arrays.asList("alias", "nickname"), EntityDefinition.USER));
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+
+    ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"call laozhang\","
+        + "\"pers_param\":\"{\\\"uid\\\":\\\"\\\"}\",\"seq\":1}");
+
+    Map<String, Object> r = next();
+    assertThat(r).containsEntry("seq", 1.0);
+    assertThat(r.get("entities")).isEqualTo(java.util.Arrays.asList(
+        Json.obj("res_name", "OS123.contacts", "value", "Zhang Wei", "matched", "laozhang")));
+  }
+
   @Test void upgradeWithoutAValidDeviceTokenIsRefused() throws Exception {
     connect(null);
     assertThat(failures.poll(5, TimeUnit.SECONDS)).isEqualTo(401);
