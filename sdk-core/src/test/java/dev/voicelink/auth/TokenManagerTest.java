@@ -494,12 +494,24 @@ class TokenManagerTest {
   }
 
   @Test void anUnusableRefreshAnswerStillKeepsItsNewRefreshToken() throws Exception {
+    refreshAnsweredWithRt2Unusably(json(200, "{\"access_token\":\"at-2\",\"refresh_token\":\"rt-2\","
+        + "\"expires_in\":-1}"));
+  }
+
+  @Test void aRefreshAnswerWithANewRefreshTokenButNoAccessTokenKeepsTheNewRefreshToken()
+      throws Exception {
+    refreshAnsweredWithRt2Unusably(json(200, "{\"refresh_token\":\"rt-2\",\"expires_in\":3600}"));
+  }
+
+  /**
+   * A due refresh of a token still valid is answered {@code unusable}, which names the new refresh
+   * token rt-2: at-1 is still served, rt-2 is saved with it, and the next refresh sends rt-2.
+   */
+  private void refreshAnsweredWithRt2Unusably(MockResponse unusable) throws Exception {
     InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
     TokenManager manager = deviceManager(store);
     time.advance(3600 - 300, TimeUnit.SECONDS); // inside the margin, still valid
-    script.enqueue(json(200, "{\"access_token\":\"at-2\",\"refresh_token\":\"rt-2\","
-            + "\"expires_in\":-1}"),
-        token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
+    script.enqueue(unusable, token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
 
     assertThat(manager.accessToken()).isEqualTo("at-1");
     assertThat(store.load().refreshToken()).isEqualTo("rt-2");
@@ -513,26 +525,6 @@ class TokenManagerTest {
     assertThat(server.takeRequest().getBody().readUtf8())
         .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-2\"}");
     assertThat(store.load().refreshToken()).isEqualTo("rt-3");
-  }
-
-  @Test void aRefreshAnswerWithANewRefreshTokenButNoAccessTokenKeepsTheNewRefreshToken()
-      throws Exception {
-    InMemoryTokenStore store = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600));
-    TokenManager manager = deviceManager(store);
-    time.advance(3600 - 300, TimeUnit.SECONDS); // inside the margin, still valid
-    script.enqueue(json(200, "{\"refresh_token\":\"rt-2\",\"expires_in\":3600}"),
-        token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
-
-    assertThat(manager.accessToken()).isEqualTo("at-1");
-    assertThat(store.load().refreshToken()).isEqualTo("rt-2");
-    assertThat(store.load().accessToken()).isEqualTo("at-1");
-    time.advance(1, TimeUnit.SECONDS); // beyond the first backoff ceiling (1 s)
-    assertThat(manager.accessToken()).isEqualTo("at-3");
-
-    assertThat(server.takeRequest().getBody().readUtf8())
-        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-1\"}");
-    assertThat(server.takeRequest().getBody().readUtf8())
-        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-2\"}");
   }
 
   @Test void aFailingAnswerThatNamesARefreshTokenChangesNothingStored() throws Exception {
