@@ -140,10 +140,8 @@ final class InteractionService {
     }
 
     @Override public void onMessage(WebSocket ws, String text) {
-      boolean expired = clock.nowMillis() >= grant.accessExpiresAt;
-      String reply = expired
-          ? error(null, TOKEN_EXPIRED, "the access token has expired; reconnect with a fresh token")
-          : reply(text);
+      boolean expired = expired();
+      String reply = expired ? expiredError(seqOf(text)) : reply(text);
       journal.record(new RecordedCall(FRAME, Router.INTERACT, Headers.of(), text, clock.nowMillis(), 0,
           reply == null ? "" : reply));
       if (reply != null) ws.send(reply);
@@ -151,10 +149,27 @@ final class InteractionService {
     }
 
     @Override public void onMessage(WebSocket ws, ByteString bytes) {
-      String reply = audio(bytes);
+      boolean expired = expired();
+      String reply = expired ? expiredError(audio != null ? audioSeq : null) : audio(bytes);
       journal.record(new RecordedCall(FRAME, Router.INTERACT, Headers.of(), "<" + bytes.size() + " bytes of audio>",
           clock.nowMillis(), 0, reply == null ? "" : reply));
       if (reply != null) ws.send(reply);
+      if (expired) ws.close(4401, "token expired");
+    }
+
+    private boolean expired() {
+      return clock.nowMillis() >= grant.accessExpiresAt;
+    }
+
+    /** 60005 for the frame of {@code seq} (null: a frame without one), before the session closes. */
+    private String expiredError(@Nullable Long seq) {
+      return error(seq, TOKEN_EXPIRED, "the access token has expired; reconnect with a fresh token");
+    }
+
+    /** The {@code seq} of a text frame, or null when it has none that is valid. */
+    private @Nullable Long seqOf(String text) {
+      Map<String, Object> m = Json.parseObject(text);
+      return m == null ? null : Json.wholeNumber(m.get("seq"));
     }
 
     /** The answer to a text frame; null when the frame only opens an audio write. */

@@ -121,7 +121,14 @@ public final class ReferenceServer implements AutoCloseable {
       }
     }
     server.setBodyLimit(MAX_BODY_BYTES); // beyond it MockWebServer reads and drops: see HttpCall.bodyCutOff
-    server.start(bindAddress, port);
+    try {
+      server.start(bindAddress, port);
+    } catch (IOException | RuntimeException e) {
+      // close() is not called on a server that did not start: nothing may be left sweeping
+      if (stopIdleSweeps != null) stopIdleSweeps.run();
+      stopIdleSweeps = null;
+      throw e;
+    }
     String base = origin();
     AuthService auth = new AuthService(console, authState, base + Router.VERIFY);
     WebApiService webApi = new WebApiService(console, resources, bindAddress.getHostAddress());

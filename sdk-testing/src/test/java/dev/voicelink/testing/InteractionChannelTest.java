@@ -264,6 +264,20 @@ class InteractionChannelTest {
     assertThat(next()).containsEntry("type", "result");
     clock.advance(1, TimeUnit.SECONDS);
     ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":2}");
-    assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0);
+    assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0)
+        .containsEntry("seq", 2.0);
+  }
+
+  @Test void audioAfterTheTokenExpiredEndsTheSessionToo() throws Exception {
+    server.console().setAccessTokenLifetimeSeconds(60);
+    connect((String) platform.deviceToken().get("access_token"));
+    next();
+    ws.send("{\"type\":\"write\",\"data_type\":\"audio\",\"sample_rate\":16000,\"seq\":3}");
+    clock.advance(60, TimeUnit.SECONDS);
+
+    ws.send(okio.ByteString.of((byte) 1, (byte) 2));
+
+    assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0)
+        .containsEntry("seq", 3.0);
   }
 }

@@ -139,6 +139,31 @@ class KeepAliveTimeoutTest {
     assertThat(server.idleConnectionsClosed()).isEqualTo(1);
   }
 
+  @Test void aServerThatCannotStartLeavesNoSweeperRunning() throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      ReferenceServer unstartable = ReferenceServer.builder()
+          .keepAliveTimeout(200, TimeUnit.MILLISECONDS, IdleClose.WHEN_IDLE)
+          .bindAddress(java.net.InetAddress.getLoopbackAddress()).port(taken.getLocalPort()).build();
+
+      java.util.Set<Thread> before = sweepers();
+
+      assertThatThrownBy(unstartable::start).isInstanceOf(IOException.class);
+
+      java.util.Set<Thread> left = sweepers();
+      left.removeAll(before);
+      assertThat(left).as("sweepers left by the failed start").isEmpty();
+    }
+  }
+
+  private static java.util.Set<Thread> sweepers() {
+    java.util.Set<Thread> sweepers = new java.util.HashSet<>();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.isAlive() && thread.getName().equals("reference-server-idle-sweep")) sweepers.add(thread);
+    }
+    return sweepers;
+  }
+
   @Test void aWebSocketIsNeverClosedForIdleness() throws Exception {
     start(IdleClose.AS_REQUEST_ARRIVES);
     String token = (String) new Platform(server).deviceToken().get("access_token");
