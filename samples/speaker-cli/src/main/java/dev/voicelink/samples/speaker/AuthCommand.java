@@ -58,6 +58,8 @@ abstract class AuthCommand implements Callable<Integer> {
       if (problem == null) problem = optionProblem(issuer != null);
       if (problem != null) return usage(problem);
       prepare(); // local input (secrets, token files) is read before anything is sent
+      String local = localProblem();
+      if (local != null) return invalid(local);
       VoiceLinkClient client;
       try {
         VoiceLinkClient.Builder builder = parent.clientBuilder();
@@ -201,18 +203,30 @@ abstract class AuthCommand implements Callable<Integer> {
    * a record names its dialect and token endpoint, and is refreshed only there.
    */
   static @Nullable String dialectMismatch(TokenRecord stored, @Nullable OAuthServer server) {
-    boolean standard = stored.dialect() == TokenRecord.Dialect.STANDARD;
-    if (server == null && standard) {
-      return "the token file holds a token of the standard server " + stored.tokenEndpoint()
-          + ": use --issuer, not --auth-url";
-    }
-    if (server != null && !standard) {
-      return "the token file holds a platform token: use --auth-url, not --issuer";
-    }
+    String dialect = dialectMismatch(stored, server != null);
+    if (dialect != null) return dialect;
     if (server != null && !server.tokenEndpoint().equals(stored.tokenEndpoint())) {
       return "the token file holds a token of " + stored.tokenEndpoint() + ", not of --issuer's"
           + " token endpoint " + server.tokenEndpoint();
     }
+    return null;
+  }
+
+  /** As above, from the options alone ({@code --issuer} or not), before any discovery. */
+  static @Nullable String dialectMismatch(TokenRecord stored, boolean issuer) {
+    boolean standard = stored.dialect() == TokenRecord.Dialect.STANDARD;
+    if (!issuer && standard) {
+      return "the token file holds a token of the standard server " + stored.tokenEndpoint()
+          + ": use --issuer, not --auth-url";
+    }
+    if (issuer && !standard) {
+      return "the token file holds a platform token: use --auth-url, not --issuer";
+    }
+    return null;
+  }
+
+  /** A problem of the local input read by {@link #prepare}, found without the network; or null. */
+  @Nullable String localProblem() {
     return null;
   }
 

@@ -87,6 +87,10 @@ final class CloudTokenCommand extends AuthCommand {
     }
   }
 
+  @Override @Nullable String localProblem() {
+    return stored == null ? null : dialectMismatch(stored, issuer != null);
+  }
+
   @Override int run(VoiceLinkClient client, @Nullable OAuthServer discovered)
       throws IOException, ServerRefusalException {
     OAuthServer server = discovered == null || clientAuth == null ? discovered

@@ -34,6 +34,10 @@ final class RefreshCommand extends AuthCommand {
     stored = record;
   }
 
+  @Override @Nullable String localProblem() {
+    return dialectMismatch(stored, issuer != null);
+  }
+
   @Override int run(VoiceLinkClient client, @Nullable OAuthServer server)
       throws IOException, ServerRefusalException {
     FileTokenStore store = new FileTokenStore(tokenFile);

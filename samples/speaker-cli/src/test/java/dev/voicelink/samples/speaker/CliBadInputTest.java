@@ -219,6 +219,9 @@ class CliBadInputTest {
     c.put("refresh --issuer without a token file (no discovery either)", new Case(() -> new String[] {
         "refresh", "--issuer", server.authUrl(), "--token-file",
         new File(dir, "absent-token.json").getPath()}, noEnv));
+    c.put("refresh --issuer of a platform token file (no discovery either)", new Case(() -> new String[] {
+        "refresh", "--issuer", server.authUrl(), "--token-file", tokenFile("device-token.json", "device")},
+        noEnv));
     c.put("refresh --issuer with --scope (no discovery either)", new Case(() -> new String[] {
         "refresh", "--issuer", server.authUrl(), "--scope", "openid", "--token-file",
         tokenFile("device-token.json", "device")}, noEnv));
