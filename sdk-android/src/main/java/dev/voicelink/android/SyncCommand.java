@@ -93,8 +93,8 @@ final class SyncCommand {
    * voicelink-io}), where the upload that follows checks the records as well; never on the main
    * thread, and not on the worker, which would hold up every other command, result and connection
    * change meanwhile. It is the command's first call, so that at most {@link
-   * PendingCommands#MAX_RUNNING} resources are in memory at once. Between the two calls the worker
-   * holds nothing, so the thread that read is free again for the upload.
+   * PendingCommands#MAX_RUNNING} resources are read, with their copies, at once. Between the two
+   * calls the worker holds nothing, so the thread that read is free again for the upload.
    */
   private VoiceLinkCall<Prepared> prepare(final byte @Nullable [] data, final String uid) {
     return new BlockingCall<Prepared>(client) {
