@@ -43,9 +43,11 @@ final class NetworkWatcher extends ConnectivityManager.NetworkCallback {
       connectivity.registerNetworkCallback(request, this);
       registered = true;
       // Android tells a new callback of the networks up as it registers, and of nothing else: the
-      // last one gone between the look above and now would never be heard of as lost.
+      // last one gone between the look above and now would never be heard of as lost. A network
+      // heard of after this look is told after the loss, so the engine ends online.
+      boolean online = isOnline();
       synchronized (available) {
-        if (available.isEmpty() && !isOnline()) engine.networkLost();
+        if (available.isEmpty() && !online) engine.networkLost();
       }
     } catch (SecurityException e) {
       Log.warn(TAG, "no ACCESS_NETWORK_STATE permission: reconnecting ignores network changes", e);

@@ -418,30 +418,36 @@ class SignInSignOutTest {
 
     assertThat(manager.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
 
+    assertEndedWithoutAnotherPoll(signIn, manager);
+    assertThat(store.operations).containsExactly("load", "clear");
+  }
+
+  /** {@code signIn}, started by {@link #startSignIn}, ended cancelled and polls no more; nothing held. */
+  private void assertEndedWithoutAnotherPoll(Outcome<DeviceFlowOutcome> signIn, TokenManager manager)
+      throws InterruptedException {
     assertThat(signIn.await().isCancelled()).as("the sign-in ended as cancelled").isTrue();
     time.advance(20, TimeUnit.SECONDS);
     assertThat(script.paths()).as("no poll after the sign-out")
         .containsExactly("/oauth2/device_authorization");
     assertThat(manager.record()).isNull();
-    assertThat(store.operations).containsExactly("load", "clear");
     assertThat(signIn.events).containsExactly("code WDJB-MJHT");
+  }
+
+  /** A second manager of the test's store, as an Agent on another screen has. */
+  private TokenManager anotherManagerOfTheStore() {
+    return TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
+        .scope("profile voicelink.entities").store(store).random(new Random(3)).build();
   }
 
   /** One store, two managers (Agents on two screens): a sign-out through one ends the other's too. */
   @Test void aSignOutThroughAnotherManagerEndsThisOnesSignInsStillPolling() throws Exception {
     TokenManager polling = publicManager(revokingServer());
-    TokenManager other = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
-        .scope("profile voicelink.entities").store(store).random(new Random(3)).build();
+    TokenManager other = anotherManagerOfTheStore();
     Outcome<DeviceFlowOutcome> signIn = startSignIn(polling);
 
     assertThat(other.signOut().execute()).isEqualTo(SignOut.NOT_OFFERED);
 
-    assertThat(signIn.await().isCancelled()).as("the sign-in ended as cancelled").isTrue();
-    time.advance(20, TimeUnit.SECONDS);
-    assertThat(script.paths()).as("no poll after the sign-out")
-        .containsExactly("/oauth2/device_authorization");
-    assertThat(polling.record()).isNull();
-    assertThat(signIn.events).containsExactly("code WDJB-MJHT");
+    assertEndedWithoutAnotherPoll(signIn, polling);
   }
 
   /**
@@ -471,8 +477,7 @@ class SignInSignOutTest {
   @Test void aSignInHeardFromAnotherManagerWhileThisOneRevokedIsLeftAlone() throws Exception {
     TokenManager manager = publicManager(revokingServer());
     TokenRecord old = signIn(manager).token();
-    TokenManager other = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
-        .scope("profile voicelink.entities").store(store).random(new Random(3)).build();
+    TokenManager other = anotherManagerOfTheStore();
     assertThat(other.record()).isNull(); // starts its first read
     StateLog.awaitLoaded(other);
     TokenRecord switched = old.newBuilder().accessToken("at-std-9").refreshToken("rt-std-9").build();
