@@ -162,6 +162,16 @@ abstract class AuthCommand implements Callable<Integer> {
     if (problem != null) throw new IllegalArgumentException(problem);
   }
 
+  /**
+   * The refusal of a {@link #tokenFile} that holds no record, which {@code firstCommand} writes. A path
+   * the user typed that names nothing is not repeated: it may be a token, typed in the wrong place.
+   */
+  IllegalArgumentException noRecord(String firstCommand) {
+    String where = tokenFile.exists() || tokenFile.getPath().equals(DEFAULT_TOKEN_FILE)
+        ? "no token record in " + tokenFile : "no token record: " + SecretInput.namesNoFile("--token-file");
+    return new IllegalArgumentException(where + ": run 'speaker-cli " + firstCommand + "' first");
+  }
+
   /** Why {@code --token-file tokenFile} could not be written, or null. */
   static @Nullable String tokenFileProblem(File tokenFile) {
     File file = tokenFile.getAbsoluteFile();

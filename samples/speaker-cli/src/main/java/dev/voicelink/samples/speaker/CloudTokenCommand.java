@@ -60,8 +60,7 @@ final class CloudTokenCommand extends AuthCommand {
     }
     stored = new FileTokenStore(tokenFile).load();
     if (stored == null) {
-      throw new IllegalArgumentException("no token record in " + tokenFile
-          + ": run 'speaker-cli cloud-token' first");
+      throw noRecord("cloud-token");
     }
     if (stored.grant() != TokenRecord.Grant.CLOUD) {
       throw new IllegalArgumentException(tokenFile + " holds a " + stored.grant().wireName()

@@ -28,8 +28,7 @@ final class RefreshCommand extends AuthCommand {
     checkTokenFileWritable(); // the refresh rotates the token: it must be saved
     TokenRecord record = new FileTokenStore(tokenFile).load();
     if (record == null) {
-      throw new IllegalArgumentException("no token record in " + tokenFile
-          + ": run 'speaker-cli login' first");
+      throw noRecord("login");
     }
     stored = record;
   }

@@ -87,16 +87,21 @@ final class SecretInput {
    */
   private static String fromFile(File file, String fileOption) throws IOException {
     if (file.isDirectory()) throw new IllegalArgumentException(fileOption + " " + file + " is a folder");
-    if (!file.exists()) {
-      // Not repeated: a path that names nothing may be the secret itself, typed in the wrong place.
-      throw new IllegalArgumentException(fileOption + " names no file (the path given is not"
-          + " repeated, in case it is the secret itself)");
-    }
+    if (!file.exists()) throw new IllegalArgumentException(namesNoFile(fileOption));
     try (InputStream in = Files.newInputStream(file.toPath())) {
       return readBounded(in, fileOption + " " + file);
     } catch (AccessDeniedException e) {
       throw new IllegalArgumentException(fileOption + " " + file + " cannot be read: permission denied");
     }
+  }
+
+  /**
+   * The message for a {@code fileOption} path that names nothing. The path is not repeated: it may be
+   * the secret itself, typed in the wrong place.
+   */
+  static String namesNoFile(String fileOption) {
+    return fileOption + " names no file (the path given is not repeated, in case it is the secret"
+        + " itself)";
   }
 
   /** Everything up to the end of {@code in}, refused past {@link #MAX_SECRET_BYTES}. */

@@ -34,6 +34,8 @@ final class TokenFileSource {
 
   /** Reads and checks the file before anything is sent: a writable record if it may be refreshed. */
   static TokenFileSource check(File file, @Nullable String authUrl) throws IOException {
+    // Before any message repeats the path: a path that names nothing may be the token itself.
+    if (!file.exists()) throw new IllegalArgumentException(SecretInput.namesNoFile("--token-file"));
     if (authUrl != null) {
       String unwritable = AuthCommand.tokenFileProblem(file); // a refresh rotates the token
       if (unwritable != null) throw new IllegalArgumentException(unwritable);

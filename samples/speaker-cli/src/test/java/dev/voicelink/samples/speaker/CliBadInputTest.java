@@ -253,6 +253,10 @@ class CliBadInputTest {
         "--file", file("no-alias.jsonl", "{\"name\":\"Zhang San\"}\n")), noEnv));
     c.put("sync --token-file that does not exist", new Case(() -> sync("--auth-id", null,
         "--token-file", new File(dir, "absent-token.json").getPath()), noEnv));
+    c.put("sync --token-file given the access token itself", new Case(() -> sync("--auth-id", null,
+        "--token-file", ACCESS_TOKEN), noEnv));
+    c.put("refresh --token-file given the refresh token itself", new Case(() -> new String[] {
+        "refresh", "--auth-url", server.authUrl(), "--token-file", REFRESH_TOKEN}, noEnv));
     c.put("sync --auth-id of 31 characters (wrong auth_id)", new Case(
         () -> sync("--auth-id", AUTH_ID.substring(1)), noEnv));
     c.put("sync --auth-id in uppercase", new Case(() -> sync("--auth-id", AUTH_ID.toUpperCase()), noEnv));
