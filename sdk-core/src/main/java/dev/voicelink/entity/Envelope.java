@@ -137,7 +137,8 @@ final class Envelope {
   /**
    * The upload's {@code sid} (see {@link #dataString}); without {@code data.sid}, the envelope's
    * own {@code sid} when it begins with {@value #UPLOAD_SID_PREFIX}, as an upload's does: then it
-   * is the upload's, not only the call's.
+   * is the upload's, not only the call's. One that does not begin so is malformed: no check could
+   * send it (protocol 4.9), so taking it would only move the failure to the check.
    */
   String uploadSid() throws IOException {
     if (dataOrTopLevel() && !inData("sid") && sid.startsWith(UPLOAD_SID_PREFIX)) {
@@ -146,7 +147,12 @@ final class Envelope {
           + " sid");
       return sid;
     }
-    return dataString("sid");
+    String uploadSid = dataString("sid");
+    if (!uploadSid.startsWith(UPLOAD_SID_PREFIX)) {
+      throw malformed("data.sid must begin with " + UPLOAD_SID_PREFIX + ", as an upload's does; was: "
+          + uploadSid);
+    }
+    return uploadSid;
   }
 
   String dataString(String field) throws IOException {

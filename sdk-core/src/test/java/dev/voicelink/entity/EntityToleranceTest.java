@@ -178,6 +178,19 @@ class EntityToleranceTest {
         .hasMessage("malformed check-resource response: error must be an integer (sid psn1)");
   }
 
+  @Test void anUploadSidThatDoesNotBeginWithPsnIsMalformed() throws Exception {
+    enqueue(envelope("00000", "success", "wapi1", "{\"sid\":\"wapi7\",\"csid\":\"c1\"}"),
+        envelope("00000", "success", "wapi2", "{\"sid\":\"up1\",\"reply\":\"ok\",\"error\":0}"));
+
+    // A receipt of that sid could never be checked: checkResource refuses it before sending.
+    assertThatThrownBy(() -> api.uploadResource(request(contacts)).execute()).isInstanceOf(IOException.class)
+        .hasMessage("malformed upload-resource response: data.sid must begin with psn, as an upload's"
+            + " does; was: wapi7 (sid wapi1)");
+    assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)
+        .hasMessage("malformed check-resource response: data.sid must begin with psn, as an upload's"
+            + " does; was: up1 (sid wapi2)");
+  }
+
   @Test void unknownFieldsAreIgnoredEverywhere() throws Exception {
     enqueue(body(200, "{\"code\":\"00000\",\"trace\":{\"id\":[1,2]},\"data\":{\"sid\":"
         + "\"psn1\",\"csid\":\"c1\",\"queued\":true},\"desc\":\"success\",\"sid\":\"wapi1\","
