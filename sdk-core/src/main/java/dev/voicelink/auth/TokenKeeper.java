@@ -766,8 +766,7 @@ final class TokenKeeper {
     synchronized (lock) {
       if (current != base || unsaved || (inFlight != null && !refreshing)) return false;
       if (stored == null || stored.equals(current) || stored.grant() != current.grant()
-          || !stored.clientId().equals(current.clientId())
-          || stored.receivedAtEpochMillis() <= current.receivedAtEpochMillis()) {
+          || !stored.clientId().equals(current.clientId()) || !newer(stored, current)) {
         return false;
       }
       Log.info(TAG, "the token store holds a newer record, refreshed by another manager or process;"
@@ -775,6 +774,19 @@ final class TokenKeeper {
       install(stored, false);
       return true;
     }
+  }
+
+  /**
+   * Whether {@code stored} was received after {@code held}, or with it but with another refresh token:
+   * a rotation kept from an answer whose access token was unusable, saved with the access token it
+   * still had and so with that token's receipt time.
+   */
+  private static boolean newer(TokenRecord stored, TokenRecord held) {
+    long storedAt = stored.receivedAtEpochMillis();
+    long heldAt = held.receivedAtEpochMillis();
+    String rotated = stored.refreshToken();
+    return storedAt > heldAt || storedAt == heldAt && rotated != null
+        && !rotated.equals(held.refreshToken());
   }
 
   /**

@@ -661,6 +661,32 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
+  /**
+   * Another process's refresh was answered with a new refresh token and no usable access token: it
+   * saved rt-2 with the access token it still had, and so with that token's receipt time.
+   */
+  @Test void aRotationSavedWithTheOldAccessTokenIsTakenByAManagerRefusedTheOldRefreshToken()
+      throws Exception {
+    TokenRecord stored = deviceRecord("at-1", "rt-1", 3600);
+    InMemoryTokenStore store = new InMemoryTokenStore(stored);
+    TokenManager loser = deviceManager(store);
+    assertThat(loser.accessToken()).isEqualTo("at-1");
+    time.advance(3600 - 300, TimeUnit.SECONDS);
+    script.enqueue(json(400, "{\"error\":\"invalid_refresh_token\",\"message\":\"already used\"}"));
+    assertThatThrownBy(loser::accessToken).isInstanceOf(ReauthorizationRequiredException.class);
+
+    store.save(stored.newBuilder().refreshToken("rt-2").build());
+
+    assertThat(loser.accessToken()).isEqualTo("at-1"); // still valid for 5 minutes
+    assertThat(loser.state()).isEqualTo(State.VALID);
+    time.advance(301, TimeUnit.SECONDS);
+    script.enqueue(token("at-3", "rt-3", 3600, time.wallMillis() / 1000));
+    assertThat(loser.accessToken()).isEqualTo("at-3");
+    server.takeRequest();
+    assertThat(server.takeRequest().getBody().readUtf8())
+        .isEqualTo("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"rt-2\"}");
+  }
+
   @Test void anExpiredTokenIsRefreshedDespiteRetryAfterAndTheAppLearnsTheWait() throws Exception {
     TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 3600)));
     time.advance(2, TimeUnit.HOURS);
