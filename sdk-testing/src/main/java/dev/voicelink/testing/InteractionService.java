@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import okhttp3.Headers;
 import okhttp3.Response;
@@ -26,6 +27,8 @@ import org.jspecify.annotations.Nullable;
 final class InteractionService {
   private static final int NORMAL_CLOSURE = 1000;
   private static final int GOING_AWAY = 1001;
+  /** RFC 6455's "internal error": the protocol has no error code for the server's own failure. */
+  private static final int INTERNAL_ERROR = 1011;
   /** Sessions still open, so that stopping the server can say goodbye to their clients. */
   private final Set<WebSocket> open = Collections.newSetFromMap(new ConcurrentHashMap<WebSocket, Boolean>());
   static final int BAD_MESSAGE = 60001;
@@ -140,6 +143,31 @@ final class InteractionService {
     }
 
     @Override public void onMessage(WebSocket ws, String text) {
+      try {
+        answer(ws, text);
+      } catch (RuntimeException e) {
+        internalError(ws, e);
+      }
+    }
+
+    @Override public void onMessage(WebSocket ws, ByteString bytes) {
+      try {
+        answer(ws, bytes);
+      } catch (RuntimeException e) {
+        internalError(ws, e);
+      }
+    }
+
+    /**
+     * A bug of this server, or of the app's {@link SpeechRecognizer}, ends the session with a close
+     * the client can read, as the HTTP routes answer 500, instead of OkHttp dropping the connection.
+     */
+    private void internalError(WebSocket ws, RuntimeException e) {
+      LOG.log(Level.SEVERE, "internal error on a frame of the interaction channel", e);
+      ws.close(INTERNAL_ERROR, "internal error of the reference server");
+    }
+
+    private void answer(WebSocket ws, String text) {
       boolean expired = expired();
       String reply = expired ? expiredError(seqOf(text)) : reply(text);
       journal.record(new RecordedCall(FRAME, Router.INTERACT, Headers.of(), text, clock.nowMillis(), 0,
@@ -148,7 +176,7 @@ final class InteractionService {
       if (expired) ws.close(4401, "token expired");
     }
 
-    @Override public void onMessage(WebSocket ws, ByteString bytes) {
+    private void answer(WebSocket ws, ByteString bytes) {
       boolean expired = expired();
       String reply = expired ? expiredError(audio != null ? audioSeq : null) : audio(bytes);
       journal.record(new RecordedCall(FRAME, Router.INTERACT, Headers.of(), "<" + bytes.size() + " bytes of audio>",

@@ -268,6 +268,34 @@ class InteractionChannelTest {
         .containsEntry("seq", 2.0);
   }
 
+  @Test void aFailureWhileAnsweringAFrameClosesTheSessionWithInternalError() throws Exception {
+    server.close();
+    server = ReferenceServer.builder().clock(clock).recognizer((audio, rate) -> {
+      throw new IllegalStateException("the recognizer broke");
+    }).build().start();
+    platform = new Platform(server);
+    BlockingQueue<String> closing = new LinkedBlockingQueue<>();
+    Request request = new Request.Builder().url(server.baseUrl() + "/v2/voicelink/interact")
+        .header("Authorization", (String) platform.deviceToken().get("access_token")).build();
+    ws = Wire.HTTP.newWebSocket(request, new WebSocketListener() {
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        messages.add(text);
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        closing.add(code + " " + reason);
+      }
+    });
+    next();
+
+    ws.send("{\"type\":\"write\",\"data_type\":\"audio\",\"sample_rate\":16000,\"seq\":1}");
+    ws.send(ByteString.of((byte) 1, (byte) 2, (byte) 3, (byte) 4));
+    ws.send("{\"type\":\"end\",\"seq\":1}");
+
+    assertThat(closing.poll(5, TimeUnit.SECONDS)).isEqualTo("1011 internal error of the reference server");
+    assertThat(messages).isEmpty();
+  }
+
   @Test void audioAfterTheTokenExpiredEndsTheSessionToo() throws Exception {
     server.console().setAccessTokenLifetimeSeconds(60);
     connect((String) platform.deviceToken().get("access_token"));
