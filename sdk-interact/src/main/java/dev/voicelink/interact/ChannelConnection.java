@@ -44,6 +44,8 @@ import okhttp3.WebSocketListener;
 final class ChannelConnection {
   private static final String TAG = "interact";
   private static final int NORMAL_CLOSURE = 1000;
+  /** The server's code for audio out of order (docs/interaction-channel.md, error codes). */
+  private static final String AUDIO_OUT_OF_ORDER = "60003";
   /**
    * How long a connection must stay up after the greeting to end a row of failed attempts. Shorter
    * ones count as failed, so a server that greets and drops at once is given up on like one that
@@ -164,6 +166,7 @@ final class ChannelConnection {
       int writeGeneration = generation;
       long end = queuedOnSocket;
       deadlines.armResult(seq, () -> resultOverdue(writeGeneration, seq, end, sentBefore));
+      if (audio != null) deadlines.isAudio(seq);
       return seq;
     }
   }
@@ -394,10 +397,10 @@ final class ChannelConnection {
    * The answer to write {@code seq} (a result or an error) from the socket of attempt {@code
    * attemptGeneration}: ends its deadline, and is delivered unless the deadline had passed.
    */
-  private void answer(int attemptGeneration, int seq, News news) {
+  private void answer(int attemptGeneration, int seq, boolean error, News news) {
     synchronized (lock) {
       if (attemptGeneration != generation) return;
-      if (!deadlines.answered(seq)) {
+      if (!deadlines.answered(seq, error)) {
         Log.info(TAG, "dropped an answer to write " + seq + ", which waits for none: answered"
             + " already, or after its result timeout");
         return;
@@ -432,6 +435,12 @@ final class ChannelConnection {
     }
     Log.warn(TAG, "write " + seq + ": " + description, null);
     events.flush();
+  }
+
+  private boolean refusedAudioOnTheWay(int attemptGeneration) {
+    synchronized (lock) {
+      return attemptGeneration == generation && deadlines.refusedAudioOnTheWay();
+    }
   }
 
   /** News from the socket of attempt {@code attemptGeneration} that answers no write. */
@@ -551,10 +560,14 @@ final class ChannelConnection {
       } else if ("result".equals(message.type)) {
         InteractionResult result =
             new InteractionResult(message.seq, message.text, message.entities, text);
-        answer(attemptGeneration, message.seq, listener -> listener.onResult(result));
+        answer(attemptGeneration, message.seq, false, listener -> listener.onResult(result));
       } else if ("error".equals(message.type) && message.seq != 0) {
-        answer(attemptGeneration, message.seq,
+        answer(attemptGeneration, message.seq, true,
             listener -> listener.onWriteError(message.seq, message.code, message.desc));
+      } else if ("error".equals(message.type) && AUDIO_OUT_OF_ORDER.equals(message.code)
+          && refusedAudioOnTheWay(attemptGeneration)) {
+        // Its write was refused and answered already: one error per frame would tell it again.
+        Log.debug(TAG, "a frame of a refused audio write was refused too: " + message.desc);
       } else if ("error".equals(message.type)) {
         deliver(attemptGeneration,
             listener -> listener.onWriteError(0, message.code, message.desc));

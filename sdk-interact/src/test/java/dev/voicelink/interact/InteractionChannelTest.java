@@ -449,6 +449,45 @@ class InteractionChannelTest {
     assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).isEqualTo("{\"type\":\"end\",\"seq\":1}");
   }
 
+  /**
+   * The server refuses an audio write's header (a pers_param key that is no resource's dimension, which
+   * only it can tell), then each of its frames, which follow no open write, and its end: the app hears
+   * the refusal once, and the channel goes on.
+   */
+  @Test void aRefusedAudioWriteIsToldOnceThoughTheServerRefusesEachOfItsFramesToo() throws Exception {
+    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+      }
+
+      @Override public void onMessage(WebSocket webSocket, String text) {
+        if (text.contains("\"data_type\":\"audio\"")) {
+          webSocket.send("{\"type\":\"error\",\"seq\":1,\"code\":60002,\"desc\":\"planet is no"
+              + " resource's dimension\"}");
+        } else if (text.contains("\"type\":\"end\"")) {
+          webSocket.send("{\"type\":\"error\",\"seq\":1,\"code\":60003,\"desc\":\"end must close"
+              + " the open audio write; none is open\"}");
+        } else {
+          webSocket.send("{\"type\":\"result\",\"seq\":2,\"text\":\"hello\",\"entities\":[]}");
+        }
+      }
+
+      @Override public void onMessage(WebSocket webSocket, ByteString bytes) {
+        webSocket.send("{\"type\":\"error\",\"code\":60003,\"desc\":\"binary frames must follow"
+            + " an audio write\"}");
+      }
+    }));
+    channel = channelBuilder().build();
+    connect();
+
+    channel.writeAudio(new byte[40 * 1024], 16000, "{\"planet\":\"mars\"}");
+    channel.writeText("hello", null);
+
+    assertThat(nextEvent()).isEqualTo("error 1 60002 planet is no resource's dimension");
+    assertThat(nextEvent()).isEqualTo("result 2 hello []");
+    assertThat(events.poll(200, TimeUnit.MILLISECONDS)).as("nothing more").isNull();
+  }
+
   /** A server that takes the upgrade and never speaks; it answers the client's close. */
   private static MockResponse silentSocket() {
     return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
