@@ -59,6 +59,8 @@ final class ChannelConnection {
    * sending.
    */
   private static final long STILL_SENDING_BYTES = 64 * 1024;
+  /** The write timeout of an app client without one, when pings are off: OkHttp's default. */
+  private static final long NO_PING_WRITE_TIMEOUT_SECONDS = 10;
 
   private final OkHttpClient client;
   private final ClientCore config;
@@ -106,6 +108,13 @@ final class ChannelConnection {
       // OkHttp reads an upgraded socket without a timeout; the read timeout bounds only the wait
       // for the upgrade's answer, which an app client without one would leave unbounded.
       channelClient.readTimeout(greetingTimeoutMillis, TimeUnit.MILLISECONDS);
+    }
+    if (config.http().writeTimeoutMillis() == 0) {
+      // OkHttp writes an upgraded socket under the client's write timeout, and its pings wait behind
+      // a write in progress: without one, a link that takes nothing more would hold a write, and the
+      // channel CONNECTED, until the system's TCP timeout. Two ping intervals, as a missed pong counts.
+      channelClient.writeTimeout(pingIntervalSeconds > 0 ? 2L * pingIntervalSeconds
+          : NO_PING_WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
     this.client = channelClient.build();
     this.tokens = tokens;

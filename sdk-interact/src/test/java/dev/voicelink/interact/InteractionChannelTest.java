@@ -476,6 +476,10 @@ class InteractionChannelTest {
         webSocket.send("{\"type\":\"error\",\"code\":60003,\"desc\":\"binary frames must follow"
             + " an audio write\"}");
       }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null);
+      }
     }));
     channel = channelBuilder().build();
     connect();
@@ -562,6 +566,45 @@ class InteractionChannelTest {
 
     assertThat(nextEvent()).isEqualTo("disconnected NETWORK reconnecting=false");
     assertThat(app.readTimeoutMillis()).as("the app's client").isZero();
+  }
+
+  /**
+   * The server stops reading mid-write: the socket's buffers fill and the write blocks, and the pings
+   * wait behind it. An app client without a write timeout would keep the channel CONNECTED for good.
+   */
+  @Test void aWriteThatStallsEndsTheConnectionWhenTheAppsClientHasNoWriteTimeout() throws Exception {
+    CountDownLatch serverReads = new CountDownLatch(1);
+    server.enqueue(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      @Override public void onOpen(WebSocket webSocket, Response response) {
+        webSocket.send("{\"type\":\"connected\",\"uid\":\"" + UID + "\"}");
+      }
+
+      @Override public void onMessage(WebSocket webSocket, ByteString bytes) {
+        try {
+          serverReads.await(30, TimeUnit.SECONDS); // its reader stops: nothing more is taken
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null);
+      }
+    }));
+    OkHttpClient app = new OkHttpClient.Builder().writeTimeout(0, TimeUnit.SECONDS).build();
+    // OkHttp's write timeout runs on real time: a short ping interval keeps the test short.
+    channel = channelBuilder(VoiceLinkClient.builder().httpClient(app).scheduler(time))
+        .pingIntervalSeconds(1).maxReconnectAttempts(0).build();
+    try {
+      connect();
+
+      channel.writeAudio(new byte[15 * 1024 * 1024], 16000, null);
+
+      assertThat(nextEvent()).isEqualTo("disconnected NETWORK reconnecting=false");
+      assertThat(app.writeTimeoutMillis()).as("the app's client").isZero();
+    } finally {
+      serverReads.countDown();
+    }
   }
 
   @Test void theGreetingTimeoutCanBeSetAndIsCheckedAtOnce() throws Exception {
