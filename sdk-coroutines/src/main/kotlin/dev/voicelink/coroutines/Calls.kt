@@ -3,6 +3,7 @@ package dev.voicelink.coroutines
 import dev.voicelink.coroutines.internal.callCancelled
 import dev.voicelink.coroutines.internal.enqueueHandingOver
 import dev.voicelink.core.VoiceLinkCall
+import java.util.concurrent.atomic.AtomicBoolean
 import kotlin.coroutines.resume
 import kotlin.coroutines.resumeWithException
 import kotlinx.coroutines.suspendCancellableCoroutine
@@ -36,17 +37,25 @@ import kotlinx.coroutines.suspendCancellableCoroutine
  */
 public suspend fun <T : Any> VoiceLinkCall<T>.await(): T = suspendCancellableCoroutine { continuation ->
   // A coroutine cancelled before it got here starts nothing: the call's work (an upload, a sign-out)
-  // would otherwise be handed to a worker and might run before the cancel below reached it.
-  if (!continuation.isActive) return@suspendCancellableCoroutine
+  // would otherwise be handed to a worker and might run before the cancel below reached it. The call
+  // is cancelled all the same, as a cancelled coroutine's call is, so no one runs it later.
+  if (!continuation.isActive) {
+    cancel()
+    return@suspendCancellableCoroutine
+  }
+  val endedCancelled = AtomicBoolean()
   enqueueHandingOver { result ->
     val failure = result.failure()
     when {
       result.isSuccess -> continuation.resume(result.value())
       failure != null -> continuation.resumeWithException(failure)
-      else -> continuation.cancel(callCancelled())
+      else -> {
+        endedCancelled.set(true) // the handler below runs now: the call is not to be cancelled again
+        continuation.cancel(callCancelled())
+      }
     }
   }
   // Only once this coroutine runs the call: a call that enqueue refused (it already runs for another
   // caller) is not this coroutine's to cancel. A cancellation that came first runs the handler at once.
-  continuation.invokeOnCancellation { cancel() }
+  continuation.invokeOnCancellation { if (!endedCancelled.get()) cancel() }
 }

@@ -224,7 +224,20 @@ class AwaitTest {
 
     assertThat(awaiting.isCancelled).isTrue()
     assertThat(call.callback).`as`("never enqueued, so no worker ever ran it").isNull()
-    assertThat(call.cancels).hasValue(0)
+    assertThat(call.cancels).`as`("cancelled, so that no one else runs it later either").hasValue(1)
+  }
+
+  @Test
+  fun aCallThatEndsCancelledIsNotCancelledAgainFromItsOwnCallback() = runTest(timeout = 60.seconds) {
+    val call = FakeCall<String>()
+    val awaiting = launch { call.await() }
+    runCurrent()
+
+    call.callback!!.onResult(CallResult.cancelled())
+    awaiting.join()
+
+    assertThat(awaiting.isCancelled).isTrue()
+    assertThat(call.cancels).`as`("it ended cancelled by itself").hasValue(0)
   }
 
   /** The awaitProcessed call of an upload, not started yet: its first check waits 10 s. */

@@ -12,7 +12,6 @@ import dev.voicelink.interact.InteractionChannel
 import dev.voicelink.testing.DefaultConsole
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
-import kotlin.time.Duration.Companion.minutes
 import kotlin.time.Duration.Companion.seconds
 import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.async
@@ -93,7 +92,9 @@ class FlowsTest {
       watching.cancel()
       signingIn.join()
       watching.join()
-      advanceTimeBy(10.minutes)
+      assertThat(ClientCore.of(platform.client).runningCalls()).`as`("the sign-in's call ended").isZero()
+      // Well within the code's lifetime, so that a flow left running could not have ended by itself.
+      advanceTimeBy(30.seconds)
       runCurrent()
 
       assertThat(time.pendingWaits()).`as`("the poll was unscheduled").isZero()
@@ -173,7 +174,18 @@ class FlowsTest {
     ReferencePlatform(null).use { platform ->
       val tokens = platform.tokens()
       tokens.signIn(DefaultConsole.DEVICE_ID) { code -> platform.approve(code) }.await()
-      val channel = InteractionChannel.builder(platform.client, tokens).build()
+      lateinit var channel: InteractionChannel
+      val listenersAtConnect = AtomicInteger(-1)
+      // connect() asks for the token first: what is registered then is what hears the greeting.
+      val recording = object : TokenSource {
+        override fun accessToken(): String {
+          listenersAtConnect.compareAndSet(-1, Registrations.of(channel))
+          return tokens.accessToken()
+        }
+
+        override fun invalidate(rejectedToken: String) = tokens.invalidate(rejectedToken)
+      }
+      channel = InteractionChannel.builder(platform.client, recording).build()
 
       val first = async { channel.events(connect = true).first() }
       assertThat(channel.state()).`as`("nothing connects before the flow is collected")
@@ -181,6 +193,8 @@ class FlowsTest {
       assertThat(Registrations.of(channel)).isZero()
 
       val connected = first.await() as ChannelEvent.Connected
+      assertThat(listenersAtConnect.get()).`as`("the flow's listener, in place before connect()")
+          .isEqualTo(1)
       assertThat(connected.uid).hasSize(32)
       assertThat(Registrations.of(channel)).`as`("first() ended the collection: no listener left").isZero()
       assertThat(channel.state()).`as`("the collection's end does not close the channel")
