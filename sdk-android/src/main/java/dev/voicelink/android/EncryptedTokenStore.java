@@ -325,8 +325,8 @@ public final class EncryptedTokenStore implements TokenStore {
           throw e;
         } else {
           // A key that failed save after save, as some devices' keys do after a system update: no
-          // sign-in could be saved again with it. The new key takes its place only once it exists,
-          // so a Keystore that cannot make one either leaves the record for a later load.
+          // sign-in could be saved again with it. Android 6–11's Keystore deletes the old key as it
+          // starts making the new one (docs/android-token-store.md); later ones keep it until then.
           Log.warn(TAG, "token store " + name + ": its key failed " + keyFailuresInARow[0]
               + " saves in a row (" + e.getClass().getSimpleName() + "); making a new one", null);
           sealed = seal(keys.createKey(), plain);
