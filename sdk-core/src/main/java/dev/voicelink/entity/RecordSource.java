@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.File;
 import java.io.FileInputStream;
+import java.io.FilterReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -29,11 +30,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A byte-order mark at the start of a file or text is dropped (the platform would not use a resource
  * that starts with one). Blank lines are skipped; a line break may be {@code \n} or {@code \r\n}.
- * Invalid UTF-8 is refused with an {@link InvalidResourceException}.
+ * Invalid UTF-8 is refused with an {@link InvalidResourceException}, and so is a line of more than
+ * 1,048,576 characters (1 Mi), as it is read: a record is one JSON object, and a longer line
+ * is a whole document written on one line, which is not read into memory.
  *
  * <p>Immutable; safe to share if the underlying file or iterable is not changed while it is read.
  */
 public abstract class RecordSource {
+  /** The longest line a file or text may hold: far more than any record of names and aliases. */
+  static final int MAX_RECORD_CHARS = 1024 * 1024;
+
   RecordSource() {
   }
 
@@ -153,7 +159,8 @@ public abstract class RecordSource {
     abstract Reader openReader() throws IOException;
 
     @Override Cursor open() throws IOException {
-      final BufferedReader reader = new BufferedReader(openReader(), 16 * 1024);
+      final BufferedReader reader =
+          new BufferedReader(new BoundedLines(openReader(), description), 16 * 1024);
       return new Cursor() {
         int line;
         int records;
@@ -205,6 +212,48 @@ public abstract class RecordSource {
 
     @Override public String toString() {
       return "RecordSource(" + description + ")";
+    }
+  }
+
+  /**
+   * Refuses a line longer than {@link #MAX_RECORD_CHARS} as its characters come in, under the buffer
+   * that splits the lines: {@code readLine} would otherwise build a document of any size as one
+   * string.
+   */
+  private static final class BoundedLines extends FilterReader {
+    private final String description;
+    private int lineChars;
+    private int breaks;
+    private boolean afterCarriageReturn;
+
+    BoundedLines(Reader in, String description) {
+      super(in);
+      this.description = description;
+    }
+
+    @Override public int read(char[] buffer, int offset, int length) throws IOException {
+      int n = super.read(buffer, offset, length);
+      for (int i = offset; i < offset + n; i++) {
+        char c = buffer[i];
+        if (c == '\n' || c == '\r') {
+          if (c == '\r' || !afterCarriageReturn) breaks++;
+          afterCarriageReturn = c == '\r';
+          lineChars = 0;
+        } else {
+          afterCarriageReturn = false;
+          if (++lineChars > MAX_RECORD_CHARS) {
+            throw new InvalidResourceException("line " + (breaks + 1) + " of the resource " + description
+                + " is longer than " + MAX_RECORD_CHARS + " characters, which no record is: give one"
+                + " JSON object per line (JSON Lines), not a JSON document on one line", null, 0);
+          }
+        }
+      }
+      return n;
+    }
+
+    @Override public int read() throws IOException {
+      char[] one = new char[1];
+      return read(one, 0, 1) == -1 ? -1 : one[0];
     }
   }
 

@@ -86,6 +86,34 @@ class LargeUploadTest {
     }
   }
 
+  /** The same export as a JSON object on one line, as serializers write one: it is not read whole. */
+  @Test void aContactsExportWrittenAsOneJsonObjectLineIsRefusedWithoutBeingReadWhole()
+      throws Exception {
+    File file = new File(dir, "export.json");
+    long textBytes = 0;
+    try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(file),
+        StandardCharsets.UTF_8))) {
+      out.write("{\"contacts\":[");
+      for (int i = 0; textBytes < 20L * 1024 * 1024; i++) {
+        String record = String.format("%s{\"name\":\"联系人%07d\",\"alias\":\"c%07d\"}",
+            i > 0 ? "," : "", i, i);
+        out.write(record);
+        textBytes += record.getBytes(StandardCharsets.UTF_8).length;
+      }
+      out.write("]}\n");
+    }
+    MockWebServer server = BigUploadServer.start();
+    try {
+      String log = uploadInAChildJvm(server, file, LargeUploadMain.REFUSED);
+      assertThat(log.trim()).isEqualTo("refused: line 1 of the resource file export.json is longer than"
+          + " 1048576 characters, which no record is: give one JSON object per line (JSON Lines), not a"
+          + " JSON document on one line");
+      assertThat(server.getRequestCount()).isZero();
+    } finally {
+      server.shutdown();
+    }
+  }
+
   /** Runs {@link LargeUploadMain} on {@code records} with the small heap; returns what it printed. */
   private String uploadInAChildJvm(MockWebServer server, File records, int exitStatus)
       throws Exception {

@@ -119,6 +119,28 @@ class RecordRulesTest {
             + " object, array, true, false or null) at path $");
   }
 
+  /** Up to 1 Mi characters a line is a record; past that, a document on one line, refused unread. */
+  @Test void aLineLongerThanAnyRecordIsRefusedNamingItsLine() throws IOException {
+    String first = "{\"name\":\"first\",\"alias\":\"\"}";
+    String longest = "{\"name\":\"" + repeat('a', RecordSource.MAX_RECORD_CHARS - 22)
+        + "\",\"alias\":\"\"}";
+    assertThat(longest).hasSize(RecordSource.MAX_RECORD_CHARS);
+    assertThat(ResourceEncoder.check(CONTACTS, RecordSource.fromText(first + "\r\n\n" + longest),
+        Long.MAX_VALUE)).isEqualTo(first.length() + 1 + longest.length());
+
+    InvalidResourceException e = catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS,
+        RecordSource.fromText(first + "\r\n\n" + longest + " "), Long.MAX_VALUE),
+        InvalidResourceException.class);
+    assertThat(e).hasMessage("line 3 of the resource text is longer than 1048576 characters, which no"
+        + " record is: give one JSON object per line (JSON Lines), not a JSON document on one line");
+  }
+
+  private static String repeat(char c, int n) {
+    char[] chars = new char[n];
+    java.util.Arrays.fill(chars, c);
+    return new String(chars);
+  }
+
   private static void assertRefused(RecordSource source, String[] refusal) {
     InvalidResourceException e = catchThrowableOfType(
         () -> ResourceEncoder.check(CONTACTS, source, Long.MAX_VALUE), InvalidResourceException.class);
