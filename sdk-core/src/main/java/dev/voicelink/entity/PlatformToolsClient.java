@@ -14,6 +14,7 @@ import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
+import dev.voicelink.core.internal.Utf8Line;
 import java.io.EOFException;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
@@ -114,6 +115,7 @@ public final class PlatformToolsClient {
     if (appid != null && appid.trim().isEmpty()) {
       throw new IllegalArgumentException("appid must be null or non-empty");
     }
+    if (appid != null) Utf8Line.checkNoLoneSurrogate("appid", appid); // "?" would name another owner
     final TokenSource tokens = tokensFor(dimension);
     return new BlockingCall<String>(config) {
       @Override protected String run() throws IOException, ServerRefusalException {

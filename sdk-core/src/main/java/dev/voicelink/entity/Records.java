@@ -291,22 +291,64 @@ final class Records {
     }
   }
 
-  /** The index of a raw control character (below U+0020) inside a string of {@code line}, or -1. */
-  private static int rawControlInString(String line) {
+  /**
+   * What in a string of {@code line} Moshi's reader takes but JSON has not (RFC 8259, section 7), said
+   * after the record's position; or null. The line is sent as it is, so the platform would get text
+   * that is not JSON, or, for an escaped lone surrogate, a character UTF-8 cannot carry.
+   */
+  private static @Nullable String notJsonInString(String line) {
     boolean inString = false;
+    int pendingHigh = -1; // where an escaped high surrogate waits for its low half
     for (int i = 0, n = line.length(); i < n; i++) {
       char c = line.charAt(i);
       if (!inString) {
         inString = c == '"';
-      } else if (c == '\\') {
-        i++; // the escaped character, whatever it is
+        continue;
+      }
+      int escaped = -1;
+      if (c == '\\' && i + 1 < n) {
+        char e = line.charAt(i + 1);
+        if (e == 'u') {
+          escaped = hex4(line, i + 2);
+          if (escaped < 0) return null; // Moshi names a malformed escape itself
+        } else if ("\"\\/bfnrt".indexOf(e) < 0) {
+          return " has the escape \\" + e + " in a string, at character " + (i + 1) + ", which JSON"
+              + " does not have; write " + e + " itself";
+        }
       } else if (c == '"') {
         inString = false;
       } else if (c < 0x20) {
-        return i;
+        String code = String.format(Locale.ROOT, "%04X", (int) c);
+        return " has the control character U+" + code + " unescaped in a string, at character "
+            + (i + 1) + "; JSON needs it escaped (\\u" + code + ")";
       }
+      if (pendingHigh >= 0 && !Character.isLowSurrogate((char) escaped)) {
+        return escapedLoneSurrogate(line, pendingHigh);
+      }
+      if (pendingHigh < 0 && escaped >= 0 && Character.isLowSurrogate((char) escaped)) {
+        return escapedLoneSurrogate(line, i);
+      }
+      pendingHigh = escaped >= 0 && Character.isHighSurrogate((char) escaped) ? i : -1;
+      if (c == '\\') i += escaped >= 0 ? 5 : 1;
     }
-    return -1;
+    return pendingHigh >= 0 ? escapedLoneSurrogate(line, pendingHigh) : null;
+  }
+
+  private static String escapedLoneSurrogate(String line, int at) {
+    return " has a lone surrogate U+" + line.substring(at + 2, at + 6).toUpperCase(Locale.ROOT)
+        + " (escaped) at character " + (at + 1) + Utf8Line.LONE_SURROGATE_FIX;
+  }
+
+  /** The value of the four hex digits at {@code at}, or -1. */
+  private static int hex4(String line, int at) {
+    if (at + 4 > line.length()) return -1;
+    int value = 0;
+    for (int i = at; i < at + 4; i++) {
+      int digit = Character.digit(line.charAt(i), 16);
+      if (digit < 0) return -1;
+      value = value * 16 + digit;
+    }
+    return value;
   }
 
   /** The full check of a line of text, with Moshi's reader. */
@@ -319,15 +361,8 @@ final class Records {
           + " save the records as UTF-8 without BOM", null, number);
     }
     String position = cursor.position();
-    int control = rawControlInString(line);
-    if (control >= 0) {
-      // Moshi's strict reader takes it, but the line is sent as it is: the platform would get text
-      // that is not JSON.
-      String code = String.format(Locale.ROOT, "%04X", (int) line.charAt(control));
-      throw new InvalidResourceException(position + " of " + name + " has the control character U+"
-          + code + " unescaped in a string, at character " + (control + 1) + "; JSON needs it"
-          + " escaped (\\u" + code + ")", null, number);
-    }
+    String notJson = notJsonInString(line);
+    if (notJson != null) throw new InvalidResourceException(position + " of " + name + notJson, null, number);
     JsonReader reader = JsonReader.of(new Buffer().writeUtf8(line));
     try {
       if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) {

@@ -62,6 +62,10 @@ class PlatformToolsClientTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the platform upload type is user, client or device; custom dimension family is"
             + " uploaded with EntityWebApi");
+    // UTF-8 cannot carry a lone surrogate: the "?" sent in its place would name another owner.
+    assertThatThrownBy(() -> client().uploadEntities(songs, RecordSource.fromText("{\"name\":\"a\"}"),
+        "app\uD83D").execute()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("appid has a lone surrogate U+D83D");
     assertThat(server.getRequestCount()).isZero();
   }
 

@@ -107,6 +107,37 @@ class RecordRulesTest {
         .as("escaped, and a tab between tokens").isPositive();
   }
 
+  /**
+   * Escapes Moshi's reader takes but JSON has not: {@code \'}, and an escaped surrogate without its
+   * pair (Python's json.dumps escapes every non-ASCII character, so a name cut mid-emoji is this).
+   * The line is sent as it is: the platform would get text that is not JSON, or a lone surrogate.
+   */
+  @Test void escapesThatJsonHasNotAreRefusedBeforeSending() throws IOException {
+    String first = "{\"name\":\"first\",\"alias\":\"\"}\n";
+    String[][] refusals = {
+        {"{\"name\":\"O\\'Brien\",\"alias\":\"\"}",
+            " has the escape \\' in a string, at character 11, which JSON does not have; write ' itself"},
+        {"{\"name\":\"\\ud83d\",\"alias\":\"\"}", " has a lone surrogate U+D83D (escaped) at character 10"
+            + "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)"},
+        {"{\"name\":\"a\\ud83db\",\"alias\":\"\"}", " has a lone surrogate U+D83D (escaped) at character 11"
+            + "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)"},
+        {"{\"name\":\"a\",\"alias\":\"\\uDE00\"}", " has a lone surrogate U+DE00 (escaped) at character 22"
+            + "; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)"},
+        {"{\"name\":\"a\",\"x\":\"\\uD83D\\n\",\"alias\":\"\"}", " has a lone surrogate U+D83D (escaped) at"
+            + " character 18; UTF-8 can only carry a surrogate pair (often an emoji was cut in half)"},
+    };
+    for (String[] refusal : refusals) {
+      InvalidResourceException e = catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS,
+          RecordSource.fromText(first + refusal[0]), Long.MAX_VALUE), InvalidResourceException.class);
+      assertThat(e).as(refusal[0]).hasMessage(PREFIX + refusal[1]);
+      assertThat(e.recordNumber()).isEqualTo(2);
+    }
+
+    assertThat(ResourceEncoder.check(CONTACTS, RecordSource.fromText(
+        "{\"name\":\"\\ud83d\\ude00 \\\" \\\\ \\/ \\b\\f\\n\\r\\t\",\"alias\":\"\\u00e9\"}"), Long.MAX_VALUE))
+        .as("a pair, and every escape JSON has").isPositive();
+  }
+
   /** Two records on one line, and a line that is not JSON, are said in words a record's author reads. */
   @Test void twoRecordsOnOneLineAndALineThatIsNotJsonAreSaidPlainly() {
     assertThat(catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS, RecordSource.fromText(
