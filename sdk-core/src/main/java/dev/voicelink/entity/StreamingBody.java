@@ -76,12 +76,19 @@ final class StreamingBody extends RequestBody {
   @Override public void writeTo(BufferedSink sink) throws IOException {
     sink.write(prefix);
     if (text == null) {
-      if (encoding == Encoding.JSON_ARRAY) {
-        records.forEach(source, new ArrayWriter(sink));
-      } else {
-        Base64Encoder writer = new Base64Encoder(sink, encoding == Encoding.FORM_BASE64);
-        records.forEach(source, writer);
-        writer.finish();
+      try {
+        if (encoding == Encoding.JSON_ARRAY) {
+          records.forEach(source, new ArrayWriter(sink));
+        } else {
+          Base64Encoder writer = new Base64Encoder(sink, encoding == Encoding.FORM_BASE64);
+          records.forEach(source, writer);
+          writer.finish();
+        }
+      } catch (InvalidResourceException e) {
+        // The first read found them fine: the file or iterable changed while it was read again. Part
+        // of the body is sent by now, so this is a failed transfer, not input refused before sending.
+        throw new IOException("the records changed between their check and their upload, which"
+            + " stopped part-way: " + e.getMessage(), e);
       }
     } else if (encoding == Encoding.JSON_ARRAY) {
       text.copyTo(sink.getBuffer(), 0, text.size()); // shares the segments, copies no bytes

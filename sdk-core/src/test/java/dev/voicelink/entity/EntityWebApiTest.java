@@ -236,6 +236,33 @@ class EntityWebApiTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
+  /**
+   * A source over 1 MiB is read twice: to check it, then while the body is written. A list the app
+   * changes in between (a database cursor read again) breaks the upload part-way: a failed transfer,
+   * not input refused before sending, which the app would take for "nothing was sent".
+   */
+  @Test void recordsThatChangeBetweenTheCheckAndTheUploadFailTheTransfer() throws Exception {
+    List<Map<String, String>> contacts = new ArrayList<>();
+    for (int i = 0; i < 40_000; i++) {
+      Map<String, String> contact = new java.util.LinkedHashMap<>();
+      contact.put("name", String.format("contact %07d", i));
+      contact.put("alias", "an alias that makes the text over one mebibyte");
+      contacts.add(contact);
+    }
+    AtomicInteger reads = new AtomicInteger();
+    Iterable<Map<String, String>> changing = () -> {
+      if (reads.incrementAndGet() == 2) contacts.get(30_000).put("name", "");
+      return contacts.iterator();
+    };
+    server.enqueue(new MockResponse().setBody("{}"));
+
+    assertThatThrownBy(() -> api.uploadResource(request().records(RecordSource.of(changing)).build())
+        .execute()).isExactlyInstanceOf(IOException.class)
+        .hasMessage("the records changed between their check and their upload, which stopped"
+            + " part-way: record 30001 of OS123.contacts: main field name must not be empty");
+    assertThat(reads).hasValue(2);
+  }
+
   @Test void dimensionMismatchFailsAtBuild() {
     assertThatThrownBy(() -> request().persParam(PersParam.application("5f1a2b3c")).build())
         .isInstanceOf(IllegalArgumentException.class)
