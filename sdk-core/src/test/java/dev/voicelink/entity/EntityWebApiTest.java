@@ -263,6 +263,35 @@ class EntityWebApiTest {
     assertThat(reads).hasValue(2);
   }
 
+  /** The server answers at once and trickles the body: a cancel aborts the read, not only the wait. */
+  @Test void aCancelAbortsTheExchangeWhoseAnswerIsStillBeingRead() throws Exception {
+    CountDownLatch headersIn = new CountDownLatch(1);
+    CountDownLatch aborted = new CountDownLatch(1);
+    OkHttpClient app = new OkHttpClient.Builder().eventListener(new okhttp3.EventListener() {
+      @Override public void responseHeadersEnd(okhttp3.Call call, okhttp3.Response response) {
+        headersIn.countDown();
+      }
+
+      @Override public void canceled(okhttp3.Call call) {
+        aborted.countDown();
+      }
+    }).build();
+    VoiceLinkClient client = VoiceLinkClient.builder().baseUrl(server.url("/").toString())
+        .httpClient(app).clock(time).scheduler(time).build();
+    EntityWebApi slow = EntityWebApi.builder(client).namespace("OS123").accountKey(KEY).build();
+    server.enqueue(checked("psn1", 0, "in effect").throttleBody(8, 1, TimeUnit.SECONDS));
+    VoiceLinkCall<CheckResult> check = slow.checkResource("psn1");
+    BlockingQueue<CallResult<CheckResult>> results = new LinkedBlockingQueue<>();
+    check.enqueue(results::add);
+    assertThat(headersIn.await(10, TimeUnit.SECONDS)).as("the answer's head is in").isTrue();
+
+    check.cancel();
+
+    assertThat(results.poll(10, TimeUnit.SECONDS).isCancelled()).isTrue();
+    assertThat(aborted.await(5, TimeUnit.SECONDS)).as("the exchange was cancelled").isTrue();
+    client.close();
+  }
+
   @Test void dimensionMismatchFailsAtBuild() {
     assertThatThrownBy(() -> request().persParam(PersParam.application("5f1a2b3c")).build())
         .isInstanceOf(IllegalArgumentException.class)

@@ -215,6 +215,7 @@ public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
       if (result != null) return;
       if (cancelled && !ended.isCancelled()) return; // cancel() ends it
       result = ended;
+      exchanges.clear(); // answered, their bodies read: nothing left to abort
       target = callback;
       callback = null;
       delivering = target != null;
@@ -247,8 +248,9 @@ public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
   }
 
   /**
-   * Runs an HTTP exchange for this call: {@link #cancel()} aborts it. Throws {@link
-   * CallCancelledException} if the call is cancelled before or while it runs.
+   * Runs an HTTP exchange for this call: {@link #cancel()} aborts it, also while its answer's body is
+   * read after this returns (a slow body would otherwise hold a worker until the read timeout). Throws
+   * {@link CallCancelledException} if the call is cancelled before or while it runs.
    */
   public final Response send(Call exchange) throws IOException {
     synchronized (lock) {
@@ -258,12 +260,18 @@ public abstract class AbstractVoiceLinkCall<T> implements VoiceLinkCall<T> {
     try {
       return exchange.execute();
     } catch (IOException e) {
+      forget(exchange);
       if (isCancelled()) throw new CallCancelledException();
       throw e;
-    } finally {
-      synchronized (lock) {
-        exchanges.remove(exchange);
-      }
+    } catch (RuntimeException | Error e) {
+      forget(exchange);
+      throw e;
+    }
+  }
+
+  private void forget(Call exchange) {
+    synchronized (lock) {
+      exchanges.remove(exchange);
     }
   }
 
