@@ -27,8 +27,6 @@ java $CP dev.voicelink.benchmarks.harness.OverheadHarness "$RESULTS/overhead.jso
 java $CP dev.voicelink.benchmarks.harness.StampedeHarness "$RESULTS/stampede.json" 15 64
 java $CP dev.voicelink.benchmarks.harness.PollingHarness "$RESULTS/polling.json" 6:1 10:2
 java $CP dev.voicelink.benchmarks.harness.FootprintHarness . \
-  sdk-android/target/r8/r8.jar \
-  "$HOME/.m2/repository/org/robolectric/android-all/6.0.1_r3-robolectric-r1/android-all-6.0.1_r3-robolectric-r1.jar" \
-  "$RESULTS/footprint.json"
+  sdk-android/target/r8/r8.jar sdk-android/target/r8/android-all.jar "$RESULTS/footprint.json"
 
 java $CP dev.voicelink.benchmarks.report.ReportGenerator "$RESULTS" docs

@@ -26,6 +26,9 @@ class RepositoryBoundaryTest {
   /** A path with at least one {@code ..} step, as it appears in a string, attribute or element. */
   private static final Pattern UPWARD = Pattern.compile(
       "(\\$\\{[A-Za-z.]+\\}/)?((?:[A-Za-z0-9_.-]+/)*\\.\\.(?:/[A-Za-z0-9_.${}-]*)*)");
+  /** Maven's local repository at its usual place, as a script, build file or test would name it. */
+  private static final Pattern USUAL_LOCAL_REPOSITORY =
+      Pattern.compile("\\$HOME/\\.m2|\\$\\{(user\\.home|env\\.HOME)\\}/\\.m2|user\\.home\"\\), \"\\.m2");
 
   private final Path root = Paths.get(System.getProperty("voicelink.root", ".."))
       .toAbsolutePath().normalize();
@@ -48,6 +51,27 @@ class RepositoryBoundaryTest {
       }
     }
     assertThat(escapes).as("paths that leave the repository %s", root).isEmpty();
+  }
+
+  /**
+   * Nor does any read Maven's local repository at its usual place: settings or {@code
+   * -Dmaven.repo.local} may put it elsewhere (the build copies what a script needs under target/).
+   */
+  @Test void noBuildFileScriptOrTestReadsTheLocalRepositoryAtItsUsualPlace() throws IOException {
+    List<String> found = new ArrayList<>();
+    for (Path file : files()) {
+      List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+      for (int i = 0; i < lines.size(); i++) {
+        if (USUAL_LOCAL_REPOSITORY.matcher(lines.get(i)).find()) {
+          found.add(root.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).trim());
+        }
+      }
+    }
+    assertThat(found).as("reads of ~/.m2 by path").isEmpty();
+    assertThat(USUAL_LOCAL_REPOSITORY.matcher("\"$HOME/.m2/repository/org/x.jar\"").find()).isTrue();
+    assertThat(USUAL_LOCAL_REPOSITORY.matcher("new File(System.getProperty(\"user.home\"), \".m2\")")
+        .find()).isTrue();
+    assertThat(USUAL_LOCAL_REPOSITORY.matcher("${settings.localRepository}/org/x.jar").find()).isFalse();
   }
 
   /** The check itself: a path out of the checkout is found, one that stays inside is not. */
