@@ -169,10 +169,10 @@ public final class Agent {
    * Creates an agent with the defaults: events on the main thread, its own {@link VoiceLinkClient}
    * for the config's {@code server} addresses (closed by {@link #destroy()}), and the
    * device's tokens from a {@link TokenManager} for the config's {@code auth.client_id} and {@code
-   * server.auth_url}, kept in an {@link EncryptedTokenStore} (store {@code default}). The device must
-   * have been authorized once (the device flow, then {@code TokenManager.setRecord} on a manager with
-   * the same store); if not, the agent reports {@code EVENT_ERROR} {@link
-   * AgentConstants#ERROR_NOT_AUTHORIZED}.
+   * server.auth_url}, kept in an {@link EncryptedTokenStore} (store {@code default}). A device not
+   * signed in yet makes the agent report {@code EVENT_ERROR} {@link
+   * AgentConstants#ERROR_NOT_AUTHORIZED}: sign it in with {@link #signIn}, after which the agent
+   * connects.
    *
    * @throws IllegalArgumentException if the config is invalid, naming the setting (for example a
    *     missing {@code login.appid} or {@code auth.client_id})

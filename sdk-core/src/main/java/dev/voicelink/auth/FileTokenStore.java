@@ -33,7 +33,8 @@ import okio.Okio;
  * <p>Thread-safe within one process, also across instances on the same file (they take turns). Two
  * processes must not write the same file at once. Instances on the same file are {@linkplain
  * #equals equal}: their token managers in one process hear each other's sign-ins, sign-outs and
- * refreshes (see {@link TokenStore}).
+ * refreshes (see {@link TokenStore}). It holds no open file between calls and needs no closing: keep
+ * one per credential for as long as its token manager.
  */
 public final class FileTokenStore implements TokenStore {
   private static final long MAX_FILE_BYTES = 64 * 1024;

@@ -79,8 +79,11 @@ import okhttp3.Interceptor;
  * <p><b>Threads.</b> Thread-safe, and every method but the blocking {@link #accessToken()} may be
  * called on Android's main thread: none reads or writes the store, or the network, on the calling
  * thread. The store (a {@link FileTokenStore}, an Android {@code EncryptedTokenStore}: file and
- * Keystore I/O) is read on an SDK thread the first time the manager is asked anything ({@link
- * State#LOADING} until then), and written on the SDK threads that sign in, refresh or sign out.
+ * Keystore I/O) is read the first time the manager is asked anything ({@link State#LOADING} until
+ * then): on an SDK thread for {@link #state()}, {@link #record()} or {@link #addListener}, on the
+ * calling thread for {@link #accessToken()} (which also saves there a record a failed save left held,
+ * and reads the store again there while re-authorization is required). It is written on the SDK
+ * threads that sign in, refresh or sign out.
  * {@link #accessToken()} blocks while the store is read or a refresh runs (bounded by the HTTP
  * client's timeouts; an interrupt ends the wait). Listeners are called on the executor
  * given to {@link Builder#listenerExecutor} (default: the client's callback executor, Android's main
@@ -123,8 +126,10 @@ public final class TokenManager implements TokenSource {
      */
     STORE_FAILED,
     /**
-     * The store held a record it can never read again, and deleted it ({@link RecordLostException}: on
-     * Android, its Keystore key is gone): {@link State#REAUTHORIZATION_REQUIRED}.
+     * The store cannot read its record ({@link RecordLostException}): one that can never be decrypted,
+     * which the store deleted, or on Android one whose Keystore key is missing, which it kept (a
+     * Keystore out of reach says so too, and a later token request reads the store again): {@link
+     * State#REAUTHORIZATION_REQUIRED}.
      */
     RECORD_LOST,
     /** {@link #signIn} signed in and saved the record: {@link State#VALID}. */
