@@ -1,6 +1,7 @@
 package dev.voicelink.android;
 
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Identifiers;
 import dev.voicelink.core.internal.Redact;
 import dev.voicelink.entity.ChecksumSigner;
 import java.util.ArrayList;
@@ -67,7 +68,9 @@ public final class AgentConfig {
 
     Map<String, Object> auth = section(root, "auth");
     this.clientId = nonEmpty(auth, "client_id", "auth.client_id");
-    this.deviceId = nonEmpty(auth, "device_id", "auth.device_id");
+    String deviceId = nonEmpty(auth, "device_id", "auth.device_id");
+    // As signIn will check it: a bad one is the config's fault, named so, not a throw at sign-in.
+    this.deviceId = deviceId == null ? null : Identifiers.check(deviceId, "auth.device_id", false);
 
     Map<String, Object> entity = section(root, "entity");
     this.namespace = checkedNamespace(nonEmpty(entity, "namespace", "entity.namespace"));

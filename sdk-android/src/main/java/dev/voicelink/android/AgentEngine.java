@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * them and keeps the connection. The connection itself (token, reconnects, the message set) is sdk-core's {@link
  * InteractionChannel}; the engine maps it to the connection events and the agent's state.
  */
-final class AgentEngine {
+final class AgentEngine implements WriteCommand.Lifecycle {
   private static final String TAG = "VoiceLinkAgent";
   private final ChannelFactory channels;
   private final AgentWorker worker = new AgentWorker();
@@ -78,7 +78,7 @@ final class AgentEngine {
     this.query = new QueryCommand(entities, entitiesMissing, client.deviceClock(),
         client.scheduler(), worker, sync, pending, out);
     this.setParams = new SetParamsCommand(config.audioPersParam(), out);
-    this.write = new WriteCommand(setParams, out);
+    this.write = new WriteCommand(setParams, out, this);
   }
 
   /** Starts connecting; {@code online} is whether the device has a network now. */
@@ -169,7 +169,7 @@ final class AgentEngine {
     });
   }
 
-  boolean isDestroyed() {
+  @Override public boolean isDestroyed() {
     return destroyed;
   }
 
@@ -212,7 +212,7 @@ final class AgentEngine {
         setParams.handle(message);
         break;
       case CMD_WRITE:
-        if (write.handle(message, uid == null ? null : channel, destroyed)) updateState();
+        if (write.handle(message, uid == null ? null : channel)) updateState();
         if (reconnectGaveUp || notAuthorizedReported) {
           // The app wants to talk while the network stayed up: one more bounded row of attempts,
           // as a network that comes back starts. After a lost authorization too: an app's own

@@ -1,13 +1,10 @@
 package dev.voicelink.android;
 
-import java.nio.charset.Charset;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** Reads the params and data of the JSON-based commands. Errors name the field. */
 final class CommandParams {
-  private static final Charset UTF_8 = Charset.forName("UTF-8");
-
   private CommandParams() {
   }
 
@@ -64,7 +61,8 @@ final class CommandParams {
       throw new IllegalArgumentException("CMD_SYNC data is required: the UTF-8 bytes of "
           + "{\"param\":{\"id_name\":..,\"id_value\":..,\"res_name\":..},\"data\":\"<Base64>\"}");
     }
-    Map<String, Object> object = JsonObjects.parseObject(new String(data, UTF_8), "CMD_SYNC data");
+    Map<String, Object> object = JsonObjects.parseObject(JsonObjects.utf8(data, "CMD_SYNC data is not"
+        + " valid UTF-8: send the UTF-8 bytes of its JSON object"), "CMD_SYNC data");
     Map<String, Object> param = JsonObjects.optObject(object, "param", "CMD_SYNC data.param");
     if (param == null) throw new IllegalArgumentException("CMD_SYNC data.param is required");
     String idName = trimmed(JsonObjects.optString(param, "id_name", "CMD_SYNC data.param.id_name"));

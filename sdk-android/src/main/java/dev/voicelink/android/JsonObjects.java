@@ -6,6 +6,10 @@ import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.JsonValues;
 import dev.voicelink.entity.PersParam;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import okio.Buffer;
@@ -13,6 +17,22 @@ import okio.Buffer;
 /** Parses JSON object texts into maps, with errors that name the field and the JSON path. */
 final class JsonObjects {
   private JsonObjects() {
+  }
+
+  /**
+   * {@code bytes} as UTF-8 text, strictly: a lenient decode would send U+FFFD in place of every broken
+   * byte (a GBK text, a buffer cut mid-character) without a word.
+   *
+   * @throws IllegalArgumentException with {@code notUtf8} as its message
+   */
+  static String utf8(byte[] bytes, String notUtf8) {
+    try {
+      return Charset.forName("UTF-8").newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(notUtf8);
+    }
   }
 
   /**

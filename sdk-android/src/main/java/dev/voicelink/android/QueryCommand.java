@@ -45,13 +45,23 @@ final class QueryCommand {
   }
 
   void handle(AgentMessage message, boolean connected) {
+    // Each read on its own: a reply to a bad tag still names the sid, one to a bad sid the tag.
     String tag = null;
-    String sid;
+    String badTag = null;
     try {
       tag = CommandParams.tag(message.params(), "CMD_QUERY_SYNC_STATUS");
+    } catch (IllegalArgumentException e) {
+      badTag = e.getMessage();
+    }
+    String sid;
+    try {
       sid = CommandParams.sid(message.params());
     } catch (IllegalArgumentException e) {
-      refuse(ERROR_INVALID_PARAMS, e.getMessage(), null, tag);
+      refuse(ERROR_INVALID_PARAMS, badTag != null ? badTag : e.getMessage(), null, tag);
+      return;
+    }
+    if (badTag != null) {
+      refuse(ERROR_INVALID_PARAMS, badTag, sid, null);
       return;
     }
     if (message.arg1() != SYNC_DATA_SCHEMA) {

@@ -10,10 +10,6 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.util.Map;
 import okio.ByteString;
 
@@ -40,17 +36,8 @@ final class WebApiEntityBackend implements EntityBackend {
     if (decoded == null) {
       throw new IllegalArgumentException("data.data must be Base64 of the resource text");
     }
-    String text;
-    try {
-      // Strict: a lenient decode would upload U+FFFD in place of every broken byte, silently.
-      text = Charset.forName("UTF-8").newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(decoded.toByteArray()))
-          .toString();
-    } catch (CharacterCodingException e) {
-      throw new IllegalArgumentException("data.data of " + name.value() + " is not UTF-8 once"
-          + " Base64-decoded; encode the records as UTF-8 before Base64");
-    }
+    String text = JsonObjects.utf8(decoded.toByteArray(), "data.data of " + name.value()
+        + " is not UTF-8 once Base64-decoded; encode the records as UTF-8 before Base64");
     PersParam owner = persParam(request.idName, request.idValue);
     RecordSource records = RecordSource.fromText(text);
     ResourceDefinition definition = definitions.get(name.value());

@@ -12,7 +12,6 @@ import static dev.voicelink.android.AgentConstants.KEY_DESC;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.interact.InteractionChannel;
 import dev.voicelink.interact.InteractionResult;
-import java.nio.charset.Charset;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,22 +24,29 @@ import org.jspecify.annotations.Nullable;
  */
 final class WriteCommand {
   private static final String TAG = "VoiceLinkAgent";
-  private static final Charset UTF_8 = Charset.forName("UTF-8");
 
   private final SetParamsCommand setParams;
   private final EventEmitter out;
+  /** Asked as a write is handled and again when its channel refuses it: destroy() may come between. */
+  private final Lifecycle lifecycle;
   private final Map<Integer, PendingWrite> writes = new LinkedHashMap<>();
 
-  WriteCommand(SetParamsCommand setParams, EventEmitter out) {
+  /** Whether the Agent was destroyed: its engine. */
+  interface Lifecycle {
+    boolean isDestroyed();
+  }
+
+  WriteCommand(SetParamsCommand setParams, EventEmitter out, Lifecycle lifecycle) {
     this.setParams = setParams;
     this.out = out;
+    this.lifecycle = lifecycle;
   }
 
   /**
    * Sends the write on {@code connected}, the channel when connected (else null). Returns whether a
    * write is now pending (the agent's state may change).
    */
-  boolean handle(AgentMessage message, @Nullable InteractionChannel connected, boolean destroyed) {
+  boolean handle(AgentMessage message, @Nullable InteractionChannel connected) {
     String tag = null;
     WriteRequest request;
     try {
@@ -51,10 +57,9 @@ final class WriteCommand {
       out.error(ERROR_INVALID_PARAMS, e.getMessage(), EventData.write(null, null, tag));
       return false;
     }
-    if (destroyed) {
+    if (lifecycle.isDestroyed()) {
       // Queued before destroy(); the channel may be closed already, with the client the Agent made.
-      out.error(ERROR_DESTROYED, "the Agent was destroyed before the write was sent. Nothing was"
-          + " sent.", EventData.write(null, request.dataType, tag));
+      refuseDestroyed(request, tag);
       return false;
     }
     if (connected == null) {
@@ -70,7 +75,8 @@ final class WriteCommand {
     int seq;
     try {
       seq = request.isText()
-          ? connected.writeText(new String(request.data, UTF_8), persParam)
+          ? connected.writeText(JsonObjects.utf8(request.data, "a text write's data is not valid"
+              + " UTF-8; send the text's UTF-8 bytes"), persParam)
           : connected.writeAudio(request.data, request.sampleRate, persParam);
     } catch (IllegalArgumentException e) {
       // Data that can never be queued on the socket whole (the server refuses such audio too).
@@ -84,6 +90,11 @@ final class WriteCommand {
             EventData.write(null, request.dataType, tag));
         return false;
       }
+      if (lifecycle.isDestroyed()) {
+        // destroy() came as this write was handled, and closed the channel with the Agent's client.
+        refuseDestroyed(request, tag);
+        return false;
+      }
       // The socket dropped a moment ago; its onDisconnected is on its way to the worker thread.
       out.error(ERROR_NOT_CONNECTED, "CMD_WRITE refused: the connection to the server was just lost."
           + " Nothing was sent.", EventData.write(null, request.dataType, tag));
@@ -91,6 +102,11 @@ final class WriteCommand {
     }
     writes.put(seq, new PendingWrite(seq, request.dataType, tag));
     return true;
+  }
+
+  private void refuseDestroyed(WriteRequest request, @Nullable String tag) {
+    out.error(ERROR_DESTROYED, "the Agent was destroyed before the write was sent. Nothing was sent.",
+        EventData.write(null, request.dataType, tag));
   }
 
   /** Whether no write awaits its result. */

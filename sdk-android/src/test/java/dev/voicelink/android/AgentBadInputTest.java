@@ -45,6 +45,7 @@ import okio.ByteString;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -180,6 +181,19 @@ class AgentBadInputTest {
     return sync(param, CONTACTS.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** CMD_SYNC data whose custom id_value is 张三 in GBK, as a port of a GBK app might send it. */
+  static byte[] gbkIdValue() {
+    byte[] head = ("{\"param\":{\"id_name\":\"family\",\"id_value\":\"")
+        .getBytes(StandardCharsets.UTF_8);
+    byte[] gbk = {(byte) 0xD5, (byte) 0xC5, (byte) 0xC8, (byte) 0xFD};
+    byte[] tail = ("\",\"res_name\":\"OS123.contacts\"},\"data\":\"e30=\"}").getBytes(StandardCharsets.UTF_8);
+    byte[] data = new byte[head.length + gbk.length + tail.length];
+    System.arraycopy(head, 0, data, 0, head.length);
+    System.arraycopy(gbk, 0, data, head.length, gbk.length);
+    System.arraycopy(tail, 0, data, head.length + gbk.length, tail.length);
+    return data;
+  }
+
   static AgentMessage setParams(String params) {
     return new AgentMessage(CMD_SET_PARAMS, 0, 0, params, null);
   }
@@ -235,6 +249,9 @@ class AgentBadInputTest {
     c.put("CMD_WRITE value without a key", new Case(write("=text", "hello"), false, null));
     c.put("CMD_WRITE text without data", new Case(write("data_type=text", null), false, null));
     c.put("CMD_WRITE audio with empty data", new Case(write("data_type=audio", ""), false, null));
+    c.put("CMD_WRITE text that is not UTF-8 (GBK bytes)", new Case(new AgentMessage(CMD_WRITE, 0, 0,
+        "data_type=text,tag=t", new byte[] {(byte) 0xD5, (byte) 0xC5, (byte) 0xC8, (byte) 0xFD}), false,
+        null));
     // CMD_SYNC
     c.put("CMD_SYNC arg1 SYNC_DATA_QUERY instead of SYNC_DATA_SCHEMA", new Case(
         contacts(USER).newBuilder().arg1(SYNC_DATA_QUERY).build(), false, null));
@@ -243,6 +260,8 @@ class AgentBadInputTest {
     c.put("CMD_SYNC params tag is a number", new Case(
         contacts(USER).newBuilder().params("{\"tag\":7}").build(), false, null));
     c.put("CMD_SYNC without data", new Case(sync((String) null), false, null));
+    c.put("CMD_SYNC data that is not UTF-8 (a GBK id_value)", new Case(new AgentMessage(CMD_SYNC,
+        SYNC_DATA_SCHEMA, 0, "{\"tag\":\"t\"}", gbkIdValue()), false, null));
     c.put("CMD_SYNC data not JSON", new Case(sync("res_name=OS123.contacts"), false, null));
     c.put("CMD_SYNC data without param", new Case(sync("{\"data\":\"e30=\"}"), false, null));
     c.put("CMD_SYNC data.param is a string", new Case(sync("{\"param\":\"uid\",\"data\":\"e30=\"}"),
@@ -346,6 +365,9 @@ class AgentBadInputTest {
     c.put("config entity.account_key without entity.namespace", new Case(null, false,
         "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
             + "\"entity\":{\"account_key\":\"" + ACCOUNT_KEY + "\"}}"));
+    c.put("config auth.device_id with a space", new Case(null, false,
+        "{\"login\":{\"appid\":\"5f1a2b3c\"},\"server\":{\"base_url\":\"https://api.example.com\"},"
+            + "\"auth\":{\"client_id\":\"vl-speaker-01\",\"device_id\":\"SN 0001\"}}"));
     c.put("CMD_QUERY_SYNC_STATUS sid without psn", new Case(
         new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0, "{\"sid\":\"wapi0001\"}", null),
         false, null));
@@ -390,6 +412,20 @@ class AgentBadInputTest {
     String frame = frames.poll(5, TimeUnit.SECONDS);
     assertThat(frame).as("the barrier write arrives").isNotNull();
     assertThat(frame).as("the first frame after the bad input").contains(marker);
+  }
+
+  /** The reply to a query with a bad tag still names its sid, by which the app matches it. */
+  @Test void aQueryRefusedForItsTagStillNamesItsSid() throws InterruptedException {
+    engine.send(new AgentMessage(CMD_QUERY_SYNC_STATUS, SYNC_DATA_SCHEMA, 0,
+        "{\"sid\":\"psn123\",\"tag\":7}", null));
+
+    EngineHarness.Event reply = next(events);
+    assertThat(reply.type).isEqualTo(EVENT_CMD_RETURN);
+    assertThat(reply.arg2).isEqualTo(AgentConstants.ERROR_INVALID_PARAMS);
+    assertThat(reply.data).containsEntry(AgentConstants.KEY_SID, "psn123")
+        .doesNotContainKey(AgentConstants.KEY_TAG);
+    assertThat(engine.awaitIdle(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(events.poll()).as("one event only").isNull();
   }
 
   @TestFactory List<DynamicTest> everyBadInputGetsItsErrorAndSendsNothing() {

@@ -4,6 +4,7 @@ import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.Identifiers;
 import dev.voicelink.core.internal.Scrub;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -242,7 +243,7 @@ public final class OAuthServer {
     if (!value.equals(value.trim())) {
       // OkHttp would drop it, but an issuer is compared as written with the one its metadata names
       throw new IllegalArgumentException(field + " must not start or end with whitespace; was: \""
-          + Validate.printable(Scrub.address(value)) + "\"");
+          + Identifiers.printable(Scrub.address(value)) + "\"");
     }
     HttpUrl url = HttpUrl.parse(value);
     if (url == null) {
