@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedWriter;
 import java.io.File;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,52 +63,42 @@ class LargeUploadTest {
 
   @Test void aContactsExportWrittenAsOneJsonArrayLineIsRefusedWithoutBeingReadWhole()
       throws Exception {
-    File file = new File(dir, "export.json");
-    long textBytes = 0;
-    try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(file),
-        StandardCharsets.UTF_8))) {
-      out.write("\uFEFF[");
-      for (int i = 0; textBytes < 20L * 1024 * 1024; i++) {
-        String record = String.format("%s{\"name\":\"联系人%07d\",\"alias\":\"c%07d\"}",
-            i > 0 ? "," : "", i, i);
-        out.write(record);
-        textBytes += record.getBytes(StandardCharsets.UTF_8).length;
-      }
-      out.write("]\n");
-    }
-    MockWebServer server = BigUploadServer.start();
-    try {
-      String log = uploadInAChildJvm(server, file, LargeUploadMain.REFUSED);
-      assertThat(log.trim()).isEqualTo("refused: record 1 of OS123.contacts must be a JSON object;"
-          + " was BEGIN_ARRAY");
-      assertThat(server.getRequestCount()).isZero();
-    } finally {
-      server.shutdown();
-    }
+    assertRefusedUnread(oneLineExport("\uFEFF[", "]\n"),
+        "refused: record 1 of OS123.contacts must be a JSON object; was BEGIN_ARRAY");
   }
 
   /** The same export as a JSON object on one line, as serializers write one: it is not read whole. */
   @Test void aContactsExportWrittenAsOneJsonObjectLineIsRefusedWithoutBeingReadWhole()
       throws Exception {
+    assertRefusedUnread(oneLineExport("{\"contacts\":[", "]}\n"), "refused: line 1 of the resource file"
+        + " export.json is longer than 1048576 characters, which no record is: give one JSON object per"
+        + " line (JSON Lines), not a JSON document on one line");
+  }
+
+  /** 20 MB of contacts as one JSON array between {@code open} and {@code close}, on one line. */
+  private File oneLineExport(String open, String close) throws IOException {
     File file = new File(dir, "export.json");
     long textBytes = 0;
     try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(file),
         StandardCharsets.UTF_8))) {
-      out.write("{\"contacts\":[");
+      out.write(open);
       for (int i = 0; textBytes < 20L * 1024 * 1024; i++) {
         String record = String.format("%s{\"name\":\"联系人%07d\",\"alias\":\"c%07d\"}",
             i > 0 ? "," : "", i, i);
         out.write(record);
         textBytes += record.getBytes(StandardCharsets.UTF_8).length;
       }
-      out.write("]}\n");
+      out.write(close);
     }
+    return file;
+  }
+
+  /** The upload of {@code file} with the small heap ends with {@code refusal}, nothing sent. */
+  private void assertRefusedUnread(File file, String refusal) throws Exception {
     MockWebServer server = BigUploadServer.start();
     try {
       String log = uploadInAChildJvm(server, file, LargeUploadMain.REFUSED);
-      assertThat(log.trim()).isEqualTo("refused: line 1 of the resource file export.json is longer than"
-          + " 1048576 characters, which no record is: give one JSON object per line (JSON Lines), not a"
-          + " JSON document on one line");
+      assertThat(log.trim()).isEqualTo(refusal);
       assertThat(server.getRequestCount()).isZero();
     } finally {
       server.shutdown();
