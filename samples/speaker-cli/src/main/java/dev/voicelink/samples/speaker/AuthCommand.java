@@ -86,7 +86,8 @@ abstract class AuthCommand implements Callable<Integer> {
     } catch (ReauthorizationRequiredException e) {
       output.failure(Output.fields("status", "reauthorization_required", "error", e.code(),
           "message", e.description()),
-          "re-authorization required: " + e.getMessage() + "; run 'speaker-cli login' again");
+          "re-authorization required: " + e.getMessage() + "; run 'speaker-cli " + signInCommand()
+              + "' again");
       return ExitCodes.REAUTHORIZATION_REQUIRED;
     } catch (ServerRefusalException e) {
       return refused(e);
@@ -160,6 +161,11 @@ abstract class AuthCommand implements Callable<Integer> {
   void checkTokenFileWritable() {
     String problem = tokenFileProblem(tokenFile);
     if (problem != null) throw new IllegalArgumentException(problem);
+  }
+
+  /** The command that gets this command's credential anew: a device sign-in, unless said otherwise. */
+  String signInCommand() {
+    return "login";
   }
 
   /**

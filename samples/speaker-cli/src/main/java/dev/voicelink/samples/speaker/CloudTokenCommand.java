@@ -51,8 +51,13 @@ final class CloudTokenCommand extends AuthCommand {
   private String secret;
   private @Nullable TokenRecord stored;
 
+  @Override String signInCommand() {
+    return "cloud-token";
+  }
+
   @Override void prepare() throws IOException {
     secret = SecretInput.read(clientSecretFile, "--client-secret-file", SECRET_ENV, env());
+    if (refresh && !tokenFile.exists()) throw noRecord("cloud-token"); // before a message with the path
     checkTokenFileWritable();
     if (!refresh) {
       refuseToReplaceAnotherGrant();

@@ -37,7 +37,8 @@ final class DemoCommand implements Callable<Integer> {
   double speed;
 
   @Option(names = "--token-file", paramLabel = "FILE",
-      description = "Where the device token is stored (default: a temporary file, deleted at exit).")
+      description = "Where the device token is stored, a file that does not exist yet (default: a"
+          + " temporary file, deleted at exit).")
   File tokenFile;
 
   @Override public Integer call() {
@@ -57,6 +58,13 @@ final class DemoCommand implements Callable<Integer> {
   /** What is wrong with the options, or null: checked before anything starts. */
   String checkOptions() {
     if (!(speed >= 1 && speed <= 1000)) return "--speed must be between 1 and 1000; was: " + speed;
-    return tokenFile == null ? null : AuthCommand.tokenFileProblem(tokenFile);
+    if (tokenFile == null) return null;
+    String problem = AuthCommand.tokenFileProblem(tokenFile);
+    if (problem == null && tokenFile.length() > 0) {
+      // Perhaps a real sign-in ('speaker-cli login'): the demo's own would replace it for good.
+      return "--token-file " + tokenFile + " holds a token record already: the demo signs in on its"
+          + " own server and would replace it; give a file that does not exist yet";
+    }
+    return problem;
   }
 }

@@ -25,12 +25,18 @@ final class RefreshCommand extends AuthCommand {
   }
 
   @Override void prepare() throws IOException {
+    if (!tokenFile.exists()) throw noRecord("login"); // before a message that repeats the path
     checkTokenFileWritable(); // the refresh rotates the token: it must be saved
     TokenRecord record = new FileTokenStore(tokenFile).load();
     if (record == null) {
       throw noRecord("login");
     }
     stored = record;
+  }
+
+  /** A cloud record is got anew with the client secret: login would replace it with a device one. */
+  @Override String signInCommand() {
+    return stored != null && stored.grant() == TokenRecord.Grant.CLOUD ? "cloud-token" : "login";
   }
 
   @Override @Nullable String localProblem() {

@@ -72,7 +72,8 @@ final class UploadResourceCommand implements Callable<Integer> {
       + " takes effect: 5 to 5.5 minutes after it")
   boolean await;
   @Option(names = "--timeout", defaultValue = "600", paramLabel = "SECONDS",
-      description = "seconds to wait with --wait (default ${DEFAULT-VALUE})")
+      description = "seconds to wait with --wait (default ${DEFAULT-VALUE}); the first check is 10 s"
+          + " after the upload, and it is processed 5 to 5.5 minutes after it: give 360 or more")
   long timeoutSeconds;
   @Option(names = "--json", description = "one JSON object per line on stdout")
   boolean json;
@@ -93,6 +94,14 @@ final class UploadResourceCommand implements Callable<Integer> {
       if (await && timeoutSeconds <= 0) {
         throw new IllegalArgumentException("--timeout must be a positive number of seconds; was: "
             + timeoutSeconds);
+      }
+      CommandLine.ParseResult given = spec.commandLine().getParseResult();
+      if (!await && given.hasMatchedOption("--timeout")) {
+        throw new IllegalArgumentException("--timeout is for --wait; was given without it");
+      }
+      if (tokenFile == null && given.hasMatchedOption("--auth-url")) {
+        throw new IllegalArgumentException("--auth-url refreshes the token of --token-file; was given"
+            + " without it");
       }
       String accountKey = account.accountKey(parent.env);
       if (!level.equals("app") && !level.equals("user") && !level.equals("custom")) {
@@ -156,8 +165,10 @@ final class UploadResourceCommand implements Callable<Integer> {
         ResourceEncoder.check(definition, RecordSource.fromFile(file), maxResourceBytes);
       }
       try (VoiceLinkClient client = user != null ? user.client(builder) : builder.build()) {
+        // Built first: a namespace or account key it refuses must not cost the user's token either.
+        EntityWebApi api = account.api(client, accountKey).maxResourceBytes(maxResourceBytes).build();
         if (owner == null) owner = PersParam.user(signedInUser(client, user, output));
-        return upload(client, accountKey, maxResourceBytes, definition, owner, output);
+        return upload(api, definition, owner, output);
       }
     });
   }
@@ -170,9 +181,8 @@ final class UploadResourceCommand implements Callable<Integer> {
     return authId;
   }
 
-  private int upload(VoiceLinkClient client, String accountKey, long maxResourceBytes,
-      ResourceDefinition definition, PersParam owner, Output output) throws Exception {
-    EntityWebApi api = account.api(client, accountKey).maxResourceBytes(maxResourceBytes).build();
+  private int upload(EntityWebApi api, ResourceDefinition definition, PersParam owner,
+      Output output) throws Exception {
     UploadRequest.Builder request = UploadRequest.builder().appid(appid).definition(definition)
         .persParam(owner).records(RecordSource.fromFile(file));
     TransferBar bar = !json && (progress != null ? progress : parent.terminal)

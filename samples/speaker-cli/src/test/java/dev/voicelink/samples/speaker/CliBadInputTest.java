@@ -33,8 +33,10 @@ class CliBadInputTest {
   static final String AUTH_ID = "d41d8cd98f00b204e9800998ecf8427e";
   static final String ACCESS_TOKEN = "at-7f3e1c9a5b2d4e6f8a0b1c2d3e4f5a6b";
   static final String REFRESH_TOKEN = "rt-0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d";
+  /** A refresh token with a slash, as Base64 ones have: typed as a path, it names a folder. */
+  static final String SLASHED_TOKEN = "rt-0a9b/8c7d6e5f4a3b2c1d0e9f8a7b6c5d";
   static final List<String> SECRETS = Arrays.asList(DefaultConsole.ACCOUNT_KEY,
-      DefaultConsole.CLIENT_SECRET, ACCESS_TOKEN, REFRESH_TOKEN);
+      DefaultConsole.CLIENT_SECRET, ACCESS_TOKEN, REFRESH_TOKEN, SLASHED_TOKEN);
   static final String CONTACT = "{\"name\":\"Li Lei\",\"alias\":\"\"}";
 
   static ReferenceServer server;
@@ -237,6 +239,14 @@ class CliBadInputTest {
             new File(dir, "absent-folder/user-token.json").getPath()), noEnv));
     c.put("demo --token-file that is a folder", new Case(() -> new String[] {"demo", "--token-file",
         dir.getPath()}, noEnv));
+    c.put("demo --token-file that holds a sign-in", new Case(() -> new String[] {"demo", "--token-file",
+        tokenFile("device-token.json", "device")}, noEnv));
+    c.put("refresh --token-file given a token with a slash (no folder of that name)", new Case(
+        () -> new String[] {"refresh", "--auth-url", server.authUrl(), "--token-file",
+            SLASHED_TOKEN}, noEnv));
+    c.put("sync --token-file with a namespace the web API refuses (the token not used)", new Case(
+        () -> sync("--auth-id", null, "--token-file", tokenFile("user-token.json", "device"),
+            "--namespace", "OS 123"), noEnv));
     // Entity upload through the web API
     c.put("sync without an account key", new Case(() -> sync("--account-key-file", null), noEnv));
     c.put("sync --account-key-file that does not exist", new Case(() -> sync("--account-key-file",
@@ -284,6 +294,9 @@ class CliBadInputTest {
         "[" + CONTACT + "]")), noEnv));
     c.put("sync --wait --timeout 0", new Case(() -> plus(sync("--timeout", "0"), "--wait"), noEnv));
     c.put("sync --timeout of 40 digits", new Case(() -> sync("--timeout", repeat('9', 40)), noEnv));
+    c.put("sync --timeout without --wait", new Case(() -> sync("--timeout", "30"), noEnv));
+    c.put("sync --auth-url without --token-file", new Case(() -> sync("--auth-url", server.authUrl()),
+        noEnv));
     c.put("check --sid \"\"", new Case(() -> check("--sid", ""), noEnv));
     c.put("check --namespace \"OS 123\"", new Case(() -> args(check("--sid", "psn1"), "--namespace",
         "OS 123"), noEnv));

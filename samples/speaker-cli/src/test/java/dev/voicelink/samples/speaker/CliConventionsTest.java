@@ -113,7 +113,9 @@ class CliConventionsTest {
         .contains("\n      --base-url=URL      web API address (base_url; default:\n"
             + "                            $VOICELINK_BASE_URL)\n")
         .contains("\n      --fields=FIELD[,FIELD...]\n")
-        .contains("\n      --timeout=SECONDS   seconds to wait with --wait (default 600)\n")
+        .contains("\n      --timeout=SECONDS   seconds to wait with --wait (default 600); the first\n"
+            + "                            check is 10 s after the upload, and it is processed\n"
+            + "                            5 to 5.5 minutes after it: give 360 or more\n")
         .contains("\n      --verbose           Write every log line (the SDK's, and the HTTP traffic\n"
             + "                            with secrets redacted) to stderr\n");
     run("check", "--help");
@@ -263,6 +265,23 @@ class CliConventionsTest {
     assertThat(empty.err)
         .isEqualTo("speaker-cli: --client-secret-file - (standard input) is empty\n");
     assertThat(server.journal().calls("/oauth/token")).hasSize(1);
+  }
+
+  /** A cloud record is got anew with cloud-token: login would replace it with a device sign-in. */
+  @Test void aRefusedCloudRefreshTokenPointsAtCloudToken() throws Exception {
+    File tokens = new File(dir, "cloud.json");
+    Files.write(tokens.toPath(), ("{\"version\":1,\"grant\":\"cloud\",\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"token_type\":\"bearer\",\"access_token\":\"at-1\","
+        + "\"refresh_token\":\"" + REFRESH_TOKEN + "\",\"expires_in\":8640000,"
+        + "\"created_at\":1763712000,\"received_at_ms\":1763712000123}")
+        .getBytes(StandardCharsets.UTF_8));
+
+    Ran refused = Ran.process("", "refresh", "--auth-url", server.authUrl(), "--token-file",
+        tokens.getPath());
+
+    assertThat(refused.exit).isEqualTo(ExitCodes.REAUTHORIZATION_REQUIRED);
+    assertThat(refused.err).isEqualTo("speaker-cli: re-authorization required: invalid_refresh_token:"
+        + " refresh_token is unknown or was already used; run 'speaker-cli cloud-token' again\n");
   }
 
   @Test void noLogLineReachesStderrWithoutVerbose() throws Exception {
