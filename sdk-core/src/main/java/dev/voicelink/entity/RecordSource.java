@@ -239,6 +239,8 @@ public abstract class RecordSource {
           if (c == '\r' || !afterCarriageReturn) breaks++;
           afterCarriageReturn = c == '\r';
           lineChars = 0;
+        } else if (c == '\uFEFF' && breaks == 0 && lineChars == 0) {
+          afterCarriageReturn = false; // the text's byte-order mark, which the cursor drops
         } else {
           afterCarriageReturn = false;
           if (++lineChars > MAX_RECORD_CHARS) {

@@ -344,7 +344,8 @@ final class Records {
     if (at + 4 > line.length()) return -1;
     int value = 0;
     for (int i = at; i < at + 4; i++) {
-      int digit = Character.digit(line.charAt(i), 16);
+      char c = line.charAt(i);
+      int digit = c < 0x80 ? Character.digit(c, 16) : -1; // JSON's hex digits are ASCII
       if (digit < 0) return -1;
       value = value * 16 + digit;
     }

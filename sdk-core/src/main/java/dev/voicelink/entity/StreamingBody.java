@@ -87,7 +87,7 @@ final class StreamingBody extends RequestBody {
       } catch (InvalidResourceException e) {
         // The first read found them fine: the file or iterable changed while it was read again. Part
         // of the body is sent by now, so this is a failed transfer, not input refused before sending.
-        throw new IOException("the records changed between their check and their upload, which"
+        throw new IOException("the records changed after they were checked, and their encoding"
             + " stopped part-way: " + e.getMessage(), e);
       }
     } else if (encoding == Encoding.JSON_ARRAY) {

@@ -258,7 +258,7 @@ class EntityWebApiTest {
 
     assertThatThrownBy(() -> api.uploadResource(request().records(RecordSource.of(changing)).build())
         .execute()).isExactlyInstanceOf(IOException.class)
-        .hasMessage("the records changed between their check and their upload, which stopped"
+        .hasMessage("the records changed after they were checked, and their encoding stopped"
             + " part-way: record 30001 of OS123.contacts: main field name must not be empty");
     assertThat(reads).hasValue(2);
   }

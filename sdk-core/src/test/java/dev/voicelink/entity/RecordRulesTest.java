@@ -132,6 +132,10 @@ class RecordRulesTest {
       assertThat(e).as(refusal[0]).hasMessage(PREFIX + refusal[1]);
       assertThat(e.recordNumber()).isEqualTo(2);
     }
+    // Hex digits of another script are no escape at all: the JSON reader says so, not a surrogate rule.
+    assertThat(catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS, RecordSource.fromText(
+        first + "{\"name\":\"\\u\uFF24\uFF18\uFF13\uFF24\",\"alias\":\"\"}"), Long.MAX_VALUE),
+        InvalidResourceException.class)).hasMessageStartingWith(PREFIX + " is not a JSON object: ");
 
     assertThat(ResourceEncoder.check(CONTACTS, RecordSource.fromText(
         "{\"name\":\"\\ud83d\\ude00 \\\" \\\\ \\/ \\b\\f\\n\\r\\t\",\"alias\":\"\\u00e9\"}"), Long.MAX_VALUE))
@@ -158,6 +162,9 @@ class RecordRulesTest {
     assertThat(longest).hasSize(RecordSource.MAX_RECORD_CHARS);
     assertThat(ResourceEncoder.check(CONTACTS, RecordSource.fromText(first + "\r\n\n" + longest),
         Long.MAX_VALUE)).isEqualTo(first.length() + 1 + longest.length());
+    assertThat(ResourceEncoder.check(CONTACTS, RecordSource.fromText("\uFEFF" + longest),
+        Long.MAX_VALUE)).as("the text's byte-order mark is no character of the line")
+        .isEqualTo(longest.length());
 
     InvalidResourceException e = catchThrowableOfType(() -> ResourceEncoder.check(CONTACTS,
         RecordSource.fromText(first + "\r\n\n" + longest + " "), Long.MAX_VALUE),

@@ -37,12 +37,9 @@ import kotlinx.coroutines.suspendCancellableCoroutine
  */
 public suspend fun <T : Any> VoiceLinkCall<T>.await(): T = suspendCancellableCoroutine { continuation ->
   // A coroutine cancelled before it got here starts nothing: the call's work (an upload, a sign-out)
-  // would otherwise be handed to a worker and might run before the cancel below reached it. The call
-  // is cancelled all the same, as a cancelled coroutine's call is, so no one runs it later.
-  if (!continuation.isActive) {
-    cancel()
-    return@suspendCancellableCoroutine
-  }
+  // would otherwise be handed to a worker and might run before the cancel below reached it. Nor does
+  // it cancel the call: it may be running for another caller, whose it is (see below).
+  if (!continuation.isActive) return@suspendCancellableCoroutine
   val endedCancelled = AtomicBoolean()
   enqueueHandingOver { result ->
     val failure = result.failure()
