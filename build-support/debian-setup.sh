@@ -1,5 +1,6 @@
 # Sourced by verify.sh and demo.sh. install_missing PACKAGE... installs, on Debian, the packages named that
-# are missing, plus JDK 17 and Maven when the machine has no javac of release 17 or later, or no mvn. A JDK 17
+# are missing, plus a JDK and Maven when the machine has no javac of release 17 or later, or no mvn: JDK 17
+# where the release has it (Debian 12), else the release's default JDK (Debian 13 has 21 and up). A JDK 17
 # installed next to an older default one is put first on the PATH. Installing needs root (or sudo); a machine
 # that has everything installs nothing.
 
@@ -12,7 +13,8 @@ jdk_release_ok() {
 
 install_missing() {
   local packages=("$@")
-  jdk_release_ok || packages+=(openjdk-17-jdk-headless)
+  local need_jdk=0
+  jdk_release_ok || need_jdk=1
   command -v mvn >/dev/null 2>&1 || packages+=(maven)
 
   local missing=()
@@ -20,7 +22,7 @@ install_missing() {
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
-  if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "${#missing[@]}" -gt 0 ] || [ "$need_jdk" -eq 1 ]; then
     local sudo=()
     if [ "$(id -u)" -ne 0 ]; then
       if ! command -v sudo >/dev/null 2>&1; then
@@ -29,9 +31,16 @@ install_missing() {
       fi
       sudo=(sudo)
     fi
-    echo "$(basename "$0"): installing ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
     "${sudo[@]}" apt-get update -qq
+    if [ "$need_jdk" -eq 1 ]; then
+      if apt-cache show openjdk-17-jdk-headless >/dev/null 2>&1; then
+        missing+=(openjdk-17-jdk-headless)
+      else
+        missing+=(default-jdk-headless)
+      fi
+    fi
+    echo "$(basename "$0"): installing ${missing[*]}" >&2
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
 
