@@ -960,14 +960,16 @@ final class TokenKeeper {
     Cause cause;
     TokenRecord before;
     long signInsUpTo;
+    long recordSignIn;
     synchronized (lock) {
       if (sequence != writes) return Collections.emptyList();
       cause = writeCause;
       before = writeBefore;
       signInsUpTo = writeSignInsUpTo;
+      recordSignIn = currentSignIn;
     }
     List<TokenKeeper> others = SameStoreManagers.besides(store, this);
-    for (TokenKeeper other : others) other.heard(record, cause, before, signInsUpTo);
+    for (TokenKeeper other : others) other.heard(record, cause, before, signInsUpTo, recordSignIn);
     return others;
   }
 
@@ -980,12 +982,14 @@ final class TokenKeeper {
    * held here replaces it, as its new refresh token voided this one's (protocol 3.2). This manager's
    * own sign-in or record, not saved yet, stands against another's: the store ends with it, and the
    * others take it then; a sign-out ends it unless the sign-in began after the sign-out was asked
-   * for ({@code signInsUpTo}). A record this manager could not keep (another grant, client or
+   * for ({@code signInsUpTo}). A sign-in or record taken here keeps its number there ({@code
+   * recordSignIn}), so a sign-out through this one ends it if it began before that was asked for.
+   * A record this manager could not keep (another grant, client or
    * server) is the other's alone. What is taken is in the store already: this one's writes asked for
    * before are not done. Takes only {@link #lock}; the caller flushes the news.
    */
   private void heard(@Nullable TokenRecord record, Cause cause, @Nullable TokenRecord before,
-      long signInsUpTo) {
+      long signInsUpTo, long recordSignIn) {
     TokenRecord revoke = null;
     synchronized (lock) {
       if (record == null) {
@@ -1016,7 +1020,8 @@ final class TokenKeeper {
         generation++; // a refresh or a store read under way answers for what is gone: dropped
         TokenRecord held = current;
         install(record, false);
-        currentSignIn = sameStore.numberSignIn(); // a sign-out asked for before leaves it alone
+        // The teller's number: a sign-out asked for after that sign-in began ends it here too.
+        currentSignIn = recordSignIn;
         replaced = null;
         setState(State.VALID, cause, null, !TokenRecord.sameCredential(held, record));
       }

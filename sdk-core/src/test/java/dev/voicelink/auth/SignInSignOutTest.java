@@ -451,6 +451,29 @@ class SignInSignOutTest {
   }
 
   /**
+   * A sign-in through one manager began, then a sign-out was asked for through another, and the user
+   * approved before that sign-out ran: it ends the sign-in all the same, as one manager's would.
+   */
+  @Test void aSignOutThroughAnotherManagerEndsASignInThatBeganBeforeItAndWasApprovedMeanwhile()
+      throws Exception {
+    TokenManager signingIn = publicManager(revokingServer());
+    TokenManager other = anotherManagerOfTheStore();
+    Outcome<DeviceFlowOutcome> signIn = startSignIn(signingIn);
+    VoiceLinkCall<SignOut> signOut = other.signOut(); // asked for now, run later
+
+    DeviceFlowOutcome approved = approve(signIn).await().value();
+    assertThat(approved.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(other.record()).as("heard by the other").isEqualTo(approved.token());
+    script.enqueue(new MockResponse().setResponseCode(200)); // the revocation
+
+    signOut.execute();
+
+    assertThat(store.held.load()).isNull();
+    assertThat(other.record()).isNull();
+    assertThat(signingIn.record()).isNull();
+  }
+
+  /**
    * An account switch: the app signs out and at once signs in again. The sign-in made after the
    * sign-out was asked for is not ended by it, even when its user approves before the sign-out ran.
    */
