@@ -104,11 +104,25 @@ public final class AtomicFiles {
       temp.delete();
       throw e;
     }
-    if (!temp.renameTo(absolute)) {
+    try {
+      rename(temp, absolute);
+    } catch (IOException e) {
       temp.delete();
-      throw new IOException("cannot replace " + absolute);
+      throw e;
     }
     forceDirectory(dir, absolute, directorySync);
+  }
+
+  /** Renames {@code temp} over {@code target}, replacing it in one step on every platform. */
+  private static void rename(File temp, File target) throws IOException {
+    try {
+      NioFiles.replace(temp, target);
+    } catch (LinkageError e) {
+      // Android before API 26, whose rename(2) replaces the target as one step.
+      if (!temp.renameTo(target)) throw new IOException("cannot replace " + target);
+    } catch (IOException e) {
+      throw new IOException("cannot replace " + target + ": " + e, e);
+    }
   }
 
   /**

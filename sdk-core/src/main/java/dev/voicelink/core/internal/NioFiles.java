@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
@@ -14,6 +15,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 @GuardedApi
 final class NioFiles {
   private NioFiles() {
+  }
+
+  /**
+   * Renames {@code from} over {@code to} in one step, replacing it: {@link File#renameTo} refuses an
+   * existing target on Windows, so a store there could save only once.
+   */
+  static void replace(File from, File to) throws IOException {
+    Files.move(from.toPath(), to.toPath(), StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
   }
 
   static boolean force(File dir) {
