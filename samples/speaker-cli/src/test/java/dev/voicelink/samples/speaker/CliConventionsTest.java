@@ -267,14 +267,20 @@ class CliConventionsTest {
     assertThat(server.journal().calls("/oauth/token")).hasSize(1);
   }
 
-  /** A cloud record is got anew with cloud-token: login would replace it with a device sign-in. */
-  @Test void aRefusedCloudRefreshTokenPointsAtCloudToken() throws Exception {
-    File tokens = new File(dir, "cloud.json");
-    Files.write(tokens.toPath(), ("{\"version\":1,\"grant\":\"cloud\",\"client_id\":\""
+  /** A token file of {@code grant} whose refresh token the server does not know. */
+  private File recordWithAnUnknownRefreshToken(String grant) throws IOException {
+    File tokens = new File(dir, grant + ".json");
+    Files.write(tokens.toPath(), ("{\"version\":1,\"grant\":\"" + grant + "\",\"client_id\":\""
         + DefaultConsole.CLIENT_ID + "\",\"token_type\":\"bearer\",\"access_token\":\"at-1\","
         + "\"refresh_token\":\"" + REFRESH_TOKEN + "\",\"expires_in\":8640000,"
         + "\"created_at\":1763712000,\"received_at_ms\":1763712000123}")
         .getBytes(StandardCharsets.UTF_8));
+    return tokens;
+  }
+
+  /** A cloud record is got anew with cloud-token: login would replace it with a device sign-in. */
+  @Test void aRefusedCloudRefreshTokenPointsAtCloudToken() throws Exception {
+    File tokens = recordWithAnUnknownRefreshToken("cloud");
 
     Ran refused = Ran.process("", "refresh", "--auth-url", server.authUrl(), "--token-file",
         tokens.getPath());
@@ -286,12 +292,7 @@ class CliConventionsTest {
 
   @Test void noLogLineReachesStderrWithoutVerbose() throws Exception {
     // A refresh token the server does not know: the SDK logs a warning as it gives up.
-    File tokens = new File(dir, "device.json");
-    Files.write(tokens.toPath(), ("{\"version\":1,\"grant\":\"device\",\"client_id\":\""
-        + DefaultConsole.CLIENT_ID + "\",\"token_type\":\"bearer\",\"access_token\":\"at-1\","
-        + "\"refresh_token\":\"" + REFRESH_TOKEN + "\",\"expires_in\":8640000,"
-        + "\"created_at\":1763712000,\"received_at_ms\":1763712000123}")
-        .getBytes(StandardCharsets.UTF_8));
+    File tokens = recordWithAnUnknownRefreshToken("device");
     String problem = "speaker-cli: re-authorization required: invalid_refresh_token: refresh_token"
         + " is unknown or was already used; run 'speaker-cli login' again\n";
 
