@@ -33,6 +33,9 @@ abstract class OAuthDialect {
    */
   abstract @Nullable Request revocation(TokenRecord record);
 
+  /** Whether this dialect's server revokes tokens at a sign-out ({@link #revocation} not null). */
+  abstract boolean offersRevocation();
+
   /**
    * Refuses a device flow started with a device_id ({@code given}) or without one, whichever this
    * dialect does not take, naming the calls that it does take: {@code withDeviceId} or {@code

@@ -65,6 +65,10 @@ final class PlatformDialect extends OAuthDialect {
     return null;
   }
 
+  @Override boolean offersRevocation() {
+    return false;
+  }
+
   /** Protocol 4.1: the code is asked for one device, which the service knows by its device_id. */
   @Override void checkDeviceId(boolean given, String withDeviceId, String withoutDeviceId) {
     if (!given) {

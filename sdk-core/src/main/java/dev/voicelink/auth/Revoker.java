@@ -36,6 +36,14 @@ final class Revoker {
     return client.revocationCall(tokens.dialectOf(record), record);
   }
 
+  /**
+   * What a sign-out whose store could not be read tells: the record it would have revoked is
+   * unknown, so where the manager's server revokes, the tokens may still be valid there.
+   */
+  SignOut unreadStore() {
+    return tokens.dialectOf(null).offersRevocation() ? SignOut.REVOCATION_FAILED : SignOut.NOT_OFFERED;
+  }
+
   /** Revokes {@code record}'s tokens through {@code exchange}; what came of it. */
   SignOut revoke(@Nullable TokenRecord record, Exchange exchange) throws IOException {
     Call call = record == null ? null : call(record);

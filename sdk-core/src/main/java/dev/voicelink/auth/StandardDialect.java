@@ -83,6 +83,10 @@ final class StandardDialect extends OAuthDialect {
    * may, and most do), or the access token of a record that has none, authenticated as the token
    * requests are.
    */
+  @Override boolean offersRevocation() {
+    return revocationEndpoint != null;
+  }
+
   @Override @Nullable Request revocation(TokenRecord record) {
     if (revocationEndpoint == null) return null;
     String refreshToken = record.refreshToken();

@@ -289,16 +289,13 @@ final class TokenKeeper {
 
   /**
    * The record a sign-out revokes before it forgets it: the one held, read from the store first if
-   * it was not read yet. Null when there is none, or the store cannot be read (logged: the sign-out
-   * clears it all the same), and null when it is the record of a sign-in asked for after the
-   * sign-out ({@code signInsUpTo}, see {@link #signOut}). On an SDK thread.
+   * it was not read yet. Null when there is none, and when it is the record of a sign-in asked for
+   * after the sign-out ({@code signInsUpTo}, see {@link #signOut}). On an SDK thread.
+   *
+   * @throws IOException if the store cannot be read (the sign-out clears it all the same)
    */
-  @Nullable TokenRecord recordToSignOut(long signInsUpTo) {
-    try {
-      ensureLoaded();
-    } catch (IOException e) {
-      Log.warn(TAG, "cannot read the token store before signing out: " + e.getMessage(), null);
-    }
+  @Nullable TokenRecord recordToSignOut(long signInsUpTo) throws IOException {
+    ensureLoaded();
     synchronized (lock) {
       return currentSignIn > signInsUpTo ? null : current;
     }

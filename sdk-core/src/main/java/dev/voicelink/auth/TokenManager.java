@@ -215,7 +215,8 @@ public final class TokenManager implements TokenSource {
     NOT_OFFERED,
     /**
      * The revocation did not get through in time (logged at WARNING): the tokens stay valid on the
-     * server until they expire, though this device no longer holds them.
+     * server until they expire, though this device no longer holds them. Also when the store could not
+     * be read, on a manager whose server revokes: the record to revoke is unknown.
      */
     REVOCATION_FAILED
   }
@@ -437,11 +438,18 @@ public final class TokenManager implements TokenSource {
     return new BlockingCall<SignOut>(core) {
       @Override protected SignOut run() throws IOException {
         endSignIns(signInsBefore);
-        TokenRecord held = keeper.recordToSignOut(signInsBefore);
+        TokenRecord held = null;
+        boolean unread = false;
+        try {
+          held = keeper.recordToSignOut(signInsBefore);
+        } catch (IOException e) {
+          Log.warn("auth", "cannot read the token store before signing out: " + e.getMessage(), null);
+          unread = true;
+        }
         SignOut outcome;
         CallCancelledException cancelled = null;
         try {
-          outcome = revoker.revoke(held, this::send);
+          outcome = unread ? revoker.unreadStore() : revoker.revoke(held, this::send);
         } catch (CallCancelledException e) {
           cancelled = e;
           outcome = SignOut.REVOCATION_FAILED;

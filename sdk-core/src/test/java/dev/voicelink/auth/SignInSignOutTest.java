@@ -451,6 +451,35 @@ class SignInSignOutTest {
   }
 
   /**
+   * A sign-out whose store cannot be read (a volume not mounted yet) does not know what to revoke: on
+   * a server that revokes, it says the tokens may still be valid there, not that none is offered.
+   */
+  @Test void aSignOutWhoseStoreCannotBeReadSaysTheRevocationFailed() throws Exception {
+    TokenStore unreadable = new TokenStore() {
+      @Override public @Nullable TokenRecord load() throws IOException {
+        throw new IOException("volume not mounted");
+      }
+
+      @Override public void save(TokenRecord record) {
+      }
+
+      @Override public void clear() {
+      }
+    };
+    TokenManager standard = TokenManager.builder(config, revokingServer()).deviceGrant("speaker-public")
+        .store(unreadable).random(new Random(3)).build();
+    VoiceLinkClient platformClient = VoiceLinkClient.builder().authUrl(server.url("/").toString())
+        .clock(time).scheduler(time).build();
+    TokenManager platform = TokenManager.builder(platformClient).deviceGrant("vl-speaker-01")
+        .store(unreadable).random(new Random(3)).build();
+
+    assertThat(standard.signOut().execute()).isEqualTo(SignOut.REVOCATION_FAILED);
+    assertThat(platform.signOut().execute()).as("the platform revokes nothing").isEqualTo(SignOut.NOT_OFFERED);
+    assertThat(script.paths()).as("nothing sent").isEmpty();
+    platformClient.close();
+  }
+
+  /**
    * A sign-in through one manager began, then a sign-out was asked for through another, and the user
    * approved before that sign-out ran: it ends the sign-in all the same, as one manager's would.
    */

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * SDK's builders and the Agent's config, which names the setting it came from.
  */
 public final class Identifiers {
-  public static final int MAX_LENGTH = 256;
+  private static final int MAX_LENGTH = 256;
 
   private Identifiers() {
   }
