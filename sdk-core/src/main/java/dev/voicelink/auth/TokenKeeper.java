@@ -459,7 +459,7 @@ final class TokenKeeper {
   private void refresh(RefreshFlight flight) {
     try {
       if (flight.looksInStoreFirst() && endedWithoutSending(flight)) return;
-      flight.complete(refreshNow(), null);
+      flight.complete(refreshNow(flight.generation()), null);
     } catch (StillValid e) {
       flight.complete(e.record, e.failure);
     } catch (IOException | AuthorizationException | RuntimeException | Error e) {
@@ -480,7 +480,7 @@ final class TokenKeeper {
    * refreshed since this one loaded its own and it serves now, or when the app set or cleared the
    * record since the flight started (its callers get what is current, as after {@link
    * #settleReplaced}). Returns whether it ended it. On the worker of {@link #refresh(RefreshFlight)},
-   * before {@link #refreshNow()}.
+   * before {@link #refreshNow(long)}.
    */
   private boolean endedWithoutSending(RefreshFlight flight) throws IOException, NotSignedInException {
     TokenRecord base;
@@ -505,13 +505,17 @@ final class TokenKeeper {
     }
   }
 
-  /** Runs one refresh, on the worker of {@link #refresh(RefreshFlight)}. */
-  private TokenRecord refreshNow() throws IOException, AuthorizationException, StillValid {
+  /**
+   * Runs one refresh, on the worker of {@link #refresh(RefreshFlight)}, for the credential of
+   * generation {@code started} (the flight's, taken when a caller found the token due).
+   */
+  private TokenRecord refreshNow(long started) throws IOException, AuthorizationException, StillValid {
     TokenRecord base;
-    long started;
     synchronized (lock) {
+      // Signed out, in, or set while the flight waited for this worker: nothing is sent for a
+      // credential that is gone, and its callers get what is current (a sign-out: NotSignedIn).
+      if (generation != started) return settleReplaced();
       base = current;
-      started = generation;
     }
     TokenExchange.Result result;
     try {
@@ -525,39 +529,36 @@ final class TokenKeeper {
     }
     long save = 0;
     TokenRecord toSave = null;
-    try {
-      // A refusal of the refresh token may be of one another manager of the store has just rotated:
-      // its record is looked for, and the answer settled, under one hold of the store lock. Another
-      // manager's write between the two would be heard while this refresh is under way, and dropped.
-      synchronized (storeLock) {
-        boolean adopted = result.refusal instanceof ReauthorizationRequiredException
-            && adoptForRefresh(base, started);
-        synchronized (lock) {
-          // setRecord of the same credential (a restore, a migration) replaces nothing: the answer
-          // counts
-          if (generation != started && !TokenRecord.sameCredential(base, current)) {
-            // New tokens that a sign-out overtook: it could not know to revoke them, so they are now.
-            if (signedOutAt > started && result.record != null) revoker.revokeLater(result.record);
-            return settleReplaced();
+    // A refusal of the refresh token may be of one another manager of the store has just rotated:
+    // its record is looked for, and the answer settled, under one hold of the store lock. Another
+    // manager's write between the two would be heard while this refresh is under way, and dropped.
+    synchronized (storeLock) {
+      boolean adopted = result.refusal instanceof ReauthorizationRequiredException
+          && adoptForRefresh(base, started);
+      synchronized (lock) {
+        // setRecord of the same credential (a restore, a migration) replaces nothing: the answer
+        // counts
+        if (generation != started && !TokenRecord.sameCredential(base, current)) {
+          // New tokens that a sign-out overtook: it could not know to revoke them, so they are now.
+          if (signedOutAt > started && result.record != null) revoker.revokeLater(result.record);
+          return settleReplaced();
+        }
+        if (result.record != null) {
+          toSave = result.record;
+          save = settleSuccess(base, result.record);
+        } else if (result.refusal != null) {
+          return settleRefusal(base, result.refusal, adopted);
+        } else {
+          if (result.rotated != null && TokenRecord.sameCredential(base, current)) {
+            toSave = result.rotated;
+            save = keepRotated(base, result.rotated, result.failure);
+            base = result.rotated;
           }
-          if (result.record != null) {
-            toSave = result.record;
-            save = settleSuccess(base, result.record);
-          } else if (result.refusal != null) {
-            return settleRefusal(base, result.refusal, adopted);
-          } else {
-            if (result.rotated != null && TokenRecord.sameCredential(base, current)) {
-              toSave = result.rotated;
-              save = keepRotated(base, result.rotated, result.failure);
-              base = result.rotated;
-            }
-            if (toSave == null) return settleTransient(base, result.failure);
-          }
+          if (toSave == null) return settleTransient(base, result.failure);
         }
       }
-    } finally {
-      notices.flush();
     }
+    // The news of this refresh waits until refresh(RefreshFlight) has released its callers (tokens.md).
     if (result.record != null) {
       // Persisted before it is handed out: the old refresh token is already void on the server. If
       // saving fails, the record stays held and unsaved, and the next call saves it first.
@@ -580,16 +581,12 @@ final class TokenKeeper {
     } catch (IOException | RuntimeException e) {
       Log.warn(TAG, "cannot save the token record; the next call tries again: " + e.getMessage(), null);
     }
-    try {
-      synchronized (lock) {
-        if (generation != started) { // as after a record saved, above
-          inFlight = null;
-          return currentOrNone();
-        }
-        return settleTransient(base, result.failure);
+    synchronized (lock) {
+      if (generation != started) { // as after a record saved, above
+        inFlight = null;
+        return currentOrNone();
       }
-    } finally {
-      notices.flush();
+      return settleTransient(base, result.failure);
     }
   }
 

@@ -1262,6 +1262,57 @@ class TokenManagerTest {
   }
 
 
+  @Test void aListenerOnTheRefreshWorkerHearsTheRefreshOnceItIsSavedAndItsCallerReleased()
+      throws Exception {
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    InMemoryTokenStore kept = new InMemoryTokenStore(deviceRecord("at-1", "rt-1", 60));
+    TokenStore store = new TokenStore() {
+      @Override public @Nullable TokenRecord load() {
+        return kept.load();
+      }
+
+      @Override public void save(TokenRecord record) {
+        order.add("saved " + record.refreshToken());
+        kept.save(record);
+      }
+
+      @Override public void clear() {
+        kept.clear();
+      }
+    };
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01").store(store)
+        .random(new Random(3)).listenerExecutor(Runnable::run).build();
+    assertThat(manager.accessToken()).isEqualTo("at-1"); // read here: the news below is the refresh's
+    CountDownLatch callerReleased = new CountDownLatch(1);
+    CountDownLatch heard = new CountDownLatch(1);
+    manager.addListener(change -> {
+      if (change.cause() != TokenManager.Cause.REFRESHED) return;
+      order.add("heard REFRESHED");
+      try { // tokens.md: a listener may wait for what the refresh gave its callers
+        order.add(callerReleased.await(5, TimeUnit.SECONDS) ? "caller released" : "caller still waiting");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      heard.countDown();
+    });
+    script.enqueue(token("at-2", "rt-2", 3600, time.wallMillis() / 1000));
+    time.advance(61, TimeUnit.SECONDS);
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> token = caller.submit(() -> {
+        String got = manager.accessToken();
+        callerReleased.countDown();
+        return got;
+      });
+
+      assertThat(token.get(10, TimeUnit.SECONDS)).isEqualTo("at-2");
+      assertThat(heard.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(order).containsExactly("saved rt-2", "heard REFRESHED", "caller released");
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
   @Test void aListenerRemovedBeforeItsFirstNewsIsNotToldIt() throws Exception {
     List<Runnable> queued = Collections.synchronizedList(new ArrayList<>());
     TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
