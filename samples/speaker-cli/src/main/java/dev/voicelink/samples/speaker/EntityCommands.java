@@ -17,10 +17,19 @@ final class EntityCommands {
     int run() throws Exception;
   }
 
+  /** The command that gets a refused credential anew, named once the token file is read. */
+  interface SignIn {
+    String command();
+  }
+
   private EntityCommands() {
   }
 
   static int run(Output output, Action action) {
+    return run(output, () -> "login", action);
+  }
+
+  static int run(Output output, SignIn signIn, Action action) {
     try {
       return action.run();
     } catch (InvalidResourceException e) {
@@ -36,7 +45,7 @@ final class EntityCommands {
     } catch (ReauthorizationRequiredException e) {
       output.failure(Output.fields("status", "reauthorization_required", "error", e.code(),
           "message", e.description()), "re-authorization required, nothing was uploaded: "
-          + e.getMessage() + "; run 'speaker-cli login' again");
+          + e.getMessage() + "; run 'speaker-cli " + signIn.command() + "' again");
       return ExitCodes.REAUTHORIZATION_REQUIRED;
     } catch (IpNotWhitelistedException e) {
       output.failure(Output.refusal(e), e.getMessage());

@@ -34,9 +34,8 @@ final class RefreshCommand extends AuthCommand {
     stored = record;
   }
 
-  /** A cloud record is got anew with the client secret: login would replace it with a device one. */
   @Override String signInCommand() {
-    return stored != null && stored.grant() == TokenRecord.Grant.CLOUD ? "cloud-token" : "login";
+    return TokenFileSource.signInCommand(stored);
   }
 
   @Override @Nullable String localProblem() {

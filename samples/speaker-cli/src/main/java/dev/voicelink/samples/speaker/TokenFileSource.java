@@ -84,6 +84,16 @@ final class TokenFileSource {
     return TokenManager.builder(client).store(new FileTokenStore(file)).build();
   }
 
+  /** The command that gets the file's credential anew. */
+  String signInCommand() {
+    return signInCommand(record);
+  }
+
+  /** The command that gets {@code record} anew: cloud-token for a cloud record, login would replace it. */
+  static String signInCommand(@Nullable TokenRecord record) {
+    return record != null && record.grant() == TokenRecord.Grant.CLOUD ? "cloud-token" : "login";
+  }
+
   /** The record the file held when checked, to tell afterwards whether a refresh rotated it. */
   @Nullable TokenRecord record() {
     return record;

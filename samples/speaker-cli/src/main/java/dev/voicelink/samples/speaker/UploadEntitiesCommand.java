@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import okhttp3.OkHttpClient;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,9 +65,13 @@ final class UploadEntitiesCommand implements Callable<Integer> {
   boolean json;
   @CommandLine.Mixin ResourceLimit limit;
 
+  /** The token file, once checked: it says which command signs in again. */
+  private @Nullable TokenFileSource token;
+
   @Override public Integer call() {
     Output output = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), json);
-    return EntityCommands.run(output, () -> {
+    EntityCommands.SignIn signIn = () -> token != null ? token.signInCommand() : "login";
+    return EntityCommands.run(output, signIn, () -> {
       Dimension dimension;
       switch (type) {
         case "user": dimension = Dimension.USER; break;
@@ -77,7 +82,7 @@ final class UploadEntitiesCommand implements Callable<Integer> {
       ResourceName name = ResourceName.parse(resourceName);
       if (!file.isFile()) throw new IllegalArgumentException("--file " + file + " is not a file");
       long maxResourceBytes = limit.bytes();
-      TokenFileSource token = TokenFileSource.check(tokenFile, authUrl);
+      TokenFileSource token = this.token = TokenFileSource.check(tokenFile, authUrl);
       VoiceLinkClient.Builder platform = parent.clientBuilder().platformUrl(platformUrl);
       if (!token.refreshable()) {
         try (VoiceLinkClient voiceLink = platform.build()) {

@@ -291,6 +291,26 @@ class TokenFileCommandsTest {
     assertThat(new FileTokenStore(tokenFile).load()).as("the record is kept").isEqualTo(old);
   }
 
+  /** A cloud record is got anew with cloud-token: login would replace it with a device sign-in. */
+  @Test void aRefusedCloudRefreshOfAClientUploadPointsAtCloudToken() throws Exception {
+    server = ReferenceServer.builder().build().start();
+    tokenFile = new File(dir, "token.json");
+    Files.write(tokenFile.toPath(), ("{\"version\":1,\"grant\":\"cloud\",\"client_id\":\""
+        + DefaultConsole.CLIENT_ID + "\",\"token_type\":\"bearer\",\"access_token\":\"at-1\","
+        + "\"refresh_token\":\"rt-unknown\",\"expires_in\":3600,\"created_at\":1763712000,"
+        + "\"received_at_ms\":1763712000123}").getBytes(StandardCharsets.UTF_8)); // long expired
+
+    assertThat(run(Arrays.asList("upload-entities", "--platform-url", server.platformUrl(), "--type",
+        "client", "--resource-name", "OS123.contacts", "--file", records().getPath(), "--token-file",
+        tokenFile.getPath(), "--auth-url", server.authUrl())))
+        .isEqualTo(ExitCodes.REAUTHORIZATION_REQUIRED);
+
+    assertThat(err.toString()).isEqualTo("speaker-cli: re-authorization required, nothing was uploaded:"
+        + " invalid_refresh_token: refresh_token is unknown or was already used; run 'speaker-cli"
+        + " cloud-token' again" + System.lineSeparator());
+    assertThat(server.journal().calls("/tools/upload_entities")).isEmpty();
+  }
+
   @Test void syncWithTheTokenFileUploadsForTheUserTheChannelNames() throws Exception {
     signedInAt(System.currentTimeMillis());
 
