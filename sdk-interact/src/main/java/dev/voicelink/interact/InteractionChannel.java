@@ -201,7 +201,10 @@ public final class InteractionChannel implements Closeable {
   /**
    * Removes a listener (the builder's too): it is told nothing more, not even news noticed before this
    * call and not told yet; added again, it is told only the news noticed after that. Removes one
-   * registration of a listener added twice; no effect for one not added. Thread-safe; never blocks.
+   * registration of a listener added twice; no effect for one not added. Thread-safe; never blocks,
+   * so a call to the listener that had already begun on the SDK's delivery thread when this was called
+   * from another thread may still be running, or about to enter the listener, when it returns; called
+   * from a listener, it is exact.
    */
   public void removeListener(Listener listener) {
     connection.removeListener(listener);
@@ -263,7 +266,11 @@ public final class InteractionChannel implements Closeable {
     connection.resumeReconnecting();
   }
 
-  /** Closes the socket and stops reconnecting, for good. Idempotent. */
+  /**
+   * Closes the socket and stops reconnecting, for good; the listeners are told nothing more (as after
+   * {@link #removeListener}, a call already begun on the delivery thread may still finish). Idempotent;
+   * never blocks.
+   */
   @Override public void close() {
     if (connection.close()) config.untrack(this);
   }
