@@ -62,6 +62,15 @@ final class AuthState {
     }
   }
 
+  /**
+   * How long an expired device code or token stays known, answered as expired rather than unknown;
+   * then it is forgotten, so that a server left running for days does not grow without end.
+   */
+  static final long KEPT_AFTER_EXPIRY_MILLIS = 24 * 3600_000L;
+  /** Sweeps for what may be forgotten run at most this often, as codes and tokens are issued. */
+  private static final long SWEEP_EVERY_MILLIS = 60_000L;
+
+  private long sweptAt = Long.MIN_VALUE;
   private final Map<String, DeviceGrant> byDeviceCode = new HashMap<>();
   private final Map<String, DeviceGrant> byUserCode = new HashMap<>();
   private final Map<String, TokenGrant> byAccess = new HashMap<>();
@@ -73,6 +82,7 @@ final class AuthState {
     do {
       userCode = Ids.userCode();
     } while (byUserCode.containsKey(userCode));
+    forgetLongExpired(now);
     DeviceGrant g = new DeviceGrant(Ids.random("dc_", 24), userCode, clientId, deviceId, now + lifetimeMillis,
         intervalMillis);
     byDeviceCode.put(g.deviceCode, g);
@@ -99,6 +109,7 @@ final class AuthState {
   synchronized TokenGrant issue(TokenKind kind, String clientId, @Nullable String deviceId,
       @Nullable String authId, long now,
       long accessLifetimeSeconds, long refreshLifetimeSeconds) {
+    forgetLongExpired(now);
     return register(new TokenGrant(kind, clientId, deviceId, authId, Ids.random("at_", 24),
         now + accessLifetimeSeconds * 1000L, Ids.random("rt_", 24),
         refreshLifetimeSeconds == 0 ? Long.MAX_VALUE : now + refreshLifetimeSeconds * 1000L, now));
@@ -112,8 +123,25 @@ final class AuthState {
 
   /** No rotation: a new access token, and the refresh token used keeps working (until it expires). */
   synchronized TokenGrant refreshWithoutRotation(TokenGrant old, long now, long accessLifetimeSeconds) {
+    forgetLongExpired(now);
     return register(new TokenGrant(old.kind, old.clientId, old.deviceId, old.authId, Ids.random("at_", 24),
         now + accessLifetimeSeconds * 1000L, old.refreshToken, old.refreshExpiresAt, now));
+  }
+
+  /** Forgets the device codes and tokens that expired more than {@link #KEPT_AFTER_EXPIRY_MILLIS} ago. */
+  private void forgetLongExpired(long now) {
+    if (sweptAt != Long.MIN_VALUE && now - sweptAt < SWEEP_EVERY_MILLIS) return;
+    sweptAt = now;
+    long before = now - KEPT_AFTER_EXPIRY_MILLIS;
+    for (java.util.Iterator<DeviceGrant> i = byDeviceCode.values().iterator(); i.hasNext(); ) {
+      DeviceGrant g = i.next();
+      if (g.expiresAt < before) {
+        i.remove();
+        byUserCode.remove(g.userCode);
+      }
+    }
+    byAccess.values().removeIf(t -> t.accessExpiresAt < before);
+    byRefresh.values().removeIf(t -> t.refreshExpiresAt < before);
   }
 
   private TokenGrant register(TokenGrant t) {

@@ -24,7 +24,9 @@ final class ResourceStore {
     final String namespace;
     final EntityDefinition definition;
     final @Nullable String owner;
-    final List<Map<String, String>> records;
+    final int recordCount;
+    /** Emptied once a newer upload of its resource and owner is in effect: it is never used again. */
+    volatile List<Map<String, String>> records;
     final long uploadedAt;
 
     Upload(String sid, EntityDefinition definition, @Nullable String owner, List<Map<String, String>> records,
@@ -33,6 +35,7 @@ final class ResourceStore {
       this.namespace = definition.namespace();
       this.definition = definition;
       this.owner = owner;
+      this.recordCount = records.size();
       this.records = Collections.unmodifiableList(new ArrayList<>(records));
       this.uploadedAt = uploadedAt;
     }
@@ -55,8 +58,27 @@ final class ResourceStore {
     bySid.put(u.sid, u);
     List<Upload> list = byOwner.get(key(definition.resName(), owner));
     if (list == null) byOwner.put(key(definition.resName(), owner), list = new ArrayList<>());
-    list.add(u);
+    // In upload-time order, whatever order concurrent uploads finish decoding in: the newest wins.
+    int at = list.size();
+    while (at > 0 && list.get(at - 1).uploadedAt > now) at--;
+    list.add(at, u);
+    forgetSuperseded(list, now);
     return u;
+  }
+
+  /**
+   * Lets go of the records of the uploads older than the newest in effect, which can never take
+   * effect again, so that a server left running for days keeps one copy of each resource's data (their
+   * sids still answer, with their record counts).
+   */
+  private static void forgetSuperseded(List<Upload> list, long now) {
+    for (int i = list.size() - 1; i > 0; i--) {
+      if (list.get(i).stage(now) == Stage.IN_EFFECT) {
+        for (Upload old : list.subList(0, i)) old.records = Collections.emptyList();
+        list.subList(0, i).clear();
+        return;
+      }
+    }
   }
 
   synchronized @Nullable Upload bySid(String sid) {
@@ -67,6 +89,7 @@ final class ResourceStore {
   synchronized @Nullable Upload inEffect(String resName, @Nullable String owner, long now) {
     List<Upload> list = byOwner.get(key(resName, owner));
     if (list == null) return null;
+    forgetSuperseded(list, now);
     for (int i = list.size() - 1; i >= 0; i--) {
       if (list.get(i).stage(now) == Stage.IN_EFFECT) return list.get(i);
     }

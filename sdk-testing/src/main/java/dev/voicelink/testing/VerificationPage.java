@@ -183,6 +183,8 @@ final class VerificationPage {
       sms.used = true;
       smsCodes.remove(phone);
       session = Ids.random("s_", 16);
+      // A session whose code expired undecided can decide nothing: forgotten, so none piles up.
+      sessions.values().removeIf(x -> call.now >= x.grant.expiresAt);
       sessions.put(session, new Session(phone, state.byUserCode(userCode)));
     }
     AuthState.DeviceGrant g = state.byUserCode(userCode);

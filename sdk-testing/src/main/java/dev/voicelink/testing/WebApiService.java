@@ -155,7 +155,7 @@ final class WebApiService {
         break;
       default:
         error = WebApiCodes.CHECK_IN_EFFECT;
-        reply = "in effect since " + iso(effectiveAt) + " (" + u.records.size() + " records)";
+        reply = "in effect since " + iso(effectiveAt) + " (" + u.recordCount + " records)";
     }
     Map<String, Object> data = withCsid(Json.obj("sid", sid), callId);
     data.put("reply", reply);

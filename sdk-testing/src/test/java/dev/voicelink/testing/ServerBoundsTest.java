@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -38,6 +41,59 @@ class ServerBoundsTest {
     }
     assertThatThrownBy(() -> ReferenceServer.builder().journalLimit(9))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("journalLimit must be at least 10; was: 9");
+  }
+
+  @Test void uploadsReplacedByANewerOneInEffectLetGoOfTheirRecordsAndTheirSidsStillAnswer() {
+    ResourceStore store = new ResourceStore();
+    EntityDefinition contacts = EntityDefinition.create(DefaultConsole.CONTACTS, "name",
+        Collections.singletonList("alias"), EntityDefinition.USER);
+    long hour = 3600_000L;
+    ResourceStore.Upload first = store.add(contacts, "u1", records("Alice"), 0);
+    ResourceStore.Upload second = store.add(contacts, "u1", records("Bob"), hour);
+    ResourceStore.Upload otherOwner = store.add(contacts, "u2", records("Carol"), 0);
+
+    assertThat(store.inEffect(DefaultConsole.CONTACTS, "u1", hour)).isSameAs(first);
+    assertThat(store.inEffect(DefaultConsole.CONTACTS, "u1", hour + ResourceStore.IN_EFFECT_AFTER_MILLIS))
+        .isSameAs(second);
+    assertThat(first.records).as("never in effect again").isEmpty();
+    assertThat(store.bySid(first.sid)).isSameAs(first);
+    assertThat(first.recordCount).isEqualTo(1);
+    assertThat(otherOwner.records).hasSize(1);
+  }
+
+  @Test void theNewestUploadByUploadTimeIsInEffectWhicheverWasStoredLast() {
+    ResourceStore store = new ResourceStore();
+    EntityDefinition contacts = EntityDefinition.create(DefaultConsole.CONTACTS, "name",
+        Collections.singletonList("alias"), EntityDefinition.USER);
+    // A large upload received first finishes decoding after a small one received a moment later.
+    ResourceStore.Upload small = store.add(contacts, "u1", records("Bob"), 1_001);
+    store.add(contacts, "u1", records("Alice"), 1_000);
+
+    assertThat(store.inEffect(DefaultConsole.CONTACTS, "u1", 1_001 + ResourceStore.IN_EFFECT_AFTER_MILLIS))
+        .isSameAs(small);
+  }
+
+  @Test void codesAndTokensExpiredForADayAreForgotten() {
+    AuthState state = new AuthState();
+    long day = AuthState.KEPT_AFTER_EXPIRY_MILLIS;
+    AuthState.DeviceGrant code = state.newDeviceGrant("vl-speaker-01", "SN-1", 0, 600_000, 5_000);
+    AuthState.TokenGrant token = state.issue(AuthState.TokenKind.CLOUD, "vl-speaker-01", null, null, 0,
+        3600, 7200);
+
+    state.newDeviceGrant("vl-speaker-01", "SN-2", 600_000 + day, 600_000, 5_000);
+    assertThat(state.byDeviceCode(code.deviceCode)).as("expired, still known").isSameAs(code);
+    assertThat(state.anyAccessToken(token.accessToken)).isSameAs(token);
+
+    state.newDeviceGrant("vl-speaker-01", "SN-3", 7_200_000 + day + 1, 600_000, 5_000);
+    assertThat(state.byDeviceCode(code.deviceCode)).isNull();
+    assertThat(state.byUserCode(code.userCode)).isNull();
+    assertThat(state.anyAccessToken(token.accessToken)).isNull();
+    assertThat(state.byRefreshToken(token.refreshToken)).isNull();
+    assertThat(state.summary()).startsWith("grants=2 access=0 refresh=0 ");
+  }
+
+  private static List<Map<String, String>> records(String name) {
+    return Collections.singletonList(Collections.singletonMap("name", name));
   }
 
   @Test void aBodyOverTheLimitIsRefusedWith413AndNotKept() throws IOException {
