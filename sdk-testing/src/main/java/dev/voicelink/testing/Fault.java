@@ -54,7 +54,7 @@ public final class Fault {
     return new Fault(Kind.DISCONNECT_MID_BODY, 200, -1, 0, -1);
   }
 
-  /** Waits this long (real time) before answering normally. */
+  /** Waits this long (real time) before answering normally; closing the server ends the wait. */
   public static Fault delay(long millis) {
     if (millis < 0) throw new IllegalArgumentException("millis must be >= 0; was: " + millis);
     return new Fault(Kind.DELAY, 200, -1, millis, -1);

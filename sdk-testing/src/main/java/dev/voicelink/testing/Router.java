@@ -50,7 +50,8 @@ final class Router extends Dispatcher {
   private final Handler webApiCheck;
   private final Handler platformUpload;
   private final Handler interact;
-  /** The releases of the {@link Fault#holdUntil} answers waiting now. */
+  private volatile boolean closing;
+  /** The releases of the {@link Fault#holdUntil} and {@link Fault#delay} answers waiting now. */
   private final Set<CountDownLatch> held =
       Collections.newSetFromMap(new ConcurrentHashMap<CountDownLatch, Boolean>());
 
@@ -92,19 +93,23 @@ final class Router extends Dispatcher {
     } else {
       response = route(endpoint, call);
       if (console.has(PlatformVariant.EXTRA_FIELDS)) addExtraFields(response);
-      if (fault != null) response.setHeadersDelay(fault.delayMillis, TimeUnit.MILLISECONDS);
     }
     response.setHeader("Date", httpDate(clock.nowMillis()));
     journal.record(new RecordedCall(call.method, call.target, call.headers, call.body, call.now, HttpCall.status(response),
         responseBody(response)));
-    if (fault != null && fault.release != null) awaitRelease(fault.release);
+    if (fault != null && fault.release != null) {
+      awaitRelease(fault.release, TimeUnit.SECONDS.toMillis(Fault.MAX_HOLD_SECONDS));
+    } else if (fault != null && fault.kind == Fault.Kind.DELAY) {
+      // A wait the server's close can end: MockWebServer's own delay sleeps through its shutdown.
+      awaitRelease(new CountDownLatch(1), fault.delayMillis);
+    }
     return response;
   }
 
-  private void awaitRelease(CountDownLatch release) {
+  private void awaitRelease(CountDownLatch release, long atMostMillis) {
     held.add(release);
     try {
-      release.await(Fault.MAX_HOLD_SECONDS, TimeUnit.SECONDS);
+      if (!closing) release.await(atMostMillis, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // answer at once
     } finally {
@@ -113,10 +118,11 @@ final class Router extends Dispatcher {
   }
 
   /**
-   * Opens every hold still waiting, for the server's close: MockWebServer waits only a few seconds
-   * for its threads and would fail a close behind a hold the test never released.
+   * Opens every hold and delay still waiting, for the server's close: MockWebServer waits only a few
+   * seconds for its threads and would fail a close behind a hold the test never released.
    */
   void releaseHeld() {
+    closing = true; // a hold or delay that begins now does not wait
     for (CountDownLatch release : held) release.countDown();
   }
 

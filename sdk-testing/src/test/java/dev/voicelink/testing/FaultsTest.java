@@ -96,6 +96,18 @@ class FaultsTest {
     }
   }
 
+  @Test void closingTheServerEndsADelayStillWaiting() throws IOException {
+    server.faults().on(Endpoint.TOKEN, Fault.delay(60_000).times(1));
+    OkHttpClient impatient = Wire.HTTP.newBuilder().readTimeout(300, TimeUnit.MILLISECONDS).build();
+    Request request = new Request.Builder().url(tokenUrl).post(RequestBody.create(POLL, Wire.JSON)).build();
+    assertThatThrownBy(() -> impatient.newCall(request).execute().close()).isInstanceOf(IOException.class);
+
+    server.close(); // MockWebServer gives up after 5 s on a thread still sleeping, and throws
+
+    assertThat(Thread.getAllStackTraces().values()).as("no answer still waiting").noneMatch(stack ->
+        java.util.Arrays.stream(stack).anyMatch(frame -> frame.getClassName().equals(Router.class.getName())));
+  }
+
   @Test void holdUntilAnswersOnlyOnceReleasedButHandlesTheCallAtOnce() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     server.faults().on(Endpoint.DEVICE_CODE, Fault.holdUntil(release).times(1));
