@@ -6,10 +6,11 @@ import com.squareup.moshi.JsonWriter;
 import com.squareup.moshi.Moshi;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.ListIterator;
 import java.util.Map;
+import okio.Buffer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,24 +49,43 @@ final class Json {
   }
 
   /**
-   * {@code value} with every whole Double (as the untyped adapter reads any number) replaced by a Long,
-   * in place in maps and lists, so that writing it again does not turn {@code 2} into {@code 2.0}.
+   * Parses a JSON object keeping every number as written (a {@link BigDecimal} of its literal, which
+   * {@link #write} writes back digit for digit: {@code 1763712005.250} stays so); null when the text is
+   * not one.
    */
   @SuppressWarnings("unchecked")
-  static @Nullable Object wholeNumbersAsLongs(@Nullable Object value) {
-    if (value instanceof Double) {
-      double d = (Double) value;
-      return d == Math.rint(d) && Math.abs(d) < 9.007199254740992E15 ? (Object) (long) d : value;
+  static @Nullable Map<String, Object> parseObjectKeepingNumbers(String text) {
+    try (JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text))) {
+      Object value = readKeepingNumbers(reader);
+      return reader.peek() == JsonReader.Token.END_DOCUMENT && value instanceof Map
+          ? (Map<String, Object>) value : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
     }
-    if (value instanceof Map) {
-      for (Map.Entry<String, Object> e : ((Map<String, Object>) value).entrySet()) {
-        e.setValue(wholeNumbersAsLongs(e.getValue()));
+  }
+
+  private static @Nullable Object readKeepingNumbers(JsonReader reader) throws IOException {
+    switch (reader.peek()) {
+      case BEGIN_OBJECT: {
+        Map<String, Object> object = new LinkedHashMap<>();
+        reader.beginObject();
+        while (reader.hasNext()) object.put(reader.nextName(), readKeepingNumbers(reader));
+        reader.endObject();
+        return object;
       }
-    } else if (value instanceof List) {
-      ListIterator<Object> i = ((List<Object>) value).listIterator();
-      while (i.hasNext()) i.set(wholeNumbersAsLongs(i.next()));
+      case BEGIN_ARRAY: {
+        List<Object> array = new ArrayList<>();
+        reader.beginArray();
+        while (reader.hasNext()) array.add(readKeepingNumbers(reader));
+        reader.endArray();
+        return array;
+      }
+      case NUMBER: return new BigDecimal(reader.nextString());
+      case STRING: return reader.nextString();
+      case BOOLEAN: return reader.nextBoolean();
+      case NULL: return reader.nextNull();
+      default: throw new IOException("not a JSON value: " + reader.peek());
     }
-    return value;
   }
 
   static String write(Object value) {

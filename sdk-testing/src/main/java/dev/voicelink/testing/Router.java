@@ -160,11 +160,9 @@ final class Router extends Dispatcher {
     Buffer body = response.getBody();
     String type = response.getHeaders().get("Content-Type");
     if (body == null || type == null || !type.startsWith("application/json")) return;
-    Map<String, Object> object = Json.parseObject(body.clone().readString(StandardCharsets.UTF_8));
-    // Only fields are added: a whole number read back as a Double is written as it was, 2 not 2.0.
-    if (object != null) {
-      response.setBody(Json.write(Json.wholeNumbersAsLongs(PlatformVariant.addExtraFields(object))));
-    }
+    // Only fields are added: every number is written back as it was, 2 not 2.0, 5.250 not 5.25.
+    Map<String, Object> object = Json.parseObjectKeepingNumbers(body.clone().readString(StandardCharsets.UTF_8));
+    if (object != null) response.setBody(Json.write(PlatformVariant.addExtraFields(object)));
   }
 
   private static MockResponse faultResponse(Fault fault) {

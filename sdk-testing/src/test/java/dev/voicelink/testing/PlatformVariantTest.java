@@ -147,10 +147,14 @@ class PlatformVariantTest {
     Map<String, Object> device = platform.deviceToken();
     assertThat(refresh(device.get("refresh_token")).body).as("three decimals on a whole second too")
         .contains("\"created_at\":" + (T0 / 1000 + 1) + ".000}");
+    on(PlatformVariant.EXTRA_FIELDS); // the fields added keep the numbers as they were written
+    assertThat(platform.cloudTokenAnswer().body).contains("\"created_at\":" + (T0 / 1000 + 1) + ".000,");
+    clock.advance(250, TimeUnit.MILLISECONDS);
+    assertThat(platform.cloudTokenAnswer().body).contains("\"created_at\":" + (T0 / 1000 + 1) + ".250,");
     on(PlatformVariant.NUMBERS_AS_TEXT);
-    assertThat(platform.cloudToken().get("created_at")).isEqualTo((T0 / 1000 + 1) + ".000");
+    assertThat(platform.cloudToken().get("created_at")).isEqualTo((T0 / 1000 + 1) + ".250");
     on(PlatformVariant.CREATED_AT_MILLIS);
-    assertThat(platform.cloudToken().get("created_at")).isEqualTo(Long.toString(T0 + 1000));
+    assertThat(platform.cloudToken().get("created_at")).isEqualTo(Long.toString(T0 + 1250));
   }
 
   @Test void noExpiresInInAnyTokenAnswerWhileTheTokensLiveAsTheConsoleSays() throws IOException {
