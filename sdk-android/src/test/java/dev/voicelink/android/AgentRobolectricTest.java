@@ -14,6 +14,7 @@ import dev.voicelink.auth.OAuthServer;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenStore;
+import dev.voicelink.core.CallResult;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.entity.Dimension;
@@ -624,6 +625,31 @@ public final class AgentRobolectricTest {
         EVENT_CONNECTED_TO_SERVER);
     assertThat(server.journal().calls("/interact")).extracting(call -> call.header("Authorization"))
         .containsExactly(record.accessToken(), outcome.token().accessToken());
+  }
+
+  /** destroy() in onDestroy, the sign-in's call not kept (as the snippets show): it ends the sign-in. */
+  @Test public void destroyCancelsASignInStartedThroughItThoughItsClientIsShared() throws Exception {
+    createAgent(false);
+    settle();
+    List<DeviceCode> codes = Collections.synchronizedList(new ArrayList<>());
+    AtomicReference<CallResult<DeviceFlowOutcome>> told = new AtomicReference<>();
+    int scheduled = time.scheduledCount();
+    agent.signIn(codes::add).enqueue(told::set);
+    time.awaitScheduled(scheduled + 1); // the code came, the first poll waits
+    mainLooper().idle();
+    assertThat(codes).hasSize(1);
+    int polls = server.journal().calls("/oauth/ivs/token").size();
+
+    agent.destroy();
+    new SimulatedTester(server).approve(codes.get(0).userCode());
+    time.advance(codes.get(0).intervalSeconds(), TimeUnit.SECONDS);
+    awaitOnMainThread(() -> told.get() != null);
+
+    assertThat(told.get().isCancelled()).isTrue();
+    assertThat(server.journal().calls("/oauth/ivs/token")).as("no poll after destroy()").hasSize(polls);
+    assertThat(client.isClosed()).as("the shared client").isFalse();
+    assertThatThrownBy(() -> agent.signIn(codes::add)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("Agent was destroyed; create a new Agent to sign in");
   }
 
   /**
