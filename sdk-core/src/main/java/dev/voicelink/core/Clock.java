@@ -45,6 +45,10 @@ public abstract class Clock {
   /** Milliseconds since 1970-01-01T00:00:00Z as this clock believes them to be. */
   public abstract long wallMillis();
 
-  /** A monotonic reading in nanoseconds; only differences between two readings mean anything. */
+  /**
+   * A monotonic reading in nanoseconds; only differences between two readings mean anything. It must
+   * count the time the device sleeps (on Android, {@code SystemClock.elapsedRealtimeNanos()}, not
+   * {@link System#nanoTime()}): token lifetimes and the idle time of connections are measured on it.
+   */
   public abstract long monotonicNanos();
 }

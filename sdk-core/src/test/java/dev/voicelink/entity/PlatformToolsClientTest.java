@@ -186,6 +186,125 @@ class PlatformToolsClientTest {
   }
 
   /**
+   * A retrying interceptor of the app's (proceed once more after an IOException, as many Android apps
+   * add) must not send an upload whose answer was lost: the server may have processed it.
+   */
+  @Test void anAppInterceptorThatRetriesCannotSendAnUploadWhoseAnswerWasLostAgain() {
+    server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    List<String> retried = new ArrayList<>();
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString())
+        .httpClient(new OkHttpClient.Builder().readTimeout(300, TimeUnit.MILLISECONDS)
+            .addInterceptor(chain -> {
+              try {
+                return chain.proceed(chain.request());
+              } catch (IOException e) {
+                retried.add(e.getMessage());
+                return chain.proceed(chain.request());
+              }
+            }).build())
+        .build()).userTokens(() -> "user-token").build();
+
+    assertThatThrownBy(() -> client.uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute())
+        .isInstanceOf(IOException.class).hasMessage("not sent again: an earlier attempt of this call"
+            + " was written and its answer lost, and the server may have processed it");
+    assertThat(retried).containsExactly("timeout");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  /**
+   * HTTP/2: a stream the server refused unprocessed (one that crossed the GOAWAY of a server closing
+   * an idle connection) is sent again, though its body was written.
+   */
+  @Test void overHttp2AnUploadWhoseStreamTheServerRefusedUnprocessedIsSentAgain() throws Exception {
+    server.setProtocols(Collections.singletonList(Protocol.H2_PRIOR_KNOWLEDGE));
+    server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.RESET_STREAM_AT_START)
+        .setHttp2ErrorCode(7)); // REFUSED_STREAM
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString())
+        .httpClient(new OkHttpClient.Builder()
+            .protocols(Collections.singletonList(Protocol.H2_PRIOR_KNOWLEDGE)).build())
+        .build()).userTokens(() -> "user-token").build();
+
+    assertThat(client.uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute()).isEqualTo("ptu1");
+
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    server.takeRequest(); // refused as it came
+    assertThat(server.takeRequest().getBody().readUtf8())
+        .isEqualTo("{\"type\":\"user\",\"resource_name\":\"OS123.contacts\",\"data\":[{\"name\":\"a\",\"alias\":\"\"}]}");
+  }
+
+  /**
+   * A server whose keep-alive is shorter than the SDK's limit (HAProxy's is often a few hundred ms)
+   * closed the connection before the next upload of a burst: its close had arrived, so the upload goes
+   * out on a new connection instead of failing on the closed one.
+   */
+  @Test void anUploadAfterTheServersCloseArrivedGoesOutOnANewConnection() throws Exception {
+    VirtualTime time = new VirtualTime();
+    try (ClosingAfterEachAnswer quick = new ClosingAfterEachAnswer()) {
+      PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+          .platformUrl(quick.url()).clock(time).build()).userTokens(() -> "user-token").build();
+      RecordSource records = RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}");
+      assertThat(client.uploadEntities(contacts, records, null).execute()).isEqualTo("ptu1");
+      assertThat(quick.closed.await(10, TimeUnit.SECONDS)).as("the server closed it").isTrue();
+      time.advance(600, TimeUnit.MILLISECONDS); // within the limit: the connection would be reused
+
+      assertThat(client.uploadEntities(contacts, records, null).execute()).isEqualTo("ptu1");
+
+      assertThat(quick.requestsPerConnection).containsExactly(1, 1);
+    }
+  }
+
+  /** An HTTP/1.1 server that answers one upload per connection, then closes it at once. */
+  private static final class ClosingAfterEachAnswer implements AutoCloseable {
+    final java.net.ServerSocket socket = new java.net.ServerSocket(0, 50,
+        java.net.InetAddress.getLoopbackAddress());
+    final List<Integer> requestsPerConnection = Collections.synchronizedList(new ArrayList<>());
+    final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+    final Thread thread = new Thread(this::serve, "closing-after-each-answer");
+
+    ClosingAfterEachAnswer() throws IOException {
+      thread.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + socket.getLocalPort() + "/p";
+    }
+
+    private void serve() {
+      while (!socket.isClosed()) {
+        try (java.net.Socket connection = socket.accept()) {
+          okio.BufferedSource in = okio.Okio.buffer(okio.Okio.source(connection));
+          long length = 0;
+          for (String line; !(line = in.readUtf8LineStrict()).isEmpty(); ) {
+            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+              length = Long.parseLong(line.substring(15).trim());
+            }
+          }
+          in.skip(length);
+          String body = "{\"sid\":\"ptu1\"}";
+          connection.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+              + "Content-Length: " + body.length() + "\r\n\r\n" + body)
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          requestsPerConnection.add(1);
+        } catch (IOException e) {
+          return; // closed
+        }
+        closed.countDown();
+      }
+    }
+
+    @Override public void close() throws Exception {
+      socket.close();
+      thread.join(10_000);
+    }
+  }
+
+  /**
    * An upload refused with 401, which the app's authenticator answers with {@code user-token-2} after
    * {@code seconds} on the client's clock: it goes out again with that token and the same body.
    * Returns the refused request and the one sent again.

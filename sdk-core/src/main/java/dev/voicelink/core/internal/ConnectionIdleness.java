@@ -3,6 +3,7 @@ package dev.voicelink.core.internal;
 import dev.voicelink.core.Clock;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,7 @@ import okhttp3.Connection;
 import okhttp3.ConnectionPool;
 import okhttp3.Interceptor;
 import okhttp3.MediaType;
+import okhttp3.Protocol;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.Buffer;
@@ -83,6 +85,7 @@ public final class ConnectionIdleness implements Interceptor {
     if (connection == null) return chain.proceed(chain.request()); // not a network interceptor
     long now = clock.monotonicNanos();
     Exchange exchange = null;
+    boolean reused = false;
     long idleNanos;
     synchronized (idleness) {
       Idleness known = idleness.get(connection);
@@ -90,6 +93,8 @@ public final class ConnectionIdleness implements Interceptor {
         known = new Idleness();
         known.lastHeardNanos = now; // just connected: the server is waiting for this request
         idleness.put(connection, known);
+      } else {
+        reused = known.exchanges == 0;
       }
       idleNanos = now - known.lastHeardNanos;
       // Once refused, refused to every exchange: HTTP/2 hands one connection to several calls, and
@@ -101,6 +106,15 @@ public final class ConnectionIdleness implements Interceptor {
         known.exchanges++;
         exchange = new Exchange(known);
       }
+    }
+    if (exchange != null && reused && isHttp1(connection) && closedByServer(connection.socket())) {
+      // A server whose keep-alive is shorter than the limit (HAProxy's is often a few hundred ms)
+      // closed it while it rested: the close is here already, so nothing need be lost to it.
+      synchronized (idleness) {
+        exchange.connection.refused = true;
+      }
+      ended(exchange);
+      exchange = null;
     }
     if (exchange == null) {
       closeQuietly(connection.socket());
@@ -147,6 +161,33 @@ public final class ConnectionIdleness implements Interceptor {
       if (exchange.ended) return;
       exchange.ended = true;
       exchange.connection.exchanges--;
+    }
+  }
+
+  private static boolean isHttp1(Connection connection) {
+    return connection.protocol() == Protocol.HTTP_1_1 || connection.protocol() == Protocol.HTTP_1_0;
+  }
+
+  /**
+   * Whether the server's close of a resting HTTP/1 connection has arrived: a read that waits 1 ms
+   * finds the end of the stream (or bytes no request asked for, which make it as unusable). An
+   * HTTP/1 connection between exchanges has nothing else to read; OkHttp looks the same way, but only
+   * at connections idle 10 s or more. On HTTP/2 a reader thread owns the socket, and GOAWAY says it.
+   */
+  static boolean closedByServer(Socket socket) {
+    try {
+      int timeout = socket.getSoTimeout();
+      try {
+        socket.setSoTimeout(1);
+        socket.getInputStream().read();
+        return true;
+      } finally {
+        socket.setSoTimeout(timeout);
+      }
+    } catch (SocketTimeoutException e) {
+      return false; // nothing came: open, as far as anyone can know
+    } catch (IOException e) {
+      return true;
     }
   }
 

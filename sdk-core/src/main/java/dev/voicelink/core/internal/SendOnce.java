@@ -1,8 +1,11 @@
 package dev.voicelink.core.internal;
 
 import java.io.IOException;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Authenticator;
+import okhttp3.Call;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -30,14 +33,17 @@ import org.jspecify.annotations.Nullable;
  *       left is what never reached a server: a connection that could not be made (OkHttp then tries
  *       the host's next address), an HTTP/2 connection the server had already shut down, and a
  *       pooled connection this client would not use (next rule).
- *   <li>A connection that has been idle for {@link ConnectionIdleness#LIMIT_MILLIS} or longer is
- *       never used: a server may be closing it as the request goes out, and the request would be
- *       lost unseen or, read, could not be told from one the server processed. Such a connection is
- *       closed before anything is written, and the request goes out on another.
+ *   <li>A connection that has been idle for {@link ConnectionIdleness#LIMIT_MILLIS} or longer, or
+ *       whose server's close has arrived, is never used: a server may be closing it as the request
+ *       goes out, and the request would be lost unseen or, read, could not be told from one the
+ *       server processed. Such a connection is closed before anything is written, and the request
+ *       goes out on another.
  * </ul>
  *
- * <p>A body can still be written again for a refusal the SDK or the app answers: a checksum signed
- * again, a 401 answered by the app's authenticator.
+ * <p>A body can still be written again for a refusal the SDK or the app answers (a checksum signed
+ * again, a 401 answered by the app's authenticator) and for an HTTP/2 stream the server refused
+ * unprocessed. Nothing else sends it again: not an interceptor of the app's that proceeds once more
+ * after an {@code IOException}.
  */
 public final class SendOnce {
   /**
@@ -85,11 +91,18 @@ public final class SendOnce {
   private static Response gate(Interceptor.Chain chain) throws IOException {
     Request request = chain.request();
     RequestBody body = request.body();
+    synchronized (LOST) {
+      if (LOST.containsKey(chain.call())) {
+        throw new IOException("not sent again: an earlier attempt of this call was written and its"
+            + " answer lost, and the server may have processed it");
+      }
+    }
     FollowUp followUp = new FollowUp();
     Request.Builder gated = request.newBuilder().tag(FollowUp.class, followUp);
+    OnceWritten onceWritten = null;
     if (body != null && !body.isOneShot()) {
-      OnceWritten once = new OnceWritten(body);
-      gated.method(request.method(), once).tag(OnceWritten.class, once);
+      onceWritten = new OnceWritten(body);
+      gated.method(request.method(), onceWritten).tag(OnceWritten.class, onceWritten);
     }
     Request once = gated.build();
     for (int attempt = 1; ; attempt++) {
@@ -107,8 +120,33 @@ public final class SendOnce {
         return response;
       } catch (ConnectionIdleness.NotSentException e) {
         if (attempt > ConnectionIdleness.MAX_IDLE_CONNECTIONS) throw e;
+      } catch (IOException e) {
+        if (attempt <= ConnectionIdleness.MAX_IDLE_CONNECTIONS && refusedUnprocessed(e)) {
+          if (onceWritten != null) onceWritten.written = false;
+          continue;
+        }
+        // An interceptor of the app's that retries (proceed again after an IOException) would
+        // otherwise send it once more: this call sends nothing again.
+        if (onceWritten != null && onceWritten.written) {
+          synchronized (LOST) {
+            LOST.put(chain.call(), Boolean.TRUE);
+          }
+        }
+        throw e;
       }
     }
+  }
+
+  /** The calls an attempt of which was written and then failed; weak, as a call ends. */
+  private static final Map<Call, Boolean> LOST = new WeakHashMap<>();
+
+  /**
+   * Whether {@code e} is an HTTP/2 stream the server refused before any processing (RST_STREAM
+   * REFUSED_STREAM, RFC 9113 8.7: one that crossed the GOAWAY of a server closing an idle connection):
+   * safe to send again. Told by OkHttp's message, as its exception's class is not its public API.
+   */
+  private static boolean refusedUnprocessed(IOException e) {
+    return "stream was reset: REFUSED_STREAM".equals(e.getMessage());
   }
 
   /**
