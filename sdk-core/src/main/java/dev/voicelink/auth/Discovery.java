@@ -24,7 +24,8 @@ final class Discovery {
 
   Discovery(ClientCore core, String issuer) {
     // A redirect (some servers send their login page for a path they do not serve) is not metadata.
-    this.http = core.http().newBuilder().followRedirects(false).build();
+    // A GET: sent again after a stale connection, whatever the app's client says for its own requests.
+    this.http = core.http().newBuilder().followRedirects(false).retryOnConnectionFailure(true).build();
     this.issuer = issuer;
   }
 

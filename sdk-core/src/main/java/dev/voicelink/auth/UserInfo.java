@@ -41,6 +41,7 @@ final class UserInfo extends BlockingCall<String> {
         .cache(null)
         .authenticator(Authenticator.NONE)
         .followRedirects(false)
+        .retryOnConnectionFailure(true) // a GET: safe to send again after a stale connection
         .build();
   }
 

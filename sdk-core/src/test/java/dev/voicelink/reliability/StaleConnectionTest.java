@@ -43,6 +43,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -501,6 +502,11 @@ class StaleConnectionTest {
     private volatile long answeredAt;
 
     Standard() throws IOException {
+      this(new OkHttpClient());
+    }
+
+    /** With {@code app} as the app's client. */
+    Standard(OkHttpClient app) throws IOException {
       server.setDispatcher(new Dispatcher() {
         @Override public MockResponse dispatch(RecordedRequest request) {
           long now = time.wallMillis();
@@ -515,7 +521,7 @@ class StaleConnectionTest {
       });
       server.start();
       client = VoiceLinkClient.builder().clock(time).scheduler(time).callbackExecutor(Runnable::run)
-          .build();
+          .httpClient(app).build();
     }
 
     void advance(long millis) {
@@ -654,5 +660,27 @@ class StaleConnectionTest {
       row.processed = standard.processed("/.well-known/openid-configuration") - 1;
     }
     assertHealthy(row, true);
+  }
+
+  /**
+   * A GET changes nothing on the server, so it is sent again after a stale connection even when the
+   * app's client turned OkHttp's retries off (its own once-only requests, say).
+   */
+  @Test void getsAreSentAgainThoughTheAppsClientRefusesRetries() throws Exception {
+    OkHttpClient noRetries = new OkHttpClient.Builder().retryOnConnectionFailure(false).build();
+    try (Standard standard = new Standard(noRetries)) {
+      OAuthServer server = standard.discovered();
+      standard.advance(IDLE_MILLIS);
+      assertThat(server.subject(standard.client, () -> "at-0").execute()).isEqualTo("alice");
+      standard.advance(IDLE_MILLIS);
+      assertThat(standard.discovered().issuer()).isEqualTo(standard.issuer());
+
+      assertThat(standard.dropped).hasValue(2);
+      assertThat(standard.processed("/userinfo")).isEqualTo(1);
+      assertThat(standard.processed("/.well-known/openid-configuration")).isEqualTo(2);
+    } finally {
+      noRetries.dispatcher().executorService().shutdown();
+      noRetries.connectionPool().evictAll();
+    }
   }
 }

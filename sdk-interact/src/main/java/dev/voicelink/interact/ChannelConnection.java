@@ -103,7 +103,10 @@ final class ChannelConnection {
     OkHttpClient.Builder channelClient = config.http().newBuilder()
         .pingInterval(pingIntervalSeconds, TimeUnit.SECONDS)
         .followRedirects(false)
-        .authenticator(Authenticator.NONE);
+        .authenticator(Authenticator.NONE)
+        // The upgrade is a GET: sent again after a connection the server closed while it sat in the
+        // app's pool, whatever the app's client says for its own requests.
+        .retryOnConnectionFailure(true);
     if (config.http().readTimeoutMillis() == 0) {
       // OkHttp reads an upgraded socket without a timeout; the read timeout bounds only the wait
       // for the upgrade's answer, which an app client without one would leave unbounded.
