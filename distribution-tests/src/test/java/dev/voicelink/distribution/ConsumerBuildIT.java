@@ -161,12 +161,17 @@ class ConsumerBuildIT {
 
   /**
    * docs/building.md tells a user how to take the libraries from this checkout: one {@code install}
-   * command. Every dependency line that README.md and docs/getting-started.md show must then resolve
+   * command. Every dependency line of {@link DependencyLinesIT#PAGES} must then resolve
    * from what that command installs and nothing else of ours: the artifacts of the modules it names
    * and of those it builds with them ({@code -am}), taken from the staging repository.
    */
   @Test void everyDocumentedDependencyLineResolvesFromWhatTheCheckoutInstallPuts() throws Exception {
     Set<String> installed = installedByTheDocumentedCommand();
+    for (Distribution.Module m : Distribution.modules()) {
+      if (m.published) {
+        assertThat(installed).as("the install command puts every published module").contains(m.artifactId);
+      }
+    }
     Path repo = Distribution.workDir("checkout-install").resolve("repository");
     String ours = GROUP.replace('.', '/') + "/";
     for (Map.Entry<String, Path> f : filesUnder(Distribution.stagingRepo()).entrySet()) {
@@ -181,7 +186,7 @@ class ConsumerBuildIT {
 
     Set<String> managed = new LinkedHashSet<>();
     Map<String, String> dependencies = new LinkedHashMap<>();
-    for (String page : new String[] {"README.md", "docs/getting-started.md"}) {
+    for (String page : DependencyLinesIT.PAGES) {
       for (DependencyLinesIT.Line line : DependencyLinesIT.lines(page)) {
         if (line.type.equals("platform") || line.configuration.equals("import")) {
           managed.add(line.artifactId);

@@ -20,13 +20,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The dependency lines that README.md and docs/getting-started.md tell people to paste, for Gradle (Kotlin DSL
- * and Groovy) and Maven, on the JVM and on Android, name exactly what is published: the coordinates exist in
+ * The dependency lines that the {@link #PAGES} tell people to paste, for Gradle (Kotlin DSL and Groovy)
+ * and Maven, on the JVM and on Android, name exactly what is published: the coordinates exist in
  * the staging repository at the version the docs show, and Maven asks for the type the POM's packaging says.
  * Gradle itself does not run here (it is not on Maven Central); what Gradle reads for these lines, the POM's
  * marker and the .module file, is checked by PublishedArtifactsIT.
  */
 class DependencyLinesIT {
+  /** The pages that show dependency lines to paste. */
+  static final String[] PAGES = {"README.md", "docs/getting-started.md", "docs/kotlin.md",
+      "docs/testing-your-app.md"};
+
   private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\w+)\\n(.*?)^```");
   private static final Pattern GRADLE = Pattern.compile(
       "(\\w+)\\(?\\s*(platform\\()?\\s*[\"']" + Pattern.quote(GROUP) + ":([\\w-]+)(?::([^\"'@]*))?(@\\w+)?[\"']");
@@ -88,7 +92,8 @@ class DependencyLinesIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"README.md", "docs/getting-started.md"})
+  @ValueSource(strings = {"README.md", "docs/getting-started.md", "docs/kotlin.md",
+      "docs/testing-your-app.md"})
   void everyLineNamesAPublishedCoordinateAtTheDocumentedVersion(String page) throws Exception {
     List<Line> lines = lines(page);
     assertThat(lines).as(page + " shows dependency lines").isNotEmpty();
