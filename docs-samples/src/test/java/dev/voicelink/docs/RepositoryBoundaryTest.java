@@ -29,6 +29,9 @@ class RepositoryBoundaryTest {
   /** Maven's local repository at its usual place, as a script, build file or test would name it. */
   private static final Pattern USUAL_LOCAL_REPOSITORY =
       Pattern.compile("\\$HOME/\\.m2|\\$\\{(user\\.home|env\\.HOME)\\}/\\.m2|user\\.home\"\\), \"\\.m2");
+  /** A path into the local repository by its layout (groupId folders), wherever it is. */
+  private static final Pattern LOCAL_REPOSITORY_LAYOUT =
+      Pattern.compile("\\$\\{settings\\.localRepository\\}/\\w");
 
   private final Path root = Paths.get(System.getProperty("voicelink.root", ".."))
       .toAbsolutePath().normalize();
@@ -54,15 +57,17 @@ class RepositoryBoundaryTest {
   }
 
   /**
-   * Nor does any read Maven's local repository at its usual place: settings or {@code
-   * -Dmaven.repo.local} may put it elsewhere (the build copies what a script needs under target/).
+   * Nor does any read Maven's local repository at its usual place, or by its layout: settings or
+   * {@code -Dmaven.repo.local} may put it elsewhere, and a split local repository (or one with a tail)
+   * keeps a file elsewhere inside it (the build copies what a script or a test needs under target/).
    */
   @Test void noBuildFileScriptOrTestReadsTheLocalRepositoryAtItsUsualPlace() throws IOException {
     List<String> found = new ArrayList<>();
     for (Path file : files()) {
       List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
       for (int i = 0; i < lines.size(); i++) {
-        if (USUAL_LOCAL_REPOSITORY.matcher(lines.get(i)).find()) {
+        if (USUAL_LOCAL_REPOSITORY.matcher(lines.get(i)).find()
+            || LOCAL_REPOSITORY_LAYOUT.matcher(lines.get(i)).find()) {
           found.add(root.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).trim());
         }
       }
@@ -71,7 +76,8 @@ class RepositoryBoundaryTest {
     assertThat(USUAL_LOCAL_REPOSITORY.matcher("\"$HOME/.m2/repository/org/x.jar\"").find()).isTrue();
     assertThat(USUAL_LOCAL_REPOSITORY.matcher("new File(System.getProperty(\"user.home\"), \".m2\")")
         .find()).isTrue();
-    assertThat(USUAL_LOCAL_REPOSITORY.matcher("${settings.localRepository}/org/x.jar").find()).isFalse();
+    assertThat(LOCAL_REPOSITORY_LAYOUT.matcher("${settings.localRepository}/org/x.jar").find()).isTrue();
+    assertThat(LOCAL_REPOSITORY_LAYOUT.matcher("<repo>${settings.localRepository}</repo>").find()).isFalse();
   }
 
   /** The check itself: a path out of the checkout is found, one that stays inside is not. */
