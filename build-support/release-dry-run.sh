@@ -12,6 +12,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 current="$(grep -m1 -o '<version>[^<]*' "$root/pom.xml" | sed 's/<version>//')"
 release="${1:-${current%-SNAPSHOT}}"
+# The local repository of the build that runs this one (ReleaseBundleIT sets it), else Maven's own.
+repo_local=()
+[ -z "${VOICELINK_MAVEN_REPO_LOCAL:-}" ] || repo_local=("-Dmaven.repo.local=$VOICELINK_MAVEN_REPO_LOCAL")
 work="$root/target/release-dry-run"
 
 rm -rf "$work"
@@ -21,8 +24,9 @@ mkdir -p "$work/repo"
 cd "$work/repo"
 
 echo "release-dry-run: $current -> $release in $work/repo"
-./mvnw -B -ntp -q versions:set -DnewVersion="$release" -DprocessAllModules -DgenerateBackupPoms=false
-./mvnw -B -ntp -Prelease -Dgpg.skip -DskipUpload -Dmaven.test.skip=true -Dvoicelink.install.skip=true \
+./mvnw -B -ntp -q ${repo_local[@]+"${repo_local[@]}"} versions:set -DnewVersion="$release" -DprocessAllModules \
+  -DgenerateBackupPoms=false
+./mvnw -B -ntp ${repo_local[@]+"${repo_local[@]}"} -Prelease -Dgpg.skip -DskipUpload -Dmaven.test.skip=true -Dvoicelink.install.skip=true \
   -Dskip.dex=true deploy \
   > "$work/deploy.log" 2>&1 || { tail -60 "$work/deploy.log"; echo "release-dry-run: the build failed, see $work/deploy.log" >&2; exit 1; }
 

@@ -10,6 +10,7 @@ import java.nio.file.Paths;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -191,7 +192,8 @@ final class Distribution {
 
   /**
    * Runs the Maven that runs this build ({@code maven.home}) in {@code dir} with {@code args}, bounded by
-   * {@code timeoutMinutes}, its output in {@code log}.
+   * {@code timeoutMinutes}, its output in {@code log}; on this build's local repository unless {@code
+   * args} name another.
    */
   static MavenRun maven(Path dir, Path log, long timeoutMinutes, String... args) throws Exception {
     List<String> command = new ArrayList<>();
@@ -199,18 +201,23 @@ final class Distribution {
     command.add("-B");
     command.add("-ntp");
     command.add("-Dstyle.color=never");
+    if (Arrays.stream(args).noneMatch(a -> a.startsWith("-Dmaven.repo.local="))) {
+      command.add("-Dmaven.repo.local=" + property("maven.local.repo"));
+    }
     Collections.addAll(command, args);
     return run(dir, log, timeoutMinutes, command);
   }
 
   /**
    * Runs {@code command} in {@code dir}, bounded by {@code timeoutMinutes}, its output in {@code log}. The
-   * MAVEN_ARGS this build was started with are not passed on.
+   * MAVEN_ARGS this build was started with are not passed on; its local repository is, to a script, as
+   * VOICELINK_MAVEN_REPO_LOCAL (build-support/release-dry-run.sh reads it).
    */
   static MavenRun run(Path dir, Path log, long timeoutMinutes, List<String> command) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().remove("MAVEN_ARGS");
+    builder.environment().put("VOICELINK_MAVEN_REPO_LOCAL", property("maven.local.repo"));
     Process process = builder.start();
     if (!process.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
