@@ -17,7 +17,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import javax.crypto.BadPaddingException;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
@@ -241,11 +241,12 @@ public final class EncryptedTokenStore implements TokenStore {
       plain = cipher.doFinal(blob.substring(1 + IV_BYTES).toByteArray());
       keyFailuresInARow[0] = 0;
     } catch (GeneralSecurityException e) {
-      // Altered data or another key (AEADBadTagException, a BadPaddingException) and a key lost
-      // for good never decrypt. Anything else (UnrecoverableKeyException, a bare
-      // InvalidKeyException, KeyStoreException) is also how Android reports a Keystore service
-      // that failed this time: the data may be fine.
-      if (e instanceof BadPaddingException || keys.isLostForGood(e)) {
+      // Altered data or another key (a failed tag: AEADBadTagException) and a key lost for good
+      // never decrypt. Anything else (UnrecoverableKeyException, a bare InvalidKeyException,
+      // KeyStoreException, a bare BadPaddingException, which is how the Keystore reports an argument
+      // error) is also how Android reports a Keystore service that failed this time: the data may
+      // be fine.
+      if (e instanceof AEADBadTagException || keys.isLostForGood(e)) {
         throw undecryptable("it cannot be decrypted (" + e.getClass().getSimpleName() + ")");
       }
       throw keystoreFailed(e);

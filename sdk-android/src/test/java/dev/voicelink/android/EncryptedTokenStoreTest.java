@@ -36,6 +36,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import javax.crypto.BadPaddingException;
 import javax.crypto.CipherSpi;
 import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.KeyGenerator;
@@ -293,6 +294,29 @@ public final class EncryptedTokenStoreTest {
     }
   }
 
+  /**
+   * The Keystore reports an argument error (keymaster -38) as a bare BadPaddingException: no proof that
+   * the data is lost, unlike a failed tag (AEADBadTagException). The record and its key stay.
+   */
+  @Test public void aBareBadPaddingFromTheKeystoreKeepsTheRecordAndItsKey() throws Exception {
+    EncryptedTokenStore store = store(aesKeys);
+    store.save(RECORD);
+    String saved = blob();
+    SecretKey key = aesKeys.key;
+    aesKeys.key = new FailingAtDoFinal.ArgumentErrorKey();
+    Security.insertProviderAt(new FailingAtDoFinal(), 1);
+    try {
+      assertThatThrownBy(store::load).isExactlyInstanceOf(IOException.class)
+          .hasMessage("the Android Keystore failed: javax.crypto.BadPaddingException");
+      assertThat(blob()).isEqualTo(saved);
+      assertThat(aesKeys.deleted).isZero();
+    } finally {
+      Security.removeProvider(FailingAtDoFinal.NAME);
+    }
+    aesKeys.key = key;
+    assertThat(store.load()).isEqualTo(RECORD);
+  }
+
   @Test public void aKeystoreThatCannotMakeANewKeyEitherLeavesTheRecordForALaterLoad()
       throws Exception {
     EncryptedTokenStore store = store(aesKeys);
@@ -500,8 +524,8 @@ public final class EncryptedTokenStoreTest {
   }
 
   /**
-   * AES-GCM for one kind of key only, whose encryption fails at {@code doFinal} after {@code init}
-   * took the key. Any other key it refuses at {@code init}, so the JCA gives that key to the next
+   * AES-GCM for one kind of key only, whose encryption and decryption fail at {@code doFinal} after
+   * {@code init} took the key (a bare BadPaddingException for an {@link ArgumentErrorKey}). Any other key it refuses at {@code init}, so the JCA gives that key to the next
    * provider.
    */
   @SuppressWarnings("deprecation") // Provider(String, double, String): Java 8 has no other
@@ -514,7 +538,12 @@ public final class EncryptedTokenStoreTest {
       put("Cipher.AES/GCM/NoPadding", Spi.class.getName());
     }
 
-    static final class BrokenKey implements SecretKey {
+    /** A key whose decryption the Keystore refuses with a bare BadPaddingException (keymaster -38). */
+    static final class ArgumentErrorKey extends BrokenKey {
+      private static final long serialVersionUID = 1L;
+    }
+
+    static class BrokenKey implements SecretKey {
       private static final long serialVersionUID = 1L;
 
       @Override public String getAlgorithm() {
@@ -531,6 +560,8 @@ public final class EncryptedTokenStoreTest {
     }
 
     public static final class Spi extends CipherSpi {
+      private @Nullable Key key;
+
       @Override protected void engineSetMode(String mode) {
       }
 
@@ -581,17 +612,25 @@ public final class EncryptedTokenStoreTest {
       }
 
       @Override protected byte[] engineDoFinal(byte[] input, int offset, int len)
-          throws IllegalBlockSizeException {
-        throw new IllegalBlockSizeException("Keystore operation failed");
+          throws IllegalBlockSizeException, BadPaddingException {
+        fail();
+        return new byte[0];
       }
 
       @Override protected int engineDoFinal(byte[] input, int offset, int len, byte[] output,
-          int outputOffset) throws IllegalBlockSizeException {
+          int outputOffset) throws IllegalBlockSizeException, BadPaddingException {
+        fail();
+        return 0;
+      }
+
+      private void fail() throws IllegalBlockSizeException, BadPaddingException {
+        if (key instanceof ArgumentErrorKey) throw new BadPaddingException();
         throw new IllegalBlockSizeException("Keystore operation failed");
       }
 
-      private static void takeOnly(Key key) throws InvalidKeyException {
+      private void takeOnly(Key key) throws InvalidKeyException {
         if (!(key instanceof BrokenKey)) throw new InvalidKeyException("not a BrokenKey");
+        this.key = key;
       }
     }
   }
