@@ -11,6 +11,7 @@ import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.ToStringSweep;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.core.VoiceLinkClient;
+import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.entity.Dimension;
 import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.testing.Console;
@@ -58,6 +59,15 @@ public final class AgentLeakScanTest {
         ReferenceServer server = ReferenceServer.builder().console(Console.defaults())
             .recognizer((audio, rate) -> audio.length > 0 ? "call 老张" : "")
             .clock(ServerClock.manual(time.wallMillis())).build().start()) {
+      // Every line to the capture and to Logcat as a device writes it (debug and verbose too, as
+      // `adb shell setprop log.tag.VoiceLink VERBOSE` turns them on): the capture alone would leave
+      // Logcat with none of the SDK's lines to scan.
+      ShadowLog.setLoggable(LogcatSink.TAG, android.util.Log.VERBOSE);
+      LogcatSink logcatSink = new LogcatSink();
+      VoiceLinkLog.setSink((level, tag, message, error) -> {
+        log.log(level, tag, message, error);
+        if (logcatSink.isLoggable(level, tag)) logcatSink.log(level, tag, message, error);
+      });
       // Login through the device flow, logged too.
       VoiceLinkClient auth = VoiceLinkClient.builder().authUrl(server.authUrl()).clock(time)
           .scheduler(time).httpLogging(HttpLogLevel.BODY).build();
@@ -158,6 +168,8 @@ public final class AgentLeakScanTest {
       logcat.append(item.type).append(' ').append(item.tag).append(' ').append(item.msg).append('\n');
       if (item.throwable != null) ToStringSweep.scanThrowable(scan, "logcat", item.throwable);
     }
+    assertThat(logcat.toString()).as("the SDK's lines reached Logcat")
+        .contains("VoiceLink [auth]").contains("VoiceLink [http]");
     scan.scan("logcat", logcat.toString());
     for (AgentEvent event : events.all()) {
       scan.scan("event info", event.info());
