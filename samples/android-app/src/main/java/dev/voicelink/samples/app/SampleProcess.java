@@ -2,9 +2,7 @@ package dev.voicelink.samples.app;
 
 import android.content.Context;
 import dev.voicelink.android.EncryptedTokenStore;
-import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.auth.TokenStore;
-import java.io.IOException;
 import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
@@ -47,12 +45,12 @@ final class SampleProcess {
   }
 
   /**
-   * The device's sign-in store: an {@link EncryptedTokenStore} named {@code sample-sign-in}, made by
-   * its first read or write, on that thread (a token manager's: never the main thread), since making
-   * it touches files.
+   * The device's sign-in store: the {@link EncryptedTokenStore} named {@code sample-sign-in}. Making
+   * it does no I/O (the token manager reads and writes it on its own threads), and two made alike are
+   * equal, so that the token managers of one store hear each other.
    */
   static TokenStore encryptedStore(Context context) {
-    return new LazyStore(context.getApplicationContext());
+    return EncryptedTokenStore.create(context.getApplicationContext(), "sample-sign-in");
   }
 
   /** The app's HTTP client: VoiceLink clients derive theirs from it and never shut it down. */
@@ -63,35 +61,5 @@ final class SampleProcess {
   /** Where the device's token record is kept across restarts, encrypted with a Keystore key. */
   TokenStore signIn() {
     return signIn;
-  }
-
-  private static final class LazyStore implements TokenStore {
-    private final Context app;
-    private @Nullable EncryptedTokenStore store;
-
-    LazyStore(Context app) {
-      this.app = app;
-    }
-
-    private synchronized EncryptedTokenStore store() {
-      if (store == null) store = EncryptedTokenStore.create(app, "sample-sign-in");
-      return store;
-    }
-
-    @Override public @Nullable TokenRecord load() throws IOException {
-      return store().load();
-    }
-
-    @Override public void save(TokenRecord record) throws IOException {
-      store().save(record);
-    }
-
-    @Override public void clear() throws IOException {
-      store().clear();
-    }
-
-    @Override public String toString() {
-      return "EncryptedTokenStore{sample-sign-in}";
-    }
   }
 }

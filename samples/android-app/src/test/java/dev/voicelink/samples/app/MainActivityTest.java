@@ -367,6 +367,17 @@ public final class MainActivityTest {
    * runs on its own clock and scheduler here, as in the app: the virtual time of the other tests
    * runs the SDK's due tasks on the thread that moves it, this one.
    */
+  /**
+   * Two stores made alike are one to the SDK: the token managers of either (this Activity's, a
+   * Service's Agent's) hear each other's sign-in and sign-out.
+   */
+  @Test
+  public void theSampleStoreIsTheSdksEncryptedStoreSoItsManagersHearEachOther() {
+    android.content.Context app = RuntimeEnvironment.getApplication();
+    assertThat(SampleProcess.encryptedStore(app))
+        .isEqualTo(dev.voicelink.android.EncryptedTokenStore.create(app, "sample-sign-in"));
+  }
+
   @Test
   public void theSavedSignInIsNeverReadOrWrittenOnTheMainThread() throws Exception {
     MainActivity.clockOverride = null;
