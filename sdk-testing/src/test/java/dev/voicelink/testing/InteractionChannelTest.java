@@ -24,6 +24,8 @@ class InteractionChannelTest {
   Platform platform;
   WebSocket ws;
   final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+  /** The close frames the server sent, as {@code "<code> <reason>"}. */
+  final BlockingQueue<String> closes = new LinkedBlockingQueue<>();
   final BlockingQueue<Integer> failures = new LinkedBlockingQueue<>();
   final String uid = Ids.authIdForPhone(DefaultConsole.TESTER_PHONE);
 
@@ -49,6 +51,10 @@ class InteractionChannelTest {
 
       @Override public void onFailure(WebSocket webSocket, Throwable t, Response response) {
         failures.add(response == null ? -1 : response.code());
+      }
+
+      @Override public void onClosing(WebSocket webSocket, int code, String reason) {
+        closes.add(code + " " + reason);
       }
     });
   }
@@ -266,6 +272,7 @@ class InteractionChannelTest {
     ws.send("{\"type\":\"write\",\"data_type\":\"text\",\"text\":\"x\",\"seq\":2}");
     assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0)
         .containsEntry("seq", 2.0);
+    assertThat(closes.poll(5, TimeUnit.SECONDS)).isEqualTo("4401 token expired");
   }
 
   @Test void aFailureWhileAnsweringAFrameClosesTheSessionWithInternalError() throws Exception {
@@ -307,5 +314,6 @@ class InteractionChannelTest {
 
     assertThat(next()).containsEntry("type", "error").containsEntry("code", 60005.0)
         .containsEntry("seq", 3.0);
+    assertThat(closes.poll(5, TimeUnit.SECONDS)).isEqualTo("4401 token expired");
   }
 }

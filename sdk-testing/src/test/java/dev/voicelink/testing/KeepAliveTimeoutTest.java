@@ -20,6 +20,8 @@ import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The server's keep-alive timeout: a kept-alive connection idle that long is closed when the time
@@ -164,8 +166,10 @@ class KeepAliveTimeoutTest {
     return sweepers;
   }
 
-  @Test void aWebSocketIsNeverClosedForIdleness() throws Exception {
-    start(IdleClose.AS_REQUEST_ARRIVES);
+  @ParameterizedTest
+  @EnumSource(IdleClose.class)
+  void aWebSocketIsNeverClosedForIdleness(IdleClose idleClose) throws Exception {
+    start(idleClose);
     String token = (String) new Platform(server).deviceToken().get("access_token");
     BlockingQueue<String> messages = new LinkedBlockingQueue<>();
     WebSocket socket = Wire.HTTP.newWebSocket(new Request.Builder()
@@ -183,7 +187,8 @@ class KeepAliveTimeoutTest {
     } finally {
       socket.close(1000, null);
     }
-    assertThat(server.idleConnectionsClosed()).isZero();
+    // When idle, the sign-in's connections are closed meanwhile; as requests arrive, none is.
+    if (idleClose == IdleClose.AS_REQUEST_ARRIVES) assertThat(server.idleConnectionsClosed()).isZero();
   }
 
   @Test void theStandaloneServerTakesTheTimeoutAndSaysIt() throws IOException {

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -105,14 +104,15 @@ class StandaloneServerOutputTest {
 
   @Test void aCodeWaitedForArrivesFromAnotherThread() throws Exception {
     StandaloneServerOutput output = new StandaloneServerOutput(1, TimeUnit.MINUTES);
-    CountDownLatch asking = new CountDownLatch(1);
     String[] got = new String[1];
-    Thread tester = new Thread(() -> {
-      asking.countDown();
-      got[0] = output.lastSmsCode("13800000000");
-    });
+    Thread tester = new Thread(() -> got[0] = output.lastSmsCode("13800000000"));
     tester.start();
-    asking.await();
+    // The code must come while the tester waits for it, not before it asks.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (tester.getState() != Thread.State.TIMED_WAITING) {
+      assertThat(System.nanoTime()).as("the tester waits for the code").isLessThan(deadline);
+      Thread.yield();
+    }
     output.accept("SMS to 13800000000: verification code 123456");
     tester.join(TimeUnit.MINUTES.toMillis(1));
     assertThat(tester.isAlive()).isFalse();
