@@ -54,7 +54,7 @@ final class AuthService {
     if (!call.isForm()) return invalidRequest("Content-Type must be application/x-www-form-urlencoded");
     Map<String, String> form;
     try {
-      form = HttpCall.parseForm(call.body);
+      form = call.form();
     } catch (HttpCall.FormException e) {
       return invalidRequest(e.getMessage());
     }
@@ -272,6 +272,8 @@ final class AuthService {
         return new JsonBody(null, HttpCall.json(405, Json.obj("error", "invalid_request", "message", "use POST")));
       }
       if (!call.isJson()) return new JsonBody(null, invalidRequest("Content-Type must be application/json"));
+      String notUtf8 = call.notUtf8();
+      if (notUtf8 != null) return new JsonBody(null, invalidRequest(notUtf8));
       Map<String, Object> body = Json.parseObject(call.body);
       return body == null ? new JsonBody(null, invalidRequest("body must be a JSON object")) : new JsonBody(body, null);
     }

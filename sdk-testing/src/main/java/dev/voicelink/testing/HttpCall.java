@@ -1,7 +1,8 @@
 package dev.voicelink.testing;
 
-import java.io.UnsupportedEncodingException;
-import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,6 +10,7 @@ import okhttp3.Headers;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.RecordedRequest;
 import okhttp3.mockwebserver.SocketPolicy;
+import okio.Buffer;
 import org.jspecify.annotations.Nullable;
 
 /** One received request, as the endpoint handlers see it. */
@@ -23,6 +25,11 @@ final class HttpCall {
   final RecordedRequest raw;
   /** The body was longer than the server keeps ({@link ReferenceServer#MAX_BODY_BYTES}). */
   final boolean bodyCutOff;
+  /**
+   * The body is UTF-8, as every interface's text is (protocol 5.3.3); when not, {@link #body} shows
+   * it with U+FFFD in place of each bad byte, for the journal only.
+   */
+  final boolean bodyIsUtf8;
 
   HttpCall(RecordedRequest raw, long now) {
     this.raw = raw;
@@ -33,8 +40,38 @@ final class HttpCall {
     this.headers = raw.getHeaders();
     this.bodyCutOff = raw.getBodySize() > raw.getBody().size();
     // A cut-off body is refused unread: neither the handlers nor the journal keep its 64 MiB.
-    this.body = bodyCutOff ? "" : raw.getBody().clone().readString(StandardCharsets.UTF_8);
+    byte[] bytes = bodyCutOff ? new byte[0] : raw.getBody().clone().readByteArray();
+    String strict = utf8(bytes);
+    this.bodyIsUtf8 = strict != null;
+    this.body = strict != null ? strict : new String(bytes, StandardCharsets.UTF_8);
     this.now = now;
+  }
+
+  /** {@code bytes} as UTF-8; null when they are not UTF-8. */
+  private static @Nullable String utf8(byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Why the body cannot be read as the UTF-8 text every interface sends (protocol 5.3.3): a charset
+   * parameter other than UTF-8, or bytes that are not UTF-8; null when it can.
+   */
+  @Nullable String notUtf8() {
+    String charset = charset();
+    if (charset != null && !charset.equals("utf-8")) return "charset must be utf-8; was: " + charset;
+    return bodyIsUtf8 ? null : "the body is not UTF-8";
+  }
+
+  /** The body as a form, strictly: UTF-8 only, each name once, every escape well formed. */
+  Map<String, String> form() throws FormException {
+    String problem = notUtf8();
+    if (problem != null) throw new FormException(problem);
+    return parseForm(body);
   }
 
   String header(String name) {
@@ -93,14 +130,28 @@ final class HttpCall {
     return out;
   }
 
+  /** Percent-decodes {@code s}, strictly: what the escapes spell must be UTF-8. */
   private static String decode(String s, String what) throws FormException {
-    try {
-      return URLDecoder.decode(s, "UTF-8");
-    } catch (IllegalArgumentException e) {
-      throw new FormException(what + " is not correctly URL-encoded");
-    } catch (UnsupportedEncodingException e) {
-      throw new AssertionError(e);
+    Buffer bytes = new Buffer();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '+') {
+        bytes.writeByte(' ');
+      } else if (c == '%') {
+        int hi = i + 2 < s.length() ? Character.digit(s.charAt(i + 1), 16) : -1;
+        int lo = hi < 0 ? -1 : Character.digit(s.charAt(i + 2), 16);
+        if (lo < 0) throw new FormException(what + " is not correctly URL-encoded");
+        bytes.writeByte(hi << 4 | lo);
+        i += 2;
+      } else {
+        int codePoint = s.codePointAt(i);
+        bytes.writeUtf8CodePoint(codePoint);
+        i += Character.charCount(codePoint) - 1;
+      }
     }
+    String text = utf8(bytes.readByteArray());
+    if (text == null) throw new FormException(what + " is not UTF-8 once URL-decoded");
+    return text;
   }
 
   static final class FormException extends Exception {

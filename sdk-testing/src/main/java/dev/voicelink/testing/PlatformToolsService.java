@@ -52,6 +52,8 @@ final class PlatformToolsService {
       return refuse(console.has(PlatformVariant.UPLOAD_ENTITIES_TOKEN_401) ? 401 : 400, BAD_TOKEN,
           "the token is unknown or has expired", sid);
     }
+    String notUtf8 = call.notUtf8();
+    if (notUtf8 != null) return refuse(BAD_BODY, notUtf8, sid);
     Map<String, Object> body = Json.parseObject(call.body);
     if (body == null) return refuse(BAD_BODY, "body must be a JSON object", sid);
     Object type = body.get("type");

@@ -86,7 +86,7 @@ final class VerificationPage {
     String sub = call.route.substring(basePath.length());
     Map<String, String> form;
     try {
-      form = HttpCall.parseForm("GET".equals(call.method) ? call.query() : call.body);
+      form = "GET".equals(call.method) ? HttpCall.parseForm(call.query()) : call.form();
     } catch (HttpCall.FormException e) {
       return page(400, "Bad request", state(ERROR, "error", esc(e.getMessage())));
     }

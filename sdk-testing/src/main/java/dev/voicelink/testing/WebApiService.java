@@ -207,7 +207,7 @@ final class WebApiService {
           + account.namespace(), callId);
     }
     try {
-      return new Checked(account, HttpCall.parseForm(call.body), null);
+      return new Checked(account, call.form(), null);
     } catch (HttpCall.FormException e) {
       return refused(WebApiCodes.ILLEGAL_VALUE, e.getMessage(), callId);
     }

@@ -85,6 +85,7 @@ class BadInputTest {
     cases.addAll(webApiCases());
     cases.addAll(platformCases());
     cases.addAll(verificationCases());
+    cases.addAll(notUtf8Cases());
     assertThat(cases).hasSizeGreaterThanOrEqualTo(40);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name, () -> {
       String before = server.stateSummary();
@@ -93,6 +94,52 @@ class BadInputTest {
       for (String e : c.expected) assertThat(a.body).contains(e);
       assertThat(server.stateSummary()).isEqualTo(before);
     }));
+  }
+
+  // ---- text that is not UTF-8 (protocol 5.3.3), on every interface ----
+
+  /** 张三 in GBK, as a contacts export in another encoding carries it. */
+  static final byte[] GBK_NAME = {(byte) 0xd5, (byte) 0xc5, (byte) 0xc8, (byte) 0xfd};
+
+  static Wire.Answer postBytes(Request.Builder request, byte[] body, String contentType) throws IOException {
+    return Wire.call(request.post(RequestBody.create(body, MediaType.get(contentType))).build());
+  }
+
+  static byte[] withGbkName(String before, String after) {
+    byte[] head = before.getBytes(StandardCharsets.UTF_8);
+    byte[] tail = after.getBytes(StandardCharsets.UTF_8);
+    byte[] all = new byte[head.length + GBK_NAME.length + tail.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(GBK_NAME, 0, all, head.length, GBK_NAME.length);
+    System.arraycopy(tail, 0, all, head.length + GBK_NAME.length, tail.length);
+    return all;
+  }
+
+  List<Case> notUtf8Cases() {
+    String form = "application/x-www-form-urlencoded";
+    String good = "client_id=" + DefaultConsole.CLIENT_ID + "&scope=user_ivs_all&scope_data="
+        + "%7B%22user_ivs_all%22%3A%7B%22device_id%22%3A%22SN-0001-DEMO%22%7D%7D";
+    String deviceCodeUrl = server.authUrl() + "/oauth/ivs/device_code";
+    List<Case> l = new ArrayList<>();
+    l.add(new Case("device_code: a form value whose escapes are not UTF-8", () -> Wire.postRaw(deviceCodeUrl,
+        good.replace("SN-0001-DEMO", "SN-%D5%C5"), form), 400,
+        authError("invalid_request", "scope_data is not UTF-8 once URL-decoded")));
+    l.add(new Case("device_code: charset iso-8859-1", () -> Wire.postRaw(deviceCodeUrl, good,
+        form + "; charset=iso-8859-1"), 400, authError("invalid_request", "charset must be utf-8; was: iso-8859-1")));
+    l.add(new Case("token: a JSON body in GBK", () -> postBytes(new Request.Builder().url(server.authUrl()
+        + "/oauth/ivs/token"), withGbkName("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"", "\"}"),
+        "application/json"), 400, authError("invalid_request", "the body is not UTF-8")));
+    l.add(new Case("platform: records in GBK", () -> {
+      Request.Builder tools = new Request.Builder().url(server.platformUrl() + "/tools/upload_entities")
+          .header("Authorization", (String) deviceToken.get("access_token"));
+      return postBytes(tools, withGbkName("{\"type\":\"user\",\"resource_name\":\"" + DefaultConsole.CONTACTS
+          + "\",\"data\":[{\"name\":\"", "\",\"alias\":\"\"}]}"), "application/json");
+    }, 400, "\"code\":\"40002\",\"message\":\"the body is not UTF-8\""));
+    l.add(new Case("web API: a form value whose escapes are not UTF-8", () -> postBytes(platform.signed(
+        "/v2/voicelink/entity/check-resource", "n-utf8", platform.curTime(), DefaultConsole.ACCOUNT_KEY),
+        "sid=psn%D5%C5".getBytes(StandardCharsets.UTF_8), form + "; charset=utf-8"), 200,
+        envelope("10107", "sid is not UTF-8 once URL-decoded")));
+    return l;
   }
 
   // ---- authorization service ----
