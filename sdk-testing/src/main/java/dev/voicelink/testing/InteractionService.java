@@ -66,6 +66,12 @@ final class InteractionService {
     if (!"GET".equals(call.method) || !"websocket".equalsIgnoreCase(call.header("Upgrade"))) {
       return HttpCall.json(400, Json.obj("error", "invalid_request", "message", "this is a WebSocket endpoint"));
     }
+    String handshake = handshakeProblem(call);
+    if (handshake != null) {
+      MockResponse refused = HttpCall.json(handshake.startsWith("Sec-WebSocket-Version") ? 426 : 400,
+          Json.obj("error", "invalid_request", "message", handshake));
+      return refused.setHeader("Sec-WebSocket-Version", "13");
+    }
     String token = call.header("Authorization");
     if (token == null || token.isEmpty()) {
       return HttpCall.json(401, Json.obj("error", "invalid_token", "message", "Authorization header is required"));
@@ -79,6 +85,27 @@ final class InteractionService {
           "message", "the interaction channel needs a device-flow token, not a cloud token"));
     }
     return new MockResponse().withWebSocketUpgrade(new Session(grant));
+  }
+
+  /**
+   * What in the upgrade's handshake (RFC 6455 4.1) the server cannot answer with a WebSocket; null
+   * when it can. It answers exactly {@code Connection: Upgrade}, what OkHttp and most device libraries
+   * send: MockWebServer, under it, would take {@code keep-alive, Upgrade} (a browser's) for a plain
+   * HTTP 101 and never open the socket, so that is refused in words rather than answered so.
+   */
+  static @Nullable String handshakeProblem(HttpCall call) {
+    String connection = call.header("Connection");
+    if (connection == null || !connection.trim().equalsIgnoreCase("Upgrade")) {
+      return "Connection must be Upgrade (this server takes no other form); was: " + connection;
+    }
+    String key = call.header("Sec-WebSocket-Key");
+    if (key == null || !key.trim().matches("[A-Za-z0-9+/]{22}==")) { // 16 bytes in Base64
+      return "Sec-WebSocket-Key must be 16 random bytes in Base64; was: " + key;
+    }
+    if (!"13".equals(call.header("Sec-WebSocket-Version"))) {
+      return "Sec-WebSocket-Version must be 13; was: " + call.header("Sec-WebSocket-Version");
+    }
+    return null;
   }
 
   /** Sends every open session a 1001 (going away) close frame. */

@@ -261,6 +261,35 @@ class InteractionChannelTest {
     assertThat(next()).containsEntry("type", "result").containsEntry("seq", 9.0);
   }
 
+  /**
+   * An upgrade the server cannot answer with a WebSocket (RFC 6455 4.1) is refused in words, never
+   * answered with a 101 that opens nothing.
+   */
+  @Test void anUpgradeItCannotAnswerIsRefusedInWords() throws Exception {
+    String token = (String) platform.deviceToken().get("access_token");
+    String key = "dGhlIHNhbXBsZSBub25jZQ==";
+    assertThat(handshake(token, "keep-alive, Upgrade", key, "13")).isEqualTo("400 {\"error\":"
+        + "\"invalid_request\",\"message\":\"Connection must be Upgrade (this server takes no other form);"
+        + " was: keep-alive, Upgrade\"}");
+    assertThat(handshake(token, "Upgrade", null, "13")).isEqualTo("400 {\"error\":\"invalid_request\","
+        + "\"message\":\"Sec-WebSocket-Key must be 16 random bytes in Base64; was: null\"}");
+    assertThat(handshake(token, "Upgrade", key, "8")).isEqualTo("426 {\"error\":\"invalid_request\","
+        + "\"message\":\"Sec-WebSocket-Version must be 13; was: 8\"} 13");
+    assertThat(server.journal()).extracting(RecordedCall::responseStatus).endsWith(400, 400, 426);
+  }
+
+  /** An upgrade request with these headers: the answer's status, body and Sec-WebSocket-Version. */
+  private String handshake(String token, String connection, String key, String version)
+      throws IOException {
+    Request.Builder request = new Request.Builder().url(server.baseUrl() + "/v2/voicelink/interact")
+        .header("Authorization", token).header("Upgrade", "websocket").header("Connection", connection)
+        .header("Sec-WebSocket-Version", version);
+    if (key != null) request.header("Sec-WebSocket-Key", key);
+    Wire.Answer answer = Wire.call(request.build());
+    String versions = answer.header("Sec-WebSocket-Version");
+    return answer.status + " " + answer.body + (answer.status == 426 ? " " + versions : "");
+  }
+
   @Test void aTokenThatExpiresDuringTheSessionEndsIt() throws Exception {
     server.console().setAccessTokenLifetimeSeconds(60);
     connect((String) platform.deviceToken().get("access_token"));
