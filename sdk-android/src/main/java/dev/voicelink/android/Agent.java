@@ -14,12 +14,9 @@ import dev.voicelink.core.internal.SerialDelivery;
 import dev.voicelink.entity.EntityWebApi;
 import dev.voicelink.entity.ResourceDefinition;
 import java.io.Closeable;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -83,13 +80,6 @@ public final class Agent {
   private final CopyOnWriteArrayList<AgentListener> listeners;
   /** What {@link #sharedClient} closes: this agent. */
   private final Closeable destroyOnClientClose = this::destroy;
-  /**
-   * The sign-ins started through {@link #signIn}, which {@link #destroy()} cancels: on a shared client
-   * nothing else would end them. Weak: an ended call the app dropped is not kept. Guarded by itself.
-   */
-  private final Map<VoiceLinkCall<DeviceFlowOutcome>, Boolean> signIns = new WeakHashMap<>();
-  /** Set by {@link #destroy()}, under {@link #signIns}. */
-  private boolean signInsEnded;
 
   /**
    * Assigns what {@link Builder#build()} made; starts nothing, registers nothing: {@link #start()}
@@ -215,9 +205,11 @@ public final class Agent {
    *     .enqueue(result -> { ... });   // on the main thread
    * }</pre>
    *
-   * <p>May be called on the main thread: nothing runs on the calling thread. Cancellable, and
-   * cancelled by {@link #destroy()} (a record already received is still saved), so a screen that
-   * destroys its agent hears no code or result afterwards but the cancellation.
+   * <p>May be called on the main thread: nothing runs on the calling thread. Cancellable. The call
+   * is the app's: on a shared client it outlives {@link #destroy()}, so that a user who approves
+   * while the screen rotates or stops is still signed in (the record is saved in the store, and the
+   * next agent connects with it); cancel it where its listener and callback stop being wanted. With
+   * the agent's own client, {@code destroy()} closes that client and so ends it.
    *
    * @throws IllegalStateException if the agent was destroyed; if the agent's tokens come from an
    *     app's {@link TokenSource} that is not a {@link TokenManager}, or keeps no device credential; or
@@ -225,16 +217,11 @@ public final class Agent {
    */
   public VoiceLinkCall<DeviceFlowOutcome> signIn(DeviceFlowListener listener) {
     TokenManager manager = tokenManager();
-    String deviceId = config.deviceId();
-    synchronized (signIns) {
-      if (signInsEnded) {
-        throw new IllegalStateException("Agent was destroyed; create a new Agent to sign in");
-      }
-      VoiceLinkCall<DeviceFlowOutcome> call =
-          deviceId != null ? manager.signIn(deviceId, listener) : manager.signIn(listener);
-      signIns.put(call, Boolean.TRUE);
-      return call;
+    if (engine.isDestroyed()) {
+      throw new IllegalStateException("Agent was destroyed; create a new Agent to sign in");
     }
+    String deviceId = config.deviceId();
+    return deviceId != null ? manager.signIn(deviceId, listener) : manager.signIn(listener);
   }
 
   /**
@@ -295,17 +282,10 @@ public final class Agent {
 
   /**
    * Releases what this agent created: its thread, its socket, its network callback, its calls in
-   * flight (a {@link #signIn} too; a {@link #signOut} runs to its end), and its own {@link
-   * VoiceLinkClient} if it made one (a shared client stays open). Idempotent; never blocks.
+   * flight, and its own {@link VoiceLinkClient} if it made one (a shared client stays open, and with
+   * it a {@link #signIn} or {@link #signOut} call, which is the app's). Idempotent; never blocks.
    */
   public void destroy() {
-    List<VoiceLinkCall<DeviceFlowOutcome>> ending;
-    synchronized (signIns) {
-      signInsEnded = true;
-      ending = new ArrayList<>(signIns.keySet());
-      signIns.clear();
-    }
-    for (VoiceLinkCall<DeviceFlowOutcome> call : ending) call.cancel();
     network.stop();
     if (tokenManager != null) tokenManager.removeListener(tokenListener);
     engine.destroy();
