@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
+import okhttp3.Response;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
@@ -211,6 +212,41 @@ class PlatformToolsClientTest {
         .isInstanceOf(IOException.class).hasMessage("not sent again: an earlier attempt of this call"
             + " was written and its answer lost, and the server may have processed it");
     assertThat(retried).containsExactly("timeout");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  /**
+   * The answer came and its body broke as an app interceptor read it (a logger, outside the SDK's
+   * gate): the server may have processed the upload, so a retrying interceptor cannot send it again.
+   */
+  @Test void anAppInterceptorThatRetriesCannotSendAnUploadWhoseAnswerBrokeAsItWasReadAgain() {
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\",\"padding\":\"" + new String(new char[4096]).replace('\0', 'x') + "\"}")
+        .setSocketPolicy(SocketPolicy.DISCONNECT_DURING_RESPONSE_BODY));
+    server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu2\"}"));
+    List<String> retried = new ArrayList<>();
+    PlatformToolsClient client = PlatformToolsClient.builder(VoiceLinkClient.builder()
+        .platformUrl(server.url("/p").toString())
+        .httpClient(new OkHttpClient.Builder()
+            .addInterceptor(chain -> {
+              try {
+                return chain.proceed(chain.request());
+              } catch (IOException e) {
+                retried.add(e.getMessage());
+                return chain.proceed(chain.request());
+              }
+            })
+            .addInterceptor(chain -> {
+              Response response = chain.proceed(chain.request());
+              response.peekBody(Long.MAX_VALUE); // logs it
+              return response;
+            }).build())
+        .build()).userTokens(() -> "user-token").build();
+
+    assertThatThrownBy(() -> client.uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), null).execute())
+        .isInstanceOf(IOException.class).hasMessage("not sent again: an earlier attempt of this call"
+            + " was written and its answer lost, and the server may have processed it");
+    assertThat(retried).hasSize(1);
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 

@@ -75,8 +75,11 @@ public final class ConnectionIdleness implements Interceptor {
   static final class NotSentException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    NotSentException(long idleMillis) {
-      super("a kept-alive connection idle for " + idleMillis + " ms was closed before sending on it");
+    NotSentException(long idleMillis, boolean closedByServer) {
+      super(closedByServer
+          ? "the server had closed a kept-alive connection (idle " + idleMillis
+              + " ms); nothing was sent on it"
+          : "a kept-alive connection idle for " + idleMillis + " ms was closed before sending on it");
     }
   }
 
@@ -107,7 +110,9 @@ public final class ConnectionIdleness implements Interceptor {
         exchange = new Exchange(known);
       }
     }
+    boolean serverClosed = false;
     if (exchange != null && reused && isHttp1(connection) && closedByServer(connection.socket())) {
+      serverClosed = true;
       // A server whose keep-alive is shorter than the limit (HAProxy's is often a few hundred ms)
       // closed it while it rested: the close is here already, so nothing need be lost to it.
       synchronized (idleness) {
@@ -122,7 +127,7 @@ public final class ConnectionIdleness implements Interceptor {
       // connections than it has tries would be handed one stale connection after another. The pool
       // evicts only connections no call holds; a call holding one refuses it here itself.
       pool.evictAll();
-      throw new NotSentException(TimeUnit.NANOSECONDS.toMillis(idleNanos));
+      throw new NotSentException(TimeUnit.NANOSECONDS.toMillis(idleNanos), serverClosed);
     }
     Response response;
     try {

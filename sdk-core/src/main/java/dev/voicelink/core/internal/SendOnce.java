@@ -11,7 +11,12 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
 import okio.BufferedSink;
+import okio.BufferedSource;
+import okio.ForwardingSource;
+import okio.Okio;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -115,9 +120,9 @@ public final class SendOnce {
         // call again: its answer is shown after the refusal it answered, as OkHttp would show it.
         Response refusal = followUp.refusal;
         if (next != null && refusal != null && response.priorResponse() == null) {
-          return response.newBuilder().priorResponse(refusal).build();
+          response = response.newBuilder().priorResponse(refusal).build();
         }
-        return response;
+        return onceWritten != null ? lostIfItsBodyFails(chain.call(), response) : response;
       } catch (ConnectionIdleness.NotSentException e) {
         if (attempt > ConnectionIdleness.MAX_IDLE_CONNECTIONS) throw e;
       } catch (IOException e) {
@@ -135,6 +140,30 @@ public final class SendOnce {
         throw e;
       }
     }
+  }
+
+  /**
+   * {@code response}, whose body failing as it is read (by an app interceptor that logs or peeks at it,
+   * outside this gate, as well as by the SDK) leaves {@code call} lost: the server answered, so it may
+   * have processed the request, and a retrying interceptor must not send it again.
+   */
+  private static Response lostIfItsBodyFails(Call call, Response response) {
+    ResponseBody body = response.body();
+    if (body == null) return response;
+    BufferedSource source = Okio.buffer(new ForwardingSource(body.source()) {
+      @Override public long read(Buffer sink, long byteCount) throws IOException {
+        try {
+          return super.read(sink, byteCount);
+        } catch (IOException e) {
+          synchronized (LOST) {
+            LOST.put(call, Boolean.TRUE);
+          }
+          throw e;
+        }
+      }
+    });
+    return response.newBuilder()
+        .body(ResponseBody.create(source, body.contentType(), body.contentLength())).build();
   }
 
   /** The calls an attempt of which was written and then failed; weak, as a call ends. */
