@@ -27,8 +27,8 @@ interface KeyProvider {
   boolean cipherChoosesIv();
 
   /**
-   * Whether {@code e}, thrown while the key was fetched or a cipher set up with it, means the key can
-   * never be used again (the system invalidated it, or what holds it is damaged). Android reports a
+   * Whether {@code e}, thrown while the key was fetched, a cipher set up with it or the record
+   * decrypted, means the key or the record can never be used again (the system invalidated it, or what holds it is damaged). Android reports a
    * Keystore that fails only this time with the same exception types as a lost key otherwise
    * ({@code UnrecoverableKeyException}, a bare {@code InvalidKeyException}), so only exceptions
    * that say so for certain count.

@@ -317,6 +317,14 @@ public final class EncryptedTokenStoreTest {
     assertThat(store.load()).isEqualTo(RECORD);
   }
 
+  /** Before API 23 the AES key is a software one: a bare BadPaddingException is the data's. */
+  @Test public void aBareBadPaddingFromTheSoftwareCipherOfApi21MeansTheRecordIsLost() {
+    RsaWrappedKeyProvider keys = wrapped(new SoftwareRsaPairs());
+    assertThat(keys.isLostForGood(new BadPaddingException("mac check in GCM failed"))).isTrue();
+    assertThat(keys.isLostForGood(new java.security.InvalidKeyException("Keystore operation failed")))
+        .isFalse();
+  }
+
   @Test public void aKeystoreThatCannotMakeANewKeyEitherLeavesTheRecordForALaterLoad()
       throws Exception {
     EncryptedTokenStore store = store(aesKeys);
