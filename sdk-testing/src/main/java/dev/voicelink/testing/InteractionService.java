@@ -364,9 +364,7 @@ final class InteractionService {
       List<Object> found = new ArrayList<>();
       long now = clock.nowMillis();
       for (Target t : targets) {
-        ResourceStore.Upload u = store.inEffect(t.definition.resName(), t.owner, now);
-        if (u == null) continue;
-        for (Map<String, String> record : u.records) {
+        for (Map<String, String> record : store.recordsInEffect(t.definition.resName(), t.owner, now)) {
           int bestAt = -1;
           String best = null;
           for (String phrase : phrases(record, t.definition)) {

@@ -96,6 +96,16 @@ final class ResourceStore {
     return null;
   }
 
+  /**
+   * The records of the upload {@link #inEffect} names, taken under the lock (empty if none): a newer
+   * upload that takes effect meanwhile lets go of them only for later readers.
+   */
+  synchronized List<Map<String, String>> recordsInEffect(String resName, @Nullable String owner,
+      long now) {
+    Upload u = inEffect(resName, owner, now);
+    return u == null ? Collections.<Map<String, String>>emptyList() : u.records;
+  }
+
   private static String key(String resName, @Nullable String owner) {
     return resName + '\n' + owner;
   }

@@ -56,9 +56,24 @@ class ServerBoundsTest {
     assertThat(store.inEffect(DefaultConsole.CONTACTS, "u1", hour + ResourceStore.IN_EFFECT_AFTER_MILLIS))
         .isSameAs(second);
     assertThat(first.records).as("never in effect again").isEmpty();
-    assertThat(store.bySid(first.sid)).isSameAs(first);
     assertThat(first.recordCount).isEqualTo(1);
+    assertThat(store.bySid(first.sid)).isSameAs(first);
     assertThat(otherOwner.records).hasSize(1);
+  }
+
+  /** A query matching against an upload's records keeps them though a newer one takes effect meanwhile. */
+  @Test void recordsTakenForAQueryStayWholeWhenANewerUploadTakesEffect() {
+    ResourceStore store = new ResourceStore();
+    EntityDefinition contacts = EntityDefinition.create(DefaultConsole.CONTACTS, "name",
+        Collections.singletonList("alias"), EntityDefinition.USER);
+    store.add(contacts, "u1", records("Alice"), 0);
+    store.add(contacts, "u1", records("Bob"), 3600_000L);
+    List<Map<String, String>> matching = store.recordsInEffect(DefaultConsole.CONTACTS, "u1",
+        ResourceStore.IN_EFFECT_AFTER_MILLIS);
+
+    store.recordsInEffect(DefaultConsole.CONTACTS, "u1", 3600_000L + ResourceStore.IN_EFFECT_AFTER_MILLIS);
+
+    assertThat(matching).containsExactly(Collections.singletonMap("name", "Alice"));
   }
 
   @Test void theNewestUploadByUploadTimeIsInEffectWhicheverWasStoredLast() {
