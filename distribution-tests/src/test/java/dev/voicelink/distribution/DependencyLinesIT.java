@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -30,6 +31,10 @@ class DependencyLinesIT {
   /** The pages that show dependency lines to paste. */
   static final String[] PAGES = {"README.md", "docs/getting-started.md", "docs/kotlin.md",
       "docs/testing-your-app.md"};
+
+  static String[] pages() {
+    return PAGES;
+  }
 
   private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\w+)\\n(.*?)^```");
   private static final Pattern GRADLE = Pattern.compile(
@@ -92,8 +97,7 @@ class DependencyLinesIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"README.md", "docs/getting-started.md", "docs/kotlin.md",
-      "docs/testing-your-app.md"})
+  @MethodSource("pages")
   void everyLineNamesAPublishedCoordinateAtTheDocumentedVersion(String page) throws Exception {
     List<Line> lines = lines(page);
     assertThat(lines).as(page + " shows dependency lines").isNotEmpty();

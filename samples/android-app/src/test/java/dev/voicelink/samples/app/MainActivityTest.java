@@ -361,13 +361,6 @@ public final class MainActivityTest {
   }
 
   /**
-   * The saved sign-in is read at start, saved by the sign-in, read again after a restart and cleared
-   * by the sign-out, each time on an SDK thread: never on the main thread, which drives all of it
-   * (RecordingTokenStore of voicelink-fixtures, in front of the sample's encrypted store). The SDK
-   * runs on its own clock and scheduler here, as in the app: the virtual time of the other tests
-   * runs the SDK's due tasks on the thread that moves it, this one.
-   */
-  /**
    * Two stores made alike are one to the SDK: the token managers of either (this Activity's, a
    * Service's Agent's) hear each other's sign-in and sign-out.
    */
@@ -378,6 +371,13 @@ public final class MainActivityTest {
         .isEqualTo(dev.voicelink.android.EncryptedTokenStore.create(app, "sample-sign-in"));
   }
 
+  /**
+   * The saved sign-in is read at start, saved by the sign-in, read again after a restart and cleared
+   * by the sign-out, each time on an SDK thread: never on the main thread, which drives all of it
+   * (RecordingTokenStore of voicelink-fixtures, in front of the sample's encrypted store). The SDK
+   * runs on its own clock and scheduler here, as in the app: the virtual time of the other tests
+   * runs the SDK's due tasks on the thread that moves it, this one.
+   */
   @Test
   public void theSavedSignInIsNeverReadOrWrittenOnTheMainThread() throws Exception {
     MainActivity.clockOverride = null;
