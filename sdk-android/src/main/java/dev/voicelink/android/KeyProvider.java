@@ -28,10 +28,10 @@ interface KeyProvider {
 
   /**
    * Whether {@code e}, thrown while the key was fetched, a cipher set up with it or the record
-   * decrypted, means the key or the record can never be used again (the system invalidated it, or what holds it is damaged). Android reports a
-   * Keystore that fails only this time with the same exception types as a lost key otherwise
-   * ({@code UnrecoverableKeyException}, a bare {@code InvalidKeyException}), so only exceptions
-   * that say so for certain count.
+   * decrypted, means the key or the record can never be used again (the system invalidated it, or
+   * what holds it is damaged). Android reports a Keystore that fails only this time with the same
+   * exception types as a lost key otherwise ({@code UnrecoverableKeyException}, a bare {@code
+   * InvalidKeyException}), so only exceptions that say so for certain count.
    */
   boolean isLostForGood(GeneralSecurityException e);
 }

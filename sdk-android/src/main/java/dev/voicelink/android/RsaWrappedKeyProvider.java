@@ -84,13 +84,10 @@ final class RsaWrappedKeyProvider implements KeyProvider {
   }
 
   /**
-   * A wrapped key that is damaged or was wrapped with another key pair is gone for good. (A key pair
-   * wiped with the lock screen is no key at all.)
-   */
-  /**
-   * A wrapped key that cannot be unwrapped, and a record that does not authenticate: the AES key is a
-   * software one here, so a {@code BadPaddingException} from its cipher is always the data's (Android
-   * 5's BouncyCastle reports a failed GCM tag as a bare one), never the Keystore's.
+   * A wrapped key that is damaged or was wrapped with another key pair is gone for good (a key pair
+   * wiped with the lock screen is no key at all), and so is a record that does not authenticate: the
+   * AES key is a software one here, so a {@code BadPaddingException} from its cipher is always the
+   * data's (Android 5's BouncyCastle reports a failed GCM tag as a bare one), never the Keystore's.
    */
   @Override public boolean isLostForGood(GeneralSecurityException e) {
     return e instanceof UnusableWrappedKey || e instanceof BadPaddingException;

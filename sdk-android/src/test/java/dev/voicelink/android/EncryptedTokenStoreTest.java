@@ -533,8 +533,8 @@ public final class EncryptedTokenStoreTest {
 
   /**
    * AES-GCM for one kind of key only, whose encryption and decryption fail at {@code doFinal} after
-   * {@code init} took the key (a bare BadPaddingException for an {@link ArgumentErrorKey}). Any other key it refuses at {@code init}, so the JCA gives that key to the next
-   * provider.
+   * {@code init} took the key (a bare BadPaddingException for an {@link ArgumentErrorKey}). Any other
+   * key it refuses at {@code init}, so the JCA gives that key to the next provider.
    */
   @SuppressWarnings("deprecation") // Provider(String, double, String): Java 8 has no other
   static final class FailingAtDoFinal extends Provider {

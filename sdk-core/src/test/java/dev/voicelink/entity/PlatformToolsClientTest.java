@@ -269,7 +269,8 @@ class PlatformToolsClientTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
     server.takeRequest(); // refused as it came
     assertThat(server.takeRequest().getBody().readUtf8())
-        .isEqualTo("{\"type\":\"user\",\"resource_name\":\"OS123.contacts\",\"data\":[{\"name\":\"a\",\"alias\":\"\"}]}");
+        .isEqualTo("{\"type\":\"user\",\"resource_name\":\"OS123.contacts\","
+            + "\"data\":[{\"name\":\"a\",\"alias\":\"\"}]}");
   }
 
   /**

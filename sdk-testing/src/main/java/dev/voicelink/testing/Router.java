@@ -161,7 +161,8 @@ final class Router extends Dispatcher {
     String type = response.getHeaders().get("Content-Type");
     if (body == null || type == null || !type.startsWith("application/json")) return;
     // Only fields are added: every number is written back as it was, 2 not 2.0, 5.250 not 5.25.
-    Map<String, Object> object = Json.parseObjectKeepingNumbers(body.clone().readString(StandardCharsets.UTF_8));
+    Map<String, Object> object =
+        Json.parseObjectKeepingNumbers(body.clone().readString(StandardCharsets.UTF_8));
     if (object != null) response.setBody(Json.write(PlatformVariant.addExtraFields(object)));
   }
 

@@ -125,7 +125,8 @@ class BadInputTest {
         good.replace("SN-0001-DEMO", "SN-%D5%C5"), form), 400,
         authError("invalid_request", "scope_data is not UTF-8 once URL-decoded")));
     l.add(new Case("device_code: charset iso-8859-1", () -> Wire.postRaw(deviceCodeUrl, good,
-        form + "; charset=iso-8859-1"), 400, authError("invalid_request", "charset must be utf-8; was: iso-8859-1")));
+        form + "; charset=iso-8859-1"), 400,
+        authError("invalid_request", "charset must be utf-8; was: iso-8859-1")));
     l.add(new Case("token: a JSON body in GBK", () -> postBytes(new Request.Builder().url(server.authUrl()
         + "/oauth/ivs/token"), withGbkName("{\"grant_type\":\"refresh_token\",\"refresh_token\":\"", "\"}"),
         "application/json"), 400, authError("invalid_request", "the body is not UTF-8")));

@@ -105,7 +105,8 @@ class FaultsTest {
     server.close(); // MockWebServer gives up after 5 s on a thread still sleeping, and throws
 
     assertThat(Thread.getAllStackTraces().values()).as("no answer still waiting").noneMatch(stack ->
-        java.util.Arrays.stream(stack).anyMatch(frame -> frame.getClassName().equals(Router.class.getName())));
+        java.util.Arrays.stream(stack)
+            .anyMatch(frame -> frame.getClassName().equals(Router.class.getName())));
   }
 
   @Test void holdUntilAnswersOnlyOnceReleasedButHandlesTheCallAtOnce() throws Exception {
