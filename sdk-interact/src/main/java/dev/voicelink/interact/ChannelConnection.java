@@ -88,6 +88,12 @@ final class ChannelConnection {
   private long connectedAtNanos;
   private boolean retriedRejectedToken;
   private boolean paused;
+  /**
+   * When the wait the server asked for with its last refusal's Retry-After ends (monotonic ns, capped
+   * as the backoff caps it); {@link Long#MIN_VALUE} when it asked none since the last connection.
+   * A resume waits for it too: the network coming back does not make the server ready sooner.
+   */
+  private long serverWaitEndsNanos = Long.MIN_VALUE;
   private int nextSeq = 1;
   /** Identifies the socket of the current attempt so that news from an older one is ignored. */
   private int generation;
@@ -199,7 +205,9 @@ final class ChannelConnection {
       paused = false;
       if (state == State.PAUSED) {
         failedAttempts = 0;
-        scheduleAttemptLocked(0, false);
+        long waitNanos = serverWaitEndsNanos == Long.MIN_VALUE ? 0
+            : Math.max(0, serverWaitEndsNanos - config.deviceClock().monotonicNanos());
+        scheduleAttemptLocked(TimeUnit.NANOSECONDS.toMillis(waitNanos), waitNanos > 0);
       }
     }
   }
@@ -370,6 +378,10 @@ final class ChannelConnection {
     socket = null;
     deadlines.cancelAll();
     failedAttempts++;
+    if (retryAfterMillis > 0) {
+      serverWaitEndsNanos = config.deviceClock().monotonicNanos() + TimeUnit.MILLISECONDS.toNanos(
+          reconnectBackoff.honouringRetryAfter(retryAfterMillis, 0));
+    }
     boolean reconnecting = !cause.needsAuthorization() && reconnectBackoff.allows(failedAttempts);
     Disconnect disconnect = new Disconnect(cause, detail, reconnecting, nextSeq - 1);
     // queued before the reconnect is scheduled, so whoever sees the reconnect finds the news queued
@@ -399,6 +411,7 @@ final class ChannelConnection {
       deadlines.greeted();
       uid = connectedUid;
       connectedAtNanos = config.deviceClock().monotonicNanos();
+      serverWaitEndsNanos = Long.MIN_VALUE;
       retriedRejectedToken = false;
       tellLocked(listener -> listener.onConnected(connectedUid));
     }

@@ -261,7 +261,10 @@ public final class InteractionChannel implements Closeable {
     connection.pauseReconnecting();
   }
 
-  /** Resumes reconnecting after {@link #pauseReconnecting()}, at once if the channel is down. */
+  /**
+   * Resumes reconnecting after {@link #pauseReconnecting()}: if the channel is down, at once, or once
+   * what is left of the last refusal's {@code Retry-After} is over.
+   */
   public void resumeReconnecting() {
     connection.resumeReconnecting();
   }

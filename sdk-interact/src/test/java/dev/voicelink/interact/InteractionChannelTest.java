@@ -1004,6 +1004,29 @@ class InteractionChannelTest {
     assertThat(nextEvent()).isEqualTo("connected " + UID);
   }
 
+  /**
+   * The network came back, not the server: a resume after a refusal with Retry-After waits out what
+   * is left of the server's wait, as the reconnect the pause called off would have.
+   */
+  @Test void aResumeWaitsOutTheRetryAfterOfTheRefusalBeforeThePause() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "5"));
+    server.enqueue(greetingSocket());
+    channel = channelBuilder().build();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
+    channel.pauseReconnecting(); // the network went
+    time.advance(2, TimeUnit.SECONDS);
+
+    channel.resumeReconnecting(); // and came back
+
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
+    assertThat(time.pendingDelaysMillis()).containsExactly(3_000L);
+    time.advance(3, TimeUnit.SECONDS);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
   @Test void aReconnectAlreadyFallingDueWhenPausedDoesNotConnect() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(503));
     server.enqueue(greetingSocket());
