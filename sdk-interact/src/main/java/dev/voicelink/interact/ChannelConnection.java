@@ -49,9 +49,11 @@ final class ChannelConnection {
   /**
    * How long a connection must stay up after the greeting to end a row of failed attempts. Shorter
    * ones count as failed, so a server that greets and drops at once is given up on like one that
-   * refuses, rather than reconnected to for ever.
+   * refuses, rather than reconnected to for ever. Well under the 30 s and more after which servers,
+   * proxies and NATs commonly close a quiet connection: such closes must never add up to giving up
+   * (docs/interaction-channel.md).
    */
-  private static final long STABLE_CONNECTION_MILLIS = 30_000;
+  private static final long STABLE_CONNECTION_MILLIS = 10_000;
   /**
    * Bytes of a write still queued on the socket above which its result deadline starts again: the
    * write is still being sent. OkHttp counts a frame as queued until just after it is written, so a

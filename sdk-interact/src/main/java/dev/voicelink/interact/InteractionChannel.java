@@ -326,9 +326,11 @@ public final class InteractionChannel implements Closeable {
     }
 
     /**
-     * How many reconnects in a row before giving up (default 10). A connection that ends within 30 s
+     * How many reconnects in a row before giving up (default 10). A connection that ends within 10 s
      * of the server's greeting does not end the row: a server that greets and drops at once is given
-     * up on like one that refuses, and the backoff between its reconnects keeps growing.
+     * up on like one that refuses, and the backoff between its reconnects keeps growing. A server or
+     * proxy that closes a quiet connection later than that (commonly after 30 s or more) is
+     * reconnected to within the first backoff step, however often it does.
      */
     public Builder maxReconnectAttempts(int maxReconnectAttempts) {
       if (maxReconnectAttempts < 0) {

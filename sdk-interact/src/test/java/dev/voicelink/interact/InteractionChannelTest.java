@@ -789,11 +789,12 @@ class InteractionChannelTest {
 
   /**
    * Connects a channel that reconnects at most {@code maxReconnectAttempts} times in a row to a server
-   * whose next three sockets greet and stay open; the server's side of each comes out of the queue.
+   * whose next {@code greetings} sockets greet and stay open; the server's side of each comes out of
+   * the queue.
    */
-  private BlockingQueue<WebSocket> connectToGreetingSockets(int maxReconnectAttempts) {
+  private BlockingQueue<WebSocket> connectToGreetingSockets(int maxReconnectAttempts, int greetings) {
     BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
-    for (int i = 0; i < 3; i++) server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
+    for (int i = 0; i < greetings; i++) server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
     channel = channelBuilder().maxReconnectAttempts(maxReconnectAttempts).build();
     channel.connect();
     time.runDueTasks();
@@ -801,7 +802,7 @@ class InteractionChannelTest {
   }
 
   @Test void aServerThatGreetsAndDropsAtOnceIsGivenUpOnAfterTheBoundedAttempts() throws Exception {
-    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(2);
+    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(2, 3);
 
     for (int attempt = 1; attempt <= 2; attempt++) {
       assertThat(nextEvent()).isEqualTo("connected " + UID);
@@ -820,26 +821,49 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isEqualTo(3);
   }
 
-  @Test void aConnectionThatStayedUpThirtySecondsEndsTheRowOfFailedAttempts() throws Exception {
-    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(1);
+  @Test void aConnectionThatStayedUpTenSecondsEndsTheRowOfFailedAttempts() throws Exception {
+    // One attempt is allowed in a row: a second failed one in the same row gives up.
+    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(1, 3);
     assertThat(nextEvent()).isEqualTo("connected " + UID);
+    time.advance(9_999, TimeUnit.MILLISECONDS);
     serverCloses(sockets);
     assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
     time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
     assertThat(nextEvent()).isEqualTo("connected " + UID);
 
-    time.advance(30, TimeUnit.SECONDS);
+    time.advance(10, TimeUnit.SECONDS);
     serverCloses(sockets);
-    // One attempt is allowed in a row, and one has failed: only the 30 s up made this one a new row.
-    assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
+    assertThat(nextEvent()).as("10 s up made this one a new row")
+        .isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
     long delay = time.pendingDelaysMillis().get(0);
     assertThat(delay).as("the first ceiling again").isBetween(0L, 1_000L);
     time.advance(delay, TimeUnit.MILLISECONDS);
     assertThat(nextEvent()).isEqualTo("connected " + UID);
+
+    time.advance(9_999, TimeUnit.MILLISECONDS);
+    serverCloses(sockets);
+    assertThat(nextEvent()).as("the second of this row: 9.999 s up is a failed attempt")
+        .isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=false");
+  }
+
+  @Test void aProxyThatClosesQuietConnectionsAfterTwentySecondsNeverMakesTheChannelGiveUp() throws Exception {
+    // One attempt is allowed in a row: were an idle close a failed attempt, the second would give up.
+    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(1, 4);
+    for (int connection = 1; connection <= 3; connection++) {
+      assertThat(nextEvent()).isEqualTo("connected " + UID);
+      time.advance(20, TimeUnit.SECONDS);
+      serverCloses(sockets);
+      assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
+      long delay = time.pendingDelaysMillis().get(0);
+      assertThat(delay).as("connection %s: back within the first ceiling", connection).isBetween(0L, 1_000L);
+      time.advance(delay, TimeUnit.MILLISECONDS);
+    }
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(server.getRequestCount()).isEqualTo(4);
   }
 
   @Test void eachDisconnectTellsTheLastWriteMadeBeforeIt() throws Exception {
-    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(5);
+    BlockingQueue<WebSocket> sockets = connectToGreetingSockets(5, 3);
     List<Integer> lastSeqs = new CopyOnWriteArrayList<>();
     channel.addListener(new InteractionChannel.Listener() {
       @Override public void onResult(InteractionResult result) {
