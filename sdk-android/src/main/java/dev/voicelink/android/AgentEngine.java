@@ -17,6 +17,9 @@ import static dev.voicelink.android.AgentConstants.STATE_IDLE;
 import static dev.voicelink.android.AgentConstants.STATE_READY;
 import static dev.voicelink.android.AgentConstants.STATE_WORKING;
 
+import dev.voicelink.core.Cancellable;
+import dev.voicelink.core.Clock;
+import dev.voicelink.core.Scheduler;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.interact.Disconnect;
@@ -46,6 +49,8 @@ final class AgentEngine implements WriteCommand.Lifecycle {
   private final WriteCommand write;
   /** Why the agent cannot connect without a sign-in, naming where it looked for one. */
   private final String notSignedIn;
+  private final Clock clock;
+  private final Scheduler scheduler;
   private final Object lifecycle = new Object();
   private volatile boolean destroyed; // written under lifecycle
 
@@ -63,6 +68,14 @@ final class AgentEngine implements WriteCommand.Lifecycle {
    * then fails for want of it, and is followed by one more instead of a lost authorization.
    */
   private boolean tokenCameBack;
+  /**
+   * When the wait the server asked for with its last refusal's Retry-After ends (monotonic ns);
+   * {@link Long#MIN_VALUE} when it asked none since the last connection. A channel made when the
+   * network comes back waits for it: the network's return does not make the server ready sooner.
+   */
+  private long serverWaitEndsNanos = Long.MIN_VALUE;
+  /** The connection put off until {@link #serverWaitEndsNanos}, or null. */
+  private @Nullable Cancellable deferredConnect;
 
   /**
    * An engine on {@code client}: its threads run the web API calls, its clock and scheduler time
@@ -72,6 +85,8 @@ final class AgentEngine implements WriteCommand.Lifecycle {
       @Nullable EntityBackend entities, String entitiesMissing, String notSignedIn, EventSink sink) {
     this.channels = channels;
     this.notSignedIn = notSignedIn;
+    this.clock = client.deviceClock();
+    this.scheduler = client.scheduler();
     this.out = new EventEmitter(sink, worker);
     this.pending = new PendingCommands(worker, client, out);
     this.sync = new SyncCommand(config.appid(), entities, entitiesMissing, client, pending, out);
@@ -235,6 +250,15 @@ final class AgentEngine implements WriteCommand.Lifecycle {
     reconnectGaveUp = false;
     try {
       if (channel == null) {
+        if (deferredConnect != null) return;
+        long serverWaitNanos = serverWaitEndsNanos - clock.monotonicNanos();
+        if (serverWaitEndsNanos != Long.MIN_VALUE && serverWaitNanos > 0) {
+          deferredConnect = scheduler.schedule(() -> worker.execute(() -> {
+            deferredConnect = null;
+            connect();
+          }), serverWaitNanos, TimeUnit.NANOSECONDS);
+          return;
+        }
         channel = channels.create(new ChannelEvents(++generation));
       }
       channel.connect(); // no effect while connecting or connected
@@ -255,6 +279,7 @@ final class AgentEngine implements WriteCommand.Lifecycle {
     @Override public void onConnected(String connectedUid) {
       onCurrent(() -> {
         uid = connectedUid;
+        serverWaitEndsNanos = Long.MIN_VALUE;
         notAuthorizedReported = false;
         tokenCameBack = false;
         out.emit(EVENT_CONNECTED_TO_SERVER, 0, 0, "", EventData.connected(connectedUid));
@@ -281,6 +306,10 @@ final class AgentEngine implements WriteCommand.Lifecycle {
         // The channel may have connected again and taken a CMD_WRITE before this news reached the
         // worker: only the writes made on the lost connection are lost.
         lostConnection(disconnect.lastSeq());
+        if (disconnect.retryAfterMillis() > 0) {
+          serverWaitEndsNanos = clock.monotonicNanos()
+              + TimeUnit.MILLISECONDS.toNanos(disconnect.retryAfterMillis());
+        }
         if (disconnect.reconnecting()) return;
         boolean wantedAToken = disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN
             || disconnect.cause() == Disconnect.Cause.TOKEN_REFUSED;
@@ -344,6 +373,10 @@ final class AgentEngine implements WriteCommand.Lifecycle {
 
   private void closeChannel() {
     generation++;
+    if (deferredConnect != null) {
+      deferredConnect.cancel();
+      deferredConnect = null;
+    }
     if (channel != null) {
       channel.close();
       channel = null;

@@ -864,6 +864,34 @@ class AgentEngineTest {
     h.expect(EVENT_CONNECTED_TO_SERVER);
   }
 
+  @Test void aNetworkBackBeforeTheServersRetryAfterEndsConnectsOnlyOnceItEnds() throws Exception {
+    h.server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "5"));
+    h.engine.start(true);
+    h.runAttempt(1);
+    h.time.awaitScheduled(2);
+    assertThat(h.time.pendingDelaysMillis()).as("the channel's own reconnect waits 5 s")
+        .containsExactly(5_000L);
+    h.time.advance(2, TimeUnit.SECONDS);
+    h.engine.networkLost();
+    h.expectNoEvent();
+    assertThat(h.time.pendingDelaysMillis()).as("the closed channel's reconnect is called off").isEmpty();
+
+    h.acceptNextConnection(EngineHarness.UID);
+    int scheduled = h.time.scheduledCount();
+    h.engine.networkAvailable();
+    h.time.awaitScheduled(scheduled + 1);
+    assertThat(h.time.pendingDelaysMillis()).as("what is left of the server's 5 s").containsExactly(3_000L);
+    h.time.advance(2_999, TimeUnit.MILLISECONDS);
+    h.expectNoEvent();
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+
+    h.time.advance(1, TimeUnit.MILLISECONDS);
+    h.time.awaitScheduled(scheduled + 2); // the new channel's first attempt, at once
+    h.time.runDueTasks(); // unless the advance ran it already
+    h.expect(EVENT_CONNECTED_TO_SERVER);
+    assertThat(h.server.getRequestCount()).isEqualTo(2);
+  }
+
   @Test void refusedTokenIsReportedAsReauthorizationRequired() throws Exception {
     h.tokens.refusal = new ServerRefusalException("invalid_refresh_token", "refresh token revoked", null);
 

@@ -380,12 +380,13 @@ final class ChannelConnection {
     socket = null;
     deadlines.cancelAll();
     failedAttempts++;
-    if (retryAfterMillis > 0) {
-      serverWaitEndsNanos = config.deviceClock().monotonicNanos() + TimeUnit.MILLISECONDS.toNanos(
-          reconnectBackoff.honouringRetryAfter(retryAfterMillis, 0));
+    long serverWaitMillis = reconnectBackoff.honouringRetryAfter(retryAfterMillis, 0);
+    if (serverWaitMillis > 0) {
+      serverWaitEndsNanos = config.deviceClock().monotonicNanos()
+          + TimeUnit.MILLISECONDS.toNanos(serverWaitMillis);
     }
     boolean reconnecting = !cause.needsAuthorization() && reconnectBackoff.allows(failedAttempts);
-    Disconnect disconnect = new Disconnect(cause, detail, reconnecting, nextSeq - 1);
+    Disconnect disconnect = new Disconnect(cause, detail, reconnecting, nextSeq - 1, serverWaitMillis);
     // queued before the reconnect is scheduled, so whoever sees the reconnect finds the news queued
     tellLocked(listener -> listener.onDisconnected(disconnect));
     if (!reconnecting) {

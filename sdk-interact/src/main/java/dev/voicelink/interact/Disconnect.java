@@ -50,12 +50,14 @@ public final class Disconnect {
   private final String detail;
   private final boolean reconnecting;
   private final int lastSeq;
+  private final long retryAfterMillis;
 
-  Disconnect(Cause cause, String detail, boolean reconnecting, int lastSeq) {
+  Disconnect(Cause cause, String detail, boolean reconnecting, int lastSeq, long retryAfterMillis) {
     this.cause = cause;
     this.detail = detail;
     this.reconnecting = reconnecting;
     this.lastSeq = lastSeq;
+    this.retryAfterMillis = retryAfterMillis;
   }
 
   /** What ended the connection. */
@@ -92,19 +94,33 @@ public final class Disconnect {
     return lastSeq;
   }
 
+  /**
+   * How long the server asked the client to wait before its next attempt, in milliseconds: the
+   * {@code Retry-After} of a refused upgrade (a 503 or 429), capped as the reconnect backoff caps it
+   * (60 s by default); 0 when it asked for no wait. The channel waits at least this long before it
+   * tries again, also when it is resumed after a {@linkplain InteractionChannel#pauseReconnecting()
+   * pause}. An app that connects another channel to the same server meanwhile should wait it out
+   * too: the server is not ready sooner for a new channel.
+   */
+  public long retryAfterMillis() {
+    return retryAfterMillis;
+  }
+
   @Override public boolean equals(@Nullable Object o) {
     if (!(o instanceof Disconnect)) return false;
     Disconnect that = (Disconnect) o;
     return cause == that.cause && detail.equals(that.detail) && reconnecting == that.reconnecting
-        && lastSeq == that.lastSeq;
+        && lastSeq == that.lastSeq && retryAfterMillis == that.retryAfterMillis;
   }
 
   @Override public int hashCode() {
-    return ((cause.hashCode() * 31 + detail.hashCode()) * 31 + (reconnecting ? 1 : 0)) * 31 + lastSeq;
+    return (((cause.hashCode() * 31 + detail.hashCode()) * 31 + (reconnecting ? 1 : 0)) * 31 + lastSeq)
+        * 31 + (int) (retryAfterMillis ^ (retryAfterMillis >>> 32));
   }
 
   @Override public String toString() {
     return "Disconnect{" + cause + ": " + detail + (reconnecting ? ", reconnecting" : ", giving up")
-        + ", last seq " + lastSeq + "}";
+        + ", last seq " + lastSeq + (retryAfterMillis > 0 ? ", retry after " + retryAfterMillis + " ms" : "")
+        + "}";
   }
 }

@@ -26,8 +26,8 @@ public final class InteractionResult {
       }
 
       @Override public Disconnect disconnect(Disconnect.Cause cause, String detail,
-          boolean reconnecting, int lastSeq) {
-        return new Disconnect(cause, detail, reconnecting, lastSeq);
+          boolean reconnecting, int lastSeq, long retryAfterMillis) {
+        return new Disconnect(cause, detail, reconnecting, lastSeq, retryAfterMillis);
       }
 
       @Override public InteractionResult parseResult(String json) throws IOException {

@@ -915,14 +915,28 @@ class InteractionChannelTest {
     server.enqueue(new MockResponse().setResponseCode(429).setHeader("Retry-After", "3600"));
     server.enqueue(greetingSocket());
     channel = channelBuilder().build();
+    BlockingQueue<Disconnect> heard = new LinkedBlockingQueue<>();
+    channel.addListener(new InteractionChannel.Listener() {
+      @Override public void onResult(InteractionResult result) {
+      }
+
+      @Override public void onDisconnected(Disconnect disconnect) {
+        heard.add(disconnect);
+      }
+    });
     channel.connect();
     time.runDueTasks();
 
     assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
     assertThat(time.pendingDelaysMillis()).containsExactly(5_000L); // jitter alone would be ≤ 1 s
+    Disconnect first = heard.poll(10, TimeUnit.SECONDS);
+    assertThat(first.retryAfterMillis()).isEqualTo(5_000L);
+    assertThat(first).hasToString("Disconnect{UPGRADE_REFUSED: HTTP 503 on upgrade, reconnecting,"
+        + " last seq 0, retry after 5000 ms}");
     time.advance(5, TimeUnit.SECONDS);
     assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
     assertThat(time.pendingDelaysMillis()).containsExactly(8_000L); // an hour asked, the 8 s cap
+    assertThat(heard.poll(10, TimeUnit.SECONDS).retryAfterMillis()).isEqualTo(8_000L);
     time.advance(8, TimeUnit.SECONDS);
     assertThat(nextEvent()).isEqualTo("connected " + UID);
     assertThat(server.getRequestCount()).isEqualTo(3);
@@ -1104,7 +1118,7 @@ class InteractionChannelTest {
     Disconnect disconnect = heard.poll(10, TimeUnit.SECONDS);
     assertThat(disconnect).isEqualTo(new Disconnect(Disconnect.Cause.NOT_SIGNED_IN,
         "no access token: not_signed_in: no token is stored: sign in first (TokenManager.signIn),"
-            + " or give a record to TokenManager.setRecord", false, 0));
+            + " or give a record to TokenManager.setRecord", false, 0, 0));
     assertThat(disconnect.cause().needsAuthorization()).isTrue();
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).isEmpty();
@@ -1120,7 +1134,7 @@ class InteractionChannelTest {
 
     assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new Disconnect(
         Disconnect.Cause.TOKEN_UNAVAILABLE, "the access token cannot be sent in a header:"
-            + " Unexpected char 0x0a at 4 in Authorization value", true, 0));
+            + " Unexpected char 0x0a at 4 in Authorization value", true, 0, 0));
     assertThat(channel.awaitDelivered(10, TimeUnit.SECONDS)).isTrue();
     assertThat(heard).isEmpty();
     assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
@@ -1138,7 +1152,7 @@ class InteractionChannelTest {
     });
 
     assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new Disconnect(
-        Disconnect.Cause.TOKEN_UNAVAILABLE, "no access token: store unreadable", true, 0));
+        Disconnect.Cause.TOKEN_UNAVAILABLE, "no access token: store unreadable", true, 0, 0));
     // runDueTasks() ran the attempt's timer on this thread: the token was asked for elsewhere
     assertThat(askedOn.poll()).startsWith("voicelink-io").isNotEqualTo(Thread.currentThread().getName());
   }

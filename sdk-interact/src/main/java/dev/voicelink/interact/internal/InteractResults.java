@@ -16,7 +16,8 @@ public interface InteractResults {
 
   RecognizedEntity recognizedEntity(String resourceName, String value, String matched);
 
-  Disconnect disconnect(Disconnect.Cause cause, String detail, boolean reconnecting, int lastSeq);
+  Disconnect disconnect(Disconnect.Cause cause, String detail, boolean reconnecting, int lastSeq,
+      long retryAfterMillis);
 
   /**
    * The result of a write as the server wrote it ({@link InteractionResult#json()}), read as the
