@@ -134,7 +134,7 @@ final class DynamicEntitiesSnippets {
   static String activate() {
     // snippet:entities-activate
     String persParam = PersParam.activation().application().user().custom("family", "f-01").build().toJson();
-    // {"appid":"","uid":"","family":"f-01"}  → CMD_SET_PARAMS or CMD_WRITE
+    // {"appid":"","uid":"","family":"f-01"}  → CMD_WRITE's pers_param (CMD_SET_PARAMS: audio writes)
     // end-snippet
     return persParam;
   }

@@ -35,7 +35,8 @@ public final class EntityDiagnostics {
     BYTE_ORDER_MARK("the resource text read from a file starts with a byte-order mark",
         "save the file as UTF-8 without BOM, or upload it through this SDK, which strips it"),
     PERS_PARAM_NOT_SET("no pers_param is passed in the interaction, so dynamic entities are not used",
-        "pass PersParam.activation()...toJson() with CMD_SET_PARAMS or in CMD_WRITE"),
+        "pass PersParam.activation()...toJson() with every write: in CMD_WRITE's pers_param (a text"
+            + " write takes it from there alone), or with CMD_SET_PARAMS for the audio writes after it"),
     APPID_MISSING("the application identifier is not set in the client configuration",
         "set login.appid in the configuration"),
     DIMENSION_MISMATCH("the activation pers_param does not name the owner the data was uploaded for",

@@ -36,6 +36,9 @@ class EntityDiagnosticsTest {
     assertThat(healthy().records(RecordSource.fromText("\uFEFF{\"name\":\"a\",\"alias\":\"\"}"))
         .build().causes()).containsExactly(BYTE_ORDER_MARK);
     assertThat(healthy().activation(null).build().causes()).containsExactly(PERS_PARAM_NOT_SET);
+    assertThat(PERS_PARAM_NOT_SET.remedy()).isEqualTo("pass PersParam.activation()...toJson() with every"
+        + " write: in CMD_WRITE's pers_param (a text write takes it from there alone), or with"
+        + " CMD_SET_PARAMS for the audio writes after it");
     assertThat(healthy().clientAppid(null).build().causes()).containsExactly(APPID_MISSING);
     assertThat(healthy().activation(PersParam.activation().application().build()).build().causes())
         .containsExactly(DIMENSION_MISMATCH);
