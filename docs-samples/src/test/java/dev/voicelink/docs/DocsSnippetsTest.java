@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Keeps the Java and Kotlin code of docs/*.md compiled: a fenced {@code java} or {@code kotlin} block
@@ -46,6 +47,8 @@ class DocsSnippetsTest {
   private static final Pattern END = Pattern.compile("^\\s*// end-snippet\\s*$");
   private static final Pattern MARKER = Pattern.compile("^<!-- snippet: ([A-Za-z0-9_.-]+) -->$");
   private static final Pattern NOT_COMPILED = Pattern.compile("^<!-- not-compiled: .+ -->$");
+  /** A fence: its indentation, its run of three or more backticks or tildes, the info string. */
+  private static final Pattern FENCE = Pattern.compile("^( *)(`{3,}|~{3,})(.*)$");
 
   private static Path root;
   private static Map<String, List<String>> regions;
@@ -67,6 +70,35 @@ class DocsSnippetsTest {
     assertThat(unmarked)
         .as("java and kotlin blocks without <!-- snippet: NAME --> or <!-- not-compiled: why -->")
         .isEmpty();
+  }
+
+  @Test void indentedAndTildeFencesAreReadAsBlocks(@TempDir Path dir) throws IOException {
+    File page = dir.resolve("page.md").toFile();
+    Files.write(page.toPath(), Arrays.asList(
+        "1. A step:",
+        "",
+        "   <!-- snippet: step -->",
+        "   ```java",
+        "   client.close();",
+        "     // indented more",
+        "   ```",
+        "",
+        "~~~kotlin",
+        "val x = 1",
+        "```",
+        "~~~"), StandardCharsets.UTF_8);
+
+    List<Block> read = readBlocks(page, "page.md");
+
+    assertThat(read).hasSize(2);
+    assertThat(read.get(0).language).isEqualTo("java");
+    assertThat(read.get(0).snippet).isEqualTo("step");
+    assertThat(read.get(0).lines).containsExactly("client.close();", "  // indented more");
+    assertThat(read.get(1).language).isEqualTo("kotlin");
+    assertThat(read.get(1).snippet).isNull();
+    assertThat(read.get(1).lines).as("a backtick fence does not close a tilde one")
+        .containsExactly("val x = 1", "```");
+    assertThat(read.get(1).where()).isEqualTo("page.md:9");
   }
 
   @Test void everyFenceNamesItsLanguage() {
@@ -161,30 +193,56 @@ class DocsSnippetsTest {
     return found;
   }
 
+  /** The code blocks of docs/*.md and of the README, whose links and first steps are docs too. */
   static List<Block> readBlocks(Path docs) throws IOException {
-    List<Block> out = new ArrayList<>();
     File[] pages = docs.toFile().listFiles((d, n) -> n.endsWith(".md"));
     if (pages == null) throw new IOException("no docs directory at " + docs);
     Arrays.sort(pages);
-    for (File page : pages) {
-      List<String> lines = Files.readAllLines(page.toPath(), StandardCharsets.UTF_8);
-      String previous = "";
-      for (int i = 0; i < lines.size(); i++) {
-        String line = lines.get(i);
-        if (line.startsWith("```")) {
-          Block b = new Block(page.getName(), i + 1, line.substring(3).trim());
-          Matcher m = MARKER.matcher(previous.trim());
-          if (m.matches()) b.snippet = m.group(1);
-          b.notCompiled = NOT_COMPILED.matcher(previous.trim()).matches();
-          for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++) b.lines.add(lines.get(i));
-          out.add(b);
-          previous = "";
-        } else if (!line.trim().isEmpty()) {
-          previous = line;
+    List<Block> out = new ArrayList<>();
+    for (File page : pages) out.addAll(readBlocks(page, "docs/" + page.getName()));
+    File readme = docs.resolveSibling("README.md").toFile();
+    if (readme.isFile()) out.addAll(readBlocks(readme, "README.md"));
+    return out;
+  }
+
+  /**
+   * The fenced blocks of one page: a fence of backticks or tildes, indented too (inside a list item);
+   * the block's lines lose the fence's indentation.
+   */
+  static List<Block> readBlocks(File page, String name) throws IOException {
+    List<Block> out = new ArrayList<>();
+    List<String> lines = Files.readAllLines(page.toPath(), StandardCharsets.UTF_8);
+    String previous = "";
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      Matcher fence = FENCE.matcher(line);
+      if (fence.matches()) {
+        int indent = fence.group(1).length();
+        Block b = new Block(name, i + 1, fence.group(3).trim());
+        Matcher m = MARKER.matcher(previous.trim());
+        if (m.matches()) b.snippet = m.group(1);
+        b.notCompiled = NOT_COMPILED.matcher(previous.trim()).matches();
+        for (i++; i < lines.size() && !closes(lines.get(i), fence.group(2)); i++) {
+          b.lines.add(dedent(lines.get(i), indent));
         }
+        out.add(b);
+        previous = "";
+      } else if (!line.trim().isEmpty()) {
+        previous = line;
       }
     }
     return out;
+  }
+
+  private static boolean closes(String line, String opening) {
+    String trimmed = line.trim();
+    return trimmed.startsWith(opening) && trimmed.replace(opening.substring(0, 1), "").isEmpty();
+  }
+
+  private static String dedent(String line, int indent) {
+    int strip = 0;
+    while (strip < indent && strip < line.length() && line.charAt(strip) == ' ') strip++;
+    return line.substring(strip);
   }
 
   static final class Block {
@@ -202,7 +260,7 @@ class DocsSnippetsTest {
     }
 
     String where() {
-      return "docs/" + page + ":" + line;
+      return page + ":" + line;
     }
   }
 }
