@@ -73,6 +73,8 @@ public final class FootprintHarness {
     coreProgram.add(coreJar);
     result.put("r8SdkCoreAppDexBytes", r8App(r8, androidAll, work, new File(sources, "core"),
         coreProgram, rules));
+    result.put("r8SdkCoreTokensAppDexBytes", r8App(r8, androidAll, work, new File(sources, "core-tokens"),
+        coreProgram, rules));
     File agentSources = new File(sources, "agent");
     if (agentSources.isDirectory()) {
       List<File> agentProgram = new ArrayList<>(coreProgram);

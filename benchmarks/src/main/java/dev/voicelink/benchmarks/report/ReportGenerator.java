@@ -27,6 +27,12 @@ public final class ReportGenerator {
   /** Footprint targets: KB of dex that sdk-core, and the Agent, add to an R8-shrunk app. */
   static final int SDK_CORE_APP_DELTA_KB = 100;
   static final int AGENT_APP_DELTA_KB = 150;
+  /**
+   * "CPU ≈ 0 while waiting" as a bound: the device JVM's CPU over a device flow's wait, less an idle
+   * JVM's, as a share of one core. A thread that spun while waiting would be a whole core; the polls
+   * themselves (and the JIT and class loading of the first) are what is left under this bound.
+   */
+  static final double POLLING_CPU_SHARE = 0.05;
   private static final Map<String, String> OVERHEAD_LABELS = new LinkedHashMap<>();
 
   static {
@@ -136,7 +142,7 @@ public final class ReportGenerator {
       double a = encoding.get("sdkEncoding")[n + i] / encoding.get("byHandEncoding")[n + i];
       speedMet &= s >= 0.5;
       allocMet &= a <= 1.0 / 3;
-      speed.append(i > 0 ? ", " : "").append(pct(s)).append(" at ").append(SIZE_LABELS[i]);
+      speed.append(i > 0 ? ", " : "").append(pctDown(s)).append(" at ").append(SIZE_LABELS[i]);
       alloc.append(i > 0 ? ", " : "").append(ratio(a)).append(" at ").append(SIZE_LABELS[i]);
     }
     targetRow(md, "1", "encoding ≥ 50% of the okio Base64 floor's MB/s", speed.toString(), speedMet);
@@ -181,16 +187,23 @@ public final class ReportGenerator {
     File pollingFile = new File(results, "polling.json");
     if (pollingFile.isFile()) {
       StringBuilder text = new StringBuilder();
-      boolean ideal = true;
+      boolean met = true;
       for (Object o : (List<Object>) ((Map<String, Object>) Results.read(pollingFile)).get("scenarios")) {
         Map<String, Object> sc = (Map<String, Object>) o;
-        ideal &= ((Number) sc.get("tokenRequests")).intValue() <= ((Number) sc.get("idealRequests")).intValue();
+        met &= ((Number) sc.get("tokenRequests")).intValue() <= ((Number) sc.get("idealRequests")).intValue();
+        // The polling runs on the client's scheduler and OkHttp's threads, not on the thread parked in
+        // execute(): the whole process's CPU over the wait, less an idle JVM's, is what waiting costs.
+        double wallMillis = ((Number) sc.get("waitWallMillis")).doubleValue();
+        double cpuMillis = ((Number) sc.get("waitProcessCpuMillis")).doubleValue()
+            - ((Number) sc.get("idleJvmProcessCpuMillis")).doubleValue();
+        met &= cpuMillis <= POLLING_CPU_SHARE * wallMillis;
         text.append(text.length() > 0 ? "; " : "").append(intOf(sc.get("tokenRequests"))).append(" of ideal ")
-            .append(intOf(sc.get("idealRequests"))).append(", waiting thread ")
-            .append(num(((Number) sc.get("waitingThreadCpuMillis")).doubleValue())).append(" ms CPU over ")
-            .append(num(((Number) sc.get("waitWallMillis")).doubleValue() / 1000)).append(" s");
+            .append(intOf(sc.get("idealRequests"))).append(", process CPU ").append(num(cpuMillis))
+            .append(" ms over ").append(num(wallMillis / 1000)).append(" s (")
+            .append(pct(cpuMillis / wallMillis)).append(" of a core)");
       }
-      targetRow(md, "5", "token requests ≤ ⌈T/i⌉+1, CPU ≈ 0 while waiting", text.toString(), ideal);
+      targetRow(md, "5", "token requests ≤ ⌈T/i⌉+1, CPU ≈ 0 while waiting (the process, less an idle"
+          + " JVM, ≤ " + Math.round(POLLING_CPU_SHARE * 100) + "% of a core)", text.toString(), met);
     }
 
     File footprintFile = new File(results, "footprint.json");
@@ -199,7 +212,9 @@ public final class ReportGenerator {
       appDeltaRow(md, f, "r8SdkCoreAppDexBytes", "sdk-core", SDK_CORE_APP_DELTA_KB);
       appDeltaRow(md, f, "r8AgentAppDexBytes", "the Agent", AGENT_APP_DELTA_KB);
       double aar = ((Number) f.get("aarClassesJarBytes")).doubleValue() / 1024;
-      targetRow(md, "6", "AAR classes.jar ≤ 100 KB", num(aar) + " KB", aar <= 100);
+      // one decimal: 100.4 must not read "100" beside "not met"
+      targetRow(md, "6", "AAR classes.jar ≤ 100 KB", String.format(Locale.ROOT, "%.1f", aar) + " KB",
+          aar <= 100);
     }
     md.append("\n");
   }
@@ -345,6 +360,9 @@ public final class ReportGenerator {
           .append(num(score(jmh.get("TokenBenchmark.accessToken8")))).append(" |\n");
       md.append("| floor: read of a volatile field | ").append(num(score(jmh.get("TokenBenchmark.volatileRead1"))))
           .append(" | ").append(num(score(jmh.get("TokenBenchmark.volatileRead8")))).append(" |\n\n");
+      md.append("The 8-thread column runs 8 threads whatever the machine's cores (see \"Run on\"): on fewer,"
+          + " a thread also waits for a core, as the floor's own rise from 1 to 8 threads shows, so the"
+          + " lock's cost is the call's figure next to the floor's, not the 8-thread figure alone.\n\n");
     }
     if (stampede.isFile()) {
       Map<String, Object> s = (Map<String, Object>) Results.read(stampede);
@@ -401,6 +419,8 @@ public final class ReportGenerator {
         + " WebSocket", "reference point: OkHttp's WebSocket, the channel's transport");
     row(md, f, "r8SdkCoreAppDexBytes", "R8-shrunk app using sdk-core (sign-in + upload)",
         "target: ≤ " + SDK_CORE_APP_DELTA_KB + " KB over the OkHttp app");
+    row(md, f, "r8SdkCoreTokensAppDexBytes", "R8-shrunk app using sdk-core with a token manager (sign-in"
+        + " kept in a file, token kept alive, upload)", "for comparison: getting-started's flow");
     row(md, f, "r8AgentAppDexBytes", "R8-shrunk app using the Agent",
         "target: ≤ " + AGENT_APP_DELTA_KB + " KB over the OkHttp app");
     md.append("\n");
@@ -428,6 +448,14 @@ public final class ReportGenerator {
     if (Math.abs(value) >= 100) return String.format(Locale.ROOT, "%.0f", value);
     if (Math.abs(value) >= 10) return String.format(Locale.ROOT, "%.1f", value);
     return String.format(Locale.ROOT, "%.2f", value);
+  }
+
+  /**
+   * A percentage for a "≥" target, rounded down: 49.98% must not read "50.0%" beside "not met".
+   */
+  static String pctDown(double value) {
+    return Double.isNaN(value) ? "n/a"
+        : String.format(Locale.ROOT, "%.1f%%", Math.floor(value * 1000) / 10);
   }
 
   static String pct(double value) {
