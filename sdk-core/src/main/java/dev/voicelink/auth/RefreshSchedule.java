@@ -14,10 +14,13 @@ final class RefreshSchedule {
   private static final String TAG = "auth";
   static final long MIN_MARGIN_MILLIS = TimeUnit.MINUTES.toMillis(5);
   static final long MAX_MARGIN_MILLIS = TimeUnit.DAYS.toMillis(1);
+  /** How many times a store that failed its first read is read again by itself (about 3 minutes). */
+  static final int STORE_READ_RETRIES = 8;
 
   /** The margin the app chose, or -1 for the default. */
   private final long fixedMarginMillis;
   private final Backoff backoff;
+  private final Backoff storeReads;
   private long expiresAtNanos;
   private long refreshAtNanos;
   private long retryNotBeforeNanos;
@@ -26,6 +29,15 @@ final class RefreshSchedule {
   RefreshSchedule(long fixedMarginMillis, Random random) {
     this.fixedMarginMillis = fixedMarginMillis;
     this.backoff = new Backoff(1, 300, TimeUnit.SECONDS, 10, random);
+    this.storeReads = new Backoff(1, 60, TimeUnit.SECONDS, STORE_READ_RETRIES, random);
+  }
+
+  /**
+   * How long to wait before reading the store again after {@code failures} failed reads in a row at
+   * start, or -1 when it is not read again by itself any more.
+   */
+  long storeReadRetryMillis(int failures) {
+    return storeReads.allows(failures) ? storeReads.delayMillis(failures) : -1;
   }
 
   /**

@@ -4,12 +4,14 @@ import dev.voicelink.auth.TokenManager.Cause;
 import dev.voicelink.auth.TokenManager.Listener;
 import dev.voicelink.auth.TokenManager.State;
 import dev.voicelink.auth.TokenManager.StateChange;
+import dev.voicelink.core.Cancellable;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.Log;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,6 +94,10 @@ final class TokenKeeper {
   /** Another manager's sign-out heard: this one's sign-ins numbered up to it are still to end. */
   private long signInsToEnd;
   private final SignIns signIns;
+  /** Failed reads of the store in a row since it was last read (a failure, or a record lost). */
+  private int storeReadFailures;
+  /** The store's next read by itself, after a failed one; null when none is due. */
+  private @Nullable Cancellable storeReadAgain;
 
   /** The manager's running sign-in calls, which a sign-out ends. */
   interface SignIns {
@@ -786,7 +792,7 @@ final class TokenKeeper {
   /**
    * Reads the store again after it said the record is lost, as each token request in that state does:
    * a store that kept the record (its key missing, which an Android Keystore out of reach also says)
-   * may read it now. Whether it did; the record is then current.
+   * may read it now. Whether it did; the record is then current, and the state says so.
    */
   private boolean readLostRecordAgain() {
     long started;
@@ -809,7 +815,10 @@ final class TokenKeeper {
     synchronized (lock) {
       if (stored == null || current != null || generation != started) return false;
       Log.info(TAG, "the token store reads its record again: " + stored);
+      storeReadFailures = 0;
       install(stored, false);
+      reauthorization = null;
+      setState(stateAfterFailure(), Cause.STORE_READ, null);
       return true;
     }
   }
@@ -878,6 +887,7 @@ final class TokenKeeper {
           if (failure != null) {
             // Not read: the next token request reads it again, and throws the reason.
             setState(State.NO_TOKEN, Cause.STORE_FAILED, failure);
+            readStoreAgainLater();
             throw failure;
           }
           loaded = true;
@@ -885,11 +895,56 @@ final class TokenKeeper {
             reauthorization = new ReauthorizationRequiredException(
                 ReauthorizationRequiredException.RECORD_LOST, lost.getMessage());
             setState(State.REAUTHORIZATION_REQUIRED, Cause.RECORD_LOST, lost);
-          } else if (record == null) {
+            readStoreAgainLater();
+            return;
+          }
+          storeReadFailures = 0;
+          if (record == null) {
             setState(State.NO_TOKEN, Cause.STORE_READ, null);
           } else {
             install(record, false);
             setState(State.VALID, Cause.STORE_READ, null);
+          }
+        }
+      }
+    } finally {
+      notices.flush();
+    }
+  }
+
+  /**
+   * The store failed its read (a file system not mounted yet, an Android Keystore out of reach until
+   * the first unlock, which says the record is lost but keeps it): reads it again after a backoff, a
+   * bounded number of times, so that a record that is there is found without the app asking again.
+   * After the last, the next token request or {@link #state()} reads it. Caller holds lock.
+   */
+  private void readStoreAgainLater() {
+    if (storeReadAgain != null) return;
+    long delayMillis = schedule.storeReadRetryMillis(++storeReadFailures);
+    if (delayMillis < 0) return;
+    try {
+      storeReadAgain = client.config.scheduler().schedule(this::readStoreAgain, delayMillis,
+          TimeUnit.MILLISECONDS);
+    } catch (IllegalStateException closed) {
+      // the client is closed: nothing more is read by itself
+    }
+  }
+
+  /** Reads the store again, if it is still unread or its record still lost. On a worker. */
+  private void readStoreAgain() {
+    try {
+      synchronized (lock) {
+        storeReadAgain = null;
+        if (!loaded) {
+          loadInBackground(); // a failure schedules the next read
+          return;
+        }
+      }
+      if (!readLostRecordAgain()) {
+        synchronized (lock) {
+          if (current == null && reauthorization != null
+              && ReauthorizationRequiredException.RECORD_LOST.equals(reauthorization.code())) {
+            readStoreAgainLater();
           }
         }
       }

@@ -121,14 +121,16 @@ public final class TokenManager implements TokenSource {
     STORE_READ,
     /**
      * The store could not be read or written ({@link StateChange#failure()} says why): read, the state
-     * is {@link State#NO_TOKEN} until a token request reads it; written, the record is held and the
-     * next token request saves it first.
+     * is {@link State#NO_TOKEN} until the store is read again, by the manager itself after a backoff
+     * (1 s doubling to 60 s, up to 8 times, about 3 minutes in all) or by a token request; written,
+     * the record is held and the next token request saves it first.
      */
     STORE_FAILED,
     /**
      * The store cannot read its record ({@link RecordLostException}): one that can never be decrypted,
      * which the store deleted, or on Android one whose Keystore key is missing, which it kept (a
-     * Keystore out of reach says so too, and a later token request reads the store again): {@link
+     * Keystore out of reach says so too, and the store is read again, by the manager itself as after
+     * a {@link #STORE_FAILED} read, and by a later token request): {@link
      * State#REAUTHORIZATION_REQUIRED}.
      */
     RECORD_LOST,

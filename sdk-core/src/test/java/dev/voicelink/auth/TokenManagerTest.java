@@ -126,6 +126,88 @@ class TokenManagerTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
+  /** A store whose first {@code failures} reads throw {@code failure}, and which then holds {@code kept}. */
+  private static TokenStore readableAfter(int failures, IOException failure, @Nullable TokenRecord kept,
+      AtomicInteger loads) {
+    return new TokenStore() {
+      @Override public @Nullable TokenRecord load() throws IOException {
+        if (loads.incrementAndGet() <= failures) throw failure;
+        return kept;
+      }
+
+      @Override public void save(TokenRecord record) {
+      }
+
+      @Override public void clear() {
+      }
+    };
+  }
+
+  /** Waits for the next read of the store that the manager schedules by itself, and lets it run. */
+  private long runScheduledStoreRead(int scheduled) throws InterruptedException {
+    time.awaitScheduled(scheduled);
+    assertThat(time.pendingDelaysMillis()).as("one read of the store waits").hasSize(1);
+    long delay = time.pendingDelaysMillis().get(0);
+    time.advance(delay, TimeUnit.MILLISECONDS);
+    return delay;
+  }
+
+  @Test void aStoreThatFailsItsFirstReadsIsReadAgainByItselfUntilItReads() throws Exception {
+    AtomicInteger loads = new AtomicInteger();
+    TokenManager manager = deviceManager(readableAfter(2, new IOException("storage not mounted yet"),
+        deviceRecord("at-1", "rt-1", 3600), loads));
+    states.awaitCause(TokenManager.Cause.STORE_FAILED);
+
+    assertThat(runScheduledStoreRead(1)).as("the first wait, jittered up to 1 s").isBetween(0L, 1_000L);
+    assertThat(runScheduledStoreRead(2)).as("the second, up to 2 s").isBetween(0L, 2_000L);
+
+    assertThat(states.awaitCause(TokenManager.Cause.STORE_READ).state()).isEqualTo(State.VALID);
+    assertThat(loads).hasValue(3);
+    List<TokenManager.Cause> causes = new ArrayList<>();
+    for (TokenManager.StateChange change : states.changes()) causes.add(change.cause());
+    assertThat(causes).containsExactly(TokenManager.Cause.READING_STORE, TokenManager.Cause.STORE_FAILED,
+        TokenManager.Cause.STORE_FAILED, TokenManager.Cause.STORE_READ);
+    assertThat(states.changes().get(1).failure()).hasMessage("storage not mounted yet");
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test void aStoreThatNeverReadsIsReadAgainByItselfEightTimesAtMost() throws Exception {
+    AtomicInteger loads = new AtomicInteger();
+    java.util.concurrent.Semaphore failedReads = new java.util.concurrent.Semaphore(0);
+    TokenManager manager = deviceManager(readableAfter(Integer.MAX_VALUE, new IOException("disk failed"),
+        null, loads));
+    manager.addListener(change -> {
+      if (change.cause() == TokenManager.Cause.STORE_FAILED) failedReads.release();
+    });
+
+    for (int retry = 1; retry <= 8; retry++) {
+      assertThat(runScheduledStoreRead(retry)).as("wait %s", retry)
+          .isBetween(0L, Math.min(60_000L, 1_000L << (retry - 1)));
+    }
+    assertThat(failedReads.tryAcquire(9, 10, TimeUnit.SECONDS)).as("nine failed reads told").isTrue();
+    assertThat(loads).hasValue(9);
+    assertThat(time.pendingDelaysMillis()).as("no tenth read by itself").isEmpty();
+    assertThat(time.scheduledCount()).isEqualTo(8);
+    assertThatThrownBy(manager::accessToken).as("a token request still reads it, and says why")
+        .isInstanceOf(IOException.class).hasMessage("disk failed");
+    assertThat(loads).hasValue(10);
+  }
+
+  @Test void aRecordLostToAKeystoreOutOfReachIsReadAgainByItselfOnceItIsBack() throws Exception {
+    AtomicInteger loads = new AtomicInteger();
+    TokenManager manager = deviceManager(readableAfter(1, new RecordLostException("the stored sign-in of"
+        + " token store default is lost: its key is gone (wiped, or a backup from elsewhere); sign in"
+        + " again"), deviceRecord("at-1", "rt-1", 3600), loads));
+    states.awaitExactly(State.LOADING, State.REAUTHORIZATION_REQUIRED);
+
+    runScheduledStoreRead(1);
+
+    states.awaitExactly(State.LOADING, State.REAUTHORIZATION_REQUIRED, State.VALID);
+    assertThat(loads).hasValue(2);
+    assertThat(manager.accessToken()).isEqualTo("at-1");
+  }
+
   @Test void anAppClientWithoutAReadTimeoutStillBoundsTheSilenceOfAuthorizationAnswers() {
     ClientCore streaming = ClientCore.of(VoiceLinkClient.builder().authUrl("https://auth.example/")
         .httpClient(new OkHttpClient.Builder().readTimeout(0, TimeUnit.SECONDS).build()).build());
