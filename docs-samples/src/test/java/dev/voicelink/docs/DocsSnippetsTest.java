@@ -140,6 +140,8 @@ class DocsSnippetsTest {
     assertThat(blocks.stream().filter(b -> b.language.equals("kotlin") && b.snippet != null).count())
         .as("kotlin blocks shown from compiled sources").isGreaterThanOrEqualTo(3);
     assertThat(blocks.stream().filter(b -> b.snippet != null).count()).isGreaterThanOrEqualTo(5);
+    assertThat(blocks.stream().filter(b -> b.where().startsWith("README.md:")).count())
+        .as("the README's blocks read too").isGreaterThanOrEqualTo(3);
   }
 
   @Test void normalisingIgnoresIndentationAndBlankLinesOnly() {
@@ -200,8 +202,7 @@ class DocsSnippetsTest {
     Arrays.sort(pages);
     List<Block> out = new ArrayList<>();
     for (File page : pages) out.addAll(readBlocks(page, "docs/" + page.getName()));
-    File readme = docs.resolveSibling("README.md").toFile();
-    if (readme.isFile()) out.addAll(readBlocks(readme, "README.md"));
+    out.addAll(readBlocks(docs.resolveSibling("README.md").toFile(), "README.md"));
     return out;
   }
 

@@ -124,8 +124,8 @@ public final class AgentSoakTest {
 
   /**
    * One forced disconnect of a connection that was up 30 s, and the reconnect, the backoff run on the
-   * virtual clock. The 30 s make each drop the first failure of its row: a connection dropped sooner
-   * would count towards giving up.
+   * virtual clock. The 30 s (over the 10 s a connection must stay up) make each drop the first failure
+   * of its row: a connection dropped within 10 s would count towards giving up.
    */
   private void cycle(int n) throws InterruptedException {
     time.advance(30, TimeUnit.SECONDS);

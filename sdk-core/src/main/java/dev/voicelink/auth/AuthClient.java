@@ -3,6 +3,7 @@ package dev.voicelink.auth;
 import dev.voicelink.core.ServerBusyException;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.IOException;
@@ -251,6 +252,8 @@ final class AuthClient {
       String error = json != null ? json.string("error") : null;
       String message = json == null ? "" : json.string("message") != null ? json.string("message")
           : json.string("error_description") != null ? json.string("error_description") : "";
+      // Told in exceptions and logs: a server may echo the refresh token or device code it refuses.
+      message = Scrub.serverText(response.request(), message);
       IOException problem = null;
       if (response.isRedirect()) {
         problem = HttpFailure.redirect(response, "authorization requests", "their secrets");

@@ -302,13 +302,17 @@ public final class OAuthServer {
     return tokenEndpoint.hashCode();
   }
 
-  /** What the server is, for messages: its endpoints, nothing secret. */
+  /** What the server is, for messages: its endpoints, without a secret a query string may hold. */
   String describe() {
-    return "OAuthServer{issuer=" + issuer + ", device_authorization_endpoint=" + deviceAuthorizationEndpoint
-        + ", token_endpoint=" + tokenEndpoint + ", userinfo_endpoint=" + userinfoEndpoint
-        + (revocationEndpoint == null ? "" : ", revocation_endpoint=" + revocationEndpoint)
+    return "OAuthServer{issuer=" + issuer + ", device_authorization_endpoint=" + shown(deviceAuthorizationEndpoint)
+        + ", token_endpoint=" + shown(tokenEndpoint) + ", userinfo_endpoint=" + shown(userinfoEndpoint)
+        + (revocationEndpoint == null ? "" : ", revocation_endpoint=" + shown(revocationEndpoint))
         + ", token_endpoint_auth_methods_supported=" + authMethods
         + (secretAuthentication == null ? "" : ", client_authentication=" + secretAuthentication.wireName) + "}";
+  }
+
+  private static @Nullable String shown(@Nullable HttpUrl endpoint) {
+    return endpoint == null ? null : Scrub.url(endpoint);
   }
 
   /** Builds an {@link OAuthServer} from explicit endpoints; setters check their argument. Not thread-safe. */

@@ -1,6 +1,7 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.Redact;
+import dev.voicelink.core.internal.Scrub;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -276,7 +277,8 @@ public final class TokenRecord {
 
   @Override public String toString() {
     return "TokenRecord{grant=" + grant.wireName
-        + (dialect == Dialect.STANDARD ? ", dialect=standard, token_endpoint=" + tokenEndpoint : "")
+        + (dialect == Dialect.STANDARD && tokenEndpoint != null
+            ? ", dialect=standard, token_endpoint=" + Scrub.address(tokenEndpoint) : "")
         + ", client_id=" + clientId
         + ", token_type=" + tokenType
         + ", access_token=" + Redact.secret(accessToken)

@@ -6,6 +6,7 @@ import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.JsonValues;
+import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.Tolerance;
 import java.io.EOFException;
 import java.io.IOException;
@@ -72,8 +73,8 @@ final class Envelope {
           case "code":
             code = readCode(reader);
             break;
-          case "desc":
-            desc = reader.nextString();
+          case "desc": // told in exceptions and logs: it may echo the signature refused
+            desc = Scrub.serverText(response.request(), reader.nextString());
             break;
           case "sid":
             sid = reader.nextString();

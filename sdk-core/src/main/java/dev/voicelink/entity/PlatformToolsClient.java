@@ -4,14 +4,15 @@ import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.auth.TokenSource;
-import dev.voicelink.core.internal.HttpFailure;
-import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkCall;
 import dev.voicelink.core.VoiceLinkClient;
 import dev.voicelink.core.internal.BlockingCall;
 import dev.voicelink.core.internal.ClientCore;
+import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.JsonText;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.SendOnce;
 import dev.voicelink.core.internal.Tolerance;
 import dev.voicelink.core.internal.Utf8Line;
@@ -219,8 +220,8 @@ public final class PlatformToolsClient {
           sid = reader.nextString();
         } else if (name.equals("code")) {
           code = reader.nextString();
-        } else if (name.equals("message")) {
-          message = reader.nextString();
+        } else if (name.equals("message")) { // it may echo the token refused
+          message = Scrub.serverText(response.request(), reader.nextString());
         } else {
           reader.skipValue();
         }

@@ -524,6 +524,23 @@ class TokenManagerTest {
     assertThat(manager.record()).isNotNull();
   }
 
+  @Test void aRefusalThatEchoesTheRefreshTokenNamesItNowhere() throws Exception {
+    String refresh = "rt-1f7d0c3a9b8e4d2f99";
+    TokenManager manager = deviceManager(new InMemoryTokenStore(deviceRecord("at-1", refresh, 3600)));
+    time.advance(2, TimeUnit.HOURS);
+    script.enqueue(json(400, "{\"error\":\"invalid_refresh_token\",\"message\":\"refresh token "
+        + refresh + " is revoked\"}"));
+
+    try (dev.voicelink.core.LogCapture log = dev.voicelink.core.LogCapture.install()) {
+      assertThatThrownBy(manager::accessToken).isInstanceOf(ReauthorizationRequiredException.class)
+          .hasMessage("invalid_refresh_token: refresh token ‹redacted› is revoked");
+      TokenManager.StateChange refused = states.awaitCause(TokenManager.Cause.REFRESH_REFUSED);
+      assertThat(refused.failure()).hasMessageNotContaining(refresh);
+      assertThat(refused.toString()).doesNotContain(refresh);
+      assertThat(log.text()).contains("refresh token ‹redacted› is revoked").doesNotContain(refresh);
+    }
+  }
+
   @Test void invalidRefreshTokenRequiresReauthorizationAndKeepsTheRecord() throws Exception {
     TokenRecord stored = deviceRecord("at-1", "rt-1", 3600);
     InMemoryTokenStore store = new InMemoryTokenStore(stored);

@@ -148,6 +148,29 @@ class HttpLoggingTest {
     assertThat(log.text()).doesNotContain(ACCESS).doesNotContain(REFRESH);
   }
 
+  @Test void anAnswerThatEchoesTheRequestsSecretsIsLoggedWithoutThem() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(400)
+        .setHeader("Content-Type", "application/json")
+        .setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"token "
+            + ACCESS + " expired\"")
+        .setBody("{\"error\":\"invalid_refresh_token\",\"message\":\"refresh token " + REFRESH
+            + " is revoked\"}"));
+    String refreshRequest = "{\"grant_type\":\"refresh_token\",\"refresh_token\":\"" + REFRESH + "\"}";
+
+    try (Response response = client(HttpLogLevel.BODY).newCall(request("/oauth/ivs/token")
+        .header("Authorization", ACCESS).post(RequestBody.create(refreshRequest, JSON)).build())
+        .execute()) {
+      assertThat(response.body().string()).contains(REFRESH); // the app still reads what came
+    }
+
+    List<String> lines = log.messages("http");
+    assertThat(lines.get(2)).contains("WWW-Authenticate: Bearer error=\"invalid_token\","
+        + " error_description=\"token ‹redacted› expired\"")
+        .endsWith("\n{\"error\":\"invalid_refresh_token\",\"message\":\"refresh token ‹redacted›"
+            + " is revoked\"}");
+    assertThat(log.text()).doesNotContain(ACCESS).doesNotContain(REFRESH);
+  }
+
   @Test void formBodiesRedactSecretsAndShowEntityDataOnlyBySize() throws Exception {
     String deviceCode = "dc_00112233445566778899aabbccddeeff";
     server.enqueue(new MockResponse().setBody("{\"device_code\":\"" + deviceCode

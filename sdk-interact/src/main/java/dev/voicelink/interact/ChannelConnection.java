@@ -147,8 +147,17 @@ final class ChannelConnection {
       }
       failedAttempts = 0;
       retriedRejectedToken = false;
-      scheduleAttemptLocked(0, false);
+      // After giving up, as after a pause: the server's last Retry-After still holds.
+      long waitMillis = serverWaitMillisLocked();
+      scheduleAttemptLocked(waitMillis, waitMillis > 0);
     }
+  }
+
+  /** What is left of the wait the server asked for with its last refusal, in ms (rounded up). */
+  private long serverWaitMillisLocked() {
+    if (serverWaitEndsNanos == Long.MIN_VALUE) return 0;
+    long waitNanos = serverWaitEndsNanos - config.deviceClock().monotonicNanos();
+    return waitNanos <= 0 ? 0 : (waitNanos + 999_999) / 1_000_000;
   }
 
   State state() {
@@ -207,9 +216,8 @@ final class ChannelConnection {
       paused = false;
       if (state == State.PAUSED) {
         failedAttempts = 0;
-        long waitNanos = serverWaitEndsNanos == Long.MIN_VALUE ? 0
-            : Math.max(0, serverWaitEndsNanos - config.deviceClock().monotonicNanos());
-        scheduleAttemptLocked(TimeUnit.NANOSECONDS.toMillis(waitNanos), waitNanos > 0);
+        long waitMillis = serverWaitMillisLocked();
+        scheduleAttemptLocked(waitMillis, waitMillis > 0);
       }
     }
   }

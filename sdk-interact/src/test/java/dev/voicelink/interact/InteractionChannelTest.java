@@ -942,6 +942,25 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isEqualTo(3);
   }
 
+  @Test void aConnectAfterGivingUpWaitsOutTheLastRefusalsRetryAfter() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "5"));
+    server.enqueue(greetingSocket());
+    channel = channelBuilder().maxReconnectAttempts(0).build();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=false");
+
+    channel.connect();
+
+    assertThat(channel.state()).isEqualTo(InteractionChannel.State.WAITING_TO_RECONNECT);
+    assertThat(time.pendingDelaysMillis()).containsExactly(5_000L);
+    time.advance(4_999, TimeUnit.MILLISECONDS);
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    time.advance(1, TimeUnit.MILLISECONDS);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
   @Test void rejectedTokenIsInvalidatedAndRetriedOnceWithTheNewOne() throws Exception {
     connectAfterARejectedToken();
     assertThat(server.takeRequest().getHeader("Authorization")).isEqualTo("at-1");

@@ -43,8 +43,12 @@ final class Ids {
     }
   }
 
-  /** A short, non-reversible fingerprint of a secret, for printing. */
+  /**
+   * A short, non-reversible fingerprint of a secret, for printing; none for a secret under 16
+   * characters, whose fingerprint could be reversed by trying every value (as the SDK's logs do).
+   */
   static String fingerprint(String secret) {
+    if (secret.length() < 16) return "(short: not shown)";
     return md5Hex("fingerprint:" + secret).substring(0, 8);
   }
 

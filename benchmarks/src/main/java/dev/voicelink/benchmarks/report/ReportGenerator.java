@@ -196,11 +196,12 @@ public final class ReportGenerator {
         double wallMillis = ((Number) sc.get("waitWallMillis")).doubleValue();
         double cpuMillis = ((Number) sc.get("waitProcessCpuMillis")).doubleValue()
             - ((Number) sc.get("idleJvmProcessCpuMillis")).doubleValue();
-        met &= cpuMillis <= POLLING_CPU_SHARE * wallMillis;
+        met &= wallMillis > 0 && cpuMillis <= POLLING_CPU_SHARE * wallMillis;
         text.append(text.length() > 0 ? "; " : "").append(intOf(sc.get("tokenRequests"))).append(" of ideal ")
             .append(intOf(sc.get("idealRequests"))).append(", process CPU ").append(num(cpuMillis))
             .append(" ms over ").append(num(wallMillis / 1000)).append(" s (")
-            .append(pct(cpuMillis / wallMillis)).append(" of a core)");
+            .append(wallMillis > 0 ? upToTenth(cpuMillis / wallMillis * 100) + "%" : "n/a")
+            .append(" of a core)");
       }
       targetRow(md, "5", "token requests ≤ ⌈T/i⌉+1, CPU ≈ 0 while waiting (the process, less an idle"
           + " JVM, ≤ " + Math.round(POLLING_CPU_SHARE * 100) + "% of a core)", text.toString(), met);
@@ -212,9 +213,7 @@ public final class ReportGenerator {
       appDeltaRow(md, f, "r8SdkCoreAppDexBytes", "sdk-core", SDK_CORE_APP_DELTA_KB);
       appDeltaRow(md, f, "r8AgentAppDexBytes", "the Agent", AGENT_APP_DELTA_KB);
       double aar = ((Number) f.get("aarClassesJarBytes")).doubleValue() / 1024;
-      // one decimal: 100.4 must not read "100" beside "not met"
-      targetRow(md, "6", "AAR classes.jar ≤ 100 KB", String.format(Locale.ROOT, "%.1f", aar) + " KB",
-          aar <= 100);
+      targetRow(md, "6", "AAR classes.jar ≤ 100 KB", upToTenth(aar) + " KB", aar <= 100);
     }
     md.append("\n");
   }
@@ -233,8 +232,7 @@ public final class ReportGenerator {
       return;
     }
     double added = (((Number) app).doubleValue() - ((Number) okhttp).doubleValue()) / 1024;
-    // One decimal, so that a figure just over the target never reads as the target itself.
-    targetRow(md, "6", target, String.format(Locale.ROOT, "+%.1f KB", added), added <= limitKb);
+    targetRow(md, "6", target, "+" + upToTenth(added) + " KB", added <= limitKb);
   }
 
   private static double addedOf(Map<String, Object> variants, String variant) {
@@ -448,6 +446,13 @@ public final class ReportGenerator {
     if (Math.abs(value) >= 100) return String.format(Locale.ROOT, "%.0f", value);
     if (Math.abs(value) >= 10) return String.format(Locale.ROOT, "%.1f", value);
     return String.format(Locale.ROOT, "%.2f", value);
+  }
+
+  /**
+   * A figure for a "≤" target, rounded up to a tenth: 100.04 must not read "100.0" beside "not met".
+   */
+  static String upToTenth(double value) {
+    return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.1f", Math.ceil(value * 10) / 10);
   }
 
   /**

@@ -82,8 +82,11 @@ public final class HttpLogger implements Interceptor {
     if (!response.message().isEmpty()) line.append(' ').append(response.message());
     line.append(' ').append(Scrub.url(response.request().url())).append(" (").append(tookMillis)
         .append(" ms, ").append(size(length)).append(" body)");
-    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers());
-    if (level == HttpLogLevel.BODY) line.append('\n').append(responseBodyText(response));
+    // What the server sent back may echo a secret of the request (an error's description).
+    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers(), response.request());
+    if (level == HttpLogLevel.BODY) {
+      line.append('\n').append(Scrub.withoutSecretsOf(response.request(), responseBodyText(response)));
+    }
     Log.debug(TAG, line.toString());
     return response;
   }
@@ -200,6 +203,12 @@ public final class HttpLogger implements Interceptor {
       if (b < 0x20 && b != '\n' && b != '\r' && b != '\t') return false;
     }
     return true;
+  }
+
+  private static void appendHeaders(StringBuilder out, Headers headers, Request answered) {
+    StringBuilder own = new StringBuilder();
+    appendHeaders(own, headers);
+    out.append(Scrub.withoutSecretsOf(answered, own.toString()));
   }
 
   private static void appendHeaders(StringBuilder out, Headers headers) {

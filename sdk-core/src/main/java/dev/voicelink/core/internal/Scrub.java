@@ -3,12 +3,20 @@ package dev.voicelink.core.internal;
 import com.squareup.moshi.JsonReader;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import okhttp3.Headers;
 import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
 import okio.Buffer;
+import okio.ByteString;
 
 /**
  * Takes the secrets out of text that is about to be logged: header values, query strings, form and
@@ -32,15 +40,22 @@ public final class Scrub {
   /** The credentials of an {@code Authorization} value: a bearer token, or Basic id and secret. */
   private static final Pattern BEARER =
       Pattern.compile("(?i)(\\b(?:bearer|basic)\\s+)[A-Za-z0-9._~+/=-]+");
+  /** An {@code Authorization} value's scheme and credentials. */
+  private static final Pattern CREDENTIAL = Pattern.compile("(?i)(bearer|basic)\\s+(\\S+)");
+  /** Secrets shorter than this are not looked for in a server's text. */
+  static final int MIN_ECHO_LENGTH = 6;
+  /** A request body larger than this is not read again for its secrets: the SDK's own are small. */
+  private static final long MAX_SECRETS_BODY_BYTES = 64 * 1024;
   private Scrub() {
   }
 
   /** Whether a header, form field, query parameter or JSON member of this name holds a secret. */
   public static boolean isSecretName(String name) {
     String n = name.toLowerCase(Locale.ROOT);
+    String joined = n.replace("_", "").replace("-", "");
     return n.endsWith("token") || n.contains("secret") || n.contains("password")
-        || n.equals("device_code") || n.equals("sms_code") || n.equals("verification_code")
-        || n.replace("_", "").replace("-", "").equals("accountkey")
+        || joined.equals("devicecode") || joined.equals("smscode") || joined.equals("verificationcode")
+        || joined.equals("accountkey")
         || n.equals("authorization") || n.equals("proxy-authorization")
         || n.equals("cookie") || n.equals("set-cookie")
         // The web API's signature: whoever has it can replay the request for 5 minutes.
@@ -150,7 +165,7 @@ public final class Scrub {
           }
           break;
         }
-        case STRING: writer.value(reader.nextString()); break;
+        case STRING: writer.value(text(reader.nextString())); break; // free text may name one
         case NUMBER: writer.rawValue(reader.nextString()); break;
         case BOOLEAN: writer.value(reader.nextBoolean()); break;
         case NULL: writer.nullValue(); reader.nextNull(); break;
@@ -180,6 +195,110 @@ public final class Scrub {
   private static String skip(JsonReader reader, String shown) throws IOException {
     reader.skipValue();
     return shown;
+  }
+
+  /**
+   * Text a server sent in answer to {@code request}, such as an error's description, as it may be
+   * told: without the secrets that request carried, which a server may echo ("refresh token rt-…
+   * is revoked"), and as {@link #text}.
+   */
+  public static String serverText(Request request, String text) {
+    return text(withoutSecretsOf(request, text));
+  }
+
+  /**
+   * {@code text} with every secret that {@code request} carried redacted where it appears: the values
+   * of its secret headers (and the credentials inside them), secret query parameters, and secret
+   * fields of a form or JSON body it holds in memory. Values shorter than {@value #MIN_ECHO_LENGTH}
+   * characters are left, as they would match ordinary text.
+   */
+  public static String withoutSecretsOf(Request request, String text) {
+    List<String> secrets = secretsOf(request);
+    // Longest first, so that a secret containing another is redacted whole.
+    Collections.sort(secrets, (a, b) -> b.length() - a.length());
+    String out = text;
+    for (String secret : secrets) {
+      if (secret.length() >= MIN_ECHO_LENGTH) out = out.replace(secret, REDACTED);
+    }
+    return out;
+  }
+
+  private static List<String> secretsOf(Request request) {
+    List<String> secrets = new ArrayList<>();
+    Headers headers = request.headers();
+    for (int i = 0; i < headers.size(); i++) {
+      if (!isSecretName(headers.name(i))) continue;
+      String value = headers.value(i);
+      secrets.add(value);
+      Matcher credential = CREDENTIAL.matcher(value);
+      if (credential.matches()) {
+        secrets.add(credential.group(2));
+        if (credential.group(1).equalsIgnoreCase("basic")) addBasic(secrets, credential.group(2));
+      }
+    }
+    HttpUrl url = request.url();
+    for (int i = 0; i < url.querySize(); i++) {
+      String value = url.queryParameterValue(i);
+      if (value != null && isSecretName(url.queryParameterName(i))) secrets.add(value);
+    }
+    RequestBody body = request.body();
+    // The SDK's own wrappers (one-shot once written, progress) hold the body it built in memory.
+    while (body instanceof ForwardingBody) body = ((ForwardingBody) body).delegate;
+    MediaType type = body == null ? null : body.contentType();
+    if (body == null || type == null || body.isOneShot() || body.isDuplex()) return secrets;
+    try {
+      if (body.contentLength() < 0 || body.contentLength() > MAX_SECRETS_BODY_BYTES) return secrets;
+      Buffer buffer = new Buffer();
+      body.writeTo(buffer);
+      String subtype = type.subtype().toLowerCase(Locale.ROOT);
+      if (subtype.equals("x-www-form-urlencoded")) {
+        for (String pair : buffer.readUtf8().split("&")) {
+          int eq = pair.indexOf('=');
+          if (eq > 0 && isSecretName(decodeForm(pair.substring(0, eq)))) {
+            secrets.add(pair.substring(eq + 1));
+            secrets.add(decodeForm(pair.substring(eq + 1)));
+          }
+        }
+      } else if (subtype.contains("json")) {
+        addJsonSecrets(secrets, JsonReader.of(buffer));
+      }
+    } catch (IOException | RuntimeException e) {
+      // a body that cannot be read again is not the SDK's own: its named secrets are what is known
+    }
+    return secrets;
+  }
+
+  /** The id and the secret of a Basic credential, as sent (form-encoded) and decoded. */
+  private static void addBasic(List<String> secrets, String encoded) {
+    ByteString decoded = ByteString.decodeBase64(encoded);
+    if (decoded == null) return;
+    String idAndSecret = decoded.utf8();
+    int colon = idAndSecret.indexOf(':');
+    if (colon < 0) return;
+    String secret = idAndSecret.substring(colon + 1);
+    secrets.add(secret);
+    secrets.add(decodeForm(secret));
+  }
+
+  /** The string values of secret members, at any depth. */
+  private static void addJsonSecrets(List<String> secrets, JsonReader reader) throws IOException {
+    reader.setLenient(true);
+    String name = null;
+    while (reader.peek() != JsonReader.Token.END_DOCUMENT) {
+      switch (reader.peek()) {
+        case BEGIN_OBJECT: reader.beginObject(); break;
+        case END_OBJECT: reader.endObject(); break;
+        case BEGIN_ARRAY: reader.beginArray(); break;
+        case END_ARRAY: reader.endArray(); break;
+        case NAME: name = reader.nextName(); continue;
+        case STRING:
+          String value = reader.nextString();
+          if (name != null && isSecretName(name)) secrets.add(value);
+          break;
+        default: reader.skipValue();
+      }
+      name = null;
+    }
   }
 
   /** Any other text: values after secret-looking names, and bearer credentials, are redacted. */

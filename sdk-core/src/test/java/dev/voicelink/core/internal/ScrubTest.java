@@ -2,7 +2,11 @@ package dev.voicelink.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import okhttp3.Credentials;
 import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
 import org.junit.jupiter.api.Test;
 
 class ScrubTest {
@@ -24,6 +28,47 @@ class ScrubTest {
     assertThat(Scrub.isSecretName("code")).isFalse(); // the web API's result code
     assertThat(Scrub.isSecretName("sid")).isFalse();
     assertThat(Scrub.isSecretName("X-CurTime")).isFalse();
+    assertThat(Scrub.isSecretName("deviceCode")).isTrue();
+    assertThat(Scrub.isSecretName("device-code")).isTrue();
+    assertThat(Scrub.isSecretName("smsCode")).isTrue();
+    assertThat(Scrub.isSecretName("verificationCode")).isTrue();
+    assertThat(Scrub.isSecretName("userCode")).isFalse();
+  }
+
+  @Test void aServersTextLosesEverySecretItsRequestCarried() {
+    String refresh = "rt-1f7d0c3a9b8e4d2f99";
+    String secret = "cs/with+chars 0123";
+    Request form = new Request.Builder().url("https://auth.example/token?client_secret=qs-0123456789")
+        .header("Authorization", Credentials.basic("speaker", Form.encode(secret))) // as the SDK sends it
+        .post(new Form().add("grant_type", "refresh_token").add("refresh_token", refresh).build())
+        .build();
+
+    assertThat(Scrub.serverText(form, "refresh token " + refresh + " is revoked")).isEqualTo(
+        "refresh token ‹redacted› is revoked");
+    assertThat(Scrub.serverText(form, "client " + secret + " / " + Form.encode(secret) + " / qs-0123456789"))
+        .isEqualTo("client ‹redacted› / ‹redacted› / ‹redacted›");
+    assertThat(Scrub.serverText(form, "grant refresh_token unknown")).as("names are not secrets")
+        .isEqualTo("grant refresh_token unknown");
+
+    Request json = new Request.Builder().url("https://auth.example/token")
+        .header("Authorization", "Bearer " + TOKEN)
+        .post(RequestBody.create("{\"grant_type\":\"device_code\",\"device\":{\"device_code\":"
+            + "\"dc-0123456789\"}}", MediaType.get("application/json"))).build();
+    assertThat(Scrub.serverText(json, "code dc-0123456789 for " + TOKEN + " expired"))
+        .isEqualTo("code ‹redacted› for ‹redacted› expired");
+    assertThat(Scrub.serverText(json, "refresh_token=abcdefgh")).as("as text() too")
+        .isEqualTo("refresh_token=‹redacted›");
+  }
+
+  @Test void secretsShorterThanSixCharactersAreNotLookedFor() {
+    Request request = new Request.Builder().url("https://auth.example/token")
+        .post(new Form().add("refresh_token", "abc12").build()).build();
+    assertThat(Scrub.serverText(request, "abc12 and more")).isEqualTo("abc12 and more");
+  }
+
+  @Test void jsonFreeTextValuesLoseSecretsNamedInThem() {
+    assertThat(Scrub.json("{\"error_description\":\"bad refresh_token=" + TOKEN + "\"}", null, false))
+        .isEqualTo("{\"error_description\":\"bad refresh_token=‹redacted›\"}");
   }
 
   @Test void shortSecretsGetNoFingerprint() {

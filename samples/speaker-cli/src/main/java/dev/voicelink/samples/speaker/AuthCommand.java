@@ -268,8 +268,13 @@ abstract class AuthCommand implements Callable<Integer> {
         + ", valid " + record.expiresInSeconds() + " s; saved to " + file.getPath();
   }
 
-  /** First 8 hex digits of the SHA-256 of a secret: enough to match two outputs, useless to steal. */
+  /**
+   * First 8 hex digits of the SHA-256 of a secret: enough to match two outputs, useless to steal. None
+   * for a secret under 16 characters, whose fingerprint could be reversed by trying every value (the
+   * SDK's logs show it as {@code ‹secret›}).
+   */
   static String fingerprint(String secret) {
+    if (secret.length() < 16) return "(short: not shown)";
     return ByteString.encodeUtf8(secret).sha256().hex().substring(0, 8);
   }
 }

@@ -124,9 +124,11 @@ class AuthCommandsTest {
   }
 
   @Test void fingerprintsAreTheSdksOwnSoThatCliOutputMatchesItsLogs() {
-    // Redact.fingerprint's vectors: the first 8 hex digits of SHA-256, never a part of the secret.
-    assertThat(AuthCommand.fingerprint("abc")).isEqualTo("ba7816bf");
+    // Redact.fingerprint's vector: the first 8 hex digits of SHA-256, never a part of the secret.
     assertThat(AuthCommand.fingerprint("rt-1f7d0c3a9b8e4d2f")).isEqualTo("7c128ab8");
+    // As Redact.secret: a short secret's fingerprint ("abc": ba7816bf) could be reversed.
+    assertThat(AuthCommand.fingerprint("0123456789abcde")).isEqualTo("(short: not shown)");
+    assertThat(AuthCommand.fingerprint("0123456789abcdef")).isEqualTo("9f9f5111");
   }
 
   @Test void refusalExitsWithThree() throws Exception {
