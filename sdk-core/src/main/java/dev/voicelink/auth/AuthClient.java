@@ -73,26 +73,26 @@ final class AuthClient {
   }
 
   Call deviceCodeCall(String clientId, @Nullable String deviceId) {
-    return http.newCall(dialect.deviceCode(clientId, deviceId));
+    return http.newCall(Scrub.rememberingBody(dialect.deviceCode(clientId, deviceId)));
   }
 
   Call devicePollCall(String clientId, DeviceCode code) {
-    return http.newCall(dialect.poll(clientId, code));
+    return http.newCall(Scrub.rememberingBody(dialect.poll(clientId, code)));
   }
 
   /** The refresh of {@code record} in {@code recordDialect}, the dialect it was issued in. */
   Call refreshCall(OAuthDialect recordDialect, TokenRecord record) {
-    return refreshHttp.newCall(recordDialect.refresh(record));
+    return refreshHttp.newCall(Scrub.rememberingBody(recordDialect.refresh(record)));
   }
 
   /** The revocation of {@code record}'s tokens in {@code recordDialect}; null when it offers none. */
   @Nullable Call revocationCall(OAuthDialect recordDialect, TokenRecord record) {
     Request request = recordDialect.revocation(record);
-    return request == null ? null : revocationHttp.newCall(request);
+    return request == null ? null : revocationHttp.newCall(Scrub.rememberingBody(request));
   }
 
   Call clientCredentialsCall(String clientId, String clientSecret) {
-    return http.newCall(dialect.clientCredentials(clientId, clientSecret));
+    return http.newCall(Scrub.rememberingBody(dialect.clientCredentials(clientId, clientSecret)));
   }
 
   /**
@@ -250,6 +250,7 @@ final class AuthClient {
       boolean serverDate = response.headers().getDate("Date") != null;
       WireJson json = WireJson.parse(text);
       String error = json != null ? json.string("error") : null;
+      if (error != null) error = Scrub.serverText(response.request(), error);
       String message = json == null ? "" : json.string("message") != null ? json.string("message")
           : json.string("error_description") != null ? json.string("error_description") : "";
       // Told in exceptions and logs: a server may echo the refresh token or device code it refuses.

@@ -1,5 +1,6 @@
 package dev.voicelink.auth;
 
+import dev.voicelink.core.internal.Scrub;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
 
@@ -65,10 +66,10 @@ final class CredentialKind {
    */
   private @Nullable String serverMismatch(TokenRecord record) {
     boolean standard = record.dialect() == TokenRecord.Dialect.STANDARD;
-    String what = standard ? "a record of the standard server " + record.tokenEndpoint()
+    String what = standard ? "a record of the standard server " + Scrub.endpoint(record.tokenEndpoint())
         : "a platform record";
     if (server != null && (!standard || !server.tokenEndpoint().equals(record.tokenEndpoint()))) {
-      return what + "; this manager keeps tokens of " + server.tokenEndpoint();
+      return what + "; this manager keeps tokens of " + Scrub.endpoint(server.tokenEndpoint());
     }
     if (server == null && grant != null && standard) {
       return what + "; this manager keeps platform tokens (use TokenManager.builder(client, server))";

@@ -14,7 +14,7 @@ final class RefreshSchedule {
   private static final String TAG = "auth";
   static final long MIN_MARGIN_MILLIS = TimeUnit.MINUTES.toMillis(5);
   static final long MAX_MARGIN_MILLIS = TimeUnit.DAYS.toMillis(1);
-  /** How many times a store that failed its first read is read again by itself (about 3 minutes). */
+  /** How many times a store that failed its first read is read again by itself (1.5 to 3 minutes). */
   static final int STORE_READ_RETRIES = 8;
 
   /** The margin the app chose, or -1 for the default. */
@@ -37,7 +37,9 @@ final class RefreshSchedule {
    * start, or -1 when it is not read again by itself any more.
    */
   long storeReadRetryMillis(int failures) {
-    return storeReads.allows(failures) ? storeReads.delayMillis(failures) : -1;
+    if (!storeReads.allows(failures)) return -1;
+    // At least half of each step (1.5 to 3 minutes for all 8): full jitter could spend them at once.
+    return storeReads.ceilingMillis(failures) / 2 + storeReads.delayMillis(failures) / 2;
   }
 
   /**

@@ -426,9 +426,10 @@ final class TokenKeeper {
       try {
         synchronized (lock) {
           if (state == State.REAUTHORIZATION_REQUIRED && reauthorization != null) {
-            if (!adopted) throw reauthorization;
+            // A record read again cleared the loss itself: a refusal here came after it, and stands.
+            if (!adopted || base == null) throw reauthorization;
             reauthorization = null;
-            setState(stateAfterFailure(), base != null ? Cause.REFRESHED : Cause.STORE_READ, null);
+            setState(stateAfterFailure(), Cause.REFRESHED, null);
           }
           if (adopted && !force && current != null && schedule.canServe(clock.monotonicNanos())) {
             return current;
@@ -809,7 +810,7 @@ final class TokenKeeper {
         stored = store.load();
       }
       if (stored != null) kind.checkStored(stored);
-    } catch (IOException e) { // lost still, or a failure that may pass: the state stands
+    } catch (Exception e) { // lost still, or a failure that may pass (a store's own bug too): it stands
       return false;
     }
     synchronized (lock) {
@@ -818,7 +819,8 @@ final class TokenKeeper {
       storeReadFailures = 0;
       install(stored, false);
       reauthorization = null;
-      setState(stateAfterFailure(), Cause.STORE_READ, null);
+      // As a first read reports a record: VALID, its token refreshed at first use if it expired.
+      setState(State.VALID, Cause.STORE_READ, null);
       return true;
     }
   }
@@ -925,8 +927,8 @@ final class TokenKeeper {
     try {
       storeReadAgain = client.config.scheduler().schedule(this::readStoreAgain, delayMillis,
           TimeUnit.MILLISECONDS);
-    } catch (IllegalStateException closed) {
-      // the client is closed: nothing more is read by itself
+    } catch (RuntimeException closed) {
+      // the client (or the app's scheduler) is closed: nothing more is read by itself
     }
   }
 

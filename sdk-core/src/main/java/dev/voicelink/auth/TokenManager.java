@@ -122,8 +122,8 @@ public final class TokenManager implements TokenSource {
     /**
      * The store could not be read or written ({@link StateChange#failure()} says why): read, the state
      * is {@link State#NO_TOKEN} until the store is read again, by the manager itself after a backoff
-     * (1 s doubling to 60 s, up to 8 times, about 3 minutes in all) or by a token request; written,
-     * the record is held and the next token request saves it first.
+     * (1 s doubling to 60 s, each jittered down to half, up to 8 times: 1.5 to 3 minutes in all) or
+     * by a token request; written, the record is held and the next token request saves it first.
      */
     STORE_FAILED,
     /**

@@ -278,7 +278,7 @@ public final class TokenRecord {
   @Override public String toString() {
     return "TokenRecord{grant=" + grant.wireName
         + (dialect == Dialect.STANDARD && tokenEndpoint != null
-            ? ", dialect=standard, token_endpoint=" + Scrub.address(tokenEndpoint) : "")
+            ? ", dialect=standard, token_endpoint=" + Scrub.endpoint(tokenEndpoint) : "")
         + ", client_id=" + clientId
         + ", token_type=" + tokenType
         + ", access_token=" + Redact.secret(accessToken)

@@ -257,15 +257,15 @@ class OAuthServerTest {
   @Test void aSecretInAnEndpointsQueryIsShownNowhere() {
     String secret = "s3cr3t-0123456789abcdef";
     OAuthServer server = OAuthServer.builder()
-        .tokenEndpoint("https://login.example.com/token?client_secret=" + secret).build();
-    assertThat(server.describe()).contains("token_endpoint=https://login.example.com/token?client_secret=‹secret")
+        .tokenEndpoint("https://login.example.com/token?app_secret=" + secret).build();
+    assertThat(server.describe()).contains("token_endpoint=https://login.example.com/token?app_secret=‹secret")
         .doesNotContain(secret);
     TokenRecord record = TokenRecord.builder().accessToken("at-0123456789abcdef").tokenType("bearer")
         .expiresInSeconds(3600).createdAtEpochSeconds(1_763_712_000L)
         .receivedAtEpochMillis(1_763_712_000_000L).grant(TokenRecord.Grant.DEVICE)
         .clientId("speaker").standard(null, server.tokenEndpoint(),
             OAuthServer.ClientAuthentication.NONE).build();
-    assertThat(record.toString()).contains("token_endpoint=https://login.example.com/token?client_secret=")
+    assertThat(record.toString()).contains("token_endpoint=https://login.example.com/token?app_secret=‹secret")
         .doesNotContain(secret);
   }
 

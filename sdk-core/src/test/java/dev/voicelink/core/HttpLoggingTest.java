@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.Redact;
+import dev.voicelink.core.internal.Scrub;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -157,9 +158,10 @@ class HttpLoggingTest {
             + " is revoked\"}"));
     String refreshRequest = "{\"grant_type\":\"refresh_token\",\"refresh_token\":\"" + REFRESH + "\"}";
 
-    try (Response response = client(HttpLogLevel.BODY).newCall(request("/oauth/ivs/token")
-        .header("Authorization", ACCESS).post(RequestBody.create(refreshRequest, JSON)).build())
-        .execute()) {
+    // As the SDK sends its authorization requests: their body remembered for this
+    try (Response response = client(HttpLogLevel.BODY).newCall(Scrub.rememberingBody(
+        request("/oauth/ivs/token").header("Authorization", ACCESS)
+            .post(RequestBody.create(refreshRequest, JSON)).build())).execute()) {
       assertThat(response.body().string()).contains(REFRESH); // the app still reads what came
     }
 

@@ -337,6 +337,21 @@ class EntityWebApiTest {
         .hasMessage("31402: unknown namespace (sid wapi7)");
   }
 
+  @Test void aDescThatEchoesTheSignatureNamesItNowhere() throws Exception {
+    server.setDispatcher(new okhttp3.mockwebserver.Dispatcher() {
+      @Override public MockResponse dispatch(RecordedRequest request) {
+        return envelope("10106", "checksum " + request.getHeader("X-CheckSum") + " with nonce "
+            + request.getHeader("X-Nonce") + " is invalid", "wapi6", null).setResponseCode(403);
+      }
+    });
+    Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
+        () -> api.checkResource("psn1").execute());
+    RecordedRequest sent = server.takeRequest();
+    assertThat(refused).isExactlyInstanceOf(WebApiException.class)
+        .hasMessage("10106: checksum ‹redacted› with nonce ‹redacted› is invalid (sid wapi6)")
+        .hasMessageNotContaining(sent.getHeader("X-CheckSum"));
+  }
+
   @Test void malformedEnvelopeIsATransportError() {
     server.enqueue(new MockResponse().setBody("{\"code\":\"00000\",\"desc\":\"ok\",\"sid\":\"s\"}"));
     assertThatThrownBy(() -> api.checkResource("psn1").execute()).isInstanceOf(IOException.class)

@@ -91,6 +91,15 @@ class PlatformToolsClientTest {
         + "\"alias\":\"c\"}],\"appid\":\"5f1a2b3c\"}");
   }
 
+  @Test void aRefusalThatEchoesTheTokenNamesItNowhere() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(400)
+        .setBody("{\"code\":\"40007\",\"message\":\"token user-token may not upload\",\"sid\":\"ptu2\"}"));
+    assertThatThrownBy(() -> client().uploadEntities(contacts,
+        RecordSource.fromText("{\"name\":\"a\",\"alias\":\"\"}"), "5f1a2b3c").execute())
+        .isInstanceOf(PlatformUploadException.class)
+        .hasMessage("40007: token ‹redacted› may not upload (sid ptu2)");
+  }
+
   @Test void anUploadDroppedAfterItWasSentFailsAndIsNotSentAgain() throws Exception {
     server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu1\"}"));
     server.enqueue(new MockResponse().setBody("{\"sid\":\"ptu2\"}")

@@ -109,7 +109,7 @@ public final class HttpLogger implements Interceptor {
     StringBuilder line = new StringBuilder("<-- ").append(response.code());
     if (!response.message().isEmpty()) line.append(' ').append(response.message());
     line.append(' ').append(Scrub.url(response.request().url())).append(" (WebSocket upgrade)");
-    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers());
+    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers(), response.request());
     Log.debug(TAG, line.toString());
   }
 

@@ -79,6 +79,17 @@ public final class Scrub {
     return value;
   }
 
+  /**
+   * An endpoint given as text, as a record or message shows it: its secret query parameters (any
+   * name {@link #isSecretName} takes, such as {@code app_secret}) redacted; text that is not an
+   * address as {@link #address} shows it. Null stays null.
+   */
+  public static @Nullable String endpoint(@Nullable String text) {
+    if (text == null) return null;
+    HttpUrl url = HttpUrl.parse(text);
+    return url != null ? url(url) : address(text);
+  }
+
   /** The address with the values of secret query parameters redacted. */
   public static String url(HttpUrl url) {
     if (url.querySize() == 0) return url.toString();
@@ -165,7 +176,7 @@ public final class Scrub {
           }
           break;
         }
-        case STRING: writer.value(text(reader.nextString())); break; // free text may name one
+        case STRING: writer.value(named(reader.nextString())); break; // free text may name one
         case NUMBER: writer.rawValue(reader.nextString()); break;
         case BOOLEAN: writer.value(reader.nextBoolean()); break;
         case NULL: writer.nullValue(); reader.nextNull(); break;
@@ -207,12 +218,24 @@ public final class Scrub {
   }
 
   /**
+   * {@code request} as it is sent, remembering the body the SDK built (in memory) under a tag that
+   * survives the interceptors: {@link #withoutSecretsOf} reads that body again, never the one on the
+   * wire, which an app's interceptor may have wrapped (a progress counter, a body written from a
+   * file).
+   */
+  public static Request rememberingBody(Request request) {
+    RequestBody body = request.body();
+    return body == null ? request : request.newBuilder().tag(BuiltBody.class, new BuiltBody(body)).build();
+  }
+
+  /**
    * {@code text} with every secret that {@code request} carried redacted where it appears: the values
    * of its secret headers (and the credentials inside them), secret query parameters, and secret
-   * fields of a form or JSON body it holds in memory. Values shorter than {@value #MIN_ECHO_LENGTH}
-   * characters are left, as they would match ordinary text.
+   * fields of the form or JSON body the SDK built ({@link #rememberingBody}). Values shorter than
+   * {@value #MIN_ECHO_LENGTH} characters are left, as they would match ordinary text.
    */
   public static String withoutSecretsOf(Request request, String text) {
+    if (text.length() < MIN_ECHO_LENGTH) return text;
     List<String> secrets = secretsOf(request);
     // Longest first, so that a secret containing another is redacted whole.
     Collections.sort(secrets, (a, b) -> b.length() - a.length());
@@ -237,35 +260,46 @@ public final class Scrub {
       }
     }
     HttpUrl url = request.url();
-    for (int i = 0; i < url.querySize(); i++) {
-      String value = url.queryParameterValue(i);
-      if (value != null && isSecretName(url.queryParameterName(i))) secrets.add(value);
-    }
-    RequestBody body = request.body();
-    // The SDK's own wrappers (one-shot once written, progress) hold the body it built in memory.
-    while (body instanceof ForwardingBody) body = ((ForwardingBody) body).delegate;
+    String query = url.encodedQuery();
+    if (query != null) addFormSecrets(secrets, query);
+    BuiltBody built = request.tag(BuiltBody.class);
+    RequestBody body = built == null ? null : built.body;
     MediaType type = body == null ? null : body.contentType();
-    if (body == null || type == null || body.isOneShot() || body.isDuplex()) return secrets;
+    if (body == null || type == null) return secrets;
     try {
       if (body.contentLength() < 0 || body.contentLength() > MAX_SECRETS_BODY_BYTES) return secrets;
       Buffer buffer = new Buffer();
       body.writeTo(buffer);
       String subtype = type.subtype().toLowerCase(Locale.ROOT);
       if (subtype.equals("x-www-form-urlencoded")) {
-        for (String pair : buffer.readUtf8().split("&")) {
-          int eq = pair.indexOf('=');
-          if (eq > 0 && isSecretName(decodeForm(pair.substring(0, eq)))) {
-            secrets.add(pair.substring(eq + 1));
-            secrets.add(decodeForm(pair.substring(eq + 1)));
-          }
-        }
+        addFormSecrets(secrets, buffer.readUtf8());
       } else if (subtype.contains("json")) {
         addJsonSecrets(secrets, JsonReader.of(buffer));
       }
     } catch (IOException | RuntimeException e) {
-      // a body that cannot be read again is not the SDK's own: its named secrets are what is known
+      // not readable after all: its secrets in headers and the address are what is known
     }
     return secrets;
+  }
+
+  /** The values of secret fields of {@code encoded} ({@code a=1&b=2}), as sent and decoded. */
+  private static void addFormSecrets(List<String> secrets, String encoded) {
+    for (String pair : encoded.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0 && isSecretName(decodeForm(pair.substring(0, eq)))) {
+        secrets.add(pair.substring(eq + 1));
+        secrets.add(decodeForm(pair.substring(eq + 1)));
+      }
+    }
+  }
+
+  /** The body the SDK built for a request, before any interceptor. */
+  private static final class BuiltBody {
+    final RequestBody body;
+
+    BuiltBody(RequestBody body) {
+      this.body = body;
+    }
   }
 
   /** The id and the secret of a Basic credential, as sent (form-encoded) and decoded. */
@@ -292,6 +326,7 @@ public final class Scrub {
         case END_ARRAY: reader.endArray(); break;
         case NAME: name = reader.nextName(); continue;
         case STRING:
+        case NUMBER:
           String value = reader.nextString();
           if (name != null && isSecretName(name)) secrets.add(value);
           break;
@@ -303,9 +338,15 @@ public final class Scrub {
 
   /** Any other text: values after secret-looking names, and bearer credentials, are redacted. */
   public static String text(String text) {
-    Matcher m = TEXT_SECRET.matcher(text);
-    String named = m.replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
-    return BEARER.matcher(named).replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
+    return BEARER.matcher(named(text)).replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
+  }
+
+  /**
+   * Text with the values after secret-looking names redacted: a JSON string's value, where the word
+   * after "basic" is more often prose ("the basic plan") than a credential.
+   */
+  private static String named(String text) {
+    return TEXT_SECRET.matcher(text).replaceAll("$1" + Matcher.quoteReplacement(REDACTED));
   }
 
   /**

@@ -38,10 +38,11 @@ class ScrubTest {
   @Test void aServersTextLosesEverySecretItsRequestCarried() {
     String refresh = "rt-1f7d0c3a9b8e4d2f99";
     String secret = "cs/with+chars 0123";
-    Request form = new Request.Builder().url("https://auth.example/token?client_secret=qs-0123456789")
+    Request form = Scrub.rememberingBody(new Request.Builder()
+        .url("https://auth.example/token?client_secret=qs-0123456789")
         .header("Authorization", Credentials.basic("speaker", Form.encode(secret))) // as the SDK sends it
         .post(new Form().add("grant_type", "refresh_token").add("refresh_token", refresh).build())
-        .build();
+        .build());
 
     assertThat(Scrub.serverText(form, "refresh token " + refresh + " is revoked")).isEqualTo(
         "refresh token ‹redacted› is revoked");
@@ -50,14 +51,39 @@ class ScrubTest {
     assertThat(Scrub.serverText(form, "grant refresh_token unknown")).as("names are not secrets")
         .isEqualTo("grant refresh_token unknown");
 
-    Request json = new Request.Builder().url("https://auth.example/token")
+    Request json = Scrub.rememberingBody(new Request.Builder().url("https://auth.example/token")
         .header("Authorization", "Bearer " + TOKEN)
         .post(RequestBody.create("{\"grant_type\":\"device_code\",\"device\":{\"device_code\":"
-            + "\"dc-0123456789\"}}", MediaType.get("application/json"))).build();
+            + "\"dc-0123456789\"},\"sms_code\":12345678}", MediaType.get("application/json"))).build());
     assertThat(Scrub.serverText(json, "code dc-0123456789 for " + TOKEN + " expired"))
         .isEqualTo("code ‹redacted› for ‹redacted› expired");
     assertThat(Scrub.serverText(json, "refresh_token=abcdefgh")).as("as text() too")
         .isEqualTo("refresh_token=‹redacted›");
+    assertThat(Scrub.serverText(json, "sms 12345678 wrong")).as("a number too")
+        .isEqualTo("sms ‹redacted› wrong");
+  }
+
+  @Test void aBodyTheSdkDidNotRememberIsNeverWrittenAgain() {
+    java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+    RequestBody appWrapped = new RequestBody() { // an app interceptor's progress counter, say
+      @Override public MediaType contentType() {
+        return MediaType.get("application/x-www-form-urlencoded");
+      }
+
+      @Override public void writeTo(okio.BufferedSink sink) throws java.io.IOException {
+        writes.incrementAndGet();
+        sink.writeUtf8("refresh_token=rt-0123456789");
+      }
+    };
+    Request request = new Request.Builder().url("https://auth.example/token").post(appWrapped).build();
+    assertThat(Scrub.serverText(request, "refresh token rt-0123456789 revoked"))
+        .isEqualTo("refresh token rt-0123456789 revoked");
+    assertThat(writes).hasValue(0);
+  }
+
+  @Test void proseInJsonValuesIsKept() {
+    assertThat(Scrub.json("{\"text\":\"the basic plan expires\"}", null, false))
+        .isEqualTo("{\"text\":\"the basic plan expires\"}");
   }
 
   @Test void secretsShorterThanSixCharactersAreNotLookedFor() {
