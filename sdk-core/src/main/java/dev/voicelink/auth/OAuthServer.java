@@ -304,7 +304,8 @@ public final class OAuthServer {
 
   /** What the server is, for messages: its endpoints, without a secret a query string may hold. */
   String describe() {
-    return "OAuthServer{issuer=" + issuer + ", device_authorization_endpoint=" + shown(deviceAuthorizationEndpoint)
+    return "OAuthServer{issuer=" + issuer
+        + ", device_authorization_endpoint=" + shown(deviceAuthorizationEndpoint)
         + ", token_endpoint=" + shown(tokenEndpoint) + ", userinfo_endpoint=" + shown(userinfoEndpoint)
         + (revocationEndpoint == null ? "" : ", revocation_endpoint=" + shown(revocationEndpoint))
         + ", token_endpoint_auth_methods_supported=" + authMethods

@@ -99,8 +99,9 @@ public final class Disconnect {
    * {@code Retry-After} of a refused upgrade (a 429 or a 5xx), capped as the reconnect backoff caps
    * it (60 s by default); 0 when it asked for no wait. The channel waits at least this long before it
    * tries again, also when it is resumed after a {@linkplain InteractionChannel#pauseReconnecting()
-   * pause} or {@linkplain InteractionChannel#connect() connected} again after giving up. An app that connects another channel to the same server meanwhile should wait it out
-   * too: the server is not ready sooner for a new channel.
+   * pause} or {@linkplain InteractionChannel#connect() connected} again after giving up. An app that
+   * connects another channel to the same server meanwhile should wait it out too: the server is not
+   * ready sooner for a new channel.
    */
   public long retryAfterMillis() {
     return retryAfterMillis;
