@@ -167,8 +167,9 @@ public final class ReportGenerator {
           (Map<String, Object>) ((Map<String, Object>) Results.read(overheadFile)).get("variants");
       double signer = addedOf(variants, "checksumSigned");
       double both = addedOf(variants, "sdkInterceptors");
-      targetRow(md, "3", "≤ 5% median latency added (call by call)", pct(signer) + " with the signer, "
-          + pct(both) + " with the signer and token interceptor", Math.max(signer, both) <= 0.05);
+      targetRow(md, "3", "≤ 5% median latency added (call by call)", upToTenth(signer * 100)
+          + "% with the signer, " + upToTenth(both * 100) + "% with the signer and token interceptor",
+          Math.max(signer, both) <= 0.05);
     }
 
     File stampedeFile = new File(results, "stampede.json");
@@ -272,10 +273,10 @@ public final class ReportGenerator {
       double sdkAlloc = f.get("sdkEncoding")[n + i];
       md.append("| ").append(SIZE_LABELS[i]).append(" | ").append(num(floor))
           .append(" | ").append(num(f.get("byHandEncoding")[i])).append(" | ").append(num(sdk))
-          .append(" | ").append(pct(sdk / floor)).append(" | ").append(num(handAlloc))
+          .append(" | ").append(pctDown(sdk / floor)).append(" | ").append(num(handAlloc))
           .append(" | ").append(num(sdkAlloc)).append(" | ").append(ratio(sdkAlloc / handAlloc))
           .append(" | ").append(num(f.get("byHand")[i])).append(" | ").append(num(f.get("sdkUpload")[i]))
-          .append(" | ").append(pct(f.get("sdkUpload")[i] / floor)).append(" |\n");
+          .append(" | ").append(pctDown(f.get("sdkUpload")[i] / floor)).append(" |\n");
     }
     md.append("\nTargets: SDK ≥ 50% of the floor's MB/s; SDK allocation per input byte ≤ ⅓ of by hand's.\n\n");
   }
