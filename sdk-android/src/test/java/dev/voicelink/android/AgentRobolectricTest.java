@@ -692,8 +692,11 @@ public final class AgentRobolectricTest {
     server.dropInteractionSessions();
 
     awaitEvent(EVENT_SERVER_DISCONNECTED, before);
-    // The channel reconnects after a jittered backoff on the virtual clock: one step to it.
-    advanceToNextTask();
+    // The channel reconnects after a backoff jittered up to 1 s on the virtual clock: a step of the
+    // whole second reaches it, also when it drew 0 ms and the settling already ran it.
+    settle();
+    server.clock().advance(1, TimeUnit.SECONDS);
+    time.advance(1, TimeUnit.SECONDS);
     AgentEvent again = awaitEvent(EVENT_CONNECTED_TO_SERVER, before);
     assertThat(again.data().getString(KEY_UID)).matches("[a-z0-9]{32}");
     settle();
