@@ -175,8 +175,10 @@ class TokenManagerTest {
   @Test void aStoreThatNeverReadsIsReadAgainByItselfEightTimesAtMost() throws Exception {
     AtomicInteger loads = new AtomicInteger();
     java.util.concurrent.Semaphore failedReads = new java.util.concurrent.Semaphore(0);
-    TokenManager manager = deviceManager(readableAfter(Integer.MAX_VALUE, new IOException("disk failed"),
-        null, loads));
+    // One listener, so one first read: each listener added starts a read of a store not read yet.
+    TokenManager manager = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(readableAfter(Integer.MAX_VALUE, new IOException("disk failed"), null, loads))
+        .random(new Random(3)).build();
     manager.addListener(change -> {
       if (change.cause() == TokenManager.Cause.STORE_FAILED) failedReads.release();
     });
