@@ -9,6 +9,7 @@ import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpFailure;
 import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.Log;
+import dev.voicelink.core.internal.Scrub;
 import dev.voicelink.core.internal.SerialDelivery;
 import dev.voicelink.entity.PersParam;
 import dev.voicelink.interact.Disconnect.Cause;
@@ -344,7 +345,7 @@ final class ChannelConnection {
       if (logger != null) logger.logUpgrade(request);
       upgraded = false;
       queuedOnSocket = 0;
-      socket = client.newWebSocket(request, new SocketListener(attemptGeneration, token));
+      socket = client.newWebSocket(request, new SocketListener(attemptGeneration, request, token));
     }
   }
 
@@ -524,10 +525,13 @@ final class ChannelConnection {
   /** Hears the socket of one attempt, and turns its news into decisions of the connection. */
   private final class SocketListener extends WebSocketListener {
     private final int attemptGeneration;
+    /** The upgrade: a server's text may echo its token, which is redacted before anything tells it. */
+    private final Request upgrade;
     private final String token;
 
-    SocketListener(int attemptGeneration, String token) {
+    SocketListener(int attemptGeneration, Request upgrade, String token) {
       this.attemptGeneration = attemptGeneration;
+      this.upgrade = upgrade;
       this.token = token;
     }
 
@@ -547,7 +551,7 @@ final class ChannelConnection {
     }
 
     @Override public void onMessage(WebSocket webSocket, String text) {
-      frames.received(text);
+      frames.received(upgrade, text);
       InteractionCodec.Message message;
       try {
         message = InteractionCodec.parse(text);
@@ -591,6 +595,7 @@ final class ChannelConnection {
 
     private void handle(InteractionCodec.Message message, String text) {
       String connectedUid = message.uid;
+      String desc = Scrub.serverText(upgrade, message.desc);
       if ("connected".equals(message.type) && connectedUid != null) {
         connected(attemptGeneration, connectedUid);
       } else if ("result".equals(message.type)) {
@@ -599,14 +604,14 @@ final class ChannelConnection {
         answer(attemptGeneration, message.seq, false, listener -> listener.onResult(result));
       } else if ("error".equals(message.type) && message.seq != 0) {
         answer(attemptGeneration, message.seq, true,
-            listener -> listener.onWriteError(message.seq, message.code, message.desc));
+            listener -> listener.onWriteError(message.seq, message.code, desc));
       } else if ("error".equals(message.type) && AUDIO_OUT_OF_ORDER.equals(message.code)
           && refusedAudioOnTheWay(attemptGeneration)) {
         // Its write was refused and answered already: one error per frame would tell it again.
-        Log.debug(TAG, "a frame of a refused audio write was refused too: " + message.desc);
+        Log.debug(TAG, "a frame of a refused audio write was refused too: " + desc);
       } else if ("error".equals(message.type)) {
         deliver(attemptGeneration,
-            listener -> listener.onWriteError(0, message.code, message.desc));
+            listener -> listener.onWriteError(0, message.code, desc));
       } else {
         Log.debug(TAG, "ignoring interaction message of type " + message.type);
       }
@@ -615,7 +620,7 @@ final class ChannelConnection {
     @Override public void onClosing(WebSocket webSocket, int code, String reason) {
       webSocket.close(NORMAL_CLOSURE, null);
       connectionLost(attemptGeneration, Cause.CLOSED_BY_SERVER,
-          "closed by server (" + code + " " + reason + ")", -1);
+          "closed by server (" + code + " " + Scrub.serverText(upgrade, reason) + ")", -1);
     }
 
     @Override public void onFailure(WebSocket webSocket, Throwable t, @Nullable Response response) {

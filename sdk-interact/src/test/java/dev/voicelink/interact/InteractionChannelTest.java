@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.voicelink.auth.InMemoryTokenStore;
 import dev.voicelink.auth.TokenManager;
 import dev.voicelink.auth.TokenSource;
+import dev.voicelink.core.HttpLogLevel;
 import dev.voicelink.core.KotlinThrows;
 import dev.voicelink.core.LogCapture;
 import dev.voicelink.core.Scheduler;
@@ -48,6 +49,8 @@ class InteractionChannelTest {
   private final VirtualTime time = new VirtualTime();
   private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
   private final BlockingQueue<String> serverReceived = new LinkedBlockingQueue<>();
+  /** The detail of each disconnect the listener was told. */
+  private final BlockingQueue<String> details = new LinkedBlockingQueue<>();
   private final List<String> invalidated = new ArrayList<>();
   private final String[] currentToken = {"at-1"};
   /** Thrown by the token source when set, checked or not, as a Kotlin one may. */
@@ -105,6 +108,7 @@ class InteractionChannelTest {
           @Override public void onDisconnected(Disconnect disconnect) {
             events.add("disconnected " + disconnect.cause() + " reconnecting="
                 + disconnect.reconnecting());
+            details.add(disconnect.detail());
           }
         });
   }
@@ -227,6 +231,39 @@ class InteractionChannelTest {
     serverSide.send("{\"type\":\"error\",\"seq\":2,\"code\":60002,\"desc\":\"bad\"}");
     assertThat(nextEvent()).as("the late result was never delivered").isEqualTo("error 2 60002 bad");
     assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  /**
+   * A server may echo the upgrade's token in its texts (an error's desc, a close reason): the news,
+   * the disconnect's detail and the logged frames carry it redacted.
+   */
+  @Test void aServerTextThatEchoesTheUpgradesTokenNamesItNowhere() throws Exception {
+    String token = "at-echoed-0123456789";
+    currentToken[0] = token;
+    BlockingQueue<WebSocket> sockets = new LinkedBlockingQueue<>();
+    server.enqueue(keptGreetingSocket(sockets, new CountDownLatch(0)));
+    try (LogCapture log = LogCapture.install()) {
+      channel = channelBuilder(VoiceLinkClient.builder().scheduler(time)
+          .httpLogging(HttpLogLevel.BODY)).build();
+      connect();
+      WebSocket serverSide = sockets.poll(10, TimeUnit.SECONDS);
+      assertThat(channel.writeText("call xiao zhang", null)).isEqualTo(1);
+      assertThat(serverReceived.poll(10, TimeUnit.SECONDS)).contains("\"seq\":1");
+
+      serverSide.send("{\"type\":\"error\",\"seq\":1,\"code\":60002,\"desc\":\"token " + token
+          + " lacks the scope\"}");
+      assertThat(nextEvent()).isEqualTo("error 1 60002 token ‹redacted› lacks the scope");
+      serverSide.send("{\"type\":\"error\",\"seq\":0,\"code\":60001,\"desc\":\"the session of "
+          + token + " ends\"}");
+      assertThat(nextEvent()).isEqualTo("error 0 60001 the session of ‹redacted› ends");
+      serverSide.close(4000, "bye " + token);
+      assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
+      assertThat(details.poll(10, TimeUnit.SECONDS))
+          .isEqualTo("closed by server (4000 bye ‹redacted›)");
+
+      assertThat(log.text()).contains("frame <-- {\"type\":\"error\",\"seq\":1,\"code\":60002,"
+          + "\"desc\":\"token ‹redacted› lacks the scope\"}").doesNotContain(token);
+    }
   }
 
   /** Connects to a server that answers nothing by itself, writes text 1; the server's side of it. */
