@@ -3,6 +3,7 @@ package dev.voicelink.entity;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.Clock;
 import dev.voicelink.core.internal.HttpFailure;
+import dev.voicelink.core.internal.Scrub;
 import java.io.EOFException;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
@@ -37,10 +38,12 @@ final class JsonAnswer {
   /**
    * The failure of an answer whose reading stopped at {@code stop}: Moshi's {@code
    * JsonDataException} or {@code JsonEncodingException}, whose message says where, or an {@link
-   * EOFException}, the body ending early.
+   * EOFException}, the body ending early. Moshi's path names the answer's own member names, which may
+   * echo a secret of the request.
    */
   IOException unreadable(Exception stop) {
-    return malformed(stop instanceof EOFException ? "the body is empty or cut off" : stop.getMessage());
+    return malformed(stop instanceof EOFException ? "the body is empty or cut off"
+        : Scrub.serverText(response.request(), String.valueOf(stop.getMessage())));
   }
 
   IOException malformed(@Nullable String problem) {

@@ -83,19 +83,24 @@ class AuthResponseFuzzTest {
     else builder.deviceGrant(CLIENT_ID);
     TokenManager manager = builder.build();
 
-    List<String> secrets = new ArrayList<>(SecretScan.secretsIn(new String(body, UTF_8), SECRET_FIELDS));
     String bodyText = new String(body, UTF_8);
-    for (String own : new String[] {OLD_ACCESS, OLD_REFRESH, CLIENT_SECRET}) {
-      if (!bodyText.contains(own)) secrets.add(own); // the server did not echo it: only a leak can show it
-    }
     CapturedLog log = CapturedLog.install();
+    TokenRecord fresh = null;
+    Exception refused = null;
     try {
-      TokenRecord fresh = manager.refresh().execute();
+      fresh = manager.refresh().execute();
+    } catch (ServerRefusalException | IOException e) {
+      refused = e;
+    }
+    List<String> secrets = new ArrayList<>(SecretScan.secretsIn(bodyText, SECRET_FIELDS));
+    secrets.addAll(SecretScan.ownSecrets(transport.lastRequest(), bodyText,
+        OLD_ACCESS, OLD_REFRESH, CLIENT_SECRET));
+    if (fresh != null) {
       assertThat(fresh.accessToken()).isNotEmpty();
       assertThat(store.load()).isEqualTo(fresh);
       SecretScan.assertNotIn(fresh.toString(), secrets, "TokenRecord");
-    } catch (ServerRefusalException | IOException e) {
-      SecretScan.assertNotIn(e, secrets);
+    } else {
+      SecretScan.assertNotIn(refused, secrets);
       // The record is kept; an unusable answer that still names a new refresh token has voided the
       // old one (protocol 3.2), so that one is kept with the current access token.
       TokenRecord stored = store.load();

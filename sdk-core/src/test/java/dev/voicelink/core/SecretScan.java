@@ -1,11 +1,15 @@
 package dev.voicelink.core;
 
 import com.squareup.moshi.JsonReader;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import okhttp3.Request;
+import okhttp3.RequestBody;
 import okio.Buffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds secrets in a fuzzed JSON text and asserts that none of them shows in what the SDK produced from
@@ -61,6 +65,40 @@ public final class SecretScan {
       if (String.valueOf(e.getValue()).contains(secret)) return true;
     }
     return false;
+  }
+
+  /**
+   * Those of the SDK's {@code own} secrets to look for once {@code sent} was answered with {@code answer}:
+   * every one the request carried, as the SDK redacts its echo from what the server says; and every
+   * other one the answer does not contain. A server may know a secret that its request did not carry
+   * (the account key, a token it issued earlier), and a text of its own that names one is told as the
+   * server wrote it.
+   */
+  public static List<String> ownSecrets(@Nullable Request sent, String answer, String... own) {
+    String carried = sent == null ? "" : carried(sent);
+    List<String> out = new ArrayList<>();
+    for (String secret : own) {
+      if (carried.contains(secret) || !answer.contains(secret)) out.add(secret);
+    }
+    return out;
+  }
+
+  /** The headers and, unless it streams, the body of {@code request}, as text. */
+  private static String carried(Request request) {
+    StringBuilder out = new StringBuilder(request.url().toString()).append('\n');
+    // Not Headers.toString(), which leaves the values of Authorization and its kind out.
+    for (int i = 0; i < request.headers().size(); i++) {
+      out.append(request.headers().name(i)).append(": ").append(request.headers().value(i)).append('\n');
+    }
+    RequestBody body = request.body();
+    if (body == null || body.isOneShot()) return out.toString();
+    try {
+      Buffer buffer = new Buffer();
+      body.writeTo(buffer);
+      return out.append(buffer.readUtf8()).toString();
+    } catch (IOException e) {
+      throw new AssertionError("the request's body cannot be read again", e);
+    }
   }
 
   /** Throws AssertionError if any of {@code secrets} appears in {@code t}'s messages or causes. */

@@ -581,14 +581,16 @@ final class ChannelConnection {
     }
 
     private void unreadable(WebSocket webSocket, IOException e) {
+      // Moshi's path in the message names the frame's own member names, which may echo the token.
+      String problem = Scrub.serverText(upgrade, String.valueOf(e.getMessage()));
       // Before the greeting, an unreadable message ends the attempt at once, not at the deadline:
       // this server does not speak the channel's protocol.
       if (greetingFailed(attemptGeneration, webSocket,
-          "unreadable first message from the server: " + e.getMessage())) {
+          "unreadable first message from the server: " + problem)) {
         return;
       }
-      Log.warn(TAG, "unreadable message from the interaction channel: " + e.getMessage(), null);
-      String description = "unreadable message from the server: " + e.getMessage();
+      Log.warn(TAG, "unreadable message from the interaction channel: " + problem, null);
+      String description = "unreadable message from the server: " + problem;
       deliver(attemptGeneration,
           listener -> listener.onWriteError(0, InteractionChannel.MALFORMED_MESSAGE, description));
     }

@@ -234,7 +234,8 @@ class InteractionChannelTest {
   }
 
   /**
-   * A server may echo the upgrade's token in its texts (an error's desc, a close reason): the news,
+   * A server may echo the upgrade's token in its texts (an error's desc, a member's name that Moshi's
+   * message names, a close reason): the news,
    * the disconnect's detail and the logged frames carry it redacted.
    */
   @Test void aServerTextThatEchoesTheUpgradesTokenNamesItNowhere() throws Exception {
@@ -256,6 +257,9 @@ class InteractionChannelTest {
       serverSide.send("{\"type\":\"error\",\"seq\":0,\"code\":60001,\"desc\":\"the session of "
           + token + " ends\"}");
       assertThat(nextEvent()).isEqualTo("error 0 60001 the session of ‹redacted› ends");
+      serverSide.send("{\"type\":\"error\",\"the session of " + token + "\" 1}");
+      assertThat(nextEvent()).isEqualTo("error 0 " + InteractionChannel.MALFORMED_MESSAGE
+          + " unreadable message from the server: Expected ':' at path $.the session of ‹redacted›");
       serverSide.close(4000, "bye " + token);
       assertThat(nextEvent()).isEqualTo("disconnected CLOSED_BY_SERVER reconnecting=true");
       assertThat(details.poll(10, TimeUnit.SECONDS))
