@@ -70,14 +70,15 @@ final class Envelope {
       while (reader.hasNext()) {
         String name = reader.nextName();
         switch (name) {
+          // Told in exceptions and logs, each may echo a secret of the request (the signature refused).
           case "code":
-            code = readCode(reader);
+            code = Scrub.serverText(response.request(), readCode(reader));
             break;
-          case "desc": // told in exceptions and logs: it may echo the signature refused
+          case "desc":
             desc = Scrub.serverText(response.request(), reader.nextString());
             break;
           case "sid":
-            sid = reader.nextString();
+            sid = Scrub.serverText(response.request(), reader.nextString());
             break;
           case "data":
             data = JsonValues.read(reader);

@@ -216,11 +216,11 @@ public final class PlatformToolsClient {
         String name = reader.nextName();
         if (reader.peek() != JsonReader.Token.STRING && reader.peek() != JsonReader.Token.NUMBER) {
           reader.skipValue();
-        } else if (name.equals("sid")) {
-          sid = reader.nextString();
+        } else if (name.equals("sid")) { // each told in exceptions: it may echo the token refused
+          sid = Scrub.serverText(response.request(), reader.nextString());
         } else if (name.equals("code")) {
-          code = reader.nextString();
-        } else if (name.equals("message")) { // it may echo the token refused
+          code = Scrub.serverText(response.request(), reader.nextString());
+        } else if (name.equals("message")) {
           message = Scrub.serverText(response.request(), reader.nextString());
         } else {
           reader.skipValue();
