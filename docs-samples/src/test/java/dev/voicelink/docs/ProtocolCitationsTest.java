@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * Keeps the citations of the platform's specification resolvable from the repository alone. Code cites
  * a section as {@code protocol 4.3} (or a list item as {@code protocol 5.1.3}), which must be an anchor
  * {@code <a id="4-3"></a>} of docs/platform-protocol.md; the numbers are the specification's own. The
- * word {@code spec} before a section number in code, or {@code ARCHITECTURE} before one anywhere,
- * cites a document the repository does not hold, and fails. Links to {@code platform-protocol.md#…} and {@code
+ * word {@code spec} before a section number in code, or {@code ARCHITECTURE} before one anywhere, or
+ * the build notes' name anywhere, cites a document the repository does not hold, and fails. Links to {@code platform-protocol.md#…} and {@code
  * platform-assumptions.md#…}, in code and in the docs, must name an anchor of that page. Every failure
  * names its file and line.
  */
@@ -47,8 +47,9 @@ class ProtocolCitationsTest {
   /** "spec", "Spec" or "spec section", then a number; not "the spec's", nor a number joined to a word. */
   static final Pattern SPEC = Pattern.compile(
       "\\b[Ss]pec(?:ification)?(?: sections?)? \\d+(?:\\.\\d+)*(?![\\w-])");
+  /** The design notes by a section number, or the build notes by name (written apart, so as not to cite). */
   static final Pattern ARCHITECTURE = Pattern.compile(
-      "\\bARCHITECTURE(?:\\.md)?(?: section)? \\d+(?:\\.\\d+)*");
+      "\\bARCHITECTURE(?:\\.md)?(?: section)? \\d+(?:\\.\\d+)*|\\bBUILD-FACT" + "S(?:\\.md)?\\b");
   static final Pattern LINK = Pattern.compile("\\b(platform-(?:protocol|assumptions)\\.md)#([A-Za-z0-9_-]+)");
   /** {@code [protocol 4.3](platform-protocol.md#4-3)}: the text and the anchor name one section. */
   static final Pattern LINKED_CITATION = Pattern.compile(
@@ -125,6 +126,7 @@ class ProtocolCitationsTest {
     List<String> broken = fixture(
         "/** The poll (spec§4.3). */",
         "// Spec section§7 says so (ARCHITECTURE§3.5)",
+        "<!-- as BUILD-FACT" + "S.md says -->",
         "// protocol 4.1,§4.99 and 5.1.3",
         "// docs/platform-protocol.md¤4-2 and platform-assumptions.md¤nowhere",
         "[protocol 4.3](platform-protocol.md¤4-6)");
@@ -135,12 +137,14 @@ class ProtocolCitationsTest {
             + " \"protocol 7\" (docs/platform-protocol.md)",
         "B.java:2: \"ARCHITECTURE§3.5\" cites design notes the repository does not hold; cite the"
             + " repository's doc that says the same",
-        "B.java:3: protocol§4.99 has no anchor <a id=\"4-99\"></a> in docs/platform-protocol.md",
-        "B.java:4: platform-protocol.md#4-2 has no such anchor in docs/platform-protocol.md",
-        "B.java:4: platform-assumptions.md¤nowhere has no such anchor in docs/platform-assumptions.md",
-        "B.java:5: [protocol 4.3] links platform-protocol.md#4-6, not #4-3"));
+        "B.java:3: \"BUILD-FACT" + "S.md\" cites design notes the repository does not hold; cite the"
+            + " repository's doc that says the same",
+        "B.java:4: protocol§4.99 has no anchor <a id=\"4-99\"></a> in docs/platform-protocol.md",
+        "B.java:5: platform-protocol.md#4-2 has no such anchor in docs/platform-protocol.md",
+        "B.java:5: platform-assumptions.md¤nowhere has no such anchor in docs/platform-assumptions.md",
+        "B.java:6: [protocol 4.3] links platform-protocol.md#4-6, not #4-3"));
     // in the docs, a spec citation is prose; the rest is checked as in code
-    assertThat(problems("docs/x.md", broken, false, known)).hasSize(5);
+    assertThat(problems("docs/x.md", broken, false, known)).hasSize(6);
   }
 
   /**

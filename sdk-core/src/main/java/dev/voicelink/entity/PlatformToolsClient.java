@@ -46,7 +46,7 @@ import okio.ByteString;
  */
 public final class PlatformToolsClient {
   private static final String TAG = "entity";
-  /** As the spec writes it (4.7): no charset parameter; JSON is UTF-8 by definition. */
+  /** As protocol 4.7 writes it: no charset parameter; JSON is UTF-8 by definition. */
   private static final MediaType JSON = MediaType.get("application/json");
 
   private final ClientCore config;

@@ -788,7 +788,8 @@ class InteractionChannelTest {
     assertThatThrownBy(() -> channel.writeText("hello", "{\"uid\":\"\"} {}"))
         .hasMessage("pers_param must be the text of a JSON object such as {\"uid\":\"\"};"
             + " was: {\"uid\":\"\"} {}");
-    // Well-formed JSON that the platform would refuse only later, with an error event (protocol 4.10).
+    // Well-formed JSON that the platform would refuse only later, with an error event
+    // (docs/interaction-channel.md#errors).
     assertThatThrownBy(() -> channel.writeText("hello", "{}"))
         .hasMessage("pers_param must name at least one level (appid, uid or a custom dimension):"
             + " an empty one activates nothing");
