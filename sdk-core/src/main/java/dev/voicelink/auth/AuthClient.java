@@ -76,6 +76,11 @@ final class AuthClient {
     return http.newCall(Scrub.rememberingBody(dialect.deviceCode(clientId, deviceId)));
   }
 
+  /** Whether {@code call} still waits in the dispatcher's queue: nothing of it has been sent. */
+  boolean isWaitingToBeSent(Call call) {
+    return http.dispatcher().queuedCalls().contains(call);
+  }
+
   Call devicePollCall(String clientId, DeviceCode code) {
     return http.newCall(Scrub.rememberingBody(dialect.poll(clientId, code)));
   }

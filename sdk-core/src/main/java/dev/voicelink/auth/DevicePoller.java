@@ -23,6 +23,12 @@ import okhttp3.Response;
  */
 final class DevicePoller implements Cancellable {
   static final long SLOW_DOWN_STEP_MILLIS = TimeUnit.SECONDS.toMillis(5);
+  /**
+   * How long a poll that went out before the code expired is waited for past the expiry: the server
+   * may have taken it in time and issued the token, which is used up then, so its answer is the
+   * user's sign-in.
+   */
+  static final long LATE_ANSWER_MILLIS = TimeUnit.SECONDS.toMillis(10);
   private static final String TAG = "auth";
 
   private final AuthClient client;
@@ -157,6 +163,25 @@ final class DevicePoller implements Cancellable {
     });
   }
 
+  /**
+   * The code expired with poll {@code call} out. One still queued is cancelled with the flow; one
+   * that was sent gets {@link #LATE_ANSWER_MILLIS} more for its answer (a token in it is taken, any
+   * other answer ends the flow as at the deadline), then is cancelled.
+   */
+  private void deadlineReached() {
+    synchronized (lock) {
+      if (outcome != null) return;
+      Call out = call;
+      if (out != null && !client.isWaitingToBeSent(out)) {
+        Log.info(TAG, "the user code expired with poll " + polls + " out; waiting up to "
+            + LATE_ANSWER_MILLIS + " ms for its answer");
+        wait = scheduler.schedule(this::expire, LATE_ANSWER_MILLIS, TimeUnit.MILLISECONDS);
+        return;
+      }
+    }
+    expire();
+  }
+
   private void expire() {
     synchronized (lock) {
       if (outcome != null) return;
@@ -186,8 +211,8 @@ final class DevicePoller implements Cancellable {
         next = client.devicePollCall(clientId, code);
         call = next;
         // Neither the dispatcher's queue nor a server that never answers (the app's client may have
-        // no read timeout) holds the flow past the deadline: there, expire() cancels the call.
-        wait = scheduler.schedule(this::expire, remainingNanos, TimeUnit.NANOSECONDS);
+        // no read timeout) holds the flow long past the deadline (deadlineReached).
+        wait = scheduler.schedule(this::deadlineReached, remainingNanos, TimeUnit.NANOSECONDS);
       }
     }
     if (next == null) {

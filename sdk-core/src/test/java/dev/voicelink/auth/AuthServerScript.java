@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import okhttp3.mockwebserver.Dispatcher;
@@ -22,6 +23,8 @@ final class AuthServerScript extends Dispatcher {
   private final BlockingQueue<MockResponse> responses = new LinkedBlockingQueue<>();
   private final List<Long> arrivalsMillis = Collections.synchronizedList(new ArrayList<>());
   private final List<String> paths = Collections.synchronizedList(new ArrayList<>());
+  /** Once set, each answer waits (up to 10 real seconds) until it opens. */
+  private volatile CountDownLatch answersHeld;
 
   AuthServerScript(VirtualTime time) {
     this.time = time;
@@ -41,12 +44,20 @@ final class AuthServerScript extends Dispatcher {
     return this;
   }
 
-  @Override public MockResponse dispatch(RecordedRequest request) {
+  /** Holds every answer from now on until {@code release} opens: a server slow to answer. */
+  AuthServerScript holdAnswersUntil(CountDownLatch release) {
+    answersHeld = release;
+    return this;
+  }
+
+  @Override public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
     paths.add(request.getPath());
     synchronized (arrivalsMillis) {
       arrivalsMillis.add(TimeUnit.NANOSECONDS.toMillis(time.monotonicNanos() - startNanos));
       arrivalsMillis.notifyAll();
     }
+    CountDownLatch held = answersHeld;
+    if (held != null && !held.await(10, TimeUnit.SECONDS)) throw new AssertionError("never released");
     MockResponse next = responses.poll();
     return next != null ? next : new MockResponse().setResponseCode(500).setBody("unscripted");
   }

@@ -525,23 +525,50 @@ class DeviceAuthorizerTest {
     }).build();
   }
 
-  @Test void aPollWithNoAnswerIsCancelledAtTheDeadline() throws Exception {
+  @Test void aPollWithNoAnswerIsWaitedForTenSecondsPastTheDeadlineThenCancelled() throws Exception {
     CountDownLatch failedCalls = new CountDownLatch(1);
     authorizer = authorizer(patientClient(failedCalls));
     script.enqueue(deviceCode(2, 5), hang());
     startFlow();
     time.advance(2000, TimeUnit.MILLISECONDS);     // poll 1 goes out; the server never answers
     script.awaitArrivals(2);
-    time.advance(2999, TimeUnit.MILLISECONDS);
+    time.advance(3000, TimeUnit.MILLISECONDS);     // expires_in after the code was received
+    assertThat(time.pendingDelaysMillis()).as("the sent poll's answer is waited for")
+        .containsExactly(DevicePoller.LATE_ANSWER_MILLIS);
+    time.advance(9999, TimeUnit.MILLISECONDS);
     assertThat(events.outcome.get()).isNull();
     assertThat(failedCalls.getCount()).as("the poll is still waiting for its answer").isEqualTo(1);
-    time.advance(1, TimeUnit.MILLISECONDS);        // expires_in after the code was received
+    time.advance(1, TimeUnit.MILLISECONDS);
 
     DeviceFlowOutcome outcome = events.await();
     assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
     assertThat(outcome.failure()).isNull();
     assertThat(failedCalls.await(10, TimeUnit.SECONDS)).as("the hung poll was cancelled").isTrue();
     assertThat(events.calls).containsExactly("code WDJB-MJHT", "outcome EXPIRED");
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  /**
+   * The server took the last poll before the code expired and issued the token, which used the code
+   * up; its answer comes after the device's deadline. The user approved: the device is signed in.
+   */
+  @Test void aTokenForAPollSentBeforeTheDeadlineIsKeptWhenItComesAfterIt() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    script.enqueue(deviceCode(2, 5), token("at-1", "rt-1", 7200, CREATED_AT));
+    startFlow();
+    script.holdAnswersUntil(release);
+    time.advance(2000, TimeUnit.MILLISECONDS);     // poll 1 goes out; its answer is slow
+    script.awaitArrivals(2);
+    time.advance(3000, TimeUnit.MILLISECONDS);     // the code expires with the poll out
+    assertThat(time.pendingDelaysMillis()).containsExactly(DevicePoller.LATE_ANSWER_MILLIS);
+    assertThat(events.outcome.get()).isNull();
+    time.advance(4000, TimeUnit.MILLISECONDS);
+    release.countDown();                            // the token comes 4 s after the deadline
+
+    DeviceFlowOutcome outcome = events.await();
+    assertThat(outcome.kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(outcome.token().accessToken()).isEqualTo("at-1");
     assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L);
     assertThat(time.pendingDelaysMillis()).isEmpty();
   }
