@@ -484,7 +484,11 @@ public final class Agent {
       String tokensPlace;
       if (tokens == null) {
         TokenStore store = tokenStore != null ? tokenStore : EncryptedTokenStore.create(context);
-        tokens = TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store).build();
+        TokenManager.Builder manager =
+            TokenManager.builder(voiceLink).deviceGrant(config.clientId()).store(store);
+        TimeUnit intervalUnit = config.intervalUnit();
+        if (intervalUnit != null) manager.intervalUnit(intervalUnit);
+        tokens = manager.build();
         tokensPlace = "the Agent's token store " + store;
       } else {
         tokensPlace = "the app's " + (tokens instanceof TokenManager ? "TokenManager" : "TokenSource");

@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,6 +44,7 @@ public final class AgentConfig {
   private final String baseUrl;
   private final @Nullable String clientId;
   private final @Nullable String deviceId;
+  private final @Nullable TimeUnit intervalUnit;
   private final @Nullable String namespace;
   private final @Nullable String accountKey;
   private final @Nullable String audioPersParam;
@@ -71,6 +74,7 @@ public final class AgentConfig {
     String deviceId = nonEmpty(auth, "device_id", "auth.device_id");
     // As signIn will check it: a bad one is the config's fault, named so, not a throw at sign-in.
     this.deviceId = deviceId == null ? null : Identifiers.check(deviceId, "auth.device_id", false);
+    this.intervalUnit = intervalUnit(nonEmpty(auth, "interval_unit", "auth.interval_unit"));
 
     Map<String, Object> entity = section(root, "entity");
     this.namespace = checkedNamespace(nonEmpty(entity, "namespace", "entity.namespace"));
@@ -132,6 +136,15 @@ public final class AgentConfig {
   /** {@code auth.device_id}, or null. */
   public @Nullable String deviceId() {
     return deviceId;
+  }
+
+  /**
+   * {@code auth.interval_unit}: the unit of the {@code interval} in the sign-in's device code answers
+   * ({@code "seconds"} or {@code "milliseconds"}), or null for the SDK's reading (see {@link
+   * dev.voicelink.auth.TokenManager.Builder#intervalUnit}).
+   */
+  public @Nullable TimeUnit intervalUnit() {
+    return intervalUnit;
   }
 
   /** {@code entity.namespace}, or null. */
@@ -212,6 +225,14 @@ public final class AgentConfig {
     return value.trim();
   }
 
+  private static @Nullable TimeUnit intervalUnit(@Nullable String unit) {
+    if (unit == null) return null;
+    if (unit.equals("seconds")) return TimeUnit.SECONDS;
+    if (unit.equals("milliseconds")) return TimeUnit.MILLISECONDS;
+    throw new IllegalArgumentException("auth.interval_unit must be \"seconds\" or \"milliseconds\"; was: "
+        + unit);
+  }
+
   /** Checked as the signer checks it, so that the message names the setting. */
   private static @Nullable String checkedNamespace(@Nullable String namespace) {
     if (namespace == null) return null;
@@ -233,6 +254,7 @@ public final class AgentConfig {
   @Override public String toString() {
     return "AgentConfig{appid=" + appid + ", base_url=" + baseUrl + ", auth_url=" + authUrl
         + ", platform_url=" + platformUrl + ", client_id=" + clientId + ", device_id=" + deviceId
+        + (intervalUnit == null ? "" : ", interval_unit=" + intervalUnit.name().toLowerCase(Locale.ROOT))
         + ", namespace=" + namespace + ", account_key=" + (accountKey == null ? "none"
         : Redact.secret(accountKey)) + ", audioparams.pers_param=" + audioPersParam + "}";
   }

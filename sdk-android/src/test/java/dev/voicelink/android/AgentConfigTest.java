@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AgentConfigTest {
@@ -27,6 +28,22 @@ class AgentConfigTest {
     assertThat(config.toString()).doesNotContain(KEY);
     assertThatThrownBy(() -> config.value(null)).isExactlyInstanceOf(IllegalArgumentException.class)
         .hasMessage("dottedPath must not be null");
+  }
+
+  @Test void theIntervalUnitIsSecondsOrMilliseconds() {
+    String start = "{\"login\":{\"appid\":\"5f1a2b3c\"},"
+        + "\"server\":{\"base_url\":\"https://api.example.com\"},\"auth\":{\"interval_unit\":";
+    assertThat(AgentConfig.parse(start + "\"milliseconds\"}}").intervalUnit())
+        .isEqualTo(TimeUnit.MILLISECONDS);
+    assertThat(AgentConfig.parse(start + "\"seconds\"}}").intervalUnit()).isEqualTo(TimeUnit.SECONDS);
+    assertThat(AgentConfig.parse(start + "\"milliseconds\"}}").toString())
+        .contains(", interval_unit=milliseconds,");
+    assertThat(AgentConfig.parse("{\"login\":{\"appid\":\"5f1a2b3c\"},"
+        + "\"server\":{\"base_url\":\"https://api.example.com\"}}").intervalUnit())
+        .as("the SDK's reading").isNull();
+    assertThatThrownBy(() -> AgentConfig.parse(start + "\"ms\"}}"))
+        .isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessage("auth.interval_unit must be \"seconds\" or \"milliseconds\"; was: ms");
   }
 
   @Test void valuesAreUnmodifiableAtEveryDepth() {

@@ -632,6 +632,37 @@ public final class AgentRobolectricTest {
    * outlives destroy(), and the approval is saved for the next Agent; that one, not the destroyed one,
    * starts any new sign-in.
    */
+  /**
+   * The config's {@code auth.interval_unit} reaches the Agent's sign-in: a server that writes 2000
+   * below expires_in for 2 s is polled every 2 s, not every 33 minutes.
+   */
+  @Test public void theConfigsIntervalUnitReachesTheSignIn() throws Exception {
+    MockWebServer auth = new MockWebServer();
+    auth.enqueue(new MockResponse().setHeader("Content-Type", "application/json")
+        .setBody("{\"verification_uri\":\"https://auth.example.com/verify\",\"user_code\":\"WDJB-MJHT\","
+            + "\"interval\":2000,\"expires_in\":3600,\"device_code\":\"dc-1\"}"));
+    auth.start();
+    try {
+      String config = "{\"login\":{\"appid\":\"" + DefaultConsole.APPID + "\"},\"server\":{"
+          + "\"base_url\":\"" + server.baseUrl() + "\",\"auth_url\":\"" + auth.url("/") + "\"},"
+          + "\"auth\":{\"client_id\":\"vl-speaker-01\",\"device_id\":\"SN-0001-DEMO\","
+          + "\"interval_unit\":\"milliseconds\"}}";
+      agent = Agent.builder(RuntimeEnvironment.getApplication(), config, events::add)
+          .tokenStore(new InMemoryTokenStore()).client(client = TestClients.forConfig(config, time))
+          .build();
+      List<DeviceCode> codes = Collections.synchronizedList(new ArrayList<>());
+      agent.signIn(codes::add).enqueue(result -> { });
+      awaitOnMainThread(() -> !codes.isEmpty()); // the code came; the first poll waits
+
+      assertThat(codes).hasSize(1);
+      assertThat(codes.get(0).intervalMillis()).as("the wait of each poll").isEqualTo(2000);
+    } finally {
+      agent.destroy();
+      client.close();
+      auth.shutdown();
+    }
+  }
+
   @Test public void aSignInOutlivesDestroyOnASharedClientAndItsApprovalIsKept() throws Exception {
     TokenStore store = encryptedStore();
     createAgent(false, store);

@@ -226,7 +226,8 @@ final class AuthClient {
       tolerance.warnOnce("interval-few-polls", "device_code interval " + format(interval)
           + " read as seconds leaves time for " + (long) (expiresIn * 1000.0 / exact)
           + " poll(s) before the code expires in " + expiresIn + " s; if the server means"
-          + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)");
+          + " milliseconds, set intervalUnit(TimeUnit.MILLISECONDS) on the DeviceAuthorizer or"
+          + " TokenManager builder");
     }
   }
 

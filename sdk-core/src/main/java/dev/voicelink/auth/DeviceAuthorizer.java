@@ -75,8 +75,8 @@ public final class DeviceAuthorizer {
   private final String clientId;
   private final Random random;
 
-  private DeviceAuthorizer(Builder builder, OAuthDialect dialect) {
-    this(builder.core, new AuthClient(builder.core, dialect, builder.intervalUnit), builder.clientId,
+  private DeviceAuthorizer(Builder builder, AuthClient client) {
+    this(builder.core, client, builder.clientId,
         builder.random);
   }
 
@@ -293,7 +293,6 @@ public final class DeviceAuthorizer {
     private @Nullable String clientId;
     private @Nullable String clientSecret;
     private Random random = new Random();
-    private @Nullable TimeUnit intervalUnit;
 
     Builder(ClientCore core, @Nullable OAuthServer server) {
       this.core = core;
@@ -345,11 +344,7 @@ public final class DeviceAuthorizer {
      * malformed answer.
      */
     public Builder intervalUnit(TimeUnit unit) {
-      if (unit != TimeUnit.SECONDS && unit != TimeUnit.MILLISECONDS) {
-        throw new IllegalArgumentException("intervalUnit must be SECONDS or MILLISECONDS; was: "
-            + unit);
-      }
-      this.intervalUnit = unit;
+      settings.intervalUnit(unit);
       return this;
     }
 
@@ -373,7 +368,7 @@ public final class DeviceAuthorizer {
         throw new IllegalStateException("the server has no device_authorization_endpoint: "
             + server.describe());
       }
-      return new DeviceAuthorizer(this, settings.dialect(core, clientSecret));
+      return new DeviceAuthorizer(this, settings.authClient(core, clientSecret));
     }
   }
 }

@@ -1,12 +1,13 @@
 package dev.voicelink.auth;
 
 import dev.voicelink.core.internal.ClientCore;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The part of {@link DeviceAuthorizer.Builder} and {@link TokenManager.Builder} that decides their
  * dialect: the standard server they were given (none: the platform's dialect), the scope asked of it,
- * and the rule, with its one message, that the platform's dialect takes no standard setting. Both
+ * the unit of a device code's {@code interval} when the app fixes it, and the rule, with its one message, that the platform's dialect takes no standard setting. Both
  * builders hold one, so the rule cannot drift apart between them. Not thread-safe, as its builders.
  */
 final class DialectSettings {
@@ -14,6 +15,8 @@ final class DialectSettings {
   /** The builder's class, which the rule's message names. */
   private final String owner;
   private @Nullable String scope;
+  /** The app's unit of {@code interval}; null: the dialect's reading. */
+  @Nullable TimeUnit intervalUnit;
 
   DialectSettings(@Nullable OAuthServer server, String owner) {
     this.server = server;
@@ -45,12 +48,33 @@ final class DialectSettings {
   }
 
   /**
+   * Fixes the unit of a device code's {@code interval}.
+   *
+   * @throws IllegalArgumentException unless {@code unit} is seconds or milliseconds
+   */
+  void intervalUnit(TimeUnit unit) {
+    if (unit != TimeUnit.SECONDS && unit != TimeUnit.MILLISECONDS) {
+      throw new IllegalArgumentException("intervalUnit must be SECONDS or MILLISECONDS; was: " + unit);
+    }
+    intervalUnit = unit;
+  }
+
+  /**
+   * An authorization client of these settings, for a client with {@code clientSecret}.
+   *
+   * @throws IllegalStateException as {@link #dialect}
+   */
+  AuthClient authClient(ClientCore core, @Nullable String clientSecret) {
+    return new AuthClient(core, dialect(core, clientSecret), intervalUnit);
+  }
+
+  /**
    * The dialect of these settings, for a client with {@code clientSecret} (null: none). The platform's
    * dialect is given none: a cloud credential's secret goes with each client credentials request.
    *
    * @throws IllegalStateException if the client has a secret the standard server can take no way
    */
-  OAuthDialect dialect(ClientCore core, @Nullable String clientSecret) {
+  private OAuthDialect dialect(ClientCore core, @Nullable String clientSecret) {
     return server == null ? new PlatformDialect(core) : StandardDialect.of(server, clientSecret, scope);
   }
 }

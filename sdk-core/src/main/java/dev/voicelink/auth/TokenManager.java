@@ -239,8 +239,7 @@ public final class TokenManager implements TokenSource {
 
   private TokenManager(Builder builder) {
     this.core = builder.core;
-    AuthClient client = new AuthClient(builder.core,
-        builder.settings.dialect(builder.core, builder.clientSecret), null);
+    AuthClient client = builder.settings.authClient(builder.core, builder.clientSecret);
     this.kind = new CredentialKind(builder.grant, builder.clientId, builder.settings.server);
     this.schedule = new RefreshSchedule(builder.marginMillis, builder.random);
     TokenExchange exchange = new TokenExchange(client, builder.clientId, builder.clientSecret,
@@ -633,6 +632,19 @@ public final class TokenManager implements TokenSource {
     public Builder store(TokenStore store) {
       if (store == null) throw new IllegalArgumentException("store must not be null");
       this.store = store;
+      return this;
+    }
+
+    /**
+     * The unit of the {@code interval} in the device code answers of {@link
+     * TokenManager#signIn(DeviceFlowListener) signIn}, which the spec does not state: as {@link
+     * DeviceAuthorizer.Builder#intervalUnit}, for a server that writes it in milliseconds below {@code
+     * expires_in} (2000 for 2 s), which would read as seconds.
+     *
+     * @throws IllegalArgumentException unless {@code unit} is seconds or milliseconds
+     */
+    public Builder intervalUnit(TimeUnit unit) {
+      settings.intervalUnit(unit);
       return this;
     }
 

@@ -17,6 +17,8 @@ import dev.voicelink.core.internal.ClientCore;
 import java.io.IOException;
 import java.util.Date;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -144,8 +146,26 @@ class AuthToleranceTest {
 
     assertThat(log.warnings()).containsExactly("WARN auth device_code interval 2000 read as seconds"
         + " leaves time for 1 poll(s) before the code expires in 3600 s; if the server means"
-        + " milliseconds, set DeviceAuthorizer.Builder.intervalUnit(TimeUnit.MILLISECONDS)"
-        + " (docs/platform-assumptions.md)");
+        + " milliseconds, set intervalUnit(TimeUnit.MILLISECONDS) on the DeviceAuthorizer or"
+        + " TokenManager builder (docs/platform-assumptions.md)");
+  }
+
+  /** One-step sign-in takes the app's unit too: 2000 below expires_in polls at 2 s, not 33 min. */
+  @Test void aTokenManagersSignInPollsInTheAppsUnit() throws Exception {
+    TokenManager tokens = TokenManager.builder(config).deviceGrant("vl-speaker-01")
+        .store(new InMemoryTokenStore()).intervalUnit(TimeUnit.MILLISECONDS).build();
+    script.enqueue(deviceCode(2000, 3600));
+    BlockingQueue<DeviceCode> codes = new LinkedBlockingQueue<>();
+    int before = time.scheduledCount();
+    tokens.signIn("SN-0001-DEMO", codes::add).enqueue(result -> { });
+    time.awaitScheduled(before + 1);
+
+    assertThat(codes.poll(10, TimeUnit.SECONDS).intervalMillis()).isEqualTo(2000);
+    assertThat(time.pendingDelaysMillis()).as("the first poll waits one interval").contains(2000L);
+    assertThat(log.warnings()).as("the app's choice is no deviation").isEmpty();
+    assertThatThrownBy(() -> TokenManager.builder(config).intervalUnit(TimeUnit.MINUTES))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("intervalUnit must be SECONDS or MILLISECONDS; was: MINUTES");
   }
 
   @Test void theWarningComesOncePerClient() throws Exception {
