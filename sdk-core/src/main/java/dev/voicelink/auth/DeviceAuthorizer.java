@@ -48,7 +48,8 @@ import okhttp3.Response;
  *
  * <p>Polling rules: never faster than the server's {@code interval} (5 s if it sends none or 0; its
  * unit is not stated, see {@link Builder#intervalUnit}); a
- * {@code slow_down} answer adds 5 s for the rest of the flow; transient failures (connection
+ * {@code slow_down} answer adds 5 s for the rest of the flow, and a longer {@code Retry-After} on it or
+ * on a pending answer is waited out (up to 60 s); transient failures (connection
  * refused/reset, timeouts, 5xx, empty or unreadable bodies) do not end the flow but are retried with
  * a jittered backoff on top of the interval (or after the server's {@code Retry-After}, up to 60 s),
  * at most {@value #MAX_TRANSIENT_RETRIES} times in a row;

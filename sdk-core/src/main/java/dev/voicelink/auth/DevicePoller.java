@@ -270,11 +270,11 @@ final class DevicePoller implements Cancellable {
       }
       switch (error) {
         case "authorization_pending":
-          pending(pollNumber, error);
+          pending(pollNumber, error, answer.retryAfterMillis);
           break;
         case "slow_down":
           intervalMillis += SLOW_DOWN_STEP_MILLIS;
-          pending(pollNumber, error);
+          pending(pollNumber, error, answer.retryAfterMillis);
           break;
         case "access_denied":
         case "authorization_declined": // Azure AD's name for it
@@ -296,8 +296,12 @@ final class DevicePoller implements Cancellable {
     }
   }
 
-  private void pending(final int pollNumber, final String result) {
-    final long delay = intervalMillis;
+  /**
+   * Another poll after the interval, or after the answer's Retry-After when that is longer (a rate
+   * limiter's 429 that carries {@code slow_down}), up to the backoff's cap.
+   */
+  private void pending(final int pollNumber, final String result, long retryAfterMillis) {
+    final long delay = backoff.honouringRetryAfter(retryAfterMillis, intervalMillis);
     Log.debug(TAG, "poll " + pollNumber + ": " + result + "; next in " + delay + " ms");
     tell(() -> listener.onPoll(pollNumber, result, delay));
     waitThenPoll(delay);

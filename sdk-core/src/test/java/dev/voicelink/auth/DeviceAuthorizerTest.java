@@ -411,6 +411,22 @@ class DeviceAuthorizerTest {
     assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 22_000L, 29_000L);
   }
 
+  /** A rate limiter's slow_down or pending with a Retry-After longer than the interval: it waits. */
+  @Test void aFlowErrorsRetryAfterLongerThanTheIntervalIsWaitedOut() throws Exception {
+    script.enqueue(deviceCode(2, 600),
+        json(429, "{\"error\":\"slow_down\"}").setHeader("Retry-After", "30"),
+        json(503, "{\"error\":\"authorization_pending\"}").setHeader("Retry-After", "3"),
+        token("at-1", "rt-1", 100, CREATED_AT));
+    startFlow();
+    stepPoll(2000);
+    stepPoll(30_000);
+    time.advance(7000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(events.calls).containsExactly("code WDJB-MJHT", "poll 1 slow_down 30000",
+        "poll 2 authorization_pending 7000", "outcome AUTHORIZED");
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 32_000L, 39_000L);
+  }
+
   @Test void aFlowThatGivesUpOnBusyAnswersReportsTheServersRetryAfter() throws Exception {
     script.enqueue(deviceCode(2, 6000));
     for (int i = 0; i < 9; i++) {
