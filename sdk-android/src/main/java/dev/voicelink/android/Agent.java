@@ -221,6 +221,11 @@ public final class Agent {
       throw new IllegalStateException("Agent was destroyed; create a new Agent to sign in");
     }
     String deviceId = config.deviceId();
+    if (deviceId == null && ownTokenManager) {
+      // The agent's own manager speaks the platform's dialect, whose flow needs the device's id.
+      throw new IllegalStateException("the config has no auth.device_id, which the platform's sign-in"
+          + " needs: add \"auth\": {\"device_id\": \"<the device's id, as imported in the console>\"}");
+    }
     return deviceId != null ? manager.signIn(deviceId, listener) : manager.signIn(listener);
   }
 

@@ -663,6 +663,17 @@ public final class AgentRobolectricTest {
     }
   }
 
+  @Test public void aSignInWithoutTheConfigsDeviceIdNamesTheKey() throws Exception {
+    String config = configText().replace(", \"device_id\": \"" + DefaultConsole.DEVICE_ID + "\"", "");
+    assertThat(config).doesNotContain("device_id");
+    agent = Agent.builder(RuntimeEnvironment.getApplication(), config, events::add)
+        .tokenStore(new InMemoryTokenStore()).client(client = TestClients.forConfig(config, time))
+        .build();
+    assertThatThrownBy(() -> agent.signIn(code -> { })).isExactlyInstanceOf(IllegalStateException.class)
+        .hasMessage("the config has no auth.device_id, which the platform's sign-in needs: add"
+            + " \"auth\": {\"device_id\": \"<the device's id, as imported in the console>\"}");
+  }
+
   @Test public void aSignInOutlivesDestroyOnASharedClientAndItsApprovalIsKept() throws Exception {
     TokenStore store = encryptedStore();
     createAgent(false, store);
