@@ -628,13 +628,8 @@ public final class AgentRobolectricTest {
   }
 
   /**
-   * The screen rotates or stops while the user approves on a phone: on a shared client the sign-in
-   * outlives destroy(), and the approval is saved for the next Agent; that one, not the destroyed one,
-   * starts any new sign-in.
-   */
-  /**
    * The config's {@code auth.interval_unit} reaches the Agent's sign-in: a server that writes 2000
-   * below expires_in for 2 s is polled every 2 s, not every 33 minutes.
+   * below expires_in for 2 s is read as 2 s, the wait of each poll, not 33 minutes.
    */
   @Test public void theConfigsIntervalUnitReachesTheSignIn() throws Exception {
     MockWebServer auth = new MockWebServer();
@@ -674,6 +669,11 @@ public final class AgentRobolectricTest {
             + " \"auth\": {\"device_id\": \"<the device's id, as imported in the console>\"}");
   }
 
+  /**
+   * The screen rotates or stops while the user approves on a phone: on a shared client the sign-in
+   * outlives destroy(), and the approval is saved for the next Agent; that one, not the destroyed one,
+   * starts any new sign-in.
+   */
   @Test public void aSignInOutlivesDestroyOnASharedClientAndItsApprovalIsKept() throws Exception {
     TokenStore store = encryptedStore();
     createAgent(false, store);

@@ -76,9 +76,12 @@ final class AuthClient {
     return http.newCall(Scrub.rememberingBody(dialect.deviceCode(clientId, deviceId)));
   }
 
-  /** Whether {@code call} still waits in the dispatcher's queue: nothing of it has been sent. */
+  /**
+   * Whether {@code call} has not been handed to the dispatcher yet or still waits in its queue:
+   * nothing of it has been sent. A call under way may still be connecting.
+   */
   boolean isWaitingToBeSent(Call call) {
-    return http.dispatcher().queuedCalls().contains(call);
+    return !call.isExecuted() || http.dispatcher().queuedCalls().contains(call);
   }
 
   Call devicePollCall(String clientId, DeviceCode code) {

@@ -54,7 +54,8 @@ import okhttp3.Response;
  * a jittered backoff on top of the interval (or after the server's {@code Retry-After}, up to 60 s),
  * at most {@value #MAX_TRANSIENT_RETRIES} times in a row;
  * the flow ends by itself when {@code expires_in} has elapsed on the monotonic clock, cancelling a
- * poll still out then (queued in the dispatcher, or waiting for an answer with no read timeout).
+ * poll still queued in the dispatcher then; a poll under way is waited for up to 10 s more, as the
+ * server may have issued the token for it in time, and cancelled after that.
  * Cancelling the call stops the poll in flight and the wait before the next one.
  *
  * <p>Immutable and thread-safe; one instance may run any number of flows. It holds no resources of

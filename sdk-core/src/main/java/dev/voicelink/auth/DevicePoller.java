@@ -55,7 +55,7 @@ final class DevicePoller implements Cancellable {
   private @Nullable Call call;
   /**
    * The flow's one timer: the wait before the next poll (or the code request's retry), or, while a
-   * poll is out, its deadline, which cancels it.
+   * poll is out, the code's deadline, then the wait for a late answer to a poll under way.
    */
   private @Nullable Cancellable wait;
   private @Nullable DeviceFlowOutcome outcome;
@@ -164,9 +164,10 @@ final class DevicePoller implements Cancellable {
   }
 
   /**
-   * The code expired with poll {@code call} out. One still queued is cancelled with the flow; one
-   * that was sent gets {@link #LATE_ANSWER_MILLIS} more for its answer (a token in it is taken, any
-   * other answer ends the flow as at the deadline), then is cancelled.
+   * The code expired with poll {@code call} out. One not handed to the dispatcher yet, or still in
+   * its queue, is cancelled with the flow; one under way gets {@link #LATE_ANSWER_MILLIS} more for
+   * its answer, which ends the flow as {@link #polled} reads it (a token is taken; pending, slow_down
+   * or a transient failure end it EXPIRED), and is cancelled after that time.
    */
   private void deadlineReached() {
     synchronized (lock) {

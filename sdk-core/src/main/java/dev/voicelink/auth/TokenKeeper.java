@@ -667,7 +667,8 @@ final class TokenKeeper {
 
   /**
    * Keeps the new refresh token of an answer that could not be used otherwise, with the current
-   * access token: the server may have voided the old refresh token already (protocol 3.2). Returns
+   * access token: the server may have voided the old refresh token already (protocol 3.2, and
+   * docs/platform-assumptions.md#refresh-token-rotation). Returns
    * the sequence number of its save.
    */
   private long keepRotated(@Nullable TokenRecord base, TokenRecord rotated, IOException failure) {

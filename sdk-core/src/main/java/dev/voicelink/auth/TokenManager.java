@@ -56,7 +56,7 @@ import okhttp3.Interceptor;
  *
  * <p><b>Cancelling.</b> {@link #accessTokenCall()} and {@link #refresh()} return calls whose cancel
  * releases their caller at once. A refresh request already sent is left to finish and its record is
- * saved: the server voids the old refresh token when it answers, so aborting the exchange could lose
+ * saved: the server may void the old refresh token when it answers, so aborting the exchange could lose
  * the sign-in. A refresh not yet begun is not begun. Closing the client does not abort a refresh
  * already sent either. Every refresh runs on one of the client's workers, so interrupting a thread
  * waiting in {@link #accessToken()} releases it at once ({@link java.io.InterruptedIOException})

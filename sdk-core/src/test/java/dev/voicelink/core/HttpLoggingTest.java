@@ -150,7 +150,7 @@ class HttpLoggingTest {
   }
 
   @Test void anAnswerThatEchoesTheRequestsSecretsIsLoggedWithoutThem() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(400)
+    server.enqueue(new MockResponse().setStatus("HTTP/1.1 400 Token " + ACCESS + " Expired")
         .setHeader("Content-Type", "application/json")
         .setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"token "
             + ACCESS + " expired\"")
@@ -166,7 +166,8 @@ class HttpLoggingTest {
     }
 
     List<String> lines = log.messages("http");
-    assertThat(lines.get(2)).contains("WWW-Authenticate: Bearer error=\"invalid_token\","
+    assertThat(lines.get(2)).startsWith("<-- 400 Token ‹redacted› Expired ")
+        .contains("WWW-Authenticate: Bearer error=\"invalid_token\","
         + " error_description=\"token ‹redacted› expired\"")
         .endsWith("\n{\"error\":\"invalid_refresh_token\",\"message\":\"refresh token ‹redacted›"
             + " is revoked\"}");

@@ -563,7 +563,8 @@ final class ChannelConnection {
       // Before the greeting, anything else ends the attempt at once: a result or an error then
       // answers nothing the app wrote, and this server does not speak the channel's protocol.
       if (!"connected".equals(message.type) && greetingFailed(attemptGeneration, webSocket,
-          "the server's first message is \"" + message.type + "\", not \"connected\"")) {
+          "the server's first message is \"" + Scrub.serverText(upgrade, String.valueOf(message.type))
+              + "\", not \"connected\"")) {
         return;
       }
       handle(message, text);
@@ -598,6 +599,7 @@ final class ChannelConnection {
     private void handle(InteractionCodec.Message message, String text) {
       String connectedUid = message.uid;
       String desc = Scrub.serverText(upgrade, message.desc);
+      String code = Scrub.serverText(upgrade, message.code);
       if ("connected".equals(message.type) && connectedUid != null) {
         connected(attemptGeneration, connectedUid);
       } else if ("result".equals(message.type)) {
@@ -606,16 +608,17 @@ final class ChannelConnection {
         answer(attemptGeneration, message.seq, false, listener -> listener.onResult(result));
       } else if ("error".equals(message.type) && message.seq != 0) {
         answer(attemptGeneration, message.seq, true,
-            listener -> listener.onWriteError(message.seq, message.code, desc));
+            listener -> listener.onWriteError(message.seq, code, desc));
       } else if ("error".equals(message.type) && AUDIO_OUT_OF_ORDER.equals(message.code)
           && refusedAudioOnTheWay(attemptGeneration)) {
         // Its write was refused and answered already: one error per frame would tell it again.
         Log.debug(TAG, "a frame of a refused audio write was refused too: " + desc);
       } else if ("error".equals(message.type)) {
         deliver(attemptGeneration,
-            listener -> listener.onWriteError(0, message.code, desc));
+            listener -> listener.onWriteError(0, code, desc));
       } else {
-        Log.debug(TAG, "ignoring interaction message of type " + message.type);
+        Log.debug(TAG, "ignoring interaction message of type "
+            + Scrub.serverText(upgrade, String.valueOf(message.type)));
       }
     }
 

@@ -257,6 +257,8 @@ class InteractionChannelTest {
       serverSide.send("{\"type\":\"error\",\"seq\":0,\"code\":60001,\"desc\":\"the session of "
           + token + " ends\"}");
       assertThat(nextEvent()).isEqualTo("error 0 60001 the session of ‹redacted› ends");
+      serverSide.send("{\"type\":\"error\",\"seq\":0,\"code\":\"" + token + "\",\"desc\":\"x\"}");
+      assertThat(nextEvent()).isEqualTo("error 0 ‹redacted› x");
       serverSide.send("{\"type\":\"error\",\"the session of " + token + "\" 1}");
       assertThat(nextEvent()).isEqualTo("error 0 " + InteractionChannel.MALFORMED_MESSAGE
           + " unreadable message from the server: Expected ':' at path $.the session of ‹redacted›");

@@ -79,7 +79,7 @@ public final class HttpLogger implements Interceptor {
     ResponseBody responseBody = response.body();
     long length = responseBody != null ? responseBody.contentLength() : 0;
     StringBuilder line = new StringBuilder("<-- ").append(response.code());
-    if (!response.message().isEmpty()) line.append(' ').append(response.message());
+    if (!response.message().isEmpty()) line.append(' ').append(reason(response));
     line.append(' ').append(Scrub.url(response.request().url())).append(" (").append(tookMillis)
         .append(" ms, ").append(size(length)).append(" body)");
     // What the server sent back may echo a secret of the request (an error's description).
@@ -103,11 +103,16 @@ public final class HttpLogger implements Interceptor {
     Log.debug(TAG, line.toString());
   }
 
+  /** The status line's reason phrase, which a server writes, without the request's secrets. */
+  private static String reason(Response response) {
+    return Scrub.withoutSecretsOf(response.request(), response.message());
+  }
+
   /** Logs the answer to a WebSocket upgrade (101 when it was accepted). */
   public void logUpgradeResponse(Response response) {
     if (!Log.isLoggable(Level.DEBUG, TAG)) return;
     StringBuilder line = new StringBuilder("<-- ").append(response.code());
-    if (!response.message().isEmpty()) line.append(' ').append(response.message());
+    if (!response.message().isEmpty()) line.append(' ').append(reason(response));
     line.append(' ').append(Scrub.url(response.request().url())).append(" (WebSocket upgrade)");
     if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers(), response.request());
     Log.debug(TAG, line.toString());
