@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
  * a section as {@code protocol 4.3} (or a list item as {@code protocol 5.1.3}), which must be an anchor
  * {@code <a id="4-3"></a>} of docs/platform-protocol.md; the numbers are the specification's own. The
  * word {@code spec} before a section number in code, or {@code ARCHITECTURE} before one anywhere, or
- * the build notes' name anywhere, cites a document the repository does not hold, and fails. Links to {@code platform-protocol.md#…} and {@code
- * platform-assumptions.md#…}, in code and in the docs, must name an anchor of that page. Every failure
- * names its file and line.
+ * the build notes' name anywhere, cites a document the repository does not hold, and fails. Links to
+ * {@code platform-protocol.md#…} and {@code platform-assumptions.md#…}, in code and in the docs, must
+ * name an anchor of that page. Every failure names its file and line.
  */
 class ProtocolCitationsTest {
   /** The source files scanned, by their ending: code, build files and scripts. */

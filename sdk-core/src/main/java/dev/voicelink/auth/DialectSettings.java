@@ -6,9 +6,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The part of {@link DeviceAuthorizer.Builder} and {@link TokenManager.Builder} that decides their
- * dialect: the standard server they were given (none: the platform's dialect), the scope asked of it,
- * the unit of a device code's {@code interval} when the app fixes it, and the rule, with its one message, that the platform's dialect takes no standard setting. Both
- * builders hold one, so the rule cannot drift apart between them. Not thread-safe, as its builders.
+ * authorization client: the standard server they were given (none: the platform's dialect), the
+ * scope asked of it, the unit of a device code's {@code interval} when the app fixes it, and the
+ * rule, with its one message, that the platform's dialect takes no standard setting. Both builders
+ * hold one, so these cannot drift apart between them. Not thread-safe, as its builders.
  */
 final class DialectSettings {
   final @Nullable OAuthServer server;
@@ -16,7 +17,7 @@ final class DialectSettings {
   private final String owner;
   private @Nullable String scope;
   /** The app's unit of {@code interval}; null: the dialect's reading. */
-  @Nullable TimeUnit intervalUnit;
+  private @Nullable TimeUnit intervalUnit;
 
   DialectSettings(@Nullable OAuthServer server, String owner) {
     this.server = server;
