@@ -258,12 +258,13 @@ final class AuthClient {
       }
       boolean serverDate = response.headers().getDate("Date") != null;
       WireJson json = WireJson.parse(text);
+      // Told in exceptions and logs: a server may echo the refresh token or device code it refuses.
+      Scrub.Echoes echoes = Scrub.echoesOf(response.request());
       String error = json != null ? json.string("error") : null;
-      if (error != null) error = Scrub.serverText(response.request(), error);
+      if (error != null) error = echoes.inServerText(error);
       String message = json == null ? "" : json.string("message") != null ? json.string("message")
           : json.string("error_description") != null ? json.string("error_description") : "";
-      // Told in exceptions and logs: a server may echo the refresh token or device code it refuses.
-      message = Scrub.serverText(response.request(), message);
+      message = echoes.inServerText(message);
       IOException problem = null;
       if (response.isRedirect()) {
         problem = HttpFailure.redirect(response, "authorization requests", "their secrets");

@@ -65,6 +65,7 @@ final class Envelope {
     Object data = null;
     boolean hasData = false;
     Map<String, Object> topLevel = new LinkedHashMap<>();
+    Scrub.Echoes echoes = Scrub.echoesOf(response.request());
     try {
       reader.beginObject();
       while (reader.hasNext()) {
@@ -72,13 +73,13 @@ final class Envelope {
         switch (name) {
           // Told in exceptions and logs, each may echo a secret of the request (the signature refused).
           case "code":
-            code = Scrub.serverText(response.request(), readCode(reader));
+            code = echoes.inServerText(readCode(reader));
             break;
           case "desc":
-            desc = Scrub.serverText(response.request(), reader.nextString());
+            desc = echoes.inServerText(reader.nextString());
             break;
           case "sid":
-            sid = Scrub.serverText(response.request(), reader.nextString());
+            sid = echoes.inServerText(reader.nextString());
             break;
           case "data":
             data = JsonValues.read(reader);

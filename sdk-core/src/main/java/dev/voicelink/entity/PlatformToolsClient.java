@@ -210,6 +210,7 @@ public final class PlatformToolsClient {
     String sid = null;
     String code = null;
     String message = null;
+    Scrub.Echoes echoes = Scrub.echoesOf(response.request());
     try {
       reader.beginObject();
       while (reader.hasNext()) {
@@ -217,11 +218,11 @@ public final class PlatformToolsClient {
         if (reader.peek() != JsonReader.Token.STRING && reader.peek() != JsonReader.Token.NUMBER) {
           reader.skipValue();
         } else if (name.equals("sid")) { // each told in exceptions: it may echo the token refused
-          sid = Scrub.serverText(response.request(), reader.nextString());
+          sid = echoes.inServerText(reader.nextString());
         } else if (name.equals("code")) {
-          code = Scrub.serverText(response.request(), reader.nextString());
+          code = echoes.inServerText(reader.nextString());
         } else if (name.equals("message")) {
-          message = Scrub.serverText(response.request(), reader.nextString());
+          message = echoes.inServerText(reader.nextString());
         } else {
           reader.skipValue();
         }

@@ -525,13 +525,13 @@ final class ChannelConnection {
   /** Hears the socket of one attempt, and turns its news into decisions of the connection. */
   private final class SocketListener extends WebSocketListener {
     private final int attemptGeneration;
-    /** The upgrade: a server's text may echo its token, which is redacted before anything tells it. */
-    private final Request upgrade;
+    /** The upgrade's secrets: a server's text may echo its token, redacted before anything tells it. */
+    private final Scrub.Echoes echoes;
     private final String token;
 
     SocketListener(int attemptGeneration, Request upgrade, String token) {
       this.attemptGeneration = attemptGeneration;
-      this.upgrade = upgrade;
+      this.echoes = Scrub.echoesOf(upgrade);
       this.token = token;
     }
 
@@ -551,7 +551,7 @@ final class ChannelConnection {
     }
 
     @Override public void onMessage(WebSocket webSocket, String text) {
-      frames.received(upgrade, text);
+      frames.received(echoes, text);
       InteractionCodec.Message message;
       try {
         message = InteractionCodec.parse(text);
@@ -563,7 +563,7 @@ final class ChannelConnection {
       // Before the greeting, anything else ends the attempt at once: a result or an error then
       // answers nothing the app wrote, and this server does not speak the channel's protocol.
       if (!"connected".equals(message.type) && greetingFailed(attemptGeneration, webSocket,
-          "the server's first message is \"" + Scrub.serverText(upgrade, String.valueOf(message.type))
+          "the server's first message is \"" + echoes.inServerText(String.valueOf(message.type))
               + "\", not \"connected\"")) {
         return;
       }
@@ -583,7 +583,7 @@ final class ChannelConnection {
 
     private void unreadable(WebSocket webSocket, IOException e) {
       // Moshi's path in the message names the frame's own member names, which may echo the token.
-      String problem = Scrub.serverText(upgrade, String.valueOf(e.getMessage()));
+      String problem = echoes.inServerText(String.valueOf(e.getMessage()));
       // Before the greeting, an unreadable message ends the attempt at once, not at the deadline:
       // this server does not speak the channel's protocol.
       if (greetingFailed(attemptGeneration, webSocket,
@@ -598,34 +598,39 @@ final class ChannelConnection {
 
     private void handle(InteractionCodec.Message message, String text) {
       String connectedUid = message.uid;
-      String desc = Scrub.serverText(upgrade, message.desc);
-      String code = Scrub.serverText(upgrade, message.code);
       if ("connected".equals(message.type) && connectedUid != null) {
         connected(attemptGeneration, connectedUid);
       } else if ("result".equals(message.type)) {
         InteractionResult result =
             new InteractionResult(message.seq, message.text, message.entities, text);
         answer(attemptGeneration, message.seq, false, listener -> listener.onResult(result));
-      } else if ("error".equals(message.type) && message.seq != 0) {
-        answer(attemptGeneration, message.seq, true,
-            listener -> listener.onWriteError(message.seq, code, desc));
-      } else if ("error".equals(message.type) && AUDIO_OUT_OF_ORDER.equals(message.code)
-          && refusedAudioOnTheWay(attemptGeneration)) {
-        // Its write was refused and answered already: one error per frame would tell it again.
-        Log.debug(TAG, "a frame of a refused audio write was refused too: " + desc);
       } else if ("error".equals(message.type)) {
-        deliver(attemptGeneration,
-            listener -> listener.onWriteError(0, code, desc));
+        refused(message);
       } else {
         Log.debug(TAG, "ignoring interaction message of type "
-            + Scrub.serverText(upgrade, String.valueOf(message.type)));
+            + echoes.inServerText(String.valueOf(message.type)));
+      }
+    }
+
+    /** An error message: the refusal of write {@code seq}, or news of the connection (seq 0). */
+    private void refused(InteractionCodec.Message message) {
+      String desc = echoes.inServerText(message.desc);
+      String code = echoes.inServerText(message.code);
+      if (message.seq != 0) {
+        answer(attemptGeneration, message.seq, true,
+            listener -> listener.onWriteError(message.seq, code, desc));
+      } else if (AUDIO_OUT_OF_ORDER.equals(message.code) && refusedAudioOnTheWay(attemptGeneration)) {
+        // Its write was refused and answered already: one error per frame would tell it again.
+        Log.debug(TAG, "a frame of a refused audio write was refused too: " + desc);
+      } else {
+        deliver(attemptGeneration, listener -> listener.onWriteError(0, code, desc));
       }
     }
 
     @Override public void onClosing(WebSocket webSocket, int code, String reason) {
       webSocket.close(NORMAL_CLOSURE, null);
       connectionLost(attemptGeneration, Cause.CLOSED_BY_SERVER,
-          "closed by server (" + code + " " + Scrub.serverText(upgrade, reason) + ")", -1);
+          "closed by server (" + code + " " + echoes.inServerText(reason) + ")", -1);
     }
 
     @Override public void onFailure(WebSocket webSocket, Throwable t, @Nullable Response response) {

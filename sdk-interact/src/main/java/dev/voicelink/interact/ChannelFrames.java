@@ -4,7 +4,6 @@ import dev.voicelink.core.VoiceLinkLog;
 import dev.voicelink.core.internal.HttpLogger;
 import dev.voicelink.core.internal.Log;
 import dev.voicelink.core.internal.Scrub;
-import okhttp3.Request;
 import okhttp3.WebSocket;
 import okio.ByteString;
 import okio.Utf8;
@@ -65,11 +64,9 @@ final class ChannelFrames {
     return send(socket, end) ? bytes : -1;
   }
 
-  /** Logs a text frame that came from the server in answer to {@code upgrade}. */
-  void received(Request upgrade, String text) {
-    if (logging()) {
-      Log.verbose(TAG, "frame <-- " + Scrub.withoutSecretsOf(upgrade, Scrub.json(text, null, false)));
-    }
+  /** Logs a text frame that came from the server, without the upgrade's {@code echoes}. */
+  void received(Scrub.Echoes echoes, String text) {
+    if (logging()) Log.verbose(TAG, "frame <-- " + echoes.from(Scrub.json(text, null, false)));
   }
 
   private boolean send(WebSocket socket, String frame) {

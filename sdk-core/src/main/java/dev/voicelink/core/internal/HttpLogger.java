@@ -78,15 +78,14 @@ public final class HttpLogger implements Interceptor {
 
     ResponseBody responseBody = response.body();
     long length = responseBody != null ? responseBody.contentLength() : 0;
+    // What the server sent back may echo a secret of the request (an error's description).
+    Scrub.Echoes echoes = Scrub.echoesOf(response.request());
     StringBuilder line = new StringBuilder("<-- ").append(response.code());
-    if (!response.message().isEmpty()) line.append(' ').append(reason(response));
+    if (!response.message().isEmpty()) line.append(' ').append(echoes.from(response.message()));
     line.append(' ').append(Scrub.url(response.request().url())).append(" (").append(tookMillis)
         .append(" ms, ").append(size(length)).append(" body)");
-    // What the server sent back may echo a secret of the request (an error's description).
-    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers(), response.request());
-    if (level == HttpLogLevel.BODY) {
-      line.append('\n').append(Scrub.withoutSecretsOf(response.request(), responseBodyText(response)));
-    }
+    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers(), echoes);
+    if (level == HttpLogLevel.BODY) line.append('\n').append(echoes.from(responseBodyText(response)));
     Log.debug(TAG, line.toString());
     return response;
   }
@@ -103,18 +102,14 @@ public final class HttpLogger implements Interceptor {
     Log.debug(TAG, line.toString());
   }
 
-  /** The status line's reason phrase, which a server writes, without the request's secrets. */
-  private static String reason(Response response) {
-    return Scrub.withoutSecretsOf(response.request(), response.message());
-  }
-
   /** Logs the answer to a WebSocket upgrade (101 when it was accepted). */
   public void logUpgradeResponse(Response response) {
     if (!Log.isLoggable(Level.DEBUG, TAG)) return;
+    Scrub.Echoes echoes = Scrub.echoesOf(response.request());
     StringBuilder line = new StringBuilder("<-- ").append(response.code());
-    if (!response.message().isEmpty()) line.append(' ').append(reason(response));
+    if (!response.message().isEmpty()) line.append(' ').append(echoes.from(response.message()));
     line.append(' ').append(Scrub.url(response.request().url())).append(" (WebSocket upgrade)");
-    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers(), response.request());
+    if (level != HttpLogLevel.BASIC) appendHeaders(line, response.headers(), echoes);
     Log.debug(TAG, line.toString());
   }
 
@@ -210,10 +205,10 @@ public final class HttpLogger implements Interceptor {
     return true;
   }
 
-  private static void appendHeaders(StringBuilder out, Headers headers, Request answered) {
+  private static void appendHeaders(StringBuilder out, Headers headers, Scrub.Echoes echoes) {
     StringBuilder own = new StringBuilder();
     appendHeaders(own, headers);
-    out.append(Scrub.withoutSecretsOf(answered, own.toString()));
+    out.append(echoes.from(own.toString()));
   }
 
   private static void appendHeaders(StringBuilder out, Headers headers) {

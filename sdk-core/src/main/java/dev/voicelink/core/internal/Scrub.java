@@ -214,7 +214,7 @@ public final class Scrub {
    * is revoked"), and as {@link #text}.
    */
   public static String serverText(Request request, String text) {
-    return text(withoutSecretsOf(request, text));
+    return echoesOf(request).inServerText(text);
   }
 
   /**
@@ -235,15 +235,50 @@ public final class Scrub {
    * {@value #MIN_ECHO_LENGTH} characters are left, as they would match ordinary text.
    */
   public static String withoutSecretsOf(Request request, String text) {
-    if (text.length() < MIN_ECHO_LENGTH) return text;
-    List<String> secrets = secretsOf(request);
-    // Longest first, so that a secret containing another is redacted whole.
-    Collections.sort(secrets, (a, b) -> b.length() - a.length());
-    String out = text;
-    for (String secret : secrets) {
-      if (secret.length() >= MIN_ECHO_LENGTH) out = out.replace(secret, REDACTED);
+    return echoesOf(request).from(text);
+  }
+
+  /** The secrets {@code request} carried, to take out of the several texts of its answer. */
+  public static Echoes echoesOf(Request request) {
+    return new Echoes(request);
+  }
+
+  /**
+   * The secrets one request carried, collected once, at the first text long enough to hold one, and
+   * redacted from every text of its answer that is told: the status line, headers and body, each
+   * field. Thread-safe: a channel's texts come on its socket's threads.
+   */
+  public static final class Echoes {
+    private final Request request;
+    /** Longest first, so that a secret containing another is redacted whole; null until needed. */
+    private volatile @Nullable List<String> longestFirst;
+
+    Echoes(Request request) {
+      this.request = request;
     }
-    return out;
+
+    /** {@code text} without the request's secrets, as {@link #withoutSecretsOf} says. */
+    public String from(String text) {
+      if (text.length() < MIN_ECHO_LENGTH) return text;
+      List<String> secrets = longestFirst;
+      if (secrets == null) {
+        // Two threads may both collect: the same list, at no other cost.
+        secrets = new ArrayList<>();
+        for (String secret : secretsOf(request)) {
+          if (secret.length() >= MIN_ECHO_LENGTH) secrets.add(secret);
+        }
+        Collections.sort(secrets, (a, b) -> b.length() - a.length());
+        longestFirst = secrets;
+      }
+      String out = text;
+      for (String secret : secrets) out = out.replace(secret, REDACTED);
+      return out;
+    }
+
+    /** A server's text as it may be told, as {@link #serverText} says. */
+    public String inServerText(String text) {
+      return text(from(text));
+    }
   }
 
   private static List<String> secretsOf(Request request) {
