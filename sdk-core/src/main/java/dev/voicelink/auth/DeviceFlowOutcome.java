@@ -18,14 +18,17 @@ public final class DeviceFlowOutcome {
     /** The user refused ({@code access_denied}). */
     DENIED,
     /**
-     * The user code expired: the server said {@code expired_token}, or {@code expires_in} elapsed
-     * on the device's monotonic clock.
+     * The user code expired: the server said {@code expired_token} (an {@link
+     * AuthorizationException}), or {@code expires_in} elapsed on the device's monotonic clock (no
+     * failure; or the last poll's {@link java.io.IOException} when the polls were failing then, as
+     * the server could not be reached while the user had the code).
      */
     EXPIRED,
     /**
      * The flow could not go on: the server refused with another error (an {@link
-     * AuthorizationException}, for example {@code invalid_client}), or the transient failures
-     * exceeded their bound (an {@link java.io.IOException}). See {@link #failure()}.
+     * AuthorizationException}, for example {@code invalid_client}), or the device code request
+     * failed more often in a row than its bound (an {@link java.io.IOException}). See
+     * {@link #failure()}.
      */
     FAILED
   }

@@ -52,6 +52,11 @@ final class DevicePoller implements Cancellable {
   private long deadlineNanos;
   private int polls;
   private int transientFailures;
+  /**
+   * Why the latest poll failed, while polls fail in a row: the cause of an expiry they ran into, so
+   * that an app can tell "nobody approved" from "the server could not be reached".
+   */
+  private @Nullable IOException lastPollFailure;
   private @Nullable Call call;
   /**
    * The flow's one timer: the wait before the next poll (or the code request's retry), or, while a
@@ -194,8 +199,9 @@ final class DevicePoller implements Cancellable {
   private void expired() {
     // caller holds lock
     Log.info(TAG, "the user code expired after " + code.expiresInSeconds() + " s"
+        + (lastPollFailure != null ? ", the last " + transientFailures + " polls failed" : "")
         + (call != null ? "; the poll still out is cancelled" : ""));
-    finish(DeviceFlowOutcome.ended(Kind.EXPIRED, null));
+    finish(DeviceFlowOutcome.ended(Kind.EXPIRED, lastPollFailure));
   }
 
   private void poll() {
@@ -254,16 +260,22 @@ final class DevicePoller implements Cancellable {
       String error = answer.error;
       boolean onlyAnotherPoll = answer.isTransient() || "authorization_pending".equals(error)
           || "slow_down".equals(error);
+      if (answer.isTransient()) {
+        transientFailures++;
+        lastPollFailure = answer.transientFailure("poll");
+      } else {
+        transientFailures = 0;
+        lastPollFailure = null;
+      }
       if (onlyAnotherPoll && clock.monotonicNanos() - deadlineNanos >= 0) {
         // Came at the deadline, racing its timer: no next poll to announce, the code has expired.
         expired();
         return;
       }
-      if (answer.isTransient()) {
-        retryPoll(pollNumber, answer.transientFailure("poll"));
+      if (lastPollFailure != null) {
+        retryPoll(pollNumber, lastPollFailure);
         return;
       }
-      transientFailures = 0;
       if (client.dialect.codeExpired(error)) {
         Log.info(TAG, "the server no longer knows the device code (" + error + ")");
         finish(DeviceFlowOutcome.ended(Kind.EXPIRED, new AuthorizationException(error, answer.message)));
@@ -308,14 +320,13 @@ final class DevicePoller implements Cancellable {
     waitThenPoll(delay);
   }
 
+  /**
+   * Another poll after a transient failure, however many came before it: the code's expiry bounds
+   * the flow (docs/device-authorization.md, "Polling rules"), and a user may be approving
+   * while the device's network is down.
+   */
   private void retryPoll(final int pollNumber, IOException failure) {
-    transientFailures++;
-    if (!backoff.allows(transientFailures)) {
-      Log.warn(TAG, "giving up after " + transientFailures + " failed polls in a row", failure);
-      finish(DeviceFlowOutcome.ended(Kind.FAILED, failure));
-      return;
-    }
-    // Never faster than the interval: the backoff comes on top of it.
+    // Never faster than the interval: the backoff, capped, comes on top of it.
     final long delay = backoff.honouringRetryAfter(failure,
         intervalMillis + backoff.delayMillis(transientFailures));
     Log.info(TAG, "poll " + pollNumber + " failed (" + failure.getMessage() + "); retry "

@@ -427,21 +427,26 @@ class DeviceAuthorizerTest {
     assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L, 32_000L, 39_000L);
   }
 
-  @Test void aFlowThatGivesUpOnBusyAnswersReportsTheServersRetryAfter() throws Exception {
-    script.enqueue(deviceCode(2, 6000));
-    for (int i = 0; i < 9; i++) {
+  @Test void aCodeThatExpiresAmongBusyAnswersEndsWithTheServersRetryAfter() throws Exception {
+    script.enqueue(deviceCode(2, 60));
+    for (int i = 0; i < 20; i++) {
       script.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "7"));
     }
+    long startNanos = time.monotonicNanos();
     startFlow();
-    for (int i = 0; i < 8; i++) stepPoll(time.pendingDelaysMillis().get(0));
-    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
-    DeviceFlowOutcome outcome = events.await();
+    DeviceFlowOutcome outcome = driveToOutcome();
 
-    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(time.monotonicNanos() - startNanos).as("ended by the expiry, not before")
+        .isEqualTo(TimeUnit.SECONDS.toNanos(60));
     assertThat(outcome.failure()).isInstanceOf(ServerBusyException.class)
         .hasMessage("HTTP 503 with an empty body; the server asks to retry after 7 s");
-    assertThat(((ServerBusyException) outcome.failure()).retryAfterMillis())
-        .isEqualTo(7000L);
+    assertThat(((ServerBusyException) outcome.failure()).retryAfterMillis()).isEqualTo(7000L);
+    List<Long> polls = script.arrivalsMillis().subList(1, script.arrivalsMillis().size());
+    for (int i = 1; i < polls.size(); i++) {
+      assertThat(polls.get(i) - polls.get(i - 1)).as("the Retry-After is waited out")
+          .isGreaterThanOrEqualTo(7000L);
+    }
   }
 
   @Test void connectionRefusedIsTransient() throws Exception {
@@ -482,43 +487,47 @@ class DeviceAuthorizerTest {
     assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
   }
 
-  @Test void transientFailuresAreBoundedAtEightInARow() throws Exception {
+  @Test void pollsGoOnAfterAnyNumberOfTransientFailuresInARow() throws Exception {
+    int failures = 3 * DeviceAuthorizer.MAX_TRANSIENT_RETRIES;
     script.enqueue(deviceCode(1, 100_000));
-    for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      script.enqueue(new MockResponse().setResponseCode(503));
-    }
+    for (int i = 0; i < failures; i++) script.enqueue(new MockResponse().setResponseCode(503));
     script.enqueue(token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
-    for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      stepPoll(time.pendingDelaysMillis().get(0));
+    stepPoll(1000);
+    for (int i = 1; i <= failures; i++) {
+      long wait = time.pendingDelaysMillis().get(0);
+      assertThat(wait).as("wait after failure %d: the interval plus at most the capped backoff", i)
+          .isBetween(1000L, 1000L + 60_000L);
+      if (i < failures) stepPoll(wait); else time.advance(wait, TimeUnit.MILLISECONDS);
     }
-    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
-    assertThat(events.await().kind()).as("the 8th retry still happens").isEqualTo(Kind.AUTHORIZED);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).hasSize(1 + failures + 1);
+    assertThat(events.calls.stream().filter(c -> c.contains("transient_failure")).count())
+        .isEqualTo(failures);
   }
 
-  @Test void theNinthTransientFailureInARowEndsTheFlow() throws Exception {
-    script.enqueue(deviceCode(1, 100_000));
-    for (int i = 0; i <= DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      script.enqueue(new MockResponse().setResponseCode(503));
-    }
+  @Test void aCodeThatExpiresWhileThePollsFailEndsExpiredWithTheLastFailure() throws Exception {
+    script.enqueue(deviceCode(1, 600));
+    for (int i = 0; i < 100; i++) script.enqueue(new MockResponse().setResponseCode(503));
+    long startNanos = time.monotonicNanos();
     startFlow();
-    for (int i = 0; i < DeviceAuthorizer.MAX_TRANSIENT_RETRIES; i++) {
-      stepPoll(time.pendingDelaysMillis().get(0));
-    }
-    time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
-    DeviceFlowOutcome outcome = events.await();
-    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    DeviceFlowOutcome outcome = driveToOutcome();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
     assertThat(outcome.failure()).isInstanceOf(IOException.class)
         .hasMessage("HTTP 503 with an empty body");
-    assertThat(script.arrivalsMillis()).hasSize(1 + 1 + DeviceAuthorizer.MAX_TRANSIENT_RETRIES);
+    assertThat(time.monotonicNanos() - startNanos).isEqualTo(TimeUnit.SECONDS.toNanos(600));
+    List<Long> arrivals = script.arrivalsMillis();
+    assertThat(arrivals.size() - 1).as("polls: more than the device code request's bound")
+        .isGreaterThan(1 + DeviceAuthorizer.MAX_TRANSIENT_RETRIES);
+    assertThat(arrivals.get(arrivals.size() - 1))
+        .as("the last poll came within one longest wait of the expiry")
+        .isGreaterThan(600_000L - 1000 - 60_000);
   }
 
-  @Test void codeExpiryEndsAFlowThatOnlySeesFailures() throws Exception {
-    script.enqueue(deviceCode(2, 5), new MockResponse().setResponseCode(503),
-        new MockResponse().setResponseCode(503));
-    long startNanos = time.monotonicNanos();
+  /** Moves time on, wait by wait, until the flow has an outcome: its polls are answered elsewhere. */
+  private DeviceFlowOutcome driveToOutcome() throws InterruptedException {
     events.afterResult = time::signal;
-    startFlow();
     while (events.outcome.get() == null) {
       int before = time.scheduledCount();
       time.advance(time.pendingDelaysMillis().get(0), TimeUnit.MILLISECONDS);
@@ -527,7 +536,18 @@ class DeviceAuthorizerTest {
       assertThat(time.awaitScheduledOr(before + 2, () -> events.outcome.get() != null, 10,
           TimeUnit.SECONDS)).as("the flow's next wait or its outcome").isTrue();
     }
-    assertThat(events.await().kind()).isEqualTo(Kind.EXPIRED);
+    return events.await();
+  }
+
+  @Test void codeExpiryEndsAFlowThatOnlySeesFailures() throws Exception {
+    script.enqueue(deviceCode(2, 5), new MockResponse().setResponseCode(503),
+        new MockResponse().setResponseCode(503));
+    long startNanos = time.monotonicNanos();
+    startFlow();
+    DeviceFlowOutcome outcome = driveToOutcome();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(outcome.failure()).isInstanceOf(IOException.class)
+        .hasMessage("HTTP 503 with an empty body");
     assertThat(time.monotonicNanos() - startNanos).isEqualTo(TimeUnit.SECONDS.toNanos(5));
     assertThat(script.arrivalsMillis()).allMatch(t -> t < 5000L);
   }

@@ -88,8 +88,16 @@ final class LoginCommand extends AuthCommand {
         output.failure(Output.fields("status", "denied"), "the user refused to authorize this device");
         return ExitCodes.ACCESS_DENIED;
       case EXPIRED:
-        output.failure(Output.fields("status", "expired"),
-            "the code expired before anyone authorized it; run login again");
+        Exception lastPoll = outcome.failure();
+        if (lastPoll instanceof IOException) {
+          // The polls were failing when the code ran out: the user may have approved meanwhile.
+          output.failure(Output.fields("status", "expired", "message", lastPoll.getMessage()),
+              "the code expired while the server could not be reached (" + lastPoll.getMessage()
+                  + "); check the network and run login again");
+        } else {
+          output.failure(Output.fields("status", "expired"),
+              "the code expired before anyone authorized it; run login again");
+        }
         return ExitCodes.CODE_EXPIRED;
       default:
         Exception failure = outcome.failure();

@@ -8,6 +8,8 @@ import dev.voicelink.auth.FileTokenStore;
 import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.VirtualTime;
 import dev.voicelink.testing.DefaultConsole;
+import dev.voicelink.testing.Endpoint;
+import dev.voicelink.testing.Fault;
 import dev.voicelink.testing.LeakScan;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.SimulatedTester;
@@ -144,6 +146,19 @@ class AuthCommandsTest {
     assertThat(lines().get(lines().size() - 1)).isEqualTo("{\"status\":\"expired\"}");
     assertThat(err.toString())
         .isEqualTo("speaker-cli: the code expired before anyone authorized it; run login again\n");
+  }
+
+  @Test void expiryWhileThePollsFailNamesTheLastFailure() throws Exception {
+    // Polls one second apart fail until the code runs out at two: none of them ends the login.
+    server.console().setUserCodeLifetimeSeconds(2);
+    server.faults().on(Endpoint.TOKEN, Fault.emptyBody());
+    assertThat(run(login("--json"))).isEqualTo(ExitCodes.CODE_EXPIRED);
+    assertThat(lines().get(lines().size() - 1))
+        .isEqualTo("{\"status\":\"expired\",\"message\":\"HTTP 200 with an empty body\"}");
+    assertThat(err.toString()).isEqualTo("speaker-cli: the code expired while the server could not be"
+        + " reached (HTTP 200 with an empty body); check the network and run login again\n");
+    assertThat(server.journal().count("/oauth/ivs/token")).as("polls made").isGreaterThan(0);
+    assertThat(tokenFile).doesNotExist();
   }
 
   @Test void humanOutputDrawsAQrCodeOnATerminal() throws Exception {
