@@ -302,14 +302,21 @@ final class AgentEngine implements WriteCommand.Lifecycle {
     }
 
     @Override public void onDisconnected(Disconnect disconnect) {
+      if (disconnect.retryAfterMillis() > 0) {
+        // The server's wait binds the Agent, not one channel: it holds even when this channel was
+        // replaced before its news reached the worker (a network lost just after the refusal).
+        long endsNanos = clock.monotonicNanos()
+            + TimeUnit.MILLISECONDS.toNanos(disconnect.retryAfterMillis());
+        worker.execute(() -> {
+          if (serverWaitEndsNanos == Long.MIN_VALUE || endsNanos - serverWaitEndsNanos > 0) {
+            serverWaitEndsNanos = endsNanos;
+          }
+        });
+      }
       onCurrent(() -> {
         // The channel may have connected again and taken a CMD_WRITE before this news reached the
         // worker: only the writes made on the lost connection are lost.
         lostConnection(disconnect.lastSeq());
-        if (disconnect.retryAfterMillis() > 0) {
-          serverWaitEndsNanos = clock.monotonicNanos()
-              + TimeUnit.MILLISECONDS.toNanos(disconnect.retryAfterMillis());
-        }
         if (disconnect.reconnecting()) return;
         boolean wantedAToken = disconnect.cause() == Disconnect.Cause.NOT_SIGNED_IN
             || disconnect.cause() == Disconnect.Cause.TOKEN_REFUSED;

@@ -871,6 +871,8 @@ class AgentEngineTest {
     h.time.awaitScheduled(2);
     assertThat(h.time.pendingDelaysMillis()).as("the channel's own reconnect waits 5 s")
         .containsExactly(5_000L);
+    // The Agent heard the refusal (its listener comes before the harness's) before time moves on.
+    assertThat(h.news()).isEqualTo("disconnected, last seq 0");
     h.time.advance(2, TimeUnit.SECONDS);
     h.engine.networkLost();
     h.expectNoEvent();
@@ -890,6 +892,43 @@ class AgentEngineTest {
     h.time.runDueTasks(); // unless the advance ran it already
     h.expect(EVENT_CONNECTED_TO_SERVER);
     assertThat(h.server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test void aServersRetryAfterHoldsWhenTheNetworkIsLostBeforeTheAgentHearsOfIt() throws Exception {
+    h.server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "5"));
+    h.engine.start(true);
+    h.time.awaitScheduled(1);
+    CountDownLatch release = new CountDownLatch(1);
+    h.engine.execute(() -> awaitQuietly(release)); // the worker takes nothing until released
+    h.engine.networkLost();                        // queued before the refusal's news
+    h.runAttempt(1);
+    h.time.awaitScheduled(2);
+    assertThat(h.news()).isEqualTo("disconnected, last seq 0");
+    release.countDown();
+    h.expectNoEvent();
+
+    h.acceptNextConnection(EngineHarness.UID);
+    int scheduled = h.time.scheduledCount();
+    h.engine.networkAvailable();
+    h.time.awaitScheduled(scheduled + 1);
+    assertThat(h.time.pendingDelaysMillis()).as("the server's 5 s, though its channel is gone")
+        .containsExactly(5_000L);
+    h.time.advance(4_999, TimeUnit.MILLISECONDS);
+    h.expectNoEvent();
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+    h.time.advance(1, TimeUnit.MILLISECONDS);
+    h.time.awaitScheduled(scheduled + 2); // the new channel's first attempt, at once
+    h.time.runDueTasks(); // unless the advance ran it already
+    h.expect(EVENT_CONNECTED_TO_SERVER);
+    assertThat(h.server.getRequestCount()).isEqualTo(2);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      assertThat(latch.await(10, TimeUnit.SECONDS)).as("released").isTrue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test void refusedTokenIsReportedAsReauthorizationRequired() throws Exception {
