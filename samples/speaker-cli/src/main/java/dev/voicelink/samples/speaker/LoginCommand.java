@@ -11,6 +11,7 @@ import dev.voicelink.auth.TokenRecord;
 import dev.voicelink.core.ServerRefusalException;
 import dev.voicelink.core.VoiceLinkClient;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,7 +31,19 @@ final class LoginCommand extends AuthCommand {
           + " --auth-url, not used with --issuer")
   String deviceId;
 
+  @Option(names = "--interval-unit", paramLabel = "UNIT",
+      description = "The unit of the server's poll interval: seconds or milliseconds; by default"
+          + " seconds unless the value cannot be (not below expires_in)")
+  @Nullable String intervalUnit;
+  private @Nullable TimeUnit pollIntervalUnit;
+
   @Override @Nullable String optionProblem(boolean standard) {
+    if (intervalUnit != null) {
+      pollIntervalUnit = unit(intervalUnit);
+      if (pollIntervalUnit == null) {
+        return "--interval-unit must be seconds or milliseconds; was: " + intervalUnit;
+      }
+    }
     if (!standard && deviceId == null) {
       return "Missing required option: '--device-id=ID' (the platform authorizes a device it knows)";
     }
@@ -50,6 +63,7 @@ final class LoginCommand extends AuthCommand {
         : TokenManager.builder(client, server);
     builder.deviceGrant(clientId).store(new FileTokenStore(tokenFile));
     if (scope != null) builder.scope(scope);
+    if (pollIntervalUnit != null) builder.intervalUnit(pollIntervalUnit);
     TokenManager tokens = builder.build();
     DeviceFlowListener listener = new DeviceFlowListener() {
       @Override public void onCodeIssued(DeviceCode code) {
@@ -107,6 +121,15 @@ final class LoginCommand extends AuthCommand {
         output.failure(Output.failed(String.valueOf(failure == null ? null : failure.getMessage())),
             "failed: " + (failure == null ? "unknown" : failure.getMessage()));
         return ExitCodes.FAILURE;
+    }
+  }
+
+  /** The unit an {@code --interval-unit} value names, in the words of the Agent's config; or null. */
+  private static @Nullable TimeUnit unit(String value) {
+    switch (value) {
+      case "seconds": return TimeUnit.SECONDS;
+      case "milliseconds": return TimeUnit.MILLISECONDS;
+      default: return null;
     }
   }
 }

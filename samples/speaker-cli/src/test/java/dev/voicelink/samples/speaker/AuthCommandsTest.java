@@ -11,6 +11,7 @@ import dev.voicelink.testing.DefaultConsole;
 import dev.voicelink.testing.Endpoint;
 import dev.voicelink.testing.Fault;
 import dev.voicelink.testing.LeakScan;
+import dev.voicelink.testing.PlatformVariant;
 import dev.voicelink.testing.ReferenceServer;
 import dev.voicelink.testing.SimulatedTester;
 import java.io.File;
@@ -166,6 +167,24 @@ class AuthCommandsTest {
     assertThat(loginWhile(true)).isEqualTo(ExitCodes.SUCCESS);
     assertThat(out.toString()).contains("To sign this speaker in, open")
         .contains("\u2588\u2588\u2588").contains("Authorized: access token ");
+  }
+
+  @Test void intervalUnitReadsAPlatformsMillisecondsThatWouldPassForSeconds() throws Exception {
+    // "interval": 1000 with an hour to go would read as 1000 s; the option says it is 1 s.
+    server.console().setVariant(PlatformVariant.INTERVAL_MILLIS, true);
+    server.console().setUserCodeLifetimeSeconds(3600);
+    assertThat(loginWhile(true, "--json", "--interval-unit", "milliseconds"))
+        .isEqualTo(ExitCodes.SUCCESS);
+    Map<String, Object> first = json(lines().get(0));
+    assertThat(first.get("interval")).isEqualTo(1.0);
+    assertThat(json(lines().get(lines().size() - 1)).get("status")).isEqualTo("authorized");
+  }
+
+  @Test void anUnknownIntervalUnitExitsWithTwoAndSendsNothing() {
+    assertThat(run(login("--interval-unit", "minutes"))).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(err.toString())
+        .contains("--interval-unit must be seconds or milliseconds; was: minutes");
+    assertThat(server.journal()).isEmpty();
   }
 
   @Test void invalidInputExitsWithTwoAndSendsNothing() {
