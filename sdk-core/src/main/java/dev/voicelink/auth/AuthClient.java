@@ -129,7 +129,13 @@ final class AuthClient {
     }
     WireJson json = answer.json;
     if (json == null || answer.problem != null || answer.error != null || !response.isSuccessful()) {
-      throw answer.transientFailure("device authorization");
+      IOException failure = answer.transientFailure("device authorization");
+      if (answer.error == null && answer.isClientError()) {
+        // A 404 page at a mistyped address: asking again for minutes cannot make it a device code.
+        throw new MalformedResponseException(failure.getMessage() + "; a 4xx answer without an"
+            + " OAuth error is not asked again: check the device authorization endpoint's address");
+      }
+      throw failure;
     }
     return json;
   }
@@ -434,6 +440,7 @@ final class AuthClient {
   /** What the server answered, read whatever the HTTP status. */
   static final class Answer {
     /** A rate limiter's answer (RFC 6585): its error, whatever it is, is not the server's decision. */
+    private static final int REQUEST_TIMEOUT = 408;
     private static final int TOO_MANY_REQUESTS = 429;
     final int status;
     final @Nullable WireJson json;
@@ -469,6 +476,11 @@ final class AuthClient {
       if (error == null) return false;
       if ("temporarily_unavailable".equals(error) || "server_error".equals(error)) return true;
       return (status >= 500 || status == TOO_MANY_REQUESTS) && !isFlowError(error);
+    }
+
+    /** A 4xx other than 408 and 429: the server's word on the request, not a passing state. */
+    boolean isClientError() {
+      return status >= 400 && status < 500 && status != REQUEST_TIMEOUT && status != TOO_MANY_REQUESTS;
     }
 
     private static boolean isFlowError(String error) {

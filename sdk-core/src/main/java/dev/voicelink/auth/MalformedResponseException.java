@@ -4,8 +4,9 @@ import java.io.IOException;
 
 /**
  * A success answer whose content breaks the spec (a field missing, of the wrong type or out of
- * range). Unlike a transport failure it cannot get better by asking again, so a flow ends on it at
- * once. The message names the field.
+ * range; the message names the field), or a device authorization answer in the 4xx range that is no
+ * OAuth answer at all (a web server's 404 page). Unlike a transport failure it cannot get better by
+ * asking again, so a flow ends on it at once.
  */
 final class MalformedResponseException extends IOException {
   private static final long serialVersionUID = 1L;

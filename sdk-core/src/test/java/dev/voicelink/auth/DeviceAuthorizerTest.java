@@ -313,6 +313,32 @@ class DeviceAuthorizerTest {
         "poll 1 authorization_pending 2000", "poll 2 authorization_pending 2000", "outcome DENIED");
   }
 
+  @Test void aClientErrorPageInPlaceOfADeviceCodeEndsTheFlowAtOnce() throws Exception {
+    script.enqueue(new MockResponse().setResponseCode(404).setHeader("Content-Type", "text/html")
+        .setBody("<html><body><h1>Not Found</h1></body></html>"));
+    start(authorizer);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(MalformedResponseException.class).hasMessage(
+        "HTTP 404 with a body that is not a JSON object; a 4xx answer without an OAuth error is not"
+            + " asked again: check the device authorization endpoint's address");
+    assertThat(script.arrivalsMillis()).as("asked once").hasSize(1);
+    assertThat(time.pendingDelaysMillis()).isEmpty();
+  }
+
+  @Test void aRateLimitOnTheDeviceCodeIsAskedAgainAfterItsRetryAfter() throws Exception {
+    script.enqueue(new MockResponse().setResponseCode(429).setHeader("Retry-After", "3"),
+        deviceCode(2, 600), token("at-1", "rt-1", 100, CREATED_AT));
+    start(authorizer);
+    time.awaitScheduled(1);
+    assertThat(time.pendingDelaysMillis()).as("the server's Retry-After").containsExactly(3000L);
+    time.step(3000, 1); // the code, then the wait for its first poll
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 3000L, 5000L);
+  }
+
   @Test void unknownErrorEndsTheFlowAsFailed() throws Exception {
     script.enqueue(deviceCode(2, 120), json(400, "{\"error\":\"invalid_client\"}"));
     startFlow();
