@@ -304,7 +304,8 @@ final class AgentEngine implements WriteCommand.Lifecycle {
     @Override public void onDisconnected(Disconnect disconnect) {
       if (disconnect.retryAfterMillis() > 0) {
         // The server's wait binds the Agent, not one channel: it holds even when this channel was
-        // replaced before its news reached the worker (a network lost just after the refusal).
+        // replaced after telling its news but before the news reached the worker (a network lost
+        // just after the refusal). News the channel had not told when it was closed is not told.
         long endsNanos = clock.monotonicNanos()
             + TimeUnit.MILLISECONDS.toNanos(disconnect.retryAfterMillis());
         worker.execute(() -> {

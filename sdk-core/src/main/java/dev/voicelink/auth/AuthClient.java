@@ -129,13 +129,8 @@ final class AuthClient {
     }
     WireJson json = answer.json;
     if (json == null || answer.problem != null || answer.error != null || !response.isSuccessful()) {
-      IOException failure = answer.transientFailure("device authorization");
-      if (answer.error == null && answer.isClientError()) {
-        // A 404 page at a mistyped address: asking again for minutes cannot make it a device code.
-        throw new MalformedResponseException(failure.getMessage() + "; a 4xx answer without an"
-            + " OAuth error is not asked again: check the device authorization endpoint's address");
-      }
-      throw failure;
+      if (answer.refusedWithoutError) throw notAnOAuthAnswer(answer, "device authorization endpoint");
+      throw answer.transientFailure("device authorization");
     }
     return json;
   }
@@ -258,7 +253,7 @@ final class AuthClient {
         if (source.request(MAX_BODY_BYTES + 1)) {
           return new Answer(response.code(), null, null, "", failure(response, "HTTP "
               + response.code() + " with a body larger than " + MAX_BODY_BYTES + " bytes"),
-              retryAfterMillis, false);
+              retryAfterMillis, false, false);
         }
         text = source.getBuffer().readUtf8();
       }
@@ -281,11 +276,25 @@ final class AuthClient {
           && json.string(answerField) == null) {
         problem = failure(response, "HTTP " + response.code() + " with neither a token nor an error");
       }
+      // Read whole, no OAuth answer, and a 4xx the server did not ask to be repeated after a while.
+      boolean refusedWithoutError = problem != null && Answer.isClientError(response.code())
+          && response.header("Retry-After") == null;
       return new Answer(response.code(), json, error, message, problem, retryAfterMillis,
-          serverDate);
+          serverDate, refusedWithoutError);
     } catch (IOException e) {
-      return new Answer(response.code(), null, null, "", e, retryAfterMillis, false);
+      return new Answer(response.code(), null, null, "", e, retryAfterMillis, false, false);
     }
+  }
+
+  /**
+   * The end of a device flow whose {@code endpoint} answered {@link Answer#refusedWithoutError}: a
+   * 404 page at a mistyped address, which asking again for minutes cannot make an OAuth answer.
+   */
+  static MalformedResponseException notAnOAuthAnswer(Answer answer, String endpoint) {
+    IOException problem = answer.problem;
+    String what = problem != null ? problem.getMessage() : "HTTP " + answer.status;
+    return new MalformedResponseException(what + "; a 4xx answer without an OAuth error is not"
+        + " asked again: check the " + endpoint + "'s address", problem);
   }
 
   private IOException failure(Response response, String message) {
@@ -439,8 +448,9 @@ final class AuthClient {
 
   /** What the server answered, read whatever the HTTP status. */
   static final class Answer {
-    /** A rate limiter's answer (RFC 6585): its error, whatever it is, is not the server's decision. */
+    /** RFC 9110: the server gave up waiting for the request, which may be sent again. */
     private static final int REQUEST_TIMEOUT = 408;
+    /** A rate limiter's answer (RFC 6585): its error, whatever it is, is not the server's decision. */
     private static final int TOO_MANY_REQUESTS = 429;
     final int status;
     final @Nullable WireJson json;
@@ -451,9 +461,15 @@ final class AuthClient {
     final long retryAfterMillis;
     /** Whether the answer had a {@code Date} header, from which the clock skew was learnt. */
     final boolean hasServerDate;
+    /**
+     * A 4xx answer (not 408 or 429, without Retry-After), read whole, that is no OAuth answer: a web
+     * server's page for a mistyped address. It ends a device flow at once instead of being retried.
+     */
+    final boolean refusedWithoutError;
 
     Answer(int status, @Nullable WireJson json, @Nullable String error, String message,
-        @Nullable IOException problem, long retryAfterMillis, boolean hasServerDate) {
+        @Nullable IOException problem, long retryAfterMillis, boolean hasServerDate,
+        boolean refusedWithoutError) {
       this.status = status;
       this.json = json;
       this.error = error;
@@ -461,6 +477,7 @@ final class AuthClient {
       this.problem = problem;
       this.retryAfterMillis = retryAfterMillis;
       this.hasServerDate = hasServerDate;
+      this.refusedWithoutError = refusedWithoutError;
     }
 
     boolean hasToken() {
@@ -479,7 +496,7 @@ final class AuthClient {
     }
 
     /** A 4xx other than 408 and 429: the server's word on the request, not a passing state. */
-    boolean isClientError() {
+    static boolean isClientError(int status) {
       return status >= 400 && status < 500 && status != REQUEST_TIMEOUT && status != TOO_MANY_REQUESTS;
     }
 

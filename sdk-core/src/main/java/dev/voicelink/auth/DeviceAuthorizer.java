@@ -50,10 +50,12 @@ import okhttp3.Response;
  * unit is not stated, see {@link Builder#intervalUnit}); a
  * {@code slow_down} answer adds 5 s for the rest of the flow, and a longer {@code Retry-After} on it or
  * on a pending answer is waited out (up to 60 s); transient failures (connection
- * refused/reset, timeouts, 5xx, empty or unreadable bodies) do not end the flow: a poll is retried
- * with a jittered backoff on top of the interval (or after the server's {@code Retry-After}, up to
- * 60 s) until the code expires, which then ends the flow {@code EXPIRED} with the last failure, and the
- * device code request at most {@value #MAX_TRANSIENT_RETRIES} times in a row;
+ * refused/reset, timeouts, 5xx, empty or unreadable bodies) do not end the flow at once: a poll is
+ * retried with a jittered backoff on top of the interval (or after the server's {@code Retry-After},
+ * up to 60 s) until the code expires, which then ends the flow {@code EXPIRED} with the last failure,
+ * and the device code request at most {@value #MAX_TRANSIENT_RETRIES} times in a row, the next failure
+ * ending the flow {@code FAILED}; a 4xx answer other than 408 and 429 that is no OAuth answer (a 404
+ * page at a mistyped address) ends it {@code FAILED} at once;
  * the flow ends by itself when {@code expires_in} has elapsed on the monotonic clock, cancelling a
  * poll still queued in the dispatcher then; a poll under way is waited for up to 10 s more, as the
  * server may have issued the token for it in time, and cancelled after that.

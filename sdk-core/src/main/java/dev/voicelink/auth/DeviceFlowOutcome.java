@@ -20,15 +20,16 @@ public final class DeviceFlowOutcome {
     /**
      * The user code expired: the server said {@code expired_token} (an {@link
      * AuthorizationException}), or {@code expires_in} elapsed on the device's monotonic clock (no
-     * failure; or the last poll's {@link java.io.IOException} when the polls were failing then, as
-     * the server could not be reached while the user had the code).
+     * failure; or the last poll's {@link java.io.IOException} when the polls were failing then: the
+     * network or the server failed while the user had the code).
      */
     EXPIRED,
     /**
      * The flow could not go on: the server refused with another error (an {@link
-     * AuthorizationException}, for example {@code invalid_client}), or the device code request
-     * failed more often in a row than its bound (an {@link java.io.IOException}). See
-     * {@link #failure()}.
+     * AuthorizationException}, for example {@code invalid_client}), or an {@link
+     * java.io.IOException}: an answer that breaks the protocol or is no OAuth answer at all (a 4xx
+     * page), or the device code request failing more often in a row than its bound. See {@link
+     * #failure()}.
      */
     FAILED
   }
@@ -89,7 +90,8 @@ public final class DeviceFlowOutcome {
 
   /**
    * What the server said for {@link Kind#DENIED} and a server-side {@link Kind#EXPIRED} (an {@link
-   * AuthorizationException}), or why the flow {@link Kind#FAILED}; null otherwise.
+   * AuthorizationException}), the last poll's failure for an {@link Kind#EXPIRED} the polls were
+   * failing at, or why the flow {@link Kind#FAILED}; null otherwise.
    */
   public @Nullable Exception failure() {
     return failure;

@@ -233,7 +233,7 @@ final class DevicePoller implements Cancellable {
       }
 
       @Override public void onFailure(Call call, IOException e) {
-        polled(pollNumber, new AuthClient.Answer(0, null, null, "", e, -1, false));
+        polled(pollNumber, new AuthClient.Answer(0, null, null, "", e, -1, false, false));
         events.flush();
       }
     });
@@ -255,6 +255,12 @@ final class DevicePoller implements Cancellable {
           Log.warn(TAG, e.getMessage(), null);
           finish(DeviceFlowOutcome.ended(Kind.FAILED, e));
         }
+        return;
+      }
+      if (answer.refusedWithoutError) {
+        MalformedResponseException failure = AuthClient.notAnOAuthAnswer(answer, "token endpoint");
+        Log.warn(TAG, failure.getMessage(), null);
+        finish(DeviceFlowOutcome.ended(Kind.FAILED, failure));
         return;
       }
       String error = answer.error;

@@ -4,8 +4,8 @@ import java.io.IOException;
 
 /**
  * A success answer whose content breaks the spec (a field missing, of the wrong type or out of
- * range; the message names the field), or a device authorization answer in the 4xx range that is no
- * OAuth answer at all (a web server's 404 page). Unlike a transport failure it cannot get better by
+ * range; the message names the field), or an answer in the 4xx range to a device flow's request that
+ * is no OAuth answer at all (a web server's 404 page). Unlike a transport failure it cannot get better by
  * asking again, so a flow ends on it at once.
  */
 final class MalformedResponseException extends IOException {
@@ -13,5 +13,9 @@ final class MalformedResponseException extends IOException {
 
   MalformedResponseException(String message) {
     super(message);
+  }
+
+  MalformedResponseException(String message, Throwable cause) {
+    super(message, cause);
   }
 }

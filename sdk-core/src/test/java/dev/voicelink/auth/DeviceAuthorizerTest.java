@@ -327,6 +327,32 @@ class DeviceAuthorizerTest {
     assertThat(time.pendingDelaysMillis()).isEmpty();
   }
 
+  @Test void aClientErrorPageInPlaceOfAPollAnswerEndsTheFlowAtOnce() throws Exception {
+    script.enqueue(deviceCode(2, 900), new MockResponse().setResponseCode(404)
+        .setHeader("Content-Type", "text/html").setBody("<html><body>Not Found</body></html>"));
+    startFlow();
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    DeviceFlowOutcome outcome = events.await();
+
+    assertThat(outcome.kind()).isEqualTo(Kind.FAILED);
+    assertThat(outcome.failure()).isInstanceOf(MalformedResponseException.class).hasMessage(
+        "HTTP 404 with a body that is not a JSON object; a 4xx answer without an OAuth error is not"
+            + " asked again: check the token endpoint's address");
+    assertThat(script.arrivalsMillis()).containsExactly(0L, 2000L);
+  }
+
+  @Test void aClientErrorThatAsksToComeBackLaterIsAskedAgain() throws Exception {
+    script.enqueue(new MockResponse().setResponseCode(403).setHeader("Retry-After", "5")
+            .setHeader("Content-Type", "text/html").setBody("<html>slow down</html>"),
+        deviceCode(2, 600), token("at-1", "rt-1", 100, CREATED_AT));
+    start(authorizer);
+    time.awaitScheduled(1);
+    time.step(time.pendingDelaysMillis().get(0), 1);
+    time.advance(2000, TimeUnit.MILLISECONDS);
+    assertThat(events.await().kind()).isEqualTo(Kind.AUTHORIZED);
+    assertThat(script.arrivalsMillis()).hasSize(3);
+  }
+
   @Test void aRateLimitOnTheDeviceCodeIsAskedAgainAfterItsRetryAfter() throws Exception {
     script.enqueue(new MockResponse().setResponseCode(429).setHeader("Retry-After", "3"),
         deviceCode(2, 600), token("at-1", "rt-1", 100, CREATED_AT));
@@ -551,6 +577,15 @@ class DeviceAuthorizerTest {
         .isGreaterThan(600_000L - 1000 - 60_000);
   }
 
+  @Test void anExpiryAfterFailuresThatEndedWithAnAnswerCarriesNoFailure() throws Exception {
+    script.enqueue(deviceCode(2, 6), new MockResponse().setResponseCode(503), pending());
+    startFlow();
+    DeviceFlowOutcome outcome = driveToOutcome();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(outcome.failure()).as("the server answered last: nobody approved").isNull();
+    assertThat(script.arrivalsMillis()).hasSize(3);
+  }
+
   /** Moves time on, wait by wait, until the flow has an outcome: its polls are answered elsewhere. */
   private DeviceFlowOutcome driveToOutcome() throws InterruptedException {
     events.afterResult = time::signal;
@@ -565,15 +600,15 @@ class DeviceAuthorizerTest {
     return events.await();
   }
 
-  @Test void codeExpiryEndsAFlowThatOnlySeesFailures() throws Exception {
+  @Test void codeExpiryEndsAFlowThatOnlySeesFailuresWithTheLastOfThem() throws Exception {
     script.enqueue(deviceCode(2, 5), new MockResponse().setResponseCode(503),
-        new MockResponse().setResponseCode(503));
+        json(502, "<html>Bad Gateway</html>"));
     long startNanos = time.monotonicNanos();
     startFlow();
     DeviceFlowOutcome outcome = driveToOutcome();
     assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
     assertThat(outcome.failure()).isInstanceOf(IOException.class)
-        .hasMessage("HTTP 503 with an empty body");
+        .hasMessage("HTTP 502 with a body that is not a JSON object");
     assertThat(time.monotonicNanos() - startNanos).isEqualTo(TimeUnit.SECONDS.toNanos(5));
     assertThat(script.arrivalsMillis()).allMatch(t -> t < 5000L);
   }

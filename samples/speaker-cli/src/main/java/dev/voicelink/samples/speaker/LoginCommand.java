@@ -106,8 +106,8 @@ final class LoginCommand extends AuthCommand {
         if (lastPoll instanceof IOException) {
           // The polls were failing when the code ran out: the user may have approved meanwhile.
           output.failure(Output.fields("status", "expired", "message", lastPoll.getMessage()),
-              "the code expired while the server could not be reached (" + lastPoll.getMessage()
-                  + "); check the network and run login again");
+              "the code expired while the polls were failing (" + lastPoll.getMessage()
+                  + "); check the network and the server, then run login again");
         } else {
           output.failure(Output.fields("status", "expired"),
               "the code expired before anyone authorized it; run login again");

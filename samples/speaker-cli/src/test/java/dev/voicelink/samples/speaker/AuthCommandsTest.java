@@ -156,8 +156,8 @@ class AuthCommandsTest {
     assertThat(run(login("--json"))).isEqualTo(ExitCodes.CODE_EXPIRED);
     assertThat(lines().get(lines().size() - 1))
         .isEqualTo("{\"status\":\"expired\",\"message\":\"HTTP 200 with an empty body\"}");
-    assertThat(err.toString()).isEqualTo("speaker-cli: the code expired while the server could not be"
-        + " reached (HTTP 200 with an empty body); check the network and run login again\n");
+    assertThat(err.toString()).isEqualTo("speaker-cli: the code expired while the polls were failing"
+        + " (HTTP 200 with an empty body); check the network and the server, then run login again\n");
     assertThat(server.journal().count("/oauth/ivs/token")).as("polls made").isGreaterThan(0);
     assertThat(tokenFile).doesNotExist();
   }
