@@ -69,9 +69,10 @@ final class AgentEngine implements WriteCommand.Lifecycle {
    */
   private boolean tokenCameBack;
   /**
-   * When the wait the server asked for with its last refusal's Retry-After ends (monotonic ns);
-   * {@link Long#MIN_VALUE} when it asked none since the last connection. A channel made when the
-   * network comes back waits for it: the network's return does not make the server ready sooner.
+   * When the wait the server asked for with the last refusal's Retry-After ends (monotonic ns), as the
+   * channel it refused knew it when it was closed; {@link Long#MIN_VALUE} when it asked none since the
+   * last connection. A channel made when the network comes back waits for it: the network's return
+   * does not make the server ready sooner.
    */
   private long serverWaitEndsNanos = Long.MIN_VALUE;
   /** The connection put off until {@link #serverWaitEndsNanos}, or null. */
@@ -302,18 +303,6 @@ final class AgentEngine implements WriteCommand.Lifecycle {
     }
 
     @Override public void onDisconnected(Disconnect disconnect) {
-      if (disconnect.retryAfterMillis() > 0) {
-        // The server's wait binds the Agent, not one channel: it holds even when this channel was
-        // replaced after telling its news but before the news reached the worker (a network lost
-        // just after the refusal). News the channel had not told when it was closed is not told.
-        long endsNanos = clock.monotonicNanos()
-            + TimeUnit.MILLISECONDS.toNanos(disconnect.retryAfterMillis());
-        worker.execute(() -> {
-          if (serverWaitEndsNanos == Long.MIN_VALUE || endsNanos - serverWaitEndsNanos > 0) {
-            serverWaitEndsNanos = endsNanos;
-          }
-        });
-      }
       onCurrent(() -> {
         // The channel may have connected again and taken a CMD_WRITE before this news reached the
         // worker: only the writes made on the lost connection are lost.
@@ -386,6 +375,13 @@ final class AgentEngine implements WriteCommand.Lifecycle {
       deferredConnect = null;
     }
     if (channel != null) {
+      // The server's wait binds the Agent, not one channel: the next channel keeps to it. Read from
+      // the channel, it is known even when its refusal's news has not reached this worker yet (a
+      // network lost just after the refusal), news that closing the channel drops.
+      long serverWaitMillis = channel.serverWaitMillis();
+      if (serverWaitMillis > 0) {
+        serverWaitEndsNanos = clock.monotonicNanos() + TimeUnit.MILLISECONDS.toNanos(serverWaitMillis);
+      }
       channel.close();
       channel = null;
     }

@@ -161,6 +161,12 @@ final class ChannelConnection {
     return waitNanos <= 0 ? 0 : (waitNanos + 999_999) / 1_000_000;
   }
 
+  long serverWaitMillis() {
+    synchronized (lock) {
+      return serverWaitMillisLocked();
+    }
+  }
+
   State state() {
     synchronized (lock) {
       return state;

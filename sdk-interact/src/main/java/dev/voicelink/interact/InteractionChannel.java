@@ -221,6 +221,17 @@ public final class InteractionChannel implements Closeable {
   }
 
   /**
+   * What is left, in milliseconds (rounded up), of the wait the server asked for with the
+   * {@code Retry-After} of its last refusal, or 0: none since the last connection, or it is over.
+   * This channel keeps to it by itself; an app that replaces the channel with a new one (after a
+   * network change, say) connects the new one no sooner. Known as soon as the refusal is, before
+   * any listener hears of it, and still after {@link #close()}.
+   */
+  public long serverWaitMillis() {
+    return connection.serverWaitMillis();
+  }
+
+  /**
    * Sends a text write. Dynamic entities are applied only when {@code persParam} (a JSON object text
    * such as {@code {"uid":""}}) is given. Returns the write's sequence number, which its result carries.
    *

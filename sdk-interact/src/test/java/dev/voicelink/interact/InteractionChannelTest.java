@@ -1128,6 +1128,33 @@ class InteractionChannelTest {
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
+  /** What an app that replaces a refused channel reads, so that the new one keeps the server's wait. */
+  @Test void theServersWaitIsWhatIsLeftOfTheRetryAfterStillAfterCloseAndNoneOnceConnected()
+      throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(503).setHeader("Retry-After", "5"));
+    server.enqueue(greetingSocket());
+    channel = channelBuilder().build();
+    assertThat(channel.serverWaitMillis()).isZero();
+    channel.connect();
+    time.runDueTasks();
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
+    assertThat(channel.serverWaitMillis()).isEqualTo(5_000L);
+    time.advance(2, TimeUnit.SECONDS);
+    assertThat(channel.serverWaitMillis()).isEqualTo(3_000L);
+    time.advance(3, TimeUnit.SECONDS);
+    assertThat(nextEvent()).isEqualTo("connected " + UID);
+    assertThat(channel.serverWaitMillis()).as("the server took the channel").isZero();
+
+    server.enqueue(new MockResponse().setResponseCode(429).setHeader("Retry-After", "7"));
+    InteractionChannel refused = channelBuilder().build();
+    refused.connect();
+    time.runDueTasks();
+    assertThat(nextEvent()).isEqualTo("disconnected UPGRADE_REFUSED reconnecting=true");
+    refused.close();
+    time.advance(1, TimeUnit.SECONDS);
+    assertThat(refused.serverWaitMillis()).as("after close").isEqualTo(6_000L);
+  }
+
   @Test void aReconnectAlreadyFallingDueWhenPausedDoesNotConnect() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(503));
     server.enqueue(greetingSocket());
