@@ -586,6 +586,19 @@ class DeviceAuthorizerTest {
     assertThat(script.arrivalsMillis()).hasSize(3);
   }
 
+  @Test void codeExpiryEndsAFlowThatOnlySeesFailuresWithTheLastOfThem() throws Exception {
+    script.enqueue(deviceCode(2, 5), new MockResponse().setResponseCode(503),
+        json(502, "<html>Bad Gateway</html>"));
+    long startNanos = time.monotonicNanos();
+    startFlow();
+    DeviceFlowOutcome outcome = driveToOutcome();
+    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
+    assertThat(outcome.failure()).isInstanceOf(IOException.class)
+        .hasMessage("HTTP 502 with a body that is not a JSON object");
+    assertThat(time.monotonicNanos() - startNanos).isEqualTo(TimeUnit.SECONDS.toNanos(5));
+    assertThat(script.arrivalsMillis()).allMatch(t -> t < 5000L);
+  }
+
   /** Moves time on, wait by wait, until the flow has an outcome: its polls are answered elsewhere. */
   private DeviceFlowOutcome driveToOutcome() throws InterruptedException {
     events.afterResult = time::signal;
@@ -598,19 +611,6 @@ class DeviceAuthorizerTest {
           TimeUnit.SECONDS)).as("the flow's next wait or its outcome").isTrue();
     }
     return events.await();
-  }
-
-  @Test void codeExpiryEndsAFlowThatOnlySeesFailuresWithTheLastOfThem() throws Exception {
-    script.enqueue(deviceCode(2, 5), new MockResponse().setResponseCode(503),
-        json(502, "<html>Bad Gateway</html>"));
-    long startNanos = time.monotonicNanos();
-    startFlow();
-    DeviceFlowOutcome outcome = driveToOutcome();
-    assertThat(outcome.kind()).isEqualTo(Kind.EXPIRED);
-    assertThat(outcome.failure()).isInstanceOf(IOException.class)
-        .hasMessage("HTTP 502 with a body that is not a JSON object");
-    assertThat(time.monotonicNanos() - startNanos).isEqualTo(TimeUnit.SECONDS.toNanos(5));
-    assertThat(script.arrivalsMillis()).allMatch(t -> t < 5000L);
   }
 
   /** A client that never gives up reading (as apps with streaming calls configure theirs). */
