@@ -220,27 +220,34 @@ final class AgentEngine implements WriteCommand.Lifecycle {
     switch (message.msgType()) {
       case CMD_SYNC:
         sync.handle(message, uid);
+        connectAgainIfStopped();
         break;
       case CMD_QUERY_SYNC_STATUS:
         query.handle(message, uid != null);
+        connectAgainIfStopped();
         break;
       case CMD_SET_PARAMS:
         setParams.handle(message);
         break;
       case CMD_WRITE:
         if (write.handle(message, uid == null ? null : channel)) updateState();
-        if (reconnectGaveUp || notAuthorizedReported) {
-          // The app wants to talk while the network stayed up: one more bounded row of attempts,
-          // as a network that comes back starts. After a lost authorization too: an app's own
-          // TokenSource may have a token again, and only a TokenManager tells of its sign-ins.
-          connect();
-        }
+        connectAgainIfStopped();
         break;
       default:
         out.error(ERROR_UNSUPPORTED, "msgType " + message.msgType() + " is not supported; send"
             + " CMD_WRITE (2), CMD_SET_PARAMS (10), CMD_SYNC (13) or CMD_QUERY_SYNC_STATUS (24)",
             EventData.of(KEY_CMD, message.msgType()));
     }
+  }
+
+  /**
+   * After a command that needs the connection (refused if there is none): when the channel gave up,
+   * or the authorization was lost, one more bounded row of attempts, as a network that comes back
+   * starts. The app wants to talk while the network stayed up; after a lost authorization, an app's
+   * own TokenSource may have a token again, and only a TokenManager tells of its sign-ins.
+   */
+  private void connectAgainIfStopped() {
+    if (reconnectGaveUp || notAuthorizedReported) connect();
   }
 
   // The interaction channel
@@ -321,7 +328,8 @@ final class AgentEngine implements WriteCommand.Lifecycle {
         } else {
           reconnectGaveUp = true;
           out.error(ERROR_RECONNECT_GAVE_UP, "Gave up connecting (" + disconnect.detail()
-              + "); trying again when the network comes back or at the next CMD_WRITE",
+              + "); trying again when the network comes back or at the next CMD_WRITE, CMD_SYNC or"
+              + " CMD_QUERY_SYNC_STATUS",
               EventData.none());
         }
       });

@@ -673,7 +673,7 @@ class AgentEngineTest {
       Event gaveUp = bounded.expect(EVENT_ERROR);
       assertThat(gaveUp.arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
       assertThat(gaveUp.info).isEqualTo("Gave up connecting (HTTP 503 on upgrade); trying again "
-          + "when the network comes back or at the next CMD_WRITE");
+          + "when the network comes back or at the next CMD_WRITE, CMD_SYNC or CMD_QUERY_SYNC_STATUS");
       assertThat(bounded.server.getRequestCount()).isEqualTo(3);
       assertThat(bounded.time.pendingDelaysMillis()).as("no reconnect is left to run").isEmpty();
       bounded.time.advance(10, TimeUnit.MINUTES);
@@ -702,6 +702,29 @@ class AgentEngineTest {
       Event refused = bounded.expect(EVENT_ERROR);
       assertThat(refused.arg1).isEqualTo(ERROR_NOT_CONNECTED);
       assertThat(refused.data).containsEntry(KEY_TAG, "w1");
+      bounded.runAttempt(4);
+      bounded.expect(EVENT_CONNECTED_TO_SERVER);
+      assertThat(bounded.server.getRequestCount()).isEqualTo(4);
+    } finally {
+      bounded.close();
+    }
+  }
+
+  /** An app that only syncs: the server was down for long, the network stayed up. */
+  @Test void aSyncAfterGivingUpStartsConnectingAgainWhileTheNetworkStayedUp() throws Exception {
+    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
+    try {
+      for (int i = 0; i < 3; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
+      bounded.engine.start(true);
+      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
+      assertThat(bounded.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
+
+      bounded.acceptNextConnection(EngineHarness.UID);
+      bounded.engine.send(userSync("s1"));
+      Event refused = bounded.expect(EVENT_CMD_RETURN);
+      assertThat(refused.arg1).isEqualTo(CMD_SYNC);
+      assertThat(refused.arg2).isEqualTo(ERROR_NOT_CONNECTED);
+      assertThat(refused.data).containsEntry(KEY_TAG, "s1");
       bounded.runAttempt(4);
       bounded.expect(EVENT_CONNECTED_TO_SERVER);
       assertThat(bounded.server.getRequestCount()).isEqualTo(4);
