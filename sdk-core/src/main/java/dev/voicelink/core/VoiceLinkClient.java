@@ -2,11 +2,16 @@ package dev.voicelink.core;
 
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.core.internal.HttpLogger;
+import dev.voicelink.core.internal.NamedThreads;
 import dev.voicelink.core.internal.SkewCorrectedClock;
 import java.io.Closeable;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
@@ -61,9 +66,21 @@ public final class VoiceLinkClient implements Closeable {
 
   private final ClientCore core;
 
+  /**
+   * The OkHttp client the SDK makes when the app gives none: OkHttp's defaults, but with daemon
+   * dispatcher threads, as every thread of the SDK's is (OkHttp's own are not, and a JVM program that
+   * forgot {@link #close()} would then live on while a poll or a channel's socket holds one).
+   */
+  private static OkHttpClient ownHttpClient() {
+    // OkHttp's own pool: a thread per call, none kept idle past 60 s
+    ExecutorService threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+        new SynchronousQueue<Runnable>(), new NamedThreads("OkHttp Dispatcher"));
+    return new OkHttpClient.Builder().dispatcher(new Dispatcher(threads)).build();
+  }
+
   private VoiceLinkClient(Builder builder) {
     SkewCorrectedClock corrected = new SkewCorrectedClock(builder.clock);
-    OkHttpClient base = builder.httpClient != null ? builder.httpClient : new OkHttpClient();
+    OkHttpClient base = builder.httpClient != null ? builder.httpClient : ownHttpClient();
     OkHttpClient.Builder derived = base.newBuilder()
         .addNetworkInterceptor(new ServerDateInterceptor(corrected));
     HttpLogger logger = builder.httpLogging == HttpLogLevel.NONE ? null

@@ -8,6 +8,7 @@ import dev.voicelink.auth.DeviceCode;
 import dev.voicelink.core.internal.ClientCore;
 import dev.voicelink.entity.CheckResult;
 import dev.voicelink.entity.EntityWebApi;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.mockwebserver.SocketPolicy;
 import java.util.concurrent.TimeUnit;
+import okhttp3.Call;
+import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -233,6 +236,35 @@ class VoiceLinkClientTest {
       // The connections are closed by the dispatcher's last task, off the closing thread.
       assertThat(own.dispatcher().executorService().awaitTermination(10, TimeUnit.SECONDS)).isTrue();
       assertThat(own.connectionPool().connectionCount()).isZero();
+    }
+  }
+
+  /** ARCHITECTURE's rule for every executor of the SDK's: a forgotten close() keeps no JVM alive. */
+  @Test void theClientsOwnHttpThreadsAreDaemons() throws Exception {
+    try (MockWebServer server = new MockWebServer()) {
+      server.enqueue(new MockResponse().setBody("ok"));
+      server.start();
+      VoiceLinkClient client = VoiceLinkClient.builder().build();
+      AtomicReference<Thread> ran = new AtomicReference<>();
+      CountDownLatch done = new CountDownLatch(1);
+      ClientCore.of(client).http().newBuilder()
+          .addInterceptor(chain -> {
+            ran.set(Thread.currentThread());
+            return chain.proceed(chain.request());
+          }).build()
+          .newCall(new Request.Builder().url(server.url("/")).build()).enqueue(new Callback() {
+            @Override public void onFailure(Call call, IOException e) {
+              done.countDown();
+            }
+
+            @Override public void onResponse(Call call, Response response) {
+              response.close();
+              done.countDown();
+            }
+          });
+      assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(ran.get().isDaemon()).as("the dispatcher's thread is a daemon").isTrue();
+      client.close();
     }
   }
 
