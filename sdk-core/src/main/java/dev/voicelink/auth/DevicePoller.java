@@ -54,7 +54,7 @@ final class DevicePoller implements Cancellable {
   private int transientFailures;
   /**
    * Why the latest poll failed, while polls fail in a row: the cause of an expiry they ran into, so
-   * that an app can tell "nobody approved" from "the server could not be reached".
+   * that an app can tell "nobody approved" from "the polls were failing".
    */
   private @Nullable IOException lastPollFailure;
   private @Nullable Call call;

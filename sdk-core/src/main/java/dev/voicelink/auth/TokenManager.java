@@ -499,7 +499,11 @@ public final class TokenManager implements TokenSource {
 
   /**
    * The record held now, or null: none is stored, or the store has not been read yet (the state is
-   * then {@link State#LOADING}, and this starts reading it). No I/O on the calling thread.
+   * then {@link State#LOADING}, and this starts reading it). No I/O on the calling thread, so no wait
+   * for a save: a refresh's record is held as soon as its answer is read (the server has voided the
+   * old refresh token then), and may still be being saved, or be held unsaved after a failed save
+   * that the next {@link #accessToken()} does again. {@link #accessToken()} hands out a token only
+   * once its record is saved.
    */
   public @Nullable TokenRecord record() {
     return keeper.record();
