@@ -330,11 +330,11 @@ class PlatformToolsClientTest {
             }
           }
           in.skip(length);
+          requestsPerConnection.add(1); // before answering: the client may assert as soon as it reads
           String body = "{\"sid\":\"ptu1\"}";
           connection.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
               + "Content-Length: " + body.length() + "\r\n\r\n" + body)
               .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-          requestsPerConnection.add(1);
         } catch (IOException e) {
           return; // closed
         }
