@@ -103,22 +103,36 @@ public final class ReferenceServer implements AutoCloseable {
     return new Builder();
   }
 
+  /**
+   * Sweeps idle connections on a thread of the server's own; the returned action stops the thread
+   * and waits for it to end, so that a server closed, or one that failed to start, leaves none.
+   */
+  private Runnable startIdleSweeps() {
+    final Thread[] thread = new Thread[1];
+    final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      thread[0] = new Thread(runnable, "reference-server-idle-sweep");
+      thread[0].setDaemon(true);
+      return thread[0];
+    });
+    sweeper.scheduleWithFixedDelay(connections::sweep, IDLE_SWEEP_MILLIS, IDLE_SWEEP_MILLIS,
+        TimeUnit.MILLISECONDS); // starts the thread, on this one
+    return () -> {
+      sweeper.shutdownNow();
+      try {
+        if (thread[0] != null) thread[0].join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+  }
+
   /** Starts serving. Returns this for chaining. */
   public synchronized ReferenceServer start() throws IOException {
     if (started) throw new IllegalStateException("already started");
     server.setServerSocketFactory(connections);
     if (keepAliveMillis > 0 && idleClose == IdleClose.WHEN_IDLE) {
       stopIdleSweeps = clock.onAdvance(connections::sweep);
-      if (stopIdleSweeps == null) {
-        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
-          Thread thread = new Thread(runnable, "reference-server-idle-sweep");
-          thread.setDaemon(true);
-          return thread;
-        });
-        sweeper.scheduleWithFixedDelay(connections::sweep, IDLE_SWEEP_MILLIS, IDLE_SWEEP_MILLIS,
-            TimeUnit.MILLISECONDS);
-        stopIdleSweeps = sweeper::shutdownNow;
-      }
+      if (stopIdleSweeps == null) stopIdleSweeps = startIdleSweeps();
     }
     server.setBodyLimit(MAX_BODY_BYTES); // beyond it MockWebServer reads and drops: see HttpCall.bodyCutOff
     try {
