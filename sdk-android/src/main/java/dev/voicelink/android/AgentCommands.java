@@ -9,6 +9,8 @@ import dev.voicelink.entity.ResourceEncoder;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.util.Map;
+import okio.Buffer;
+import okio.ByteString;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -145,7 +147,8 @@ public final class AgentCommands {
   /** Builds a {@link AgentConstants#CMD_SYNC}. Not thread-safe. */
   public static final class SyncBuilder {
     private final ResourceDefinition definition;
-    private @Nullable String base64;
+    /** The Base64 of the resource text, in ASCII bytes: a resource of megabytes is held once. */
+    private @Nullable ByteString base64;
     private String ownerId = "";
     private @Nullable String appid;
     private @Nullable String tag;
@@ -184,19 +187,22 @@ public final class AgentCommands {
       if (base64 == null || base64.isEmpty()) {
         throw new IllegalArgumentException("base64Data must not be empty");
       }
-      if (okio.ByteString.decodeBase64(base64) == null || base64.indexOf('\n') >= 0) {
+      if (ByteString.decodeBase64(base64) == null || base64.indexOf('\n') >= 0) {
         throw new IllegalArgumentException("base64Data must be Base64 without line breaks");
       }
-      this.base64 = base64;
+      this.base64 = ByteString.encodeUtf8(base64);
       return this;
     }
 
     private SyncBuilder encoded(RecordSource records) {
+      Buffer encoded = new Buffer();
       try {
-        this.base64 = ResourceEncoder.base64(definition, records);
+        ResourceEncoder.writeBase64(definition, records, ResourceEncoder.DEFAULT_MAX_RESOURCE_BYTES,
+            encoded.outputStream());
       } catch (IOException e) {
         throw new AssertionError(e); // records in memory cannot fail to be read
       }
+      this.base64 = encoded.readByteString();
       return this;
     }
 
@@ -245,7 +251,7 @@ public final class AgentCommands {
      *     is missing
      */
     public AgentMessage build() {
-      final String data = base64;
+      final ByteString data = base64;
       if (data == null) {
         throw new IllegalStateException("records are required: records(...), recordsText(...) or"
             + " base64Data(...)");
@@ -265,10 +271,17 @@ public final class AgentCommands {
           .name("res_name").value(definition.name().value())
           .name("appid").value(appid)
           .endObject()
-          .name("data").value(data)
+          .name("data").value("")
           .endObject().text();
+      // The Base64 goes between the empty value's quotes, straight into the message's one array.
+      byte[] head = body.substring(0, body.length() - 2).getBytes(UTF_8);
+      byte[] message = new byte[head.length + data.size() + 2];
+      System.arraycopy(head, 0, message, 0, head.length);
+      data.copyInto(0, message, head.length, data.size());
+      message[message.length - 2] = '"';
+      message[message.length - 1] = '}';
       return AgentMessage.builder(AgentConstants.CMD_SYNC).arg1(AgentConstants.SYNC_DATA_SCHEMA)
-          .params(params).data(body.getBytes(UTF_8)).build();
+          .params(params).ownData(message).build();
     }
   }
 

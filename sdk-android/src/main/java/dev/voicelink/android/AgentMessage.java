@@ -30,11 +30,16 @@ public final class AgentMessage {
   /** A message; {@code params} null means none, {@code data} null means no data. */
   public AgentMessage(int msgType, int arg1, int arg2, @Nullable String params,
       byte @Nullable [] data) {
+    this(data == null ? null : data.clone(), msgType, arg1, arg2, params == null ? "" : params);
+  }
+
+  /** A message that keeps {@code data}, which no one else holds: a resource's may be megabytes. */
+  private AgentMessage(byte @Nullable [] data, int msgType, int arg1, int arg2, String params) {
     this.msgType = msgType;
     this.arg1 = arg1;
     this.arg2 = arg2;
-    this.params = params == null ? "" : params;
-    this.data = data == null ? null : data.clone();
+    this.params = params;
+    this.data = data;
   }
 
   /** A builder of a message of {@code msgType}, whose other arguments start as 0, none and none. */
@@ -44,7 +49,7 @@ public final class AgentMessage {
 
   /** A builder that starts from this message, to send a variant of it. */
   public Builder newBuilder() {
-    return new Builder(msgType).arg1(arg1).arg2(arg2).params(params).data(data);
+    return new Builder(msgType).arg1(arg1).arg2(arg2).params(params).ownData(data); // never changed
   }
 
   public int msgType() {
@@ -122,12 +127,18 @@ public final class AgentMessage {
     }
 
     public Builder data(byte @Nullable [] data) {
-      this.data = data == null ? null : data.clone();
+      return ownData(data == null ? null : data.clone());
+    }
+
+    /** Takes {@code data}, which the caller made for this message and keeps no reference to. */
+    Builder ownData(byte @Nullable [] data) {
+      this.data = data;
       return this;
     }
 
+    /** The message; later changes to this builder do not change it. */
     public AgentMessage build() {
-      return new AgentMessage(msgType, arg1, arg2, params, data);
+      return new AgentMessage(data, msgType, arg1, arg2, params);
     }
   }
 }

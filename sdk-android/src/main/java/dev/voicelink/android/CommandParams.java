@@ -54,15 +54,17 @@ final class CommandParams {
 
   /**
    * The upload a CMD_SYNC data object asks for, with empty {@code uid}/{@code appid} values filled from
-   * the connection and the config.
+   * the connection and the config. Its resource stays in {@code data}, to be decoded as the upload
+   * reads it.
    */
   static SyncRequest syncRequest(byte @Nullable [] data, String uid, String configAppid) {
     if (data == null || data.length == 0) {
       throw new IllegalArgumentException("CMD_SYNC data is required: the UTF-8 bytes of "
           + "{\"param\":{\"id_name\":..,\"id_value\":..,\"res_name\":..},\"data\":\"<Base64>\"}");
     }
-    Map<String, Object> object = JsonObjects.parseObject(JsonObjects.utf8(data, "CMD_SYNC data is not"
-        + " valid UTF-8: send the UTF-8 bytes of its JSON object"), "CMD_SYNC data");
+    Map<String, Object> object = JsonObjects.parseObject(data, "CMD_SYNC data", "CMD_SYNC data is not"
+        + " valid UTF-8: send the UTF-8 bytes of its JSON object", SyncResource.MEMBER,
+        SyncResource.member(data));
     Map<String, Object> param = JsonObjects.optObject(object, "param", "CMD_SYNC data.param");
     if (param == null) throw new IllegalArgumentException("CMD_SYNC data.param is required");
     String idName = trimmed(JsonObjects.optString(param, "id_name", "CMD_SYNC data.param.id_name"));
@@ -88,11 +90,15 @@ final class CommandParams {
             + "dimension " + idName + "; only uid and appid are filled automatically");
       }
     }
-    String base64 = trimmed(JsonObjects.optString(object, "data", "CMD_SYNC data.data"));
-    if (base64.isEmpty()) {
+    Object resource = object.get(SyncResource.MEMBER);
+    if (resource != null && !(resource instanceof SyncResource)) {
+      throw new IllegalArgumentException("CMD_SYNC data.data must be a string; was "
+          + JsonObjects.describe(resource));
+    }
+    if (resource == null || ((SyncResource) resource).isBlank()) {
       throw new IllegalArgumentException("CMD_SYNC data.data is required: the Base64 of the resource text");
     }
-    return new SyncRequest(appid, resName, idName, idValue, base64);
+    return new SyncRequest(appid, resName, idName, idValue, (SyncResource) resource);
   }
 
   private static String trimmed(@Nullable String value) {

@@ -10,10 +10,10 @@ import dev.voicelink.entity.UploadReceipt;
  */
 interface EntityBackend {
   /**
-   * The upload of {@code request}. Decodes its data first, on the calling thread: work in proportion
-   * to the resource, so not for the agent's worker. Throws IllegalArgumentException (or
-   * IllegalStateException for an unregistered resource) before anything is sent; the call checks
-   * the records before it sends them.
+   * The upload of {@code request}. Throws IllegalArgumentException (or IllegalStateException for an
+   * unregistered resource) for its name and owner; the call decodes and checks the records (their
+   * Base64, UTF-8 and fields) before it sends them, and fails with an IllegalArgumentException for
+   * the first wrong one.
    */
   VoiceLinkCall<UploadReceipt> upload(SyncRequest request);
 

@@ -5,14 +5,19 @@ import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.JsonValues;
 import dev.voicelink.entity.PersParam;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
 import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import okio.Buffer;
+import okio.BufferedSource;
+import okio.Okio;
+import org.jspecify.annotations.Nullable;
 
 /** Parses JSON object texts into maps, with errors that name the field and the JSON path. */
 final class JsonObjects {
@@ -26,12 +31,33 @@ final class JsonObjects {
    * @throws IllegalArgumentException with {@code notUtf8} as its message
    */
   static String utf8(byte[] bytes, String notUtf8) {
-    try {
-      return Charset.forName("UTF-8").newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-    } catch (CharacterCodingException e) {
-      throw new IllegalArgumentException(notUtf8);
+    checkUtf8(bytes, notUtf8);
+    return new String(bytes, Charset.forName("UTF-8"));
+  }
+
+  /**
+   * Checks that {@code bytes} are UTF-8, strictly, as {@link #utf8} does, a few KB at a time: no
+   * text of their size is made.
+   *
+   * @throws IllegalArgumentException with {@code notUtf8} as its message
+   */
+  static void checkUtf8(byte[] bytes, String notUtf8) {
+    CharsetDecoder decoder = Charset.forName("UTF-8").newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(Math.min(bytes.length, 4096) + 1);
+    while (true) {
+      CoderResult result = decoder.decode(in, out, true);
+      if (result.isError()) throw new IllegalArgumentException(notUtf8);
+      out.clear();
+      if (result.isUnderflow()) break;
+    }
+    while (true) {
+      CoderResult result = decoder.flush(out);
+      if (result.isError()) throw new IllegalArgumentException(notUtf8);
+      out.clear();
+      if (result.isUnderflow()) return;
     }
   }
 
@@ -40,8 +66,26 @@ final class JsonObjects {
    * {@code pers_param}.
    */
   static Map<String, Object> parseObject(String text, String name) {
-    return parseObject(text, name, name + " must be a JSON object text: ",
-        name + " must be a JSON object text such as {\"uid\":\"\"}; was: ");
+    return parseObject(new Buffer().writeUtf8(text), name, null, null);
+  }
+
+  /**
+   * Parses UTF-8 {@code bytes} as one JSON object, as {@link #parseObject(String, String)} parses
+   * text, but as a stream: the top-level member {@code largeName}'s string value goes to {@code
+   * large} as written, never into a String. Bytes that are not UTF-8 are refused first, with {@code
+   * notUtf8}.
+   */
+  static Map<String, Object> parseObject(byte[] bytes, String name, String notUtf8, String largeName,
+      JsonValues.LargeString large) {
+    checkUtf8(bytes, notUtf8);
+    return parseObject(Okio.buffer(Okio.source(new ByteArrayInputStream(bytes))), name, largeName,
+        large);
+  }
+
+  private static Map<String, Object> parseObject(BufferedSource json, String name,
+      @Nullable String largeName, JsonValues.@Nullable LargeString large) {
+    return parseObject(json, name, name + " must be a JSON object text: ",
+        name + " must be a JSON object text such as {\"uid\":\"\"}; was: ", largeName, large);
   }
 
   /**
@@ -64,8 +108,8 @@ final class JsonObjects {
    * Errors start with {@code config}.
    */
   static Map<String, Object> parseConfig(String configText) {
-    return parseObject(LenientJsonText.strip(configText), "config", "config is not valid JSON: ",
-        "config must be a JSON object; was ");
+    return parseObject(new Buffer().writeUtf8(LenientJsonText.strip(configText)), "config",
+        "config is not valid JSON: ", "config must be a JSON object; was ", null, null);
   }
 
   /**
@@ -73,12 +117,12 @@ final class JsonObjects {
    * {@code notAnObject} + what was found for another JSON value, and text after the object named by
    * its JSON path.
    */
-  private static Map<String, Object> parseObject(String text, String name, String notJson,
-      String notAnObject) {
+  private static Map<String, Object> parseObject(BufferedSource json, String name, String notJson,
+      String notAnObject, @Nullable String largeName, JsonValues.@Nullable LargeString large) {
     Object value;
     try {
-      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(text));
-      value = JsonValues.read(reader);
+      JsonReader reader = JsonReader.of(json);
+      value = JsonValues.read(reader, largeName, large);
       if (reader.peek() != JsonReader.Token.END_DOCUMENT) {
         throw new IllegalArgumentException(name + " must be one JSON object; found more after it at "
             + reader.getPath());

@@ -87,14 +87,15 @@ final class SyncCommand {
   }
 
   /**
-   * A call that reads a CMD_SYNC's data into a {@link SyncRequest} and makes its upload, which
-   * decodes its Base64 and checks that it is UTF-8; or the refusal when it cannot. Work in proportion
-   * to the resource, up to its limit of 32 MiB: it runs on one of the client's threads ({@code
-   * voicelink-io}), where the upload that follows checks the records as well; never on the main
-   * thread, and not on the worker, which would hold up every other command, result and connection
-   * change meanwhile. It is the command's first call, so that at most {@link
-   * PendingCommands#MAX_RUNNING} resources are read, with their copies, at once. Between the two
-   * calls the worker holds nothing, so the thread that read is free again for the upload.
+   * A call that reads a CMD_SYNC's data into a {@link SyncRequest} (checks that it is UTF-8 and
+   * parses it, reading past the resource's Base64) and makes its upload, which decodes and checks the
+   * records as it reads them; or the refusal when it cannot. Work in proportion to the resource, up
+   * to its limit of 32 MiB: it runs on one of the client's threads ({@code voicelink-io}), where the
+   * upload that follows reads the records as well; never on the main thread, and not on the worker,
+   * which would hold up every other command, result and connection change meanwhile. It is the
+   * command's first call, so that at most {@link PendingCommands#MAX_RUNNING} resources are read at
+   * once. Between the two calls the worker holds nothing, so the thread that read is free again for
+   * the upload.
    */
   private VoiceLinkCall<Prepared> prepare(final byte @Nullable [] data, final String uid) {
     return new BlockingCall<Prepared>(client) {

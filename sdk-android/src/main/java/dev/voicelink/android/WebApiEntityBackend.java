@@ -10,15 +10,16 @@ import dev.voicelink.entity.ResourceDefinition;
 import dev.voicelink.entity.ResourceName;
 import dev.voicelink.entity.UploadReceipt;
 import dev.voicelink.entity.UploadRequest;
+import dev.voicelink.entity.internal.RecordStreams;
 import java.util.Map;
-import okio.ByteString;
 
 /**
  * CMD_SYNC and CMD_QUERY_SYNC_STATUS on sdk-core's {@link EntityWebApi}: the owner pair becomes the
  * upload {@link PersParam} ({@code uid} → {@code auth_id}, {@code appid}, or the custom dimension).
- * The records are checked against the resource's registered definition before anything is sent; a
- * resource without one (the established SDK needs none) is checked for what needs no definition:
- * UTF-8, and one JSON object per line.
+ * The records are decoded from the command's Base64 as the upload reads them, and checked against the
+ * resource's registered definition before anything is sent; a resource without one (the established
+ * SDK needs none) is checked for what needs no definition: Base64, UTF-8, and one JSON object per
+ * line.
  */
 final class WebApiEntityBackend implements EntityBackend {
   private static final String TAG = "VoiceLinkAgent";
@@ -32,14 +33,10 @@ final class WebApiEntityBackend implements EntityBackend {
 
   @Override public VoiceLinkCall<UploadReceipt> upload(SyncRequest request) {
     ResourceName name = ResourceName.parse(request.resName);
-    ByteString decoded = ByteString.decodeBase64(request.dataBase64);
-    if (decoded == null) {
-      throw new IllegalArgumentException("data.data must be Base64 of the resource text");
-    }
-    String text = JsonObjects.utf8(decoded.toByteArray(), "data.data of " + name.value()
-        + " is not UTF-8 once Base64-decoded; encode the records as UTF-8 before Base64");
     PersParam owner = persParam(request.idName, request.idValue);
-    RecordSource records = RecordSource.fromText(text);
+    RecordSource records = RecordStreams.SEAM.get().lines(name.value(), "data.data of " + name.value()
+        + " is not UTF-8 once Base64-decoded; encode the records as UTF-8 before Base64",
+        request.resource::open);
     ResourceDefinition definition = definitions.get(name.value());
     if (definition == null) {
       Log.debug(TAG, "CMD_SYNC of " + name + ": no definition registered; each record is checked"

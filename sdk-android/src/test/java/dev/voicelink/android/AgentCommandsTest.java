@@ -85,7 +85,7 @@ class AgentCommandsTest {
         Map<String, Object> form = (Map<String, Object>) vector.get("web_api_form");
         assertThat(read.resName).isEqualTo(form.get("res_name"));
         assertThat(read.appid).isEqualTo(form.get("appid"));
-        assertThat(read.dataBase64).isEqualTo(form.get("data"));
+        assertThat(SyncResourceTest.base64(read.resource)).isEqualTo(form.get("data"));
         assertThat(CommandParams.tag(message.params(), "CMD_SYNC")).isEqualTo("t-1");
       }));
     }

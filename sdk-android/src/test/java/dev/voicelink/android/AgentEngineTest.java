@@ -94,7 +94,7 @@ class AgentEngineTest {
     assertThat(request.idValue).isEqualTo(EngineHarness.UID);
     assertThat(request.appid).isEqualTo("5f1a2b3c");
     assertThat(request.resName).isEqualTo("OS123.contacts");
-    assertThat(request.dataBase64).isEqualTo(DATA);
+    assertThat(SyncResourceTest.base64(request.resource)).isEqualTo(DATA);
   }
 
   @Test void appidSyncFillsTheConfiguredAppid() throws Exception {

@@ -54,8 +54,9 @@ class WebApiEntityBackendTest {
   }
 
   private static SyncRequest sync(byte[] records) {
-    return new SyncRequest(DefaultConsole.APPID, DefaultConsole.CONTACTS, "uid", UID,
-        ByteString.of(records).base64());
+    return CommandParams.syncRequest(("{\"param\":{\"id_name\":\"uid\",\"res_name\":\""
+        + DefaultConsole.CONTACTS + "\"},\"data\":\"" + ByteString.of(records).base64() + "\"}")
+        .getBytes(StandardCharsets.UTF_8), UID, DefaultConsole.APPID);
   }
 
   private List<RecordedCall> uploads() {

@@ -1,5 +1,6 @@
 package dev.voicelink.entity;
 
+import dev.voicelink.entity.internal.RecordStreams;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.File;
@@ -43,34 +44,25 @@ public abstract class RecordSource {
   RecordSource() {
   }
 
+  static {
+    RecordStreams.SEAM.install(new RecordStreams() {
+      @Override public RecordSource lines(String description, String notUtf8, Opener opener) {
+        return new StreamLines(description, notUtf8, opener);
+      }
+    });
+  }
+
   /** Records from a UTF-8 file of JSON lines, which may start with a byte-order mark. */
   public static RecordSource fromFile(final File file) {
     if (file == null) throw new IllegalArgumentException("file must not be null");
-    return new LineSource("file " + file.getName()) {
-      @Override Reader openReader() throws IOException {
-        return new InputStreamReader(new FileInputStream(file), strictUtf8());
-      }
-
-      @Override boolean startsWithByteOrderMark() throws IOException {
-        try (InputStream in = new FileInputStream(file)) {
-          byte[] head = new byte[3];
-          int read = 0;
-          while (read < 3) {
-            int n = in.read(head, read, 3 - read);
-            if (n < 0) break;
-            read += n;
-          }
-          return read == 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb
-              && (head[2] & 0xff) == 0xbf;
-        }
-      }
-    };
+    String description = "file " + file.getName();
+    return new StreamLines(description, notUtf8(description), () -> new FileInputStream(file));
   }
 
   /** Records from text: JSON objects separated by line breaks; a leading byte-order mark is dropped. */
   public static RecordSource fromText(final String text) {
     if (text == null) throw new IllegalArgumentException("text must not be null");
-    return new LineSource("text") {
+    return new LineSource("text", notUtf8("text")) {
       @Override Reader openReader() {
         return new StringReader(text);
       }
@@ -149,11 +141,17 @@ public abstract class RecordSource {
         .onUnmappableCharacter(CodingErrorAction.REPORT);
   }
 
+  private static String notUtf8(String description) {
+    return "the resource " + description + " is not valid UTF-8; save it as UTF-8";
+  }
+
   private abstract static class LineSource extends RecordSource {
     private final String description;
+    private final String notUtf8;
 
-    LineSource(String description) {
+    LineSource(String description, String notUtf8) {
       this.description = description;
+      this.notUtf8 = notUtf8;
     }
 
     abstract Reader openReader() throws IOException;
@@ -179,8 +177,7 @@ public abstract class RecordSource {
               text = reader.readLine();
             } catch (CharacterCodingException e) {
               // The reader decodes ahead of the lines it returns, so no line number is reliable here.
-              throw new InvalidResourceException("the resource " + description
-                  + " is not valid UTF-8; save it as UTF-8", null, 0);
+              throw new InvalidResourceException(notUtf8, null, 0);
             }
             if (text == null) return null;
             line++;
@@ -212,6 +209,34 @@ public abstract class RecordSource {
 
     @Override public String toString() {
       return "RecordSource(" + description + ")";
+    }
+  }
+
+  /** Lines decoded as they are read from a stream of UTF-8 bytes, opened again for every read. */
+  private static final class StreamLines extends LineSource {
+    private final RecordStreams.Opener opener;
+
+    StreamLines(String description, String notUtf8, RecordStreams.Opener opener) {
+      super(description, notUtf8);
+      this.opener = opener;
+    }
+
+    @Override Reader openReader() throws IOException {
+      return new InputStreamReader(opener.open(), strictUtf8());
+    }
+
+    @Override boolean startsWithByteOrderMark() throws IOException {
+      try (InputStream in = opener.open()) {
+        byte[] head = new byte[3];
+        int read = 0;
+        while (read < 3) {
+          int n = in.read(head, read, 3 - read);
+          if (n < 0) break;
+          read += n;
+        }
+        return read == 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb
+            && (head[2] & 0xff) == 0xbf;
+      }
     }
   }
 

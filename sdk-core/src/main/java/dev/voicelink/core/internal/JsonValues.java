@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import okio.BufferedSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,11 +41,33 @@ public final class JsonValues {
    *     in the object at path $.x}, no value quoted
    */
   public static @Nullable Object read(JsonReader reader) throws IOException {
+    return read(reader, null, null);
+  }
+
+  /**
+   * Reads a string member as it is written, without making a String of it: a command's resource of
+   * many megabytes in Base64.
+   */
+  public interface LargeString {
+    /**
+     * Reads {@code written}, the member's value as the JSON text has it (its quotes and escapes), to
+     * its end, and returns what the object's map holds for the member.
+     */
+    Object read(BufferedSource written) throws IOException;
+  }
+
+  /**
+   * As {@link #read(JsonReader)}, except that a string value of the member {@code largeName} of the
+   * top-level object goes to {@code large}, which reads it as written (any other value of that member
+   * is read as usual).
+   */
+  public static @Nullable Object read(JsonReader reader, @Nullable String largeName,
+      @Nullable LargeString large) throws IOException {
     switch (reader.peek()) {
       case BEGIN_ARRAY: {
         List<@Nullable Object> list = new ArrayList<>();
         reader.beginArray();
-        while (reader.hasNext()) list.add(read(reader));
+        while (reader.hasNext()) list.add(read(reader, null, null));
         reader.endArray();
         return list;
       }
@@ -53,7 +76,9 @@ public final class JsonValues {
         reader.beginObject();
         while (reader.hasNext()) {
           String name = reader.nextName();
-          Object value = read(reader);
+          Object value = large != null && name.equals(largeName)
+              && reader.peek() == JsonReader.Token.STRING
+              ? large.read(reader.nextSource()) : read(reader, null, null);
           Object replaced = map.put(name, value);
           if (replaced != null) {
             throw new JsonDataException("member '" + name + "' appears twice in the object at path "

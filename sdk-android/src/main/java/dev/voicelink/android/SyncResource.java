@@ -1,0 +1,192 @@
+package dev.voicelink.android;
+
+import com.squareup.moshi.JsonReader;
+import dev.voicelink.core.internal.JsonValues;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import okio.BufferedSource;
+import okio.Okio;
+
+/**
+ * The resource text of a {@code CMD_SYNC}: the Base64 string of its data's {@code data} member, read
+ * from the command's own bytes and decoded as it is read, each time the upload reads its records. A
+ * resource of many megabytes is never held as a String, as decoded bytes or as a second copy: the
+ * command's bytes are the one copy (docs/agent.md, CMD_SYNC).
+ *
+ * <p>Base64 is read as okio's {@code ByteString.decodeBase64} reads it: the standard and the URL-safe
+ * alphabets, spaces and line breaks skipped, {@code =} padding only at the end. The JSON string's
+ * escapes ({@code \/} from writers that escape slashes, {@code \}{@code u002F}) are undone first.
+ * Immutable; every {@link #open()} reads from the start.
+ */
+final class SyncResource {
+  static final String MEMBER = "data";
+  static final String NOT_BASE64 = "data.data must be Base64 of the resource text";
+
+  private final byte[] command;
+  private final long writtenChars;
+
+  private SyncResource(byte[] command, long writtenChars) {
+    this.command = command;
+    this.writtenChars = writtenChars;
+  }
+
+  /**
+   * What the map of a parsed CMD_SYNC data holds for a string {@code data} member: the command's
+   * resource, having read past it without keeping any of it.
+   */
+  static JsonValues.LargeString member(final byte[] command) {
+    return written -> new SyncResource(command, countWritten(written));
+  }
+
+  /** Whether the member holds nothing but spaces: no resource at all. */
+  boolean isBlank() {
+    return writtenChars == 0;
+  }
+
+  /** The resource text's UTF-8 bytes, decoded from the start as they are read. */
+  InputStream open() throws IOException {
+    JsonReader reader = JsonReader.of(Okio.buffer(Okio.source(new ByteArrayInputStream(command))));
+    reader.beginObject();
+    while (reader.hasNext()) {
+      if (reader.nextName().equals(MEMBER)) return new Decoding(reader.nextSource());
+      reader.skipValue();
+    }
+    throw new IllegalStateException("the CMD_SYNC data has lost its data member since it was parsed");
+  }
+
+  /** The characters of the written string, its escapes undone, other than spaces and controls. */
+  private static long countWritten(BufferedSource written) throws IOException {
+    Decoding text = new Decoding(written);
+    long count = 0;
+    try {
+      for (int c; (c = text.nextChar()) >= 0; ) {
+        if (c > ' ') count++;
+      }
+    } catch (IllegalArgumentException e) {
+      count++; // an escape that stands for no Base64: the upload refuses it as it reads it
+    }
+    written.readAll(Okio.blackhole());
+    return count;
+  }
+
+  @Override public String toString() {
+    return writtenChars + " Base64 chars";
+  }
+
+  /** Undoes the JSON string's escapes and decodes its Base64, three bytes at a time. */
+  private static final class Decoding extends InputStream {
+    private final BufferedSource written;
+    private final byte[] group = new byte[3];
+    private int groupAt;
+    private int groupLength;
+    private int word;
+    private int symbols;
+    private boolean padded;
+    private boolean ended;
+
+    Decoding(BufferedSource written) throws IOException {
+      this.written = written;
+      written.readByte(); // the opening quote
+    }
+
+    @Override public int read() throws IOException {
+      if (groupAt == groupLength && !decodeGroup()) return -1;
+      return group[groupAt++] & 0xff;
+    }
+
+    @Override public int read(byte[] buffer, int offset, int length) throws IOException {
+      int n = 0;
+      while (n < length && (groupAt < groupLength || decodeGroup())) {
+        buffer[offset + n++] = group[groupAt++];
+      }
+      return n == 0 && length > 0 ? -1 : n;
+    }
+
+    /** Decodes the next three bytes, or the last one or two; false at the end. */
+    private boolean decodeGroup() throws IOException {
+      groupAt = 0;
+      groupLength = 0;
+      while (!ended) {
+        int c = nextChar();
+        if (c < 0) {
+          ended = true;
+          return lastGroup();
+        }
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        if (c == '=') {
+          padded = true;
+          continue;
+        }
+        int bits = bits(c);
+        if (bits < 0 || padded) throw new IllegalArgumentException(NOT_BASE64);
+        word = word << 6 | bits;
+        if (++symbols == 4) {
+          symbols = 0;
+          group[0] = (byte) (word >> 16);
+          group[1] = (byte) (word >> 8);
+          group[2] = (byte) word;
+          groupLength = 3;
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean lastGroup() {
+      if (symbols == 1) throw new IllegalArgumentException(NOT_BASE64); // 6 bits: no whole byte
+      if (symbols == 2) {
+        group[0] = (byte) (word >> 4);
+        groupLength = 1;
+      } else if (symbols == 3) {
+        group[0] = (byte) (word >> 10);
+        group[1] = (byte) (word >> 2);
+        groupLength = 2;
+      }
+      return groupLength > 0;
+    }
+
+    /** The string's next character with its escape undone, or -1 at the closing quote. */
+    private int nextChar() throws IOException {
+      int c = written.readByte() & 0xff;
+      if (c == '"') return -1;
+      if (c != '\\') return c;
+      int escaped = written.readByte() & 0xff;
+      switch (escaped) {
+        case 'u':
+          int value = 0;
+          for (int i = 0; i < 4; i++) {
+            int digit = Character.digit(written.readByte() & 0xff, 16);
+            if (digit < 0) throw new IllegalArgumentException(NOT_BASE64);
+            value = value << 4 | digit;
+          }
+          return value;
+        case 'n':
+          return '\n';
+        case 'r':
+          return '\r';
+        case 't':
+          return '\t';
+        case '/':
+        case '"':
+        case '\\':
+          return escaped;
+        default:
+          throw new IllegalArgumentException(NOT_BASE64); // \b, \f: no Base64; others: no JSON
+      }
+    }
+
+    private static int bits(int c) {
+      if (c >= 'A' && c <= 'Z') return c - 'A';
+      if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+      if (c >= '0' && c <= '9') return c - '0' + 52;
+      if (c == '+' || c == '-') return 62;
+      if (c == '/' || c == '_') return 63;
+      return -1;
+    }
+
+    @Override public void close() throws IOException {
+      written.close();
+    }
+  }
+}
