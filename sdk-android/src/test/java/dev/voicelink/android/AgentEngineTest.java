@@ -663,13 +663,22 @@ class AgentEngineTest {
     assertThat(h.server.takeRequest().getHeader("Authorization")).isEqualTo("device-token-2");
   }
 
-  @Test void givingUpIsReportedAndTheNetworkReturningStartsAgain() throws Exception {
+  /** A harness whose Agent tried three times (two reconnects) and gave up: the server answered 503. */
+  private static EngineHarness gaveUpAfterThree503s() throws Exception {
     EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
     try {
       for (int i = 0; i < 3; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
       bounded.engine.start(true);
       for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
+      return bounded;
+    } catch (Exception | AssertionError e) {
+      bounded.close();
+      throw e;
+    }
+  }
 
+  @Test void givingUpIsReportedAndTheNetworkReturningStartsAgain() throws Exception {
+    try (EngineHarness bounded = gaveUpAfterThree503s()) {
       Event gaveUp = bounded.expect(EVENT_ERROR);
       assertThat(gaveUp.arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
       assertThat(gaveUp.info).isEqualTo("Gave up connecting (HTTP 503 on upgrade); trying again "
@@ -684,17 +693,11 @@ class AgentEngineTest {
       bounded.engine.networkAvailable();
       bounded.runAttempt(4);
       bounded.expect(EVENT_CONNECTED_TO_SERVER);
-    } finally {
-      bounded.close();
     }
   }
 
   @Test void aWriteAfterGivingUpStartsConnectingAgainWhileTheNetworkStayedUp() throws Exception {
-    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
-    try {
-      for (int i = 0; i < 3; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
-      bounded.engine.start(true);
-      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
+    try (EngineHarness bounded = gaveUpAfterThree503s()) {
       assertThat(bounded.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
 
       bounded.acceptNextConnection(EngineHarness.UID);
@@ -705,18 +708,12 @@ class AgentEngineTest {
       bounded.runAttempt(4);
       bounded.expect(EVENT_CONNECTED_TO_SERVER);
       assertThat(bounded.server.getRequestCount()).isEqualTo(4);
-    } finally {
-      bounded.close();
     }
   }
 
   /** An app that only syncs: the server was down for long, the network stayed up. */
   @Test void aSyncAfterGivingUpStartsConnectingAgainWhileTheNetworkStayedUp() throws Exception {
-    EngineHarness bounded = new EngineHarness(EngineHarness.CONFIG, 2);
-    try {
-      for (int i = 0; i < 3; i++) bounded.server.enqueue(new MockResponse().setResponseCode(503));
-      bounded.engine.start(true);
-      for (int attempt = 1; attempt <= 3; attempt++) bounded.runAttempt(attempt);
+    try (EngineHarness bounded = gaveUpAfterThree503s()) {
       assertThat(bounded.expect(EVENT_ERROR).arg1).isEqualTo(ERROR_RECONNECT_GAVE_UP);
 
       bounded.acceptNextConnection(EngineHarness.UID);
@@ -728,8 +725,6 @@ class AgentEngineTest {
       bounded.runAttempt(4);
       bounded.expect(EVENT_CONNECTED_TO_SERVER);
       assertThat(bounded.server.getRequestCount()).isEqualTo(4);
-    } finally {
-      bounded.close();
     }
   }
 
