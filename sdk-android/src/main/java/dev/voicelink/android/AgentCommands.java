@@ -178,7 +178,7 @@ public final class AgentCommands {
     }
 
     /**
-     * Records the app has already encoded: the Base64 (no line breaks) of the UTF-8 resource text,
+     * Records the app has already encoded: the Base64 (no line breaks or tabs) of the UTF-8 resource text,
      * as the platform's established SDK takes it. The agent decodes and checks it before it uploads.
      *
      * @throws IllegalArgumentException if {@code base64} is empty or not Base64
@@ -187,8 +187,10 @@ public final class AgentCommands {
       if (base64 == null || base64.isEmpty()) {
         throw new IllegalArgumentException("base64Data must not be empty");
       }
-      if (ByteString.decodeBase64(base64) == null || base64.indexOf('\n') >= 0) {
-        throw new IllegalArgumentException("base64Data must be Base64 without line breaks");
+      if (ByteString.decodeBase64(base64) == null || base64.indexOf('\n') >= 0
+          || base64.indexOf('\r') >= 0 || base64.indexOf('\t') >= 0) {
+        // okio takes them, but the message carries the Base64 as it is, inside a JSON string
+        throw new IllegalArgumentException("base64Data must be Base64 without line breaks or tabs");
       }
       this.base64 = ByteString.encodeUtf8(base64);
       return this;

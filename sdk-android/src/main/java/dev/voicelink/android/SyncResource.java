@@ -1,8 +1,10 @@
 package dev.voicelink.android;
 
+import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.voicelink.core.internal.JsonValues;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import okio.BufferedSource;
@@ -33,10 +35,11 @@ final class SyncResource {
 
   /**
    * What the map of a parsed CMD_SYNC data holds for a string {@code data} member: the command's
-   * resource, having read past it without keeping any of it.
+   * resource, having read past it without keeping any of it, its JSON escapes checked as Moshi checks
+   * them.
    */
   static JsonValues.LargeString member(final byte[] command) {
-    return written -> new SyncResource(command, countWritten(written));
+    return (written, path) -> new SyncResource(command, countWritten(written, path));
   }
 
   /** Whether the member holds nothing but spaces: no resource at all. */
@@ -49,24 +52,22 @@ final class SyncResource {
     JsonReader reader = JsonReader.of(Okio.buffer(Okio.source(new ByteArrayInputStream(command))));
     reader.beginObject();
     while (reader.hasNext()) {
-      if (reader.nextName().equals(MEMBER)) return new Decoding(reader.nextSource());
+      // A member named twice was refused, unless the first was null: the string is the parsed one.
+      if (reader.nextName().equals(MEMBER) && reader.peek() == JsonReader.Token.STRING) {
+        return new Decoding(reader.nextSource(), reader.getPath());
+      }
       reader.skipValue();
     }
     throw new IllegalStateException("the CMD_SYNC data has lost its data member since it was parsed");
   }
 
   /** The characters of the written string, its escapes undone, other than spaces and controls. */
-  private static long countWritten(BufferedSource written) throws IOException {
-    Decoding text = new Decoding(written);
+  private static long countWritten(BufferedSource written, String path) throws IOException {
+    Decoding text = new Decoding(written, path);
     long count = 0;
-    try {
-      for (int c; (c = text.nextChar()) >= 0; ) {
-        if (c > ' ') count++;
-      }
-    } catch (IllegalArgumentException e) {
-      count++; // an escape that stands for no Base64: the upload refuses it as it reads it
+    for (int c; (c = text.nextChar()) >= 0; ) {
+      if (c > ' ') count++;
     }
-    written.readAll(Okio.blackhole());
     return count;
   }
 
@@ -74,20 +75,28 @@ final class SyncResource {
     return writtenChars + " Base64 chars";
   }
 
-  /** Undoes the JSON string's escapes and decodes its Base64, three bytes at a time. */
+  /**
+   * Undoes the JSON string's escapes and decodes its Base64, three bytes at a time. Other control
+   * characters than okio's spaces are taken at either end of the Base64, where the established SDK's
+   * {@code String.trim()} dropped them, and refused between its symbols.
+   */
   private static final class Decoding extends InputStream {
     private final BufferedSource written;
+    private final String path;
     private final byte[] group = new byte[3];
     private int groupAt;
     private int groupLength;
     private int word;
     private int symbols;
+    private boolean begun;
+    private boolean controlSinceSymbol;
     private boolean padded;
     private boolean ended;
 
-    Decoding(BufferedSource written) throws IOException {
+    Decoding(BufferedSource written, String path) throws IOException {
       this.written = written;
-      written.readByte(); // the opening quote
+      this.path = path;
+      if (next("Unterminated string") != '"') throw new IllegalStateException("not a string at " + path);
     }
 
     @Override public int read() throws IOException {
@@ -114,6 +123,12 @@ final class SyncResource {
           return lastGroup();
         }
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        if (c < ' ') {
+          controlSinceSymbol = begun;
+          continue;
+        }
+        if (controlSinceSymbol) throw new IllegalArgumentException(NOT_BASE64);
+        begun = true;
         if (c == '=') {
           padded = true;
           continue;
@@ -146,34 +161,57 @@ final class SyncResource {
       return groupLength > 0;
     }
 
-    /** The string's next character with its escape undone, or -1 at the closing quote. */
-    private int nextChar() throws IOException {
-      int c = written.readByte() & 0xff;
+    /**
+     * The string's next character with its escape undone, or -1 at the closing quote. Escapes are
+     * read as Moshi reads them, with its messages for the wrong ones (the parse refuses them).
+     */
+    int nextChar() throws IOException {
+      int c = next("Unterminated string");
       if (c == '"') return -1;
       if (c != '\\') return c;
-      int escaped = written.readByte() & 0xff;
+      int escaped = next("Unterminated escape sequence");
       switch (escaped) {
         case 'u':
+          char[] hex = new char[4];
+          for (int i = 0; i < 4; i++) hex[i] = (char) next("Unterminated escape sequence");
           int value = 0;
-          for (int i = 0; i < 4; i++) {
-            int digit = Character.digit(written.readByte() & 0xff, 16);
-            if (digit < 0) throw new IllegalArgumentException(NOT_BASE64);
-            value = value << 4 | digit;
+          for (char digit : hex) {
+            int bits = Character.digit(digit, 16);
+            if (bits < 0) throw syntaxError("\\u" + new String(hex));
+            value = value << 4 | bits;
           }
           return value;
+        case 'b':
+          return '\b';
+        case 'f':
+          return '\f';
         case 'n':
           return '\n';
         case 'r':
           return '\r';
         case 't':
           return '\t';
-        case '/':
+        case '\n':
+        case '\'':
         case '"':
         case '\\':
+        case '/':
           return escaped;
         default:
-          throw new IllegalArgumentException(NOT_BASE64); // \b, \f: no Base64; others: no JSON
+          throw syntaxError("Invalid escape sequence: \\" + (char) escaped);
       }
+    }
+
+    private int next(String atTheEnd) throws IOException {
+      try {
+        return written.readByte() & 0xff;
+      } catch (EOFException e) {
+        throw syntaxError(atTheEnd);
+      }
+    }
+
+    private JsonEncodingException syntaxError(String message) {
+      return new JsonEncodingException(message + " at path " + path);
     }
 
     private static int bits(int c) {

@@ -174,9 +174,12 @@ class AgentCommandsTest {
     assertThatThrownBy(() -> AgentCommands.sync(CONTACTS).build())
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("records are required: records(...), recordsText(...) or base64Data(...)");
-    assertThatThrownBy(() -> AgentCommands.sync(CONTACTS).base64Data("not base64!"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("base64Data must be Base64 without line breaks");
+    for (String refused : new String[] {"not base64!", "QUJD\n", "QUJD\r", "QU\tJD"}) {
+      // okio's decodeBase64 takes the line break and the tab; a JSON string could not carry them as is
+      assertThatThrownBy(() -> AgentCommands.sync(CONTACTS).base64Data(refused)).as(refused)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("base64Data must be Base64 without line breaks or tabs");
+    }
     assertThatThrownBy(() -> AgentCommands.sync(CONTACTS).ownerId("alice"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("ownerId is not a valid uid: auth_id must be 32 lowercase letters or digits; was 5"

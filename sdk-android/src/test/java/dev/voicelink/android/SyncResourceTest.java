@@ -98,6 +98,51 @@ class SyncResourceTest {
     }
   }
 
+  /** The established SDK trimmed the text (String.trim()) before decoding it. */
+  @Test void controlCharactersAreTakenAtEitherEndAndRefusedBetweenSymbols() throws IOException {
+    ByteString abc = ByteString.encodeUtf8("ABC");
+    for (String written : new String[] {"\\bQUJD", "QUJD\\f", "QUJD\\u0000", "\\u0001 QUJD \\u001f",
+        "QUJD=\\u0000"}) {
+      assertThat(read(resource(written))).as(written).isEqualTo(abc);
+    }
+    for (String written : new String[] {"QU\\u0000JD", "QUJD\\u0000="}) {
+      SyncResource resource = resource(written);
+      assertThatThrownBy(() -> read(resource)).as(written)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("data.data must be Base64 of the resource text");
+    }
+  }
+
+  /**
+   * As the whole data was parsed by Moshi before: the same refusals of a string that is no JSON, but
+   * for one cut right after a backslash, which Moshi called an unterminated escape sequence.
+   */
+  @Test void aDataStringThatIsCutOffOrWronglyEscapedIsRefusedAsMoshiRefusesIt() {
+    String head = "{\"param\":{\"id_name\":\"uid\",\"res_name\":\"OS123.contacts\"},\"data\":";
+    String[][] refused = {
+        {"\"QUJD", "Unterminated string at path $.data"},
+        {"\"QUJD\\", "Unterminated string at path $.data"}, // Moshi: escape sequence
+        {"\"QUJD\\u00", "Unterminated escape sequence at path $.data"},
+        {"\"QU\\xJD\"}", "Invalid escape sequence: \\x at path $.data"},
+        {"\"QU\\u00G1JD\"}", "\\u00G1 at path $.data"},
+    };
+    for (String[] data : refused) {
+      assertThatThrownBy(() -> CommandParams.syncRequest((head + data[0]).getBytes(UTF_8), UID,
+          "5f1a2b3c")).as(data[0])
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("CMD_SYNC data must be a JSON object text: " + data[1]);
+    }
+  }
+
+  /** A member named twice is refused, except after a null (as before): the string is the resource. */
+  @Test void theStringDataMemberIsReadWhenANullOneCameFirst() throws IOException {
+    SyncResource resource = CommandParams.syncRequest(("{\"param\":{\"id_name\":\"uid\","
+        + "\"res_name\":\"OS123.contacts\"},\"data\":null,\"data\":\"QUJD\"}").getBytes(UTF_8), UID,
+        "5f1a2b3c").resource;
+
+    assertThat(read(resource)).isEqualTo(ByteString.encodeUtf8("ABC"));
+  }
+
   @Test void aDataMemberThatIsNoStringOrOnlySpacesOrNamedTwiceIsRefusedWithItsPath() {
     assertThatThrownBy(() -> CommandParams.syncRequest(("{\"param\":{\"id_name\":\"uid\","
         + "\"res_name\":\"OS123.contacts\"},\"data\":42}").getBytes(UTF_8), UID, "5f1a2b3c"))

@@ -50,10 +50,11 @@ public final class JsonValues {
    */
   public interface LargeString {
     /**
-     * Reads {@code written}, the member's value as the JSON text has it (its quotes and escapes), to
-     * its end, and returns what the object's map holds for the member.
+     * Reads {@code written}, the member's value as the JSON text has it (its quotes and escapes, not
+     * checked by the reader), to its end, and returns what the object's map holds for the member.
+     * {@code path} is the member's JSON path, for errors.
      */
-    Object read(BufferedSource written) throws IOException;
+    Object read(BufferedSource written, String path) throws IOException;
   }
 
   /**
@@ -78,7 +79,7 @@ public final class JsonValues {
           String name = reader.nextName();
           Object value = large != null && name.equals(largeName)
               && reader.peek() == JsonReader.Token.STRING
-              ? large.read(reader.nextSource()) : read(reader, null, null);
+              ? large.read(reader.nextSource(), reader.getPath()) : read(reader, null, null);
           Object replaced = map.put(name, value);
           if (replaced != null) {
             throw new JsonDataException("member '" + name + "' appears twice in the object at path "
