@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -530,7 +531,12 @@ class DeviceAuthorizerTest {
   }
 
   @Test void readTimeoutIsTransient() throws Exception {
-    authorizer = authorizer(http.newBuilder().readTimeout(200, TimeUnit.MILLISECONDS).build());
+    // Only the hung poll (the second request) has a short timeout: a loaded machine may take 200 ms
+    // to answer the others.
+    AtomicInteger requests = new AtomicInteger();
+    authorizer = authorizer(http.newBuilder().addInterceptor(chain -> requests.incrementAndGet() == 2
+        ? chain.withReadTimeout(200, TimeUnit.MILLISECONDS).proceed(chain.request())
+        : chain.proceed(chain.request())).build());
     script.enqueue(deviceCode(2, 600), hang(), token("at-1", "rt-1", 100, CREATED_AT));
     startFlow();
     stepPoll(2000);

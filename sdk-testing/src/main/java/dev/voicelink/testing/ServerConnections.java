@@ -192,8 +192,11 @@ final class ServerConnections extends ServerSocketFactory {
                   StandardCharsets.ISO_8859_1);
               if (start.equals(SWITCHING_PROTOCOLS)) upgraded = true;
             }
+            // Read before writing: the client may read the answer, and move a manual clock, before
+            // this thread runs again after the write.
+            long at = clock.nowMillis();
             this.out.write(buffer, offset, length); // the socket's stream: not a byte at a time
-            answeredAt = clock.nowMillis();
+            answeredAt = at;
             idle = true;
           }
         };
