@@ -33,8 +33,11 @@ public final class AgentMessage {
     this(data == null ? null : data.clone(), msgType, arg1, arg2, params == null ? "" : params);
   }
 
-  /** A message that keeps {@code data}, which no one else holds: a resource's may be megabytes. */
-  private AgentMessage(byte @Nullable [] data, int msgType, int arg1, int arg2, String params) {
+  /**
+   * A message that keeps {@code data}, which no one else holds: a resource's may be megabytes.
+   * Package-private, not private: the builder's call would make javac add a synthetic class.
+   */
+  AgentMessage(byte @Nullable [] data, int msgType, int arg1, int arg2, String params) {
     this.msgType = msgType;
     this.arg1 = arg1;
     this.arg2 = arg2;
