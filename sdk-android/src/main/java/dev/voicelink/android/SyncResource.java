@@ -163,7 +163,9 @@ final class SyncResource {
 
     /**
      * The string's next character with its escape undone, or -1 at the closing quote. Escapes are
-     * read as Moshi reads them, with its messages for the wrong ones (the parse refuses them).
+     * read as Moshi reads them; the parse refuses the wrong ones with Moshi's messages (but for a
+     * quote among the four hex digits of a Unicode escape, which ends the string there: "Unterminated escape
+     * sequence").
      */
     int nextChar() throws IOException {
       int c = next("Unterminated string");

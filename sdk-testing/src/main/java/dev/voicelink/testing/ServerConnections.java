@@ -109,9 +109,13 @@ final class ServerConnections extends ServerSocketFactory {
   private final class Connection extends Socket {
     private @Nullable InputStream input;
     private @Nullable OutputStream output;
-    /** Server time of the last byte of answer written; -1 before the first answer. */
+    /**
+     * Server time at which the last write of an answer began; -1 before the first answer. Read before
+     * the write, as a client that read the answer may move a manual clock before this thread runs
+     * again; on a real clock it is early by one write's duration.
+     */
     private volatile long answeredAt = -1;
-    /** True from an answer until the next request's first byte. */
+    /** True from the end of an answer's write until the next request's first byte. */
     private volatile boolean idle;
     /** True from the first byte of an answer until the next request's first byte. */
     private volatile boolean answering;
@@ -195,6 +199,7 @@ final class ServerConnections extends ServerSocketFactory {
             // Read before writing: the client may read the answer, and move a manual clock, before
             // this thread runs again after the write.
             long at = clock.nowMillis();
+            idle = false; // a sweep must not close it while a write is blocked
             this.out.write(buffer, offset, length); // the socket's stream: not a byte at a time
             answeredAt = at;
             idle = true;
