@@ -17,7 +17,8 @@ import okio.Okio;
  * command's bytes are the one copy (docs/agent.md, CMD_SYNC).
  *
  * <p>Base64 is read as okio's {@code ByteString.decodeBase64} reads it: the standard and the URL-safe
- * alphabets, spaces and line breaks skipped, {@code =} padding only at the end. The JSON string's
+ * alphabets, spaces, line breaks and tabs skipped, {@code =} padding only at the end; other control
+ * characters only at either end, as the established SDK trimmed them. The JSON string's
  * escapes ({@code \/} from writers that escape slashes, {@code \}{@code u002F}) are undone first.
  * Immutable; every {@link #open()} reads from the start.
  */
